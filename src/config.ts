@@ -1,0 +1,114 @@
+import { FlowcheckError } from "./errors.ts";
+import { compileSchema } from "./engine/schema-validator.ts";
+
+export const MODEL_MODES = ["scripted", "live"] as const;
+export type ModelMode = (typeof MODEL_MODES)[number];
+export const SESSION_STORES = ["SQLITE"] as const;
+
+/** Every setting, read once from the environment when the app is built, then frozen. */
+export interface Config {
+  host: string;
+  port: number;
+  sessionStore: (typeof SESSION_STORES)[number];
+  /** Unset: the server uses `data/flowcheck.sqlite`, the test helpers a fresh file in `test/.tmp/`. */
+  sqlitePath: string | undefined;
+  /** Unset: `npm start` picks live with a key and scripted without; tests pick scripted. */
+  flowModel: ModelMode | undefined;
+  openai: {
+    apiKey: string | undefined;
+    baseURL: string | undefined;
+    model: string;
+    maxRetries: number;
+    timeoutMs: number;
+  };
+  /** The environment as it was when read, for the flows' own pins (`<FLOW>_CURRENT_DATE`, …). */
+  env: Readonly<Record<string, string>>;
+}
+
+export const DEFAULTS = {
+  HOST: "127.0.0.1",
+  PORT: "3000",
+  SESSION_STORE: "SQLITE",
+  OPENAI_MODEL: "gpt-4o-mini",
+  OPENAI_MAX_RETRIES: "2",
+  OPENAI_TIMEOUT_MS: "60000",
+} as const;
+
+const INTEGER = "^(0|[1-9][0-9]*)$";
+const validateEnv = compileSchema({
+  type: "object",
+  properties: {
+    HOST: { type: "string", minLength: 1 },
+    PORT: { type: "string", pattern: INTEGER },
+    SESSION_STORE: { enum: [...SESSION_STORES] },
+    SQLITE_PATH: { type: "string", minLength: 1 },
+    FLOW_MODEL: { enum: [...MODEL_MODES] },
+    OPENAI_BASE_URL: { type: "string", pattern: "^https?://" },
+    OPENAI_MODEL: { type: "string", minLength: 1 },
+    OPENAI_MAX_RETRIES: { type: "string", pattern: INTEGER },
+    OPENAI_TIMEOUT_MS: { type: "string", pattern: "^[1-9][0-9]*$" },
+  },
+});
+
+const HINTS: Record<string, string> = {
+  PORT: "a whole number from 0 to 65535",
+  SESSION_STORE: `one of ${SESSION_STORES.join(", ")}`,
+  FLOW_MODEL: `one of ${MODEL_MODES.join(", ")}, or unset`,
+  OPENAI_BASE_URL: "an http:// or https:// URL",
+  OPENAI_MAX_RETRIES: "a whole number, 0 for no retries",
+  OPENAI_TIMEOUT_MS: "a positive whole number of milliseconds",
+};
+
+/**
+ * Reads and checks the environment once. Every problem is reported in one `config_invalid` error,
+ * each naming the variable, the value found and what is allowed.
+ */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source)) {
+    // An empty value counts as unset, as it does in most shells' `VAR= cmd`.
+    if (value !== undefined && value !== "") env[key] = value;
+  }
+  const problems: string[] = [];
+  if (!validateEnv(env)) {
+    for (const error of validateEnv.errors ?? []) {
+      const name = error.instancePath.slice(1);
+      problems.push(`${name}="${env[name]}" is not valid: expected ${HINTS[name] ?? error.message}.`);
+    }
+  }
+  const port = Number(env["PORT"] ?? DEFAULTS.PORT);
+  if (Number.isInteger(port) && port > 65535) problems.push(`PORT="${env["PORT"]}" is not valid: expected ${HINTS["PORT"]}.`);
+  for (const [key, value] of Object.entries(env)) {
+    if (key.endsWith("_FLOW_USE_SCRIPTED_MODEL") && !["1", "0", "true", "false"].includes(value)) {
+      problems.push(`${key}="${value}" is not valid: expected 1 or true to use the scripted model for that flow, 0 or false not to.`);
+    }
+  }
+  if (env["FLOW_MODEL"] === "live" && !env["OPENAI_API_KEY"]) {
+    problems.push("FLOW_MODEL=live needs OPENAI_API_KEY (any value for a local server that ignores it).");
+  }
+  if (problems.length) {
+    throw new FlowcheckError("config_invalid", `The environment is not valid:\n- ${problems.join("\n- ")}`, { details: problems });
+  }
+  return Object.freeze({
+    host: env["HOST"] ?? DEFAULTS.HOST,
+    port,
+    sessionStore: (env["SESSION_STORE"] ?? DEFAULTS.SESSION_STORE) as Config["sessionStore"],
+    sqlitePath: env["SQLITE_PATH"],
+    flowModel: env["FLOW_MODEL"] as ModelMode | undefined,
+    openai: Object.freeze({
+      apiKey: env["OPENAI_API_KEY"],
+      baseURL: env["OPENAI_BASE_URL"],
+      model: env["OPENAI_MODEL"] ?? DEFAULTS.OPENAI_MODEL,
+      maxRetries: Number(env["OPENAI_MAX_RETRIES"] ?? DEFAULTS.OPENAI_MAX_RETRIES),
+      timeoutMs: Number(env["OPENAI_TIMEOUT_MS"] ?? DEFAULTS.OPENAI_TIMEOUT_MS),
+    }),
+    env: Object.freeze(env),
+  });
+}
+
+/** The mode a flow runs in: its own `<FLOW>_USE_SCRIPTED_MODEL` pin, else `FLOW_MODEL`, else `fallback`. */
+export function modelModeOf(config: Config, envPrefix: string, fallback: ModelMode): ModelMode {
+  const pin = config.env[`${envPrefix}_USE_SCRIPTED_MODEL`];
+  if (pin === "1" || pin === "true") return "scripted";
+  return config.flowModel ?? fallback;
+}

@@ -1,0 +1,103 @@
+import { loadConfig, modelModeOf, type Config, type ModelMode } from "./config.ts";
+import { FlowcheckError } from "./errors.ts";
+import { createClock, type Clock } from "./engine/clock.ts";
+import type { FlowDefinition } from "./engine/flow.ts";
+import { FlowEngine } from "./engine/flow-engine.ts";
+import { guardLoopbackOnly } from "./engine/loopback-guard.ts";
+import { Model } from "./engine/model.ts";
+import { useScriptedModel, type FlowEntry, type Script } from "./engine/scripted-model.ts";
+import type { SessionStore } from "./engine/session-store.ts";
+import { createHandler, type Handler } from "./http/create-handler.ts";
+import { demoFlows } from "./flows/index.ts";
+import { SqliteSessionStore } from "./store/sqlite/sqlite-session-store.ts";
+
+export interface AppOptions {
+  /** Default: the demo flows. */
+  flows?: readonly FlowEntry[];
+  /** Default: `loadConfig(process.env)`, read now. */
+  config?: Config;
+  /** Default: the store `SESSION_STORE` names. */
+  store?: SessionStore;
+  /** The mode of a flow that neither `FLOW_MODEL` nor its own pin decides. Default `scripted`. */
+  defaultModelMode?: ModelMode;
+  /** The SQLite file when `SQLITE_PATH` is unset. Default `data/flowcheck.sqlite`. */
+  defaultSqlitePath?: string;
+  log?: (message: string) => void;
+}
+
+export interface App {
+  readonly config: Config;
+  readonly engine: FlowEngine;
+  readonly store: SessionStore;
+  readonly handler: Handler;
+  /** The model mode each registered flow runs in. */
+  readonly modelModes: Readonly<Record<string, ModelMode>>;
+  /** Closes the store and restores what the app patched (the scripted model, the network guard). */
+  close(): Promise<void>;
+}
+
+function withChildren(flow: FlowDefinition): FlowDefinition[] {
+  return [flow, ...flow.children.flatMap(withChildren)];
+}
+
+/**
+ * Builds the engine, store and HTTP handler from the configuration, read once. Pins in the
+ * environment (`<FLOW>_CURRENT_DATE`, `<FLOW>_USE_SCRIPTED_MODEL`) must be set before this call.
+ */
+export async function createApp(options: AppOptions = {}): Promise<App> {
+  const config = options.config ?? loadConfig();
+  const entries = options.flows ?? demoFlows;
+  const modelModes: Record<string, ModelMode> = {};
+  const scripts: Record<string, Script> = {};
+  const clocks = new Map<string, Clock>();
+
+  for (const { flow, scripts: flowScripts } of entries) {
+    const mode = modelModeOf(config, flow.envPrefix, options.defaultModelMode ?? "scripted");
+    modelModes[flow.name] = mode;
+    for (const member of withChildren(flow)) {
+      const variable = `${member.envPrefix}_CURRENT_DATE`;
+      clocks.set(member.name, createClock(config.env[variable], variable));
+      if (mode !== "scripted") continue;
+      const script = flowScripts?.[member.name];
+      if (!script) {
+        throw new FlowcheckError(
+          "config_invalid",
+          `${flow.name} runs with the scripted model but has no script for ${member.name}. Give the flow's entry scripts for it, or run it with FLOW_MODEL=live.`,
+        );
+      }
+      scripts[member.name] = script;
+    }
+  }
+  const live = Object.entries(modelModes).filter(([, mode]) => mode === "live").map(([name]) => name);
+  if (live.length && !config.openai.apiKey) {
+    throw new FlowcheckError("config_invalid", `${live.join(", ")} run with the live model, which needs OPENAI_API_KEY; set it, or set FLOW_MODEL=scripted.`);
+  }
+
+  const store = options.store ?? new SqliteSessionStore(config.sqlitePath ?? options.defaultSqlitePath ?? "data/flowcheck.sqlite");
+  const restoreModel = Object.keys(scripts).length ? useScriptedModel(scripts) : undefined;
+  const liftGuard = live.length === 0 ? guardLoopbackOnly("scripted") : undefined;
+  const engine = new FlowEngine({
+    flows: entries.map((entry) => entry.flow),
+    store,
+    model: new Model({ ...config.openai }),
+    clockOf: (flow) => {
+      const clock = clocks.get(flow);
+      if (!clock) throw new FlowcheckError("flow_invalid", `${flow} is neither registered nor a declared child of a registered flow.`);
+      return clock;
+    },
+  });
+  let closed: Promise<void> | undefined;
+  return Object.freeze({
+    config,
+    engine,
+    store,
+    handler: createHandler(engine, options.log),
+    modelModes: Object.freeze(modelModes),
+    close: () =>
+      (closed ??= (async () => {
+        liftGuard?.();
+        restoreModel?.();
+        await store.close();
+      })()),
+  });
+}

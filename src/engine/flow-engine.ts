@@ -1,0 +1,172 @@
+import { randomUUID } from "node:crypto";
+import { FlowcheckError } from "../errors.ts";
+import type { Clock } from "./clock.ts";
+import type { FlowDefinition } from "./flow.ts";
+import { KeyedMutex } from "./keyed-mutex.ts";
+import type { Model } from "./model.ts";
+import { RunRecorder } from "./run-recorder.ts";
+import { runTurn } from "./run-turn.ts";
+import {
+  SESSION_DOCUMENT_VERSION,
+  type RunStatus,
+  type SessionDocument,
+  type SessionHead,
+} from "./session-document.ts";
+import type { SessionStore } from "./session-store.ts";
+
+export interface ChatRequest {
+  /** Required to start a session; when given with a session it must be the session's flow. */
+  flow?: string;
+  session?: string;
+  message: string;
+}
+
+export interface TurnOutcome {
+  session: string;
+  response: string;
+  currentStep: string;
+  runStatus: RunStatus;
+  completed: boolean;
+}
+
+export interface FlowSummary {
+  name: string;
+  description: string;
+  steps: string[];
+}
+
+export interface FlowEngineOptions {
+  flows: readonly FlowDefinition[];
+  store: SessionStore;
+  model: Model;
+  clockOf(flow: string): Clock;
+}
+
+/** Applies chat turns to sessions: load, run the turn, save it whole. Knows nothing of HTTP. */
+export class FlowEngine {
+  readonly #flows = new Map<string, FlowDefinition>();
+  readonly #store: SessionStore;
+  readonly #model: Model;
+  readonly #clockOf: (flow: string) => Clock;
+  readonly #sessions = new KeyedMutex();
+
+  constructor(options: FlowEngineOptions) {
+    for (const flow of options.flows) {
+      if (this.#flows.has(flow.name)) {
+        throw new FlowcheckError("flow_invalid", `Two flows are named "${flow.name}"; flow names must be unique.`);
+      }
+      this.#flows.set(flow.name, flow);
+    }
+    this.#store = options.store;
+    this.#model = options.model;
+    this.#clockOf = options.clockOf;
+  }
+
+  get store(): SessionStore {
+    return this.#store;
+  }
+
+  listFlows(): FlowSummary[] {
+    return [...this.#flows.values()].map((flow) => ({ name: flow.name, description: flow.description, steps: [...flow.stepNames] }));
+  }
+
+  flow(name: string): FlowDefinition {
+    const flow = this.#flows.get(name);
+    if (!flow) {
+      throw new FlowcheckError("unknown_flow", `There is no flow "${name}". The flows are: ${[...this.#flows.keys()].join(", ")}.`);
+    }
+    return flow;
+  }
+
+  fetchAll(id: string): Promise<SessionDocument | undefined> {
+    return this.#store.fetchAll(id);
+  }
+
+  /** Turns on one session are applied one after another, in arrival order, never interleaved. */
+  chat(request: ChatRequest): Promise<TurnOutcome> {
+    if (request.session === undefined) {
+      if (request.flow === undefined) {
+        throw new FlowcheckError("invalid_request", `Starting a session needs "flow". The flows are: ${[...this.#flows.keys()].join(", ")}.`);
+      }
+      return this.#start(this.flow(request.flow), request.message);
+    }
+    const id = request.session;
+    return this.#sessions.run(id, () => this.#continue(id, request));
+  }
+
+  async #start(flow: FlowDefinition, message: string): Promise<TurnOutcome> {
+    const now = new Date().toISOString();
+    const document: SessionDocument = {
+      id: randomUUID(),
+      version: SESSION_DOCUMENT_VERSION,
+      turns: 0,
+      flow: { name: flow.name, currentStep: flow.firstStep },
+      runStatus: "running",
+      steps: {},
+      children: [],
+      createdAt: now,
+      updatedAt: now,
+      memory: {},
+      execution: [],
+    };
+    return this.#apply(flow, document, message, (write) => this.#store.create(write));
+  }
+
+  async #continue(id: string, request: ChatRequest): Promise<TurnOutcome> {
+    const document = await this.#store.fetchAll(id);
+    if (!document) {
+      throw new FlowcheckError("session_not_found", `There is no session "${id}". Start a new one by sending "flow" and no session id.`);
+    }
+    if (request.flow !== undefined && request.flow !== document.flow.name) {
+      throw new FlowcheckError(
+        "invalid_request",
+        `Session "${id}" belongs to ${document.flow.name}, not ${request.flow}. Drop "flow", or start a new session for ${request.flow}.`,
+      );
+    }
+    if (document.runStatus !== "running") {
+      throw new FlowcheckError(
+        "flow_completed",
+        `Session "${id}" of ${document.flow.name} has ended (runStatus ${document.runStatus}); start a new session to talk again.`,
+      );
+    }
+    const flow = this.flow(document.flow.name);
+    return this.#apply(flow, document, request.message, (write) => this.#store.saveTurn(write));
+  }
+
+  async #apply(
+    flow: FlowDefinition,
+    document: SessionDocument,
+    message: string,
+    save: (write: Parameters<SessionStore["saveTurn"]>[0]) => Promise<void>,
+  ): Promise<TurnOutcome> {
+    const turn = document.turns + 1;
+    const run = new RunRecorder(flow, turn, {
+      currentStep: document.flow.currentStep,
+      runStatus: document.runStatus,
+      steps: document.steps,
+      memory: document.memory,
+      execution: document.execution,
+      children: document.children,
+    });
+    const response = await runTurn(run, message, { model: this.#model, rootFlow: flow.name, clockOf: this.#clockOf });
+    const head: SessionHead = {
+      id: document.id,
+      version: SESSION_DOCUMENT_VERSION,
+      turns: turn,
+      flow: { name: flow.name, currentStep: run.currentStep },
+      runStatus: run.runStatus,
+      steps: run.steps,
+      children: run.children,
+      createdAt: document.createdAt,
+      updatedAt: new Date().toISOString(),
+    };
+    await save({ head, baseTurns: document.turns, memory: run.memoryAppends, execution: run.executionAppends });
+    return {
+      session: head.id,
+      response,
+      currentStep: head.flow.currentStep,
+      runStatus: head.runStatus,
+      completed: head.runStatus === "completed",
+    };
+  }
+}

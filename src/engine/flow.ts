@@ -1,0 +1,104 @@
+import type { ValidateFunction } from "ajv";
+import { FlowcheckError } from "../errors.ts";
+import type { ToolDefinition } from "./chat-model.ts";
+import { compileSchema } from "./schema-validator.ts";
+import type { StepClass } from "./step.ts";
+import { toolsOf } from "./tool.ts";
+
+export interface FlowOptions {
+  /** PascalCase, e.g. `BasicFlow`; also names the flow's env pins (`BASIC_FLOW_…`). */
+  name: string;
+  description: string;
+  /** In order; the first is where a new session starts. */
+  steps: StepClass[];
+  /** Model calls one turn may make before it fails with `tool_loop_exceeded`. Default 8. */
+  maxModelCalls?: number;
+  /** Child flows this flow runs, so their models follow this flow's model mode. */
+  children?: FlowDefinition[];
+}
+
+export interface CompiledTool extends ToolDefinition {
+  method: string;
+  validate: ValidateFunction;
+}
+
+export interface FlowDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly steps: readonly StepClass[];
+  readonly stepNames: readonly string[];
+  readonly firstStep: string;
+  readonly maxModelCalls: number;
+  readonly children: readonly FlowDefinition[];
+  /** `BASIC_FLOW` for `BasicFlow`: the prefix of the flow's environment variables. */
+  readonly envPrefix: string;
+  step(name: string): StepClass | undefined;
+  tools(step: string): readonly CompiledTool[];
+}
+
+const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** `HomeInsuranceFlow` → `HOME_INSURANCE_FLOW`. */
+export function envPrefixOf(flowName: string): string {
+  return flowName.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
+}
+
+/**
+ * Checks a flow once, compiles its tool schemas, and freezes it.
+ *
+ * @example
+ * export const BasicFlow = defineFlow({
+ *   name: "BasicFlow", description: "Name, weather, address.",
+ *   steps: [NameStep, WeatherStep, AddressStep],
+ * });
+ */
+export function defineFlow(options: FlowOptions): FlowDefinition {
+  const where = `flow "${options.name}"`;
+  const fail = (message: string): never => {
+    throw new FlowcheckError("flow_invalid", `${where}: ${message}`);
+  };
+  if (!PASCAL_CASE.test(options.name)) fail("the name must be PascalCase letters and digits, e.g. BasicFlow.");
+  if (options.steps.length === 0) fail("it has no steps; give at least one step class.");
+  const maxModelCalls = options.maxModelCalls ?? 8;
+  if (!Number.isInteger(maxModelCalls) || maxModelCalls < 1) fail(`maxModelCalls must be a positive integer, got ${maxModelCalls}.`);
+
+  const byName = new Map<string, StepClass>();
+  const toolsByStep = new Map<string, CompiledTool[]>();
+  for (const stepClass of options.steps) {
+    const name = stepClass.name;
+    if (!PASCAL_CASE.test(name)) fail(`step class name "${name}" must be PascalCase; it names the step's state.`);
+    if (byName.has(name)) fail(`step "${name}" is listed twice.`);
+    byName.set(name, stepClass);
+    const seen = new Set<string>();
+    const compiled = toolsOf(stepClass).map((declared) => {
+      const at = `step ${name}, tool "${declared.name}"`;
+      if (!TOOL_NAME.test(declared.name)) fail(`${at}: a tool name is 1-64 letters, digits, _ or -.`);
+      if (seen.has(declared.name)) fail(`${at}: the name is declared twice on this step.`);
+      seen.add(declared.name);
+      if (declared.parameters["type"] !== "object") fail(`${at}: parameters must be a JSON Schema with "type": "object".`);
+      let validate: ValidateFunction;
+      try {
+        validate = compileSchema(declared.parameters);
+      } catch (error) {
+        return fail(`${at}: its parameters schema does not compile: ${(error as Error).message}`);
+      }
+      return { name: declared.name, description: declared.description, parameters: declared.parameters, method: declared.method, validate };
+    });
+    toolsByStep.set(name, compiled);
+  }
+
+  const stepNames = Object.freeze([...byName.keys()]);
+  return Object.freeze({
+    name: options.name,
+    description: options.description,
+    steps: Object.freeze([...options.steps]),
+    stepNames,
+    firstStep: stepNames[0]!,
+    maxModelCalls,
+    children: Object.freeze([...(options.children ?? [])]),
+    envPrefix: envPrefixOf(options.name),
+    step: (name: string) => byName.get(name),
+    tools: (step: string) => toolsByStep.get(step) ?? [],
+  });
+}

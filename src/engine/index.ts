@@ -1,0 +1,20 @@
+export { defineFlow, envPrefixOf, type FlowDefinition, type FlowOptions } from "./flow.ts";
+export { Step, type StepClass, type StepContext, type ChildOutcome } from "./step.ts";
+export { tool, toolsOf, type ToolSpec } from "./tool.ts";
+export { stay, advance, complete, type ToolResult } from "./tool-result.ts";
+export { Model, type ModelSettings } from "./model.ts";
+export type { ChatModel, ModelContext, ModelReply, ModelRequest, ToolDefinition } from "./chat-model.ts";
+export {
+  useScriptedModel,
+  scriptedText,
+  scriptedToolCalls,
+  preview,
+  type Script,
+  type ScriptRequest,
+  type Scripts,
+  type FlowEntry,
+} from "./scripted-model.ts";
+export { createClock, type Clock } from "./clock.ts";
+export { FlowEngine, type ChatRequest, type TurnOutcome, type FlowSummary } from "./flow-engine.ts";
+export type { SessionStore } from "./session-store.ts";
+export * from "./session-document.ts";

@@ -1,0 +1,195 @@
+import { FlowcheckError, isFlowcheckError } from "../errors.ts";
+import type { ChatModel, ModelReply } from "./chat-model.ts";
+import type { Clock } from "./clock.ts";
+import type { CompiledTool, FlowDefinition } from "./flow.ts";
+import type { Model } from "./model.ts";
+import { RunRecorder } from "./run-recorder.ts";
+import { FLOW_MEMORY, type ToolCall } from "./session-document.ts";
+import type { ChildOutcome, Step, StepClass, StepContext } from "./step.ts";
+import type { ToolResult } from "./tool-result.ts";
+import { describeErrors } from "./schema-validator.ts";
+
+export interface TurnDependencies {
+  model: Model;
+  /** The flow whose session this is; children follow its model mode. */
+  rootFlow: string;
+  clockOf(flow: string): Clock;
+}
+
+function invalidTool(name: string, detail: string): FlowcheckError {
+  return new FlowcheckError("internal_error", `Tool "${name}" ${detail}`);
+}
+
+function checkResult(result: unknown, tool: CompiledTool, flow: FlowDefinition): ToolResult {
+  const kind = (result as { kind?: unknown } | null)?.kind;
+  if (kind !== "stay" && kind !== "advance" && kind !== "complete") {
+    throw invalidTool(tool.name, `returned ${JSON.stringify(result)}; a tool must return stay(...), advance(...) or complete(...).`);
+  }
+  const checked = result as ToolResult;
+  if (checked.kind === "advance" && !flow.step(checked.to)) {
+    throw invalidTool(tool.name, `advanced to "${checked.to}", which is not a step of ${flow.name} (${flow.stepNames.join(", ")}).`);
+  }
+  return checked;
+}
+
+async function invokeModel(chat: ChatModel, request: Parameters<ChatModel["invoke"]>[0], where: string): Promise<ModelReply> {
+  try {
+    return await chat.invoke(request);
+  } catch (error) {
+    if (isFlowcheckError(error)) throw error;
+    throw new FlowcheckError("model_error", `The model failed at ${where}: ${(error as Error).message}. The turn was not applied; send the message again.`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Plays one user message through a run: the current step's model answers or calls tools, tool
+ * results go back to it, and the loop ends when it answers in words. Moving to another step hands the
+ * loop to that step's model. Returns the answer; everything the turn did is on `run`.
+ */
+export async function runTurn(run: RunRecorder, message: string, deps: TurnDependencies): Promise<string> {
+  const flow = run.flow;
+  run.remember(run.currentStep, { role: "user", content: message });
+  run.remember(FLOW_MEMORY, { role: "user", content: message });
+
+  for (let calls = 1; ; calls++) {
+    if (calls > flow.maxModelCalls) {
+      throw new FlowcheckError(
+        "tool_loop_exceeded",
+        `${flow.name}/${run.currentStep}: the model called tools ${flow.maxModelCalls} times in one turn without answering. ` +
+          "The turn was not applied; check the step's prompt and tools, or raise maxModelCalls in defineFlow.",
+      );
+    }
+    const stepName = run.currentStep;
+    const step = new (flow.step(stepName) as StepClass)();
+    const context = stepContext(run, stepName, deps);
+    const tools = run.runStatus === "running" ? flow.tools(stepName) : [];
+    const chat = deps.model.createInstance({ flow: flow.name, rootFlow: deps.rootFlow, step: stepName });
+    const reply = await invokeModel(
+      chat,
+      { system: step.systemPrompt(context), messages: run.memory[stepName] ?? [], tools },
+      `${flow.name}/${stepName}`,
+    );
+
+    if (reply.toolCalls.length === 0 || tools.length === 0) {
+      run.remember(stepName, { role: "assistant", content: reply.content });
+      run.remember(FLOW_MEMORY, { role: "assistant", content: reply.content });
+      return reply.content;
+    }
+
+    run.remember(stepName, { role: "assistant", content: reply.content, toolCalls: reply.toolCalls });
+    let moved = false;
+    for (const call of reply.toolCalls) {
+      if (moved) {
+        answerTool(run, stepName, call, "Not run: an earlier call in this reply already ended the step.");
+        run.log({ step: stepName, kind: "tool", name: call.name, outcome: "skipped" });
+        continue;
+      }
+      const result = await callTool(run, stepName, step, context, tools, call);
+      if (result?.kind === "advance") {
+        run.currentStep = result.to;
+        moved = true;
+      } else if (result?.kind === "complete") {
+        run.runStatus = "completed";
+        moved = true;
+      }
+    }
+  }
+}
+
+function answerTool(run: RunRecorder, step: string, call: ToolCall, content: string): void {
+  run.remember(step, { role: "tool", toolCallId: call.id, name: call.name, content });
+}
+
+/** Runs one tool call; returns undefined when the call was refused and the model was told why. */
+async function callTool(
+  run: RunRecorder,
+  stepName: string,
+  step: Step,
+  context: StepContext,
+  tools: readonly CompiledTool[],
+  call: ToolCall,
+): Promise<ToolResult | undefined> {
+  const refuse = (detail: string, content: string) => {
+    answerTool(run, stepName, call, content);
+    run.log({ step: stepName, kind: "tool", name: call.name, outcome: "invalid", detail });
+    return undefined;
+  };
+  const tool = tools.find((candidate) => candidate.name === call.name);
+  if (!tool) {
+    const known = tools.map((t) => t.name).join(", ");
+    return refuse(`unknown tool`, `There is no tool "${call.name}" in this step. The tools are: ${known}.`);
+  }
+  let args: unknown;
+  try {
+    args = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
+  } catch {
+    return refuse("arguments are not JSON", `The arguments of ${call.name} are not valid JSON. Call it again with a JSON object.`);
+  }
+  if (!tool.validate(args)) {
+    const detail = describeErrors(tool.validate.errors);
+    return refuse(detail, `Invalid arguments for ${call.name}: ${detail}. Call it again with arguments that match its schema.`);
+  }
+
+  let raw: unknown;
+  try {
+    const handler = (step as unknown as Record<string, (a: unknown, c: StepContext) => unknown>)[tool.method]!;
+    raw = await handler.call(step, args, context);
+  } catch (error) {
+    if (isFlowcheckError(error)) throw error;
+    throw invalidTool(tool.name, `of ${run.flow.name}/${stepName} threw: ${(error as Error).message}. The turn was not applied.`);
+  }
+  const result = checkResult(raw, tool, run.flow);
+  answerTool(run, stepName, call, result.message);
+  run.log({ step: stepName, kind: "tool", name: tool.name, outcome: result.kind, ...(result.kind === "advance" ? { to: result.to } : {}) });
+  return result;
+}
+
+function stepContext(run: RunRecorder, stepName: string, deps: TurnDependencies): StepContext {
+  const clock = deps.clockOf(run.flow.name);
+  return {
+    flow: run.flow.name,
+    step: stepName,
+    state: run.stateOf(stepName),
+    stateOf: (step) => run.steps[typeof step === "string" ? step : step.name] ?? {},
+    now: () => clock.now(),
+    runChild: (child, message) => runChild(run, stepName, child, message, deps),
+  };
+}
+
+async function runChild(
+  parent: RunRecorder,
+  parentStep: string,
+  flow: FlowDefinition,
+  message: string,
+  deps: TurnDependencies,
+): Promise<ChildOutcome> {
+  if (!parent.flow.children.includes(flow)) {
+    throw new FlowcheckError(
+      "flow_invalid",
+      `${parent.flow.name}/${parentStep} ran ${flow.name} as a child, but ${parent.flow.name} does not list it; add it to "children" in its defineFlow.`,
+    );
+  }
+  const child = new RunRecorder(flow, parent.turn, {
+    currentStep: flow.firstStep,
+    runStatus: "running",
+    steps: {},
+    memory: {},
+    execution: [],
+    children: parent.children,
+  });
+  const reply = await runTurn(child, message, deps);
+  parent.children.push({
+    flow: flow.name,
+    parentStep,
+    turn: parent.turn,
+    runStatus: child.runStatus,
+    currentStep: child.currentStep,
+    steps: child.steps,
+    memory: child.memory,
+    execution: child.execution,
+  });
+  parent.log({ step: parentStep, kind: "child", name: flow.name, outcome: child.runStatus });
+  return { runStatus: child.runStatus, steps: child.steps, reply };
+}

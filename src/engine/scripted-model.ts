@@ -1,0 +1,84 @@
+import { FlowcheckError } from "../errors.ts";
+import type { ChatModel, ModelContext, ModelReply, ModelRequest } from "./chat-model.ts";
+import { Model } from "./model.ts";
+import type { FlowDefinition } from "./flow.ts";
+import type { MemoryEntry } from "./session-document.ts";
+
+export interface ScriptRequest extends ModelRequest {
+  context: ModelContext;
+  /** The last message of the step's memory: the user's input, or a tool's result. */
+  latest: MemoryEntry | undefined;
+}
+
+/** Answers a request, or returns undefined when it has no answer: that fails the turn loudly. */
+export type Script = (request: ScriptRequest) => ModelReply | undefined;
+
+/** Scripts by flow name; a flow's children need scripts of their own. */
+export type Scripts = Readonly<Record<string, Script>>;
+
+export function scriptedText(content: string): ModelReply {
+  return { content, toolCalls: [] };
+}
+
+/** Tool calls with ids that are stable from run to run, so transcripts compare cleanly. */
+export function scriptedToolCalls(calls: { name: string; args: Record<string, unknown> }[]): ModelReply {
+  return {
+    content: "",
+    toolCalls: calls.map((call, index) => ({ id: `call_${index + 1}_${call.name}`, name: call.name, arguments: JSON.stringify(call.args) })),
+  };
+}
+
+export function preview(text: string, length = 120): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > length ? `${flat.slice(0, length)}…` : flat;
+}
+
+class ScriptedChatModel implements ChatModel {
+  readonly #script: Script;
+  readonly #context: ModelContext;
+
+  constructor(script: Script, context: ModelContext) {
+    this.#script = script;
+    this.#context = context;
+  }
+
+  async invoke(request: ModelRequest): Promise<ModelReply> {
+    const latest = request.messages.at(-1);
+    const reply = this.#script({ ...request, context: this.#context, latest });
+    if (reply) return reply;
+    const said = latest ? `${latest.role} "${preview(latest.content)}"` : "none (the step was just entered)";
+    throw new FlowcheckError(
+      "script_unmatched",
+      `The scripted model of ${this.#context.flow} has no answer for step ${this.#context.step}. ` +
+        `System prompt: "${preview(request.system)}". Latest message: ${said}. ` +
+        "Add a branch for this prompt and message to the flow's script, or run it with FLOW_MODEL=live.",
+    );
+  }
+}
+
+/**
+ * Replaces `Model.prototype.createInstance` so that the flows named in `scripts` get a deterministic
+ * model; every other flow keeps the one it had. Returns the function that restores the previous one.
+ * Process-wide, like the prototype it patches: restore in the reverse order of installing.
+ */
+export function useScriptedModel(scripts: Scripts): () => void {
+  const previous = Model.prototype.createInstance;
+  const patched = function (this: Model, context: ModelContext): ChatModel {
+    const script = scripts[context.flow];
+    return script ? new ScriptedChatModel(script, context) : previous.call(this, context);
+  };
+  Model.prototype.createInstance = patched;
+  return () => {
+    if (Model.prototype.createInstance !== patched) {
+      throw new Error("useScriptedModel: restore the scripted models in the reverse order of installing them.");
+    }
+    Model.prototype.createInstance = previous;
+  };
+}
+
+/** A flow as an app registers it: its definition and, for the scripted mode, its scripts. */
+export interface FlowEntry {
+  flow: FlowDefinition;
+  /** Scripts for the flow and each of its children, by flow name. */
+  scripts?: Scripts;
+}

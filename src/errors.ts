@@ -1,0 +1,45 @@
+/**
+ * Every error flowcheck raises has a stable `code` from this catalogue. HTTP answers use `status`;
+ * codes without a status are raised at start-up or by the tester, never sent over HTTP.
+ * The README's error table lists each code; a test keeps the two in step.
+ */
+export const errorCatalogue = {
+  invalid_json: { status: 400, summary: "The request body is not valid JSON." },
+  invalid_request: { status: 400, summary: "The request is JSON but not a valid chat request." },
+  unknown_flow: { status: 404, summary: "No flow is registered under that name." },
+  session_not_found: { status: 404, summary: "No session is stored under that id." },
+  not_found: { status: 404, summary: "No route matches the path." },
+  method_not_allowed: { status: 405, summary: "The route exists but not for this method." },
+  flow_completed: { status: 409, summary: "The session's run has ended; start a new session." },
+  session_conflict: { status: 409, summary: "Another writer saved this session first; the turn was not applied." },
+  body_too_large: { status: 413, summary: "The request body is over the size limit." },
+  unsupported_media_type: { status: 415, summary: "The request body is not application/json." },
+  model_error: { status: 502, summary: "The model call failed; the turn was not applied." },
+  script_unmatched: { status: 502, summary: "The scripted model has no answer for this request; the turn was not applied." },
+  tool_loop_exceeded: { status: 502, summary: "The model kept calling tools past the turn's limit; the turn was not applied." },
+  internal_error: { status: 500, summary: "A bug in the server or a flow; the turn was not applied." },
+  config_invalid: { status: undefined, summary: "The environment or options given at start-up are invalid." },
+  flow_invalid: { status: undefined, summary: "A flow definition is invalid (steps, tools or schemas)." },
+  store_unavailable: { status: undefined, summary: "The session store could not be opened." },
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** An error with a stable code and a message that says what happened and what to do next. */
+export class FlowcheckError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: unknown;
+
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; details?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = "FlowcheckError";
+    this.code = code;
+    this.status = errorCatalogue[code].status ?? 500;
+    this.details = options.details;
+  }
+}
+
+export function isFlowcheckError(error: unknown, code?: ErrorCode): error is FlowcheckError {
+  return error instanceof FlowcheckError && (code === undefined || error.code === code);
+}

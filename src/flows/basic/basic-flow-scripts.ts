@@ -1,0 +1,62 @@
+import { scriptedText, scriptedToolCalls, type Script, type Scripts } from "../../engine/index.ts";
+
+const CITY_PAIR = /\b([A-Za-z]{2,3})\s*(?:,|and|&)\s*([A-Za-z]{2,3})\b/;
+const ONE_LINE_ADDRESS = /^(.+?),\s*(.+?),\s*([A-Za-z][A-Za-z .]*?)\s+(\S+)$/;
+
+/** BasicFlow's deterministic model: branches on the step's prompt and the latest message. */
+const basicFlow: Script = ({ system, latest }) => {
+  if (system.includes("collect the user's real full name")) {
+    if (latest?.role === "user") return scriptedToolCalls([{ name: "save_name", args: { name: latest.content } }]);
+    if (latest?.role === "tool") {
+      const placeholder = /^"(.+?)" is a placeholder/.exec(latest.content);
+      if (placeholder) return scriptedText(`Sorry, "${placeholder[1]}" looks like a placeholder. What is your real name?`);
+    }
+  }
+  if (system.includes("exactly two city aliases")) {
+    if (latest === undefined) {
+      const name = /^The user is (.+?)\. /.exec(system)?.[1];
+      return scriptedText(`Nice to meet you, ${name}. Which two cities should I check? Give two aliases, like LA, NYC.`);
+    }
+    if (latest.role === "user") {
+      const pair = CITY_PAIR.exec(latest.content);
+      if (pair) {
+        return scriptedToolCalls([
+          { name: "get_weather", args: { cityName: pair[1] } },
+          { name: "get_weather", args: { cityName: pair[2] } },
+        ]);
+      }
+      return scriptedText("Please give exactly two city aliases, like LA, NYC.");
+    }
+    if (latest.role === "tool") return scriptedText(latest.content.replace(/ Ask the user.*$| The aliases are.*$/, "") + " Please give two known city aliases, like LA, NYC.");
+  }
+  if (system.includes("ask for their US postal address")) {
+    if (latest === undefined) {
+      const weather = /^Weather found: (.+?)\. /.exec(system)?.[1];
+      return scriptedText(`Today: ${weather}. What is your US postal address, with the ZIP code?`);
+    }
+    if (latest.role === "user") return scriptedToolCalls([{ name: "check_address", args: { address: latest.content } }]);
+    if (latest.role === "tool" && latest.content.startsWith("Saved the address")) {
+      const saved = /^Saved the address (.+?)\. /.exec(latest.content)?.[1];
+      return scriptedText(`Thank you! Your address ${saved} is saved. That's everything.`);
+    }
+    if (latest.role === "tool") {
+      const reason = /validated: (.+?) Ask the user/.exec(latest.content)?.[1];
+      return scriptedText(`I couldn't use that address: ${reason} Please send a corrected address.`);
+    }
+  }
+  return undefined;
+};
+
+/** The child flow's model: splits "street, city, state zip" and hands the parts to the tool. */
+const addressCheck: Script = ({ system, latest }) => {
+  if (!system.includes("Split the US postal address")) return undefined;
+  if (latest?.role === "user") {
+    const parts = ONE_LINE_ADDRESS.exec(latest.content.trim());
+    if (!parts) return scriptedText("The address needs a street, a city, a state and a ZIP code, separated by commas.");
+    return scriptedToolCalls([{ name: "normalize_address", args: { street: parts[1], city: parts[2], state: parts[3], zip: parts[4] } }]);
+  }
+  if (latest?.role === "tool") return scriptedText(latest.content);
+  return undefined;
+};
+
+export const basicFlowScripts: Scripts = Object.freeze({ BasicFlow: basicFlow, AddressCheck: addressCheck });

@@ -1,0 +1,36 @@
+import { Step, tool, stay, advance, type StepContext } from "../../engine/index.ts";
+import { WeatherStep } from "./weather-step.ts";
+
+export interface NameState {
+  name?: string;
+}
+
+const PLACEHOLDERS = new Set(["john doe", "jane doe", "test", "test user", "asdf", "name", "your name", "first last", "foo bar"]);
+
+export class NameStep extends Step<NameState> {
+  systemPrompt(): string {
+    return (
+      "You collect the user's real full name. When the user gives a name, call save_name with it. " +
+      "If the tool says the name is a placeholder, say so, quoting the name, and ask for their real name."
+    );
+  }
+
+  @tool({
+    name: "save_name",
+    description: "Save the user's real full name.",
+    parameters: {
+      type: "object",
+      properties: { name: { type: "string", minLength: 1, maxLength: 100 } },
+      required: ["name"],
+      additionalProperties: false,
+    },
+  })
+  saveName(args: { name: string }, context: StepContext<NameState>) {
+    const name = args.name.trim().replace(/\s+/g, " ");
+    if (PLACEHOLDERS.has(name.toLowerCase())) {
+      return stay(`"${name}" is a placeholder, not a real name. Tell the user "${name}" is not accepted and ask for their real name.`);
+    }
+    context.state.name = name;
+    return advance(WeatherStep, `Saved the name ${name}.`);
+  }
+}

@@ -1,0 +1,43 @@
+import { Step, tool, stay, advance, type StepContext } from "../../engine/index.ts";
+import { AddressStep } from "./address-step.ts";
+import { WEATHER_FIXTURE } from "./weather-fixture.ts";
+
+/** `city_LA: 72`, one key per city asked for. */
+export type WeatherState = Record<string, number>;
+
+const ALIASES = Object.keys(WEATHER_FIXTURE);
+
+export class WeatherStep extends Step<WeatherState> {
+  systemPrompt(context: StepContext<WeatherState>): string {
+    const name = context.stateOf("NameStep")["name"];
+    return (
+      `The user is ${String(name)}. Ask for exactly two city aliases (${ALIASES.join(", ")}) ` +
+      "and call get_weather once per city. Do not ask for anything else."
+    );
+  }
+
+  @tool({
+    name: "get_weather",
+    description: "Look up today's temperature for one city alias and save it.",
+    parameters: {
+      type: "object",
+      properties: { cityName: { type: "string", minLength: 1, maxLength: 20 } },
+      required: ["cityName"],
+      additionalProperties: false,
+    },
+  })
+  getWeather(args: { cityName: string }, context: StepContext<WeatherState>) {
+    const alias = args.cityName.trim().toUpperCase();
+    const weather = WEATHER_FIXTURE[alias];
+    if (!weather) {
+      return stay(`"${args.cityName}" is not a known city alias. The aliases are ${ALIASES.join(", ")}; ask the user to pick from them.`);
+    }
+    const saved = Object.keys(context.state);
+    if (!saved.includes(`city_${alias}`) && saved.length >= 2) {
+      return stay(`Two cities are already saved (${saved.join(", ")}); only two are allowed.`);
+    }
+    context.state[`city_${alias}`] = weather.fahrenheit;
+    const report = `${alias} is ${weather.fahrenheit}°F`;
+    return Object.keys(context.state).length === 2 ? advance(AddressStep, `${report}. Both cities are saved.`) : stay(`${report}. Ask for the second city.`);
+  }
+}

@@ -1,0 +1,71 @@
+import { Buffer } from "node:buffer";
+import { FlowcheckError, isFlowcheckError } from "../errors.ts";
+import type { ChatRequest, FlowEngine } from "../engine/flow-engine.ts";
+import { eventStreamResponse } from "./event-stream.ts";
+import { headerValue, MAX_BODY_BYTES, type HttpRequest, type HttpResponse } from "./http-exchange.ts";
+import { errorResponse, jsonResponse } from "./json-response.ts";
+import { parseChatRequest } from "./parse-chat-request.ts";
+
+export type Handler = (request: HttpRequest) => Promise<HttpResponse>;
+
+const ROUTES: Record<string, string> = { "/ai/flows": "GET", "/ai/chat": "POST" };
+
+function isJson(contentType: string | undefined): boolean {
+  return /^application\/json\s*(;|$)/i.test(contentType ?? "");
+}
+
+function wantsEventStream(request: HttpRequest): boolean {
+  return /\btext\/event-stream\b/i.test(headerValue(request, "accept") ?? "");
+}
+
+/** Errors that belong to an existing session carry its id, like every other answer about it. */
+function sessionOfError(error: unknown, request: ChatRequest): string | undefined {
+  if (request.session === undefined) return undefined;
+  return isFlowcheckError(error, "session_not_found") || isFlowcheckError(error, "invalid_request") ? undefined : request.session;
+}
+
+/**
+ * The HTTP API as a function from request to response: `GET /ai/flows` and `POST /ai/chat`.
+ * A client's mistake always gets its 4xx code; only a bug is a 500, and it is logged.
+ */
+export function createHandler(engine: FlowEngine, log: (message: string) => void = console.error): Handler {
+  async function chat(request: HttpRequest): Promise<HttpResponse> {
+    if (Buffer.byteLength(request.body) > MAX_BODY_BYTES) {
+      throw new FlowcheckError("body_too_large", `The body is over ${MAX_BODY_BYTES} bytes; send a shorter message.`);
+    }
+    const contentType = headerValue(request, "content-type");
+    if (!isJson(contentType)) {
+      throw new FlowcheckError(
+        "unsupported_media_type",
+        `The body's Content-Type is ${contentType ? `"${contentType}"` : "missing"}; send JSON with Content-Type: application/json.`,
+      );
+    }
+    const chatRequest = parseChatRequest(request);
+    try {
+      const outcome = await engine.chat(chatRequest);
+      return wantsEventStream(request) ? eventStreamResponse(outcome) : jsonResponse(200, { success: true, ...outcome }, outcome.session);
+    } catch (error) {
+      if (!isFlowcheckError(error) || error.code === "internal_error") log(`POST /ai/chat failed: ${(error as Error).stack ?? String(error)}`);
+      return errorResponse(error, sessionOfError(error, chatRequest));
+    }
+  }
+
+  return async function handle(request: HttpRequest): Promise<HttpResponse> {
+    const path = new URL(request.url, "http://flowcheck.invalid").pathname;
+    const method = ROUTES[path];
+    try {
+      if (method === undefined) {
+        throw new FlowcheckError("not_found", `There is no route ${path}; the routes are GET /ai/flows and POST /ai/chat.`);
+      }
+      if (request.method !== method) {
+        const response = errorResponse(new FlowcheckError("method_not_allowed", `${path} answers ${method} only, not ${request.method}.`));
+        response.headers["Allow"] = method;
+        return response;
+      }
+      return path === "/ai/flows" ? jsonResponse(200, { flows: engine.listFlows() }) : await chat(request);
+    } catch (error) {
+      if (!isFlowcheckError(error)) log(`${request.method} ${path} failed: ${(error as Error).stack ?? String(error)}`);
+      return errorResponse(error);
+    }
+  };
+}

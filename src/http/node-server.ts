@@ -1,0 +1,74 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { FlowcheckError } from "../errors.ts";
+import type { Handler } from "./create-handler.ts";
+import { MAX_BODY_BYTES, type HttpRequest, type HttpResponse } from "./http-exchange.ts";
+import { errorResponse } from "./json-response.ts";
+
+class BodyTooLarge extends Error {}
+
+/** Reads the body as UTF-8, refusing it as soon as it passes the limit instead of buffering it whole. */
+function readBody(request: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(request.headers["content-length"]);
+  if (declared > limit) return Promise.reject(new BodyTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.removeAllListeners("data");
+        request.resume();
+        reject(new BodyTooLarge());
+      } else {
+        chunks.push(chunk);
+      }
+    });
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+function send(res: ServerResponse, response: HttpResponse): void {
+  res.writeHead(response.status, response.headers);
+  if (typeof response.body === "string") {
+    res.end(response.body);
+    return;
+  }
+  for (const chunk of response.body) res.write(chunk);
+  res.end();
+}
+
+/** Serves `handler` on node:http. Bodies over 1 MB are answered 413 and the connection is closed. */
+export function createNodeServer(handler: Handler): Server {
+  return createServer((req, res) => {
+    readBody(req, MAX_BODY_BYTES).then(
+      async (body) => {
+        const request: HttpRequest = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body };
+        send(res, await handler(request));
+      },
+      (error: unknown) => {
+        if (!(error instanceof BodyTooLarge)) {
+          res.destroy();
+          return;
+        }
+        // The rest of the body is never read, so this connection cannot carry another request.
+        res.setHeader("Connection", "close");
+        send(res, errorResponse(new FlowcheckError("body_too_large", `The body is over ${MAX_BODY_BYTES} bytes; send a shorter message.`)));
+      },
+    );
+  });
+}
+
+/** Listens and resolves with the base URL, e.g. `http://127.0.0.1:3000`. */
+export function listen(server: Server, host: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      const address = server.address() as AddressInfo;
+      const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+      resolve(`http://${shownHost}:${address.port}`);
+    });
+  });
+}

@@ -1,0 +1,127 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { FlowcheckError } from "../../errors.ts";
+import type {
+  ExecutionEntry,
+  MemoryEntry,
+  SessionDocument,
+  SessionHead,
+  TurnWrite,
+} from "../../engine/session-document.ts";
+import type { SessionStore } from "../../engine/session-store.ts";
+
+// What grows with the conversation (messages, the execution log) is appended as rows, so a turn
+// rewrites only the small head and its cost does not grow with the conversation's length.
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY,
+  turns INTEGER NOT NULL,
+  head TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS session_messages (
+  session_id TEXT NOT NULL,
+  turn INTEGER NOT NULL,
+  idx INTEGER NOT NULL,
+  namespace TEXT NOT NULL,
+  entry TEXT NOT NULL,
+  PRIMARY KEY (session_id, turn, idx)
+);
+CREATE TABLE IF NOT EXISTS session_execution (
+  session_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  entry TEXT NOT NULL,
+  PRIMARY KEY (session_id, seq)
+);
+`;
+
+function conflict(id: string, baseTurns: number, stored: number | undefined): FlowcheckError {
+  const found = stored === undefined ? "it does not exist" : `it has ${stored} turns`;
+  return new FlowcheckError(
+    "session_conflict",
+    `Session "${id}" changed while this turn ran: the turn was based on ${baseTurns} turns but ${found}. ` +
+      "The turn was not applied; send the message again.",
+  );
+}
+
+/** Sessions in one SQLite file (WAL), one transaction per turn. */
+export class SqliteSessionStore implements SessionStore {
+  readonly description: string;
+  readonly path: string;
+  readonly #db: Database.Database;
+  readonly #selectHead: Database.Statement<[string], { head: string }>;
+  readonly #selectMessages: Database.Statement<[string], { namespace: string; entry: string }>;
+  readonly #selectExecution: Database.Statement<[string], { entry: string }>;
+  readonly #selectTurns: Database.Statement<[string], { turns: number }>;
+  readonly #write: (write: TurnWrite, creating: boolean) => void;
+
+  /** Opens (and creates, with its folder) the file at `path`; `:memory:` for a throwaway store. */
+  constructor(path: string) {
+    this.path = path === ":memory:" ? path : resolve(path);
+    this.description = `SQLite ${this.path}`;
+    try {
+      if (this.path !== ":memory:") mkdirSync(dirname(this.path), { recursive: true });
+      this.#db = new Database(this.path);
+      this.#db.pragma("journal_mode = WAL");
+      // WAL with NORMAL survives a killed process; only a power loss can drop the last commits.
+      this.#db.pragma("synchronous = NORMAL");
+      this.#db.pragma("busy_timeout = 5000");
+      this.#db.exec(SCHEMA);
+    } catch (error) {
+      throw new FlowcheckError(
+        "store_unavailable",
+        `The SQLite session store at ${this.path} could not be opened: ${(error as Error).message}. ` +
+          "Check that SQLITE_PATH names a writable file in a writable folder.",
+        { cause: error },
+      );
+    }
+    const db = this.#db;
+    this.#selectHead = db.prepare("SELECT head FROM sessions WHERE id = ?");
+    this.#selectTurns = db.prepare("SELECT turns FROM sessions WHERE id = ?");
+    this.#selectMessages = db.prepare("SELECT namespace, entry FROM session_messages WHERE session_id = ? ORDER BY turn, idx");
+    this.#selectExecution = db.prepare("SELECT entry FROM session_execution WHERE session_id = ? ORDER BY seq");
+    const insertSession = db.prepare("INSERT INTO sessions (id, turns, head) VALUES (?, ?, ?)");
+    const updateSession = db.prepare("UPDATE sessions SET turns = ?, head = ? WHERE id = ? AND turns = ?");
+    const insertMessage = db.prepare("INSERT INTO session_messages (session_id, turn, idx, namespace, entry) VALUES (?, ?, ?, ?, ?)");
+    const insertExecution = db.prepare("INSERT INTO session_execution (session_id, seq, entry) VALUES (?, ?, ?)");
+
+    this.#write = db.transaction((write: TurnWrite, creating: boolean) => {
+      const { head } = write;
+      if (creating) {
+        const existing = this.#selectTurns.get(head.id);
+        if (existing) throw conflict(head.id, 0, existing.turns);
+        insertSession.run(head.id, head.turns, JSON.stringify(head));
+      } else if (updateSession.run(head.turns, JSON.stringify(head), head.id, write.baseTurns).changes !== 1) {
+        throw conflict(head.id, write.baseTurns, this.#selectTurns.get(head.id)?.turns);
+      }
+      write.memory.forEach((append, index) => {
+        insertMessage.run(head.id, head.turns, index, append.namespace, JSON.stringify(append.entry));
+      });
+      for (const entry of write.execution) insertExecution.run(head.id, entry.seq, JSON.stringify(entry));
+    });
+  }
+
+  async fetchAll(id: string): Promise<SessionDocument | undefined> {
+    const row = this.#selectHead.get(id);
+    if (!row) return undefined;
+    const head = JSON.parse(row.head) as SessionHead;
+    const memory: Record<string, MemoryEntry[]> = {};
+    for (const message of this.#selectMessages.all(id)) {
+      (memory[message.namespace] ??= []).push(JSON.parse(message.entry) as MemoryEntry);
+    }
+    const execution = this.#selectExecution.all(id).map((r) => JSON.parse(r.entry) as ExecutionEntry);
+    return { ...head, memory, execution };
+  }
+
+  async create(write: TurnWrite): Promise<void> {
+    this.#write(write, true);
+  }
+
+  async saveTurn(write: TurnWrite): Promise<void> {
+    this.#write(write, false);
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+}

@@ -1,0 +1,44 @@
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import { createApp, type App, type AppOptions } from "../../src/create-app.ts";
+import { serve, type RunningServer } from "../../src/serve.ts";
+import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
+import { tempDir } from "./temp-path.ts";
+
+export interface TestServer {
+  app: App;
+  server: RunningServer;
+  url: string;
+  sqlitePath: string;
+  /** Closes the server and the app, and removes the SQLite file. */
+  close(): Promise<void>;
+}
+
+/**
+ * The app on 127.0.0.1 with an ephemeral port and its own SQLite file under test/.tmp. The
+ * environment is `env` alone (not process.env), so a test sees only the pins it sets.
+ */
+export async function startTestServer(
+  options: Omit<AppOptions, "config" | "store"> & { env?: Record<string, string> } = {},
+): Promise<TestServer> {
+  const dir = await tempDir("server");
+  const sqlitePath = join(dir.path, "sessions.sqlite");
+  const { env = {}, ...appOptions } = options;
+  const app = await createApp({
+    ...appOptions,
+    config: loadConfig(env),
+    store: new SqliteSessionStore(sqlitePath),
+    log: appOptions.log ?? (() => undefined),
+  });
+  const server = await serve(app, "127.0.0.1", 0);
+  return {
+    app,
+    server,
+    url: server.url,
+    sqlitePath,
+    close: async () => {
+      await server.close();
+      dir.remove();
+    },
+  };
+}
