@@ -21,6 +21,7 @@ export const errorCatalogue = {
   config_invalid: { status: undefined, summary: "The environment or options given at start-up are invalid." },
   flow_invalid: { status: undefined, summary: "A flow definition is invalid (steps, tools or schemas)." },
   store_unavailable: { status: undefined, summary: "The session store could not be opened." },
+  scenario_invalid: { status: undefined, summary: "A scenario file is not valid; no turn of it was run." },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -82,8 +82,11 @@ export class FlowEngine {
     return this.#store.fetchAll(id);
   }
 
-  /** Turns on one session are applied one after another, in arrival order, never interleaved. */
-  chat(request: ChatRequest): Promise<TurnOutcome> {
+  /**
+   * Turns on one session are applied one after another, in arrival order, never interleaved.
+   * Async so that a bad request (no flow, unknown flow) rejects instead of throwing synchronously.
+   */
+  async chat(request: ChatRequest): Promise<TurnOutcome> {
     if (request.session === undefined) {
       if (request.flow === undefined) {
         throw new FlowcheckError("invalid_request", `Starting a session needs "flow". The flows are: ${[...this.#flows.keys()].join(", ")}.`);

@@ -27,7 +27,9 @@ export function guardLoopbackOnly(mode: string): () => void {
   const connect = net.Socket.prototype.connect;
   const guarded = function (this: net.Socket, ...args: unknown[]): net.Socket {
     const target = targetOf(args);
-    if (target.path === undefined && !isLoopbackHost(target.host)) {
+    // node:http's agent passes `path: null` for TCP, so only a non-empty string is an IPC path.
+    const ipc = typeof target.path === "string" && target.path !== "";
+    if (!ipc && !isLoopbackHost(target.host)) {
       const error = Object.assign(
         new Error(
           `flowcheck refused an outbound connection to ${target.host}:${String(target.port)}: FLOW_MODEL=${mode} allows loopback only. ` +

@@ -12,7 +12,8 @@ export function jsonResponse(status: number, body: unknown, session?: string): H
  * FlowcheckError is a bug, answered as `internal_error` without leaking its details to the client.
  */
 export function errorResponse(error: unknown, session?: string): HttpResponse {
-  const known = isFlowcheckError(error) && errorCatalogue[error.code].status !== undefined;
+  // An internal_error's message names the bug (a tool's thrown text, say): it goes to the log, not the client.
+  const known = isFlowcheckError(error) && error.code !== "internal_error" && errorCatalogue[error.code].status !== undefined;
   const flowcheckError = known
     ? (error as FlowcheckError)
     : new FlowcheckError("internal_error", "The server failed while handling this request; the turn was not applied. The server log has the details.");

@@ -5,6 +5,9 @@ const ONE_LINE_ADDRESS = /^(.+?),\s*(.+?),\s*([A-Za-z][A-Za-z .]*?)\s+(\S+)$/;
 
 /** BasicFlow's deterministic model: branches on the step's prompt and the latest message. */
 const basicFlow: Script = ({ system, latest }) => {
+  // The engine refused the tool's arguments (e.g. a 300-character name): ask again, in any step.
+  const refused = latest?.role === "tool" ? /^Invalid arguments for \w+: (.+?)\. Call it again/.exec(latest.content) : null;
+  if (refused) return scriptedText(`Sorry, I couldn't use that (${refused[1]}). Could you say it again, shorter?`);
   if (system.includes("collect the user's real full name")) {
     if (latest?.role === "user") return scriptedToolCalls([{ name: "save_name", args: { name: latest.content } }]);
     if (latest?.role === "tool") {

@@ -55,18 +55,25 @@ export class SqliteSessionStore implements SessionStore {
   readonly #selectTurns: Database.Statement<[string], { turns: number }>;
   readonly #write: (write: TurnWrite, creating: boolean) => void;
 
-  /** Opens (and creates, with its folder) the file at `path`; `:memory:` for a throwaway store. */
-  constructor(path: string) {
+  /**
+   * Opens (and creates, with its folder) the file at `path`; `:memory:` for a throwaway store.
+   * `readonly` opens an existing file for reading only, e.g. another process's store under test.
+   */
+  constructor(path: string, options: { readonly?: boolean } = {}) {
     this.path = path === ":memory:" ? path : resolve(path);
-    this.description = `SQLite ${this.path}`;
+    this.description = `SQLite ${this.path}${options.readonly ? " (read-only)" : ""}`;
     try {
-      if (this.path !== ":memory:") mkdirSync(dirname(this.path), { recursive: true });
-      this.#db = new Database(this.path);
-      this.#db.pragma("journal_mode = WAL");
-      // WAL with NORMAL survives a killed process; only a power loss can drop the last commits.
-      this.#db.pragma("synchronous = NORMAL");
+      if (options.readonly) {
+        this.#db = new Database(this.path, { readonly: true, fileMustExist: true });
+      } else {
+        if (this.path !== ":memory:") mkdirSync(dirname(this.path), { recursive: true });
+        this.#db = new Database(this.path);
+        this.#db.pragma("journal_mode = WAL");
+        // WAL with NORMAL survives a killed process; only a power loss can drop the last commits.
+        this.#db.pragma("synchronous = NORMAL");
+        this.#db.exec(SCHEMA);
+      }
       this.#db.pragma("busy_timeout = 5000");
-      this.#db.exec(SCHEMA);
     } catch (error) {
       throw new FlowcheckError(
         "store_unavailable",

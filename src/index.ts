@@ -1,0 +1,8 @@
+export * from "./engine/index.ts";
+export { createApp, type App, type AppOptions } from "./create-app.ts";
+export { serve, type RunningServer } from "./serve.ts";
+export { loadConfig, MODEL_MODES, type Config, type ModelMode } from "./config.ts";
+export { FlowcheckError, errorCatalogue, isFlowcheckError, type ErrorCode } from "./errors.ts";
+export { SqliteSessionStore } from "./store/sqlite/sqlite-session-store.ts";
+export { SESSION_HEADER, type HttpRequest, type HttpResponse } from "./http/http-exchange.ts";
+export { demoFlows } from "./flows/index.ts";

@@ -1,0 +1,52 @@
+import http from "node:http";
+import { SESSION_HEADER } from "../http/http-exchange.ts";
+
+export interface ChatExchange {
+  request: { method: string; path: string; headers: Record<string, string>; body: string };
+  response: { status: number; headers: http.IncomingHttpHeaders; body: string };
+  millis: number;
+}
+
+/**
+ * Talks to a flowcheck server over one keep-alive connection (node:http: the global fetch costs
+ * about fifteen times more per request on loopback).
+ */
+export class ChatClient {
+  readonly #base: URL;
+  readonly #agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+  constructor(baseUrl: string) {
+    this.#base = new URL(baseUrl);
+  }
+
+  send(message: { flow?: string; session?: string; message: string; accept?: string }): Promise<ChatExchange> {
+    const body = JSON.stringify(message.session ? { message: message.message } : { flow: message.flow, message: message.message });
+    const headers: Record<string, string> = { "Content-Type": "application/json", Accept: message.accept ?? "application/json" };
+    if (message.session) headers[SESSION_HEADER] = message.session;
+    return this.#request("POST", "/ai/chat", headers, body);
+  }
+
+  #request(method: string, path: string, headers: Record<string, string>, body: string): Promise<ChatExchange> {
+    const started = performance.now();
+    return new Promise((resolve, reject) => {
+      const req = http.request(new URL(path, this.#base), { method, headers, agent: this.#agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", reject);
+        res.on("end", () =>
+          resolve({
+            request: { method, path, headers, body },
+            response: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") },
+            millis: performance.now() - started,
+          }),
+        );
+      });
+      req.on("error", (error) => reject(new Error(`${method} ${new URL(path, this.#base).href} failed: ${error.message}. Is the server running?`, { cause: error })));
+      req.end(body);
+    });
+  }
+
+  close(): void {
+    this.#agent.destroy();
+  }
+}

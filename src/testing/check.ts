@@ -1,0 +1,28 @@
+/** Which contract a check belongs to; `judge` checks are graded by a model. */
+export type Contract = "transport" | "persisted" | "expectation" | "domain" | "judge";
+
+export interface Check {
+  contract: Contract;
+  /** What was checked, e.g. `status`, `expectedActiveStep`, `responseMustInclude[0]`. */
+  name: string;
+  outcome: "passed" | "failed" | "skipped";
+  /** For a failure, what was expected and what was found; for a skip, why. */
+  message?: string;
+}
+
+export function passed(contract: Contract, name: string): Check {
+  return { contract, name, outcome: "passed" };
+}
+
+export function failed(contract: Contract, name: string, message: string): Check {
+  return { contract, name, outcome: "failed", message };
+}
+
+export function skipped(contract: Contract, name: string, why: string): Check {
+  return { contract, name, outcome: "skipped", message: why };
+}
+
+/** Passed when `problem` is undefined, else failed with it. */
+export function check(contract: Contract, name: string, problem: string | undefined): Check {
+  return problem === undefined ? passed(contract, name) : failed(contract, name, problem);
+}

@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import type { FlowEntry } from "../engine/scripted-model.ts";
+import { loadScenario } from "./load-scenario.ts";
+import type { LoadedScenario } from "./scenario.ts";
+import { ScenarioRun, type DomainCheck, type Judge, type TurnReport } from "./scenario-run.ts";
+import { startScenarioTarget, type ScenarioTarget } from "./scenario-target.ts";
+import { TranscriptWriter } from "./transcript.ts";
+
+export interface ScenarioSuiteOptions {
+  /** The flows the app serves (with their scripts); the scenario's flowName must be one of them. */
+  flows: readonly FlowEntry[];
+  /** Domain checks in code, run on the stored session after the last turn. */
+  domain?: DomainCheck;
+  judge?: Judge;
+  /** Where failure transcripts go. Default `test/.tmp`. */
+  artifactsDir?: string;
+}
+
+/** `HomeInsuranceFlow` → `home-insurance-flow`. */
+export function kebabCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+}
+
+/** The scenario files in `dir` (default `scenarios`), sorted. */
+export function scenarioFiles(dir = "scenarios"): string[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".scenario.json"))
+    .sort()
+    .map((name) => join(dir, name));
+}
+
+function reportSkippedChecks(report: TurnReport, t: { test: (name: string, options: { skip: string }, fn: () => void) => Promise<void> }) {
+  return Promise.all(
+    report.checks.filter((c) => c.outcome === "skipped").map((c) => t.test(`${c.contract}: ${c.name}`, { skip: c.message ?? "skipped" }, () => {})),
+  );
+}
+
+/**
+ * One scenario file as a node:test suite: a `describe` per scenario and a test per turn, named
+ * `"<n>. <label>"`, then `final state`. After a failed turn the rest are skipped with the reason. A
+ * check that cannot run (no judge, no store) is a skipped subtest saying why. A file that does not
+ * load is one failing test carrying every problem, and none of its turns runs.
+ */
+export function describeScenario(file: string, options: ScenarioSuiteOptions): void {
+  let loaded: LoadedScenario;
+  try {
+    loaded = loadScenario(file, options.flows.map((entry) => entry.flow));
+  } catch (error) {
+    test(`${file} is a valid scenario`, () => {
+      throw error;
+    });
+    return;
+  }
+  const turns = loaded.scenario.turns;
+
+  describe(`${loaded.scenario.flowName}: ${loaded.name}`, () => {
+    let target: ScenarioTarget | undefined;
+    let run: ScenarioRun;
+    const writer = new TranscriptWriter(options.artifactsDir);
+    const where = () => (writer.path ? `\nTranscript: ${writer.path} (npm run transcript -- ${writer.path})` : "");
+
+    before(async () => {
+      target = await startScenarioTarget(loaded, { flows: options.flows });
+      run = new ScenarioRun(loaded, target, {
+        ...(options.judge ? { judge: options.judge } : {}),
+        ...(options.domain ? { domain: options.domain } : {}),
+      }).on(writer.listener);
+      run.start();
+    });
+    after(async () => {
+      run?.end();
+      await target?.close();
+    });
+
+    turns.forEach((turn, index) => {
+      test(`${index + 1}. ${turn.label}`, async (t) => {
+        // A name filter may have skipped earlier turns; the conversation still needs them.
+        while (run.reports.length < index && !run.failedTurn) await run.playTurn(run.reports.length);
+        const failedTurn = run.failedTurn;
+        if (failedTurn) {
+          const reason = `turn ${failedTurn.number} failed`;
+          run.skipTurn(index, reason);
+          t.skip(reason);
+          return;
+        }
+        const report = await run.playTurn(index);
+        await reportSkippedChecks(report, t);
+        if (report.outcome === "failed") assert.fail(`${report.failure}${where()}`);
+      });
+    });
+
+    test("final state", async (t) => {
+      while (run.reports.length < turns.length && !run.failedTurn) await run.playTurn(run.reports.length);
+      const report = await run.finish();
+      if (report.outcome === "skipped") t.skip(report.skipReason);
+      if (report.outcome === "failed") assert.fail(`${loaded.name}: ${report.failure}${where()}`);
+    });
+  });
+}
+
+/** Every scenario file in `dir` whose flowName is `flowName`, each as `describeScenario`. */
+export function describeFlowScenarios(flowName: string, options: ScenarioSuiteOptions & { dir?: string }): void {
+  const files = scenarioFiles(options.dir).filter((file) => {
+    try {
+      return (JSON.parse(readFileSync(file, "utf8")) as { flowName?: unknown }).flowName === flowName;
+    } catch {
+      return false;
+    }
+  });
+  if (files.length === 0) {
+    test(`${flowName} has scenarios`, () => assert.fail(`No file in ${options.dir ?? "scenarios"}/ has "flowName": "${flowName}".`));
+  }
+  for (const file of files) describeScenario(file, options);
+}

@@ -1,0 +1,27 @@
+import type { SessionDocument } from "../engine/session-document.ts";
+import { check, type Check } from "./check.ts";
+import { matchPartial } from "./match-partial.ts";
+import type { Answer } from "./read-answer.ts";
+import { compilePattern, type ScenarioTurn } from "./scenario.ts";
+
+/** The turn's own expectations on the answer's text and on the stored state. */
+export function expectationChecks(turn: ScenarioTurn, answer: Answer, stored: SessionDocument | undefined): Check[] {
+  const text = answer.text;
+  const lower = text.toLowerCase();
+  const checks: Check[] = [];
+  turn.responseMustInclude?.forEach((needle, index) => {
+    checks.push(check("expectation", `responseMustInclude[${index}]`, lower.includes(needle.toLowerCase()) ? undefined : `the response lacks "${needle}"`));
+  });
+  turn.responseMustNotInclude?.forEach((needle, index) => {
+    checks.push(check("expectation", `responseMustNotInclude[${index}]`, lower.includes(needle.toLowerCase()) ? `the response contains "${needle}"` : undefined));
+  });
+  const patterns = turn.responseMatches === undefined ? [] : [turn.responseMatches].flat();
+  patterns.forEach((pattern, index) => {
+    checks.push(check("expectation", `responseMatches[${index}]`, compilePattern(pattern).test(text) ? undefined : `the response does not match ${pattern}`));
+  });
+  for (const [step, expected] of Object.entries(turn.expectState ?? {})) {
+    const problems = stored ? matchPartial(expected, stored.steps[step] ?? {}, `steps.${step}`) : ["the session is not stored"];
+    checks.push(check("expectation", `expectState.${step}`, problems.length ? problems.join("; ") : undefined));
+  }
+  return checks;
+}

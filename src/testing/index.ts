@@ -1,0 +1,10 @@
+export { describeScenario, describeFlowScenarios, scenarioFiles, kebabCase, type ScenarioSuiteOptions } from "./describe-scenarios.ts";
+export { loadScenario } from "./load-scenario.ts";
+export { ScenarioRun, runScenario, type TurnReport, type FinalReport, type ScenarioEvent, type Judge, type DomainCheck, type RunOptions } from "./scenario-run.ts";
+export { startScenarioTarget, type ScenarioTarget, type SessionReader, type TargetOptions } from "./scenario-target.ts";
+export { TranscriptWriter, type Transcript } from "./transcript.ts";
+export { renderTranscript } from "./render-transcript.ts";
+export { stepState } from "./step-state.ts";
+export { matchPartial } from "./match-partial.ts";
+export type { Check, Contract } from "./check.ts";
+export type { Scenario, ScenarioTurn, LoadedScenario } from "./scenario.ts";

@@ -1,0 +1,44 @@
+import { isDeepStrictEqual } from "node:util";
+import type { SessionDocument } from "../engine/session-document.ts";
+import { check, failed, type Check } from "./check.ts";
+import type { Answer } from "./read-answer.ts";
+import { isSuccessStatus, type ScenarioTurn } from "./scenario.ts";
+
+/**
+ * The persisted contract: the session re-read from the store is on the expected flow, step and run
+ * status, holds exactly one more turn than before, and agrees with what the answer claimed. After an
+ * error answer, the stored session must be exactly as it was.
+ */
+export function persistedChecks(
+  turn: ScenarioTurn,
+  flowName: string,
+  answer: Answer,
+  stored: SessionDocument | undefined,
+  previous: SessionDocument | undefined,
+  where: string,
+): Check[] {
+  if (!isSuccessStatus(turn.expectedStatus ?? 200)) {
+    if (!previous) return [];
+    return [check("persisted", "unchanged", isDeepStrictEqual(stored, previous) ? undefined : `the error answer changed the stored session (turns ${previous.turns} → ${stored?.turns})`)];
+  }
+  if (!stored) return [failed("persisted", "stored", `the session is not in ${where}`)];
+
+  const wantedStatus = turn.completed ? "completed" : "running";
+  const state = `(runStatus ${stored.runStatus})`;
+  const json = answer.json ?? {};
+  const checks = [
+    check("persisted", "flow", stored.flow.name === flowName ? undefined : `expected flow ${flowName}, stored ${stored.flow.name}`),
+    check("persisted", "expectedActiveStep", stored.flow.currentStep === turn.expectedActiveStep ? undefined : `expected active step ${turn.expectedActiveStep}, stored ${stored.flow.currentStep} ${state}`),
+    check("persisted", "completed", stored.runStatus === wantedStatus ? undefined : `expected runStatus ${wantedStatus}, stored ${stored.runStatus}`),
+    check("persisted", "turns", stored.turns === (previous?.turns ?? 0) + 1 ? undefined : `expected the store to hold ${(previous?.turns ?? 0) + 1} turns, it holds ${stored.turns}`),
+  ];
+  const claims: [string, unknown, unknown][] = [
+    ["currentStep", json["currentStep"], stored.flow.currentStep],
+    ["runStatus", json["runStatus"], stored.runStatus],
+    ["completed", json["completed"], stored.runStatus === "completed"],
+  ];
+  for (const [field, claimed, truth] of claims) {
+    checks.push(check("persisted", `answer's ${field}`, claimed === truth ? undefined : `the answer says ${field} ${JSON.stringify(claimed)} but the store has ${JSON.stringify(truth)}`));
+  }
+  return checks;
+}

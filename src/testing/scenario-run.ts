@@ -1,0 +1,256 @@
+import type { SessionDocument } from "../engine/session-document.ts";
+import { preview } from "../engine/scripted-model.ts";
+import { failed, skipped, type Check } from "./check.ts";
+import { ChatClient, type ChatExchange } from "./chat-client.ts";
+import { expectationChecks } from "./expectation-checks.ts";
+import { finalChecks } from "./final-checks.ts";
+import { persistedChecks } from "./persisted-checks.ts";
+import { readAnswer, type Answer } from "./read-answer.ts";
+import { redactHeaders } from "./redact.ts";
+import type { LoadedScenario, Scenario, ScenarioTurn } from "./scenario.ts";
+import type { ScenarioTarget } from "./scenario-target.ts";
+import { transportChecks } from "./transport-checks.ts";
+
+export type Outcome = "passed" | "failed" | "skipped";
+
+export interface TurnReport {
+  /** 1-based, as the tests are numbered. */
+  number: number;
+  label: string;
+  input: string;
+  outcome: Outcome;
+  /** For a skipped turn, why. */
+  skipReason?: string;
+  /** For a failed turn, every failed check with the response, in one message. */
+  failure?: string;
+  request?: { method: string; path: string; headers: Record<string, string>; body: unknown };
+  response?: { status: number; headers: Record<string, string>; body: unknown };
+  /** The session as the store held it after the turn. */
+  stored?: SessionDocument;
+  checks: Check[];
+  millis?: { http: number; store: number };
+}
+
+export interface FinalReport {
+  outcome: Outcome;
+  skipReason?: string;
+  failure?: string;
+  checks: Check[];
+}
+
+/** Grades `expectedResponse`; without one, judged checks are reported as skipped, never passed. */
+export type Judge = (request: { scenario: Scenario; turn: ScenarioTurn; answer: Answer; history: TurnReport[] }) => Promise<Check>;
+
+/** Extra domain checks in code: throw (e.g. with node:assert) to fail. */
+export type DomainCheck = (document: SessionDocument, scenario: Scenario) => void | Promise<void>;
+
+export type ScenarioEvent =
+  | { type: "scenario:start"; scenario: LoadedScenario; target: TargetSummary }
+  | { type: "turn:end"; report: TurnReport }
+  | { type: "final"; report: FinalReport }
+  | { type: "scenario:end"; outcome: "passed" | "failed" };
+
+export interface TargetSummary {
+  baseUrl: string;
+  store: string;
+  pins: Readonly<Record<string, string>>;
+  models?: Readonly<Record<string, string>>;
+}
+
+export interface RunOptions {
+  judge?: Judge;
+  domain?: DomainCheck;
+}
+
+const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is not graded";
+
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Plays a scenario against a target one turn at a time and checks every contract. Each step is an
+ * event, so the node:test integration, the transcript writer and any report consume one stream.
+ */
+export class ScenarioRun {
+  readonly loaded: LoadedScenario;
+  readonly reports: TurnReport[] = [];
+  readonly #target: ScenarioTarget;
+  readonly #client: ChatClient;
+  readonly #options: RunOptions;
+  readonly #listeners: ((event: ScenarioEvent) => void)[] = [];
+  #session: string | undefined;
+  #stored: SessionDocument | undefined;
+  #final: FinalReport | undefined;
+
+  constructor(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}) {
+    this.loaded = loaded;
+    this.#target = target;
+    this.#client = new ChatClient(target.baseUrl);
+    this.#options = options;
+  }
+
+  get session(): string | undefined {
+    return this.#session;
+  }
+
+  /** The first failed turn, if any. */
+  get failedTurn(): TurnReport | undefined {
+    return this.reports.find((report) => report.outcome === "failed");
+  }
+
+  get failed(): boolean {
+    return this.failedTurn !== undefined || this.#final?.outcome === "failed";
+  }
+
+  on(listener: (event: ScenarioEvent) => void): this {
+    this.#listeners.push(listener);
+    return this;
+  }
+
+  #emit(event: ScenarioEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  start(): void {
+    const target = this.#target;
+    this.#emit({
+      type: "scenario:start",
+      scenario: this.loaded,
+      target: {
+        baseUrl: target.baseUrl,
+        store: target.sessions?.description ?? `not read: ${target.sessionsUnavailable}`,
+        pins: target.pins,
+        ...(target.models ? { models: target.models } : {}),
+      },
+    });
+  }
+
+  async playTurn(index: number): Promise<TurnReport> {
+    const { scenario } = this.loaded;
+    const turn = scenario.turns[index]!;
+    let exchange: ChatExchange;
+    try {
+      exchange = await this.#client.send({
+        flow: scenario.flowName,
+        ...(this.#session ? { session: this.#session } : {}),
+        message: turn.input,
+        ...(turn.accept ? { accept: turn.accept } : {}),
+      });
+    } catch (error) {
+      const message = (error as Error).message;
+      return this.#record({
+        number: index + 1,
+        label: turn.label,
+        input: turn.input,
+        outcome: "failed",
+        failure: `turn ${index + 1} '${turn.label}': ${message}`,
+        checks: [failed("transport", "request", message)],
+      });
+    }
+    const answer = readAnswer(exchange.response.headers, exchange.response.body);
+    const transport = transportChecks(turn, exchange, answer, this.#session);
+    this.#session = transport.session;
+
+    const storeStarted = performance.now();
+    const sessions = this.#target.sessions;
+    const stored = sessions && this.#session ? await sessions.fetchAll(this.#session) : undefined;
+    const storeMillis = performance.now() - storeStarted;
+    const persisted = sessions
+      ? persistedChecks(turn, scenario.flowName, answer, stored, this.#stored, sessions.description)
+      : [skipped("persisted", "persisted contract", this.#target.sessionsUnavailable ?? "no store to read")];
+    const checks = [...transport.checks, ...persisted, ...expectationChecks(turn, answer, stored)];
+    if (turn.expectedResponse !== undefined) {
+      checks.push(this.#options.judge ? await this.#options.judge({ scenario, turn, answer, history: this.reports }) : skipped("judge", "expectedResponse", NO_JUDGE));
+    }
+    if (stored) this.#stored = stored;
+
+    const failures = checks.filter((c) => c.outcome === "failed");
+    const report: TurnReport = {
+      number: index + 1,
+      label: turn.label,
+      input: turn.input,
+      outcome: failures.length ? "failed" : "passed",
+      ...(failures.length
+        ? { failure: `turn ${index + 1} '${turn.label}': ${failures.map((c) => c.message).join("; ")}; response: ${JSON.stringify(preview(answer.text, 200))}` }
+        : {}),
+      request: { ...exchange.request, headers: redactHeaders(exchange.request.headers), body: parseBody(exchange.request.body) },
+      response: { status: exchange.response.status, headers: redactHeaders(exchange.response.headers), body: answer.events ?? answer.json ?? exchange.response.body },
+      ...(stored ? { stored } : {}),
+      checks,
+      millis: { http: exchange.millis, store: storeMillis },
+    };
+    return this.#record(report);
+  }
+
+  skipTurn(index: number, reason: string): TurnReport {
+    const turn = this.loaded.scenario.turns[index]!;
+    return this.#record({ number: index + 1, label: turn.label, input: turn.input, outcome: "skipped", skipReason: reason, checks: [] });
+  }
+
+  #record(report: TurnReport): TurnReport {
+    this.reports.push(report);
+    this.#emit({ type: "turn:end", report });
+    return report;
+  }
+
+  /** The domain contract on the stored session: finalState, finalExecution and the spec's own checks. */
+  async finish(): Promise<FinalReport> {
+    const failedTurn = this.failedTurn;
+    let report: FinalReport;
+    if (failedTurn) {
+      report = { outcome: "skipped", skipReason: `turn ${failedTurn.number} failed`, checks: [] };
+    } else if (!this.#target.sessions) {
+      report = { outcome: "skipped", skipReason: this.#target.sessionsUnavailable ?? "no store to read", checks: [] };
+    } else {
+      const stored = this.#session ? await this.#target.sessions.fetchAll(this.#session) : undefined;
+      const checks = finalChecks(this.loaded.scenario, stored);
+      if (this.#options.domain) {
+        try {
+          if (!stored) throw new Error("no session was stored");
+          await this.#options.domain(stored, this.loaded.scenario);
+          checks.push({ contract: "domain", name: "domain checks", outcome: "passed" });
+        } catch (error) {
+          checks.push(failed("domain", "domain checks", (error as Error).message));
+        }
+      }
+      const failures = checks.filter((c) => c.outcome === "failed");
+      report = failures.length
+        ? { outcome: "failed", failure: `final state: ${failures.map((c) => `${c.name}: ${c.message}`).join("; ")}`, checks }
+        : { outcome: "passed", checks };
+    }
+    this.#final = report;
+    this.#emit({ type: "final", report });
+    return report;
+  }
+
+  end(): void {
+    this.#client.close();
+    this.#emit({ type: "scenario:end", outcome: this.failed ? "failed" : "passed" });
+  }
+}
+
+/** Plays a whole scenario, skipping the turns after a failed one, and yields its events. */
+export async function* runScenario(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}): AsyncGenerator<ScenarioEvent> {
+  const run = new ScenarioRun(loaded, target, options);
+  const queue: ScenarioEvent[] = [];
+  run.on((event) => queue.push(event));
+  const drain = function* () {
+    while (queue.length) yield queue.shift()!;
+  };
+  run.start();
+  yield* drain();
+  for (let index = 0; index < loaded.scenario.turns.length; index++) {
+    const failedTurn = run.failedTurn;
+    if (failedTurn) run.skipTurn(index, `turn ${failedTurn.number} failed`);
+    else await run.playTurn(index);
+    yield* drain();
+  }
+  await run.finish();
+  run.end();
+  yield* drain();
+}

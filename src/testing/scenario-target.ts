@@ -1,0 +1,113 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { loadConfig } from "../config.ts";
+import { createApp } from "../create-app.ts";
+import type { FlowEntry } from "../engine/scripted-model.ts";
+import type { SessionDocument } from "../engine/session-document.ts";
+import { serve } from "../serve.ts";
+import { SqliteSessionStore } from "../store/sqlite/sqlite-session-store.ts";
+import type { LoadedScenario } from "./scenario.ts";
+
+/** Where the persisted contract reads sessions from. */
+export interface SessionReader {
+  readonly description: string;
+  fetchAll(id: string): Promise<SessionDocument | undefined>;
+}
+
+/** The server a scenario talks to, and the store its sessions can be re-read from. */
+export interface ScenarioTarget {
+  readonly baseUrl: string;
+  /** Undefined when the store cannot be reached; `sessionsUnavailable` says why. */
+  readonly sessions: SessionReader | undefined;
+  readonly sessionsUnavailable?: string;
+  /** The environment pins in force when the app booted, secrets redacted. */
+  readonly pins: Readonly<Record<string, string>>;
+  /** The model mode of each flow, when the app runs in this process. */
+  readonly models?: Readonly<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+export interface TargetOptions {
+  flows: readonly FlowEntry[];
+  /** Where scratch databases go. Default `test/.tmp` under the working directory. */
+  scratchDir?: string;
+}
+
+const SECRET = /KEY|TOKEN|SECRET|PASSWORD/i;
+const PINNED = /^(FLOW_MODEL|FLOW_BASE_URL|SESSION_STORE|SQLITE_PATH|OPENAI_BASE_URL|OPENAI_MODEL|JUDGE_MODEL)$|_USE_SCRIPTED_MODEL$|_CURRENT_DATE$/;
+
+function pinsOf(env: NodeJS.ProcessEnv, scenarioKeys: string[]): Record<string, string> {
+  const pins: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env).sort(([a], [b]) => a.localeCompare(b))) {
+    if (value === undefined || !(PINNED.test(key) || scenarioKeys.includes(key))) continue;
+    pins[key] = SECRET.test(key) ? "[redacted]" : value;
+  }
+  return pins;
+}
+
+function externalTarget(baseUrl: string, env: NodeJS.ProcessEnv, scenarioKeys: string[]): ScenarioTarget {
+  const path = env["SQLITE_PATH"];
+  const kind = env["SESSION_STORE"] ?? "SQLITE";
+  let sessions: SessionReader | undefined;
+  let sessionsUnavailable: string | undefined;
+  if (kind !== "SQLITE") sessionsUnavailable = `SESSION_STORE=${kind} cannot be read by this runner; the persisted contract is not checked`;
+  else if (!path) sessionsUnavailable = "FLOW_BASE_URL is set but SQLITE_PATH is not, so the target's store cannot be read; the persisted contract is not checked";
+  else if (!existsSync(path)) sessionsUnavailable = `SQLITE_PATH=${path} does not exist, so the target's store cannot be read; the persisted contract is not checked`;
+  else sessions = new SqliteSessionStore(path, { readonly: true });
+  return {
+    baseUrl,
+    sessions,
+    ...(sessionsUnavailable ? { sessionsUnavailable } : {}),
+    pins: pinsOf(env, scenarioKeys),
+    close: async () => {
+      await (sessions as SqliteSessionStore | undefined)?.close();
+    },
+  };
+}
+
+/**
+ * With `FLOW_BASE_URL` set, the already-running server there. Otherwise the app, booted in this
+ * process on 127.0.0.1 with an ephemeral port and a SQLite file of its own, after the scenario's
+ * `env` defaults are set (a value already in the environment wins; they are undone on close).
+ */
+export async function startScenarioTarget(loaded: LoadedScenario, options: TargetOptions): Promise<ScenarioTarget> {
+  const env = process.env;
+  const scenarioKeys = Object.keys(loaded.scenario.env ?? {});
+  const external = env["FLOW_BASE_URL"];
+  if (external) return externalTarget(external, env, scenarioKeys);
+
+  const added: string[] = [];
+  for (const [key, value] of Object.entries(loaded.scenario.env ?? {})) {
+    if (env[key] === undefined) {
+      env[key] = value;
+      added.push(key);
+    }
+  }
+  const undoEnv = () => added.forEach((key) => delete env[key]);
+  const scratchRoot = resolve(options.scratchDir ?? "test/.tmp");
+  mkdirSync(scratchRoot, { recursive: true });
+  const scratch = await mkdtemp(join(scratchRoot, `${loaded.name}-`));
+  let store: SqliteSessionStore | undefined;
+  try {
+    store = new SqliteSessionStore(join(scratch, "sessions.sqlite"));
+    const app = await createApp({ flows: options.flows, config: loadConfig(env), store, defaultModelMode: "scripted" });
+    const running = await serve(app, "127.0.0.1", 0);
+    return {
+      baseUrl: running.url,
+      sessions: store,
+      pins: pinsOf(env, scenarioKeys),
+      models: app.modelModes,
+      close: async () => {
+        await running.close();
+        undoEnv();
+        await rm(scratch, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await store?.close();
+    undoEnv();
+    await rm(scratch, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,51 @@
+/** A scenario file, as `scenarios/scenario.schema.json` describes it. */
+export interface Scenario {
+  $schema?: string;
+  flowName: string;
+  description?: string;
+  tags?: string[];
+  env?: Record<string, string>;
+  judgeModel?: string;
+  judgeMinScore?: number;
+  judgeInstructions?: string;
+  turns: ScenarioTurn[];
+  finalState?: Record<string, Record<string, unknown>>;
+  finalExecution?: Record<string, unknown>[];
+}
+
+export interface ScenarioTurn {
+  label: string;
+  input: string;
+  expectedResponse?: string;
+  minScore?: number;
+  expectedActiveStep?: string;
+  completed?: boolean;
+  responseMustInclude?: string[];
+  responseMustNotInclude?: string[];
+  responseMatches?: string | string[];
+  expectedStatus?: number;
+  expectState?: Record<string, Record<string, unknown>>;
+  accept?: string;
+  expectContentType?: string;
+}
+
+/** A scenario that passed every check of the loader, with where it came from. */
+export interface LoadedScenario {
+  /** The path as given to the loader, for messages. */
+  file: string;
+  /** The file's name without `.scenario.json`, e.g. `basic-flow`. */
+  name: string;
+  scenario: Scenario;
+}
+
+export const DEFAULT_JUDGE_MIN_SCORE = 0.75;
+
+export function isSuccessStatus(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** `/pattern/flags` or a bare pattern (no flags). */
+export function compilePattern(source: string): RegExp {
+  const literal = /^\/(.+)\/([dgimsuvy]*)$/s.exec(source);
+  return literal ? new RegExp(literal[1]!, literal[2]) : new RegExp(source);
+}

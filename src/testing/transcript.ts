@@ -1,0 +1,102 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import type { FinalReport, ScenarioEvent, TargetSummary, TurnReport } from "./scenario-run.ts";
+
+export const TRANSCRIPT_KINDS = ["contract", "semantic"] as const;
+export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
+
+/** The failure artifact: everything a person needs to see what happened without re-running the chat. */
+export interface Transcript {
+  transcript: 1;
+  kind: TranscriptKind;
+  scenario: { file: string; name: string; flowName: string; description?: string };
+  target: Omit<TargetSummary, "pins">;
+  pins: Record<string, string>;
+  startedAt: string;
+  outcome: "passed" | "failed";
+  /** The first failure's message. */
+  failure?: string;
+  turns: TurnReport[];
+  final?: FinalReport;
+}
+
+/**
+ * Listens to a scenario's events and, when it fails, writes `<dir>/<scenario>-<kind>-failure.json`
+ * (kind `contract`, or `semantic` when only the judge failed). A passing run removes a stale one.
+ */
+export class TranscriptWriter {
+  readonly #dir: string;
+  #transcript: Transcript | undefined;
+  #path: string | undefined;
+
+  constructor(dir = "test/.tmp") {
+    this.#dir = resolve(dir);
+  }
+
+  /** Where the artifact was written, relative to the working directory. */
+  get path(): string | undefined {
+    return this.#path;
+  }
+
+  readonly listener = (event: ScenarioEvent): void => {
+    switch (event.type) {
+      case "scenario:start":
+        this.#transcript = {
+          transcript: 1,
+          kind: "contract",
+          scenario: {
+            file: event.scenario.file,
+            name: event.scenario.name,
+            flowName: event.scenario.scenario.flowName,
+            ...(event.scenario.scenario.description ? { description: event.scenario.scenario.description } : {}),
+          },
+          target: { baseUrl: event.target.baseUrl, store: event.target.store, ...(event.target.models ? { models: event.target.models } : {}) },
+          pins: { ...event.target.pins },
+          startedAt: new Date().toISOString(),
+          outcome: "passed",
+          turns: [],
+        };
+        break;
+      case "turn:end":
+        this.#transcript?.turns.push(event.report);
+        if (event.report.outcome === "failed") this.#fail(event.report.failure, event.report.checks);
+        break;
+      case "final":
+        if (this.#transcript) this.#transcript.final = event.report;
+        if (event.report.outcome === "failed") this.#fail(event.report.failure, event.report.checks);
+        break;
+      case "scenario:end":
+        if (event.outcome === "failed") this.#write();
+        else this.#removeStale();
+        break;
+    }
+  };
+
+  #fail(failure: string | undefined, checks: TurnReport["checks"]): void {
+    const transcript = this.#transcript;
+    if (!transcript) return;
+    if (transcript.outcome === "passed") {
+      transcript.outcome = "failed";
+      if (failure) transcript.failure = failure;
+      const contractFailed = checks.some((c) => c.outcome === "failed" && c.contract !== "judge");
+      transcript.kind = contractFailed ? "contract" : "semantic";
+    }
+    // Written at the first failure too, so the artifact exists even if the run is then cut short.
+    this.#write();
+  }
+
+  #write(): void {
+    const transcript = this.#transcript;
+    if (!transcript) return;
+    mkdirSync(this.#dir, { recursive: true });
+    const path = join(this.#dir, `${transcript.scenario.name}-${transcript.kind}-failure.json`);
+    writeFileSync(path, `${JSON.stringify(transcript, null, 2)}\n`);
+    this.#path = relative(process.cwd(), path) || path;
+  }
+
+  #removeStale(): void {
+    const name = this.#transcript?.scenario.name;
+    if (!name) return;
+    for (const kind of TRANSCRIPT_KINDS) rmSync(join(this.#dir, `${name}-${kind}-failure.json`), { force: true });
+  }
+}
