@@ -5,7 +5,7 @@ import { after, before, describe, test } from "node:test";
 import type { FlowEntry } from "../engine/scripted-model.ts";
 import { loadScenario } from "./load-scenario.ts";
 import type { LoadedScenario } from "./scenario.ts";
-import { ScenarioRun, type DomainCheck, type Judge, type TurnReport } from "./scenario-run.ts";
+import { ScenarioRun, type DomainCheck, type Judge } from "./scenario-run.ts";
 import { startScenarioTarget, type ScenarioTarget } from "./scenario-target.ts";
 import { TranscriptWriter } from "./transcript.ts";
 
@@ -32,17 +32,12 @@ export function scenarioFiles(dir = "scenarios"): string[] {
     .map((name) => join(dir, name));
 }
 
-function reportSkippedChecks(report: TurnReport, t: { test: (name: string, options: { skip: string }, fn: () => void) => Promise<void> }) {
-  return Promise.all(
-    report.checks.filter((c) => c.outcome === "skipped").map((c) => t.test(`${c.contract}: ${c.name}`, { skip: c.message ?? "skipped" }, () => {})),
-  );
-}
-
 /**
  * One scenario file as a node:test suite: a `describe` per scenario and a test per turn, named
- * `"<n>. <label>"`, then `final state`. After a failed turn the rest are skipped with the reason. A
- * check that cannot run (no judge, no store) is a skipped subtest saying why. A file that does not
- * load is one failing test carrying every problem, and none of its turns runs.
+ * `"<n>. <label>"`, each judged turn followed by `"<n>. <label> · judge"`, then `final state`.
+ * After a failed turn the rest are skipped with the reason. What cannot be checked (no judge, no
+ * store to read) is a skipped test saying why, never a pass. A file that does not load is one
+ * failing test carrying every problem, and none of its turns runs.
  */
 export function describeScenario(file: string, options: ScenarioSuiteOptions): void {
   let loaded: LoadedScenario;
@@ -75,6 +70,10 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
       await target?.close();
     });
 
+    test("the persisted contract can be checked", (t) => {
+      if (!target?.sessions) t.skip(target?.sessionsUnavailable ?? "the target did not start");
+    });
+
     turns.forEach((turn, index) => {
       test(`${index + 1}. ${turn.label}`, async (t) => {
         // A name filter may have skipped earlier turns; the conversation still needs them.
@@ -87,9 +86,18 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
           return;
         }
         const report = await run.playTurn(index);
-        await reportSkippedChecks(report, t);
         if (report.outcome === "failed") assert.fail(`${report.failure}${where()}`);
       });
+      if (turn.expectedResponse !== undefined) {
+        test(`${index + 1}. ${turn.label} · judge`, (t) => {
+          const report = run.reports[index];
+          const verdict = report?.checks.find((c) => c.contract === "judge");
+          if (!report || report.outcome === "skipped") t.skip(report?.skipReason ?? `turn ${index + 1} did not run`);
+          else if (!verdict) assert.fail(`turn ${index + 1} '${turn.label}' has no judge verdict`);
+          else if (verdict.outcome === "skipped") t.skip(verdict.message);
+          else if (verdict.outcome === "failed") assert.fail(`turn ${index + 1} '${turn.label}': ${verdict.message}${where()}`);
+        });
+      }
     });
 
     test("final state", async (t) => {
