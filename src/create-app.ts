@@ -95,9 +95,12 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     modelModes: Object.freeze(modelModes),
     close: () =>
       (closed ??= (async () => {
-        liftGuard?.();
-        restoreModel?.();
-        await store.close();
+        try {
+          liftGuard?.();
+          restoreModel?.();
+        } finally {
+          await store.close();
+        }
       })()),
   });
 }

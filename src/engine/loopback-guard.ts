@@ -43,7 +43,13 @@ export function guardLoopbackOnly(mode: string): () => void {
     return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
   };
   net.Socket.prototype.connect = guarded as typeof connect;
+  let lifted = false;
   return () => {
-    if (net.Socket.prototype.connect === (guarded as typeof connect)) net.Socket.prototype.connect = connect;
+    if (lifted) return;
+    if (net.Socket.prototype.connect !== (guarded as typeof connect)) {
+      throw new Error("guardLoopbackOnly: lift the guards in the reverse order of installing them.");
+    }
+    net.Socket.prototype.connect = connect;
+    lifted = true;
   };
 }

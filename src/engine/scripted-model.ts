@@ -68,11 +68,14 @@ export function useScriptedModel(scripts: Scripts): () => void {
     return script ? new ScriptedChatModel(script, context) : previous.call(this, context);
   };
   Model.prototype.createInstance = patched;
+  let restored = false;
   return () => {
+    if (restored) return;
     if (Model.prototype.createInstance !== patched) {
       throw new Error("useScriptedModel: restore the scripted models in the reverse order of installing them.");
     }
     Model.prototype.createInstance = previous;
+    restored = true;
   };
 }
 

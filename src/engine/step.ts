@@ -36,6 +36,9 @@ export interface StepContext<S extends object = Record<string, unknown>> {
  * }
  */
 export abstract class Step<S extends object = Record<string, unknown>> {
+  /** Carries the state type for `@tool`'s checks; never set at run time. */
+  declare readonly "~state"?: S;
+
   abstract systemPrompt(context: StepContext<S>): string;
 }
 

@@ -14,7 +14,7 @@ export interface DeclaredTool extends ToolSpec {
   method: string;
 }
 
-type StateOf<T> = T extends Step<infer S> ? S : never;
+type StateOf<T> = T extends { readonly "~state"?: infer S } ? (S extends object ? S : never) : never;
 
 type ToolHandler<This, S extends object> = (
   this: This,
@@ -44,23 +44,34 @@ export function tool(spec: ToolSpec) {
         `@tool("${spec.name}") is on a static or #private method; put it on a public instance method of the step.`,
       );
     }
+    if (declaredTools.has(method)) {
+      throw new FlowcheckError(
+        "flow_invalid",
+        `@tool("${spec.name}") is the second @tool on method ${String(context.name)}; a method is one tool, so split it in two methods.`,
+      );
+    }
     declaredTools.set(method, { ...spec, method: String(context.name) });
   };
 }
 
-/** The tools declared on a step class and its base classes, in declaration order, base first. */
+/**
+ * The tools declared on a step class and its base classes, in declaration order, base first. A
+ * subclass method that overrides a base tool method replaces it, and is a tool only if it too is
+ * declared with `@tool`.
+ */
 export function toolsOf(stepClass: StepClass): DeclaredTool[] {
   const chain: object[] = [];
   for (let proto = stepClass.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     chain.unshift(proto);
   }
-  const tools: DeclaredTool[] = [];
+  const byMethod = new Map<string, DeclaredTool>();
   for (const proto of chain) {
     for (const key of Object.getOwnPropertyNames(proto)) {
       const value = (proto as Record<string, unknown>)[key];
       const declared = typeof value === "function" ? declaredTools.get(value) : undefined;
-      if (declared) tools.push(declared);
+      if (declared) byMethod.set(key, declared);
+      else byMethod.delete(key);
     }
   }
-  return tools;
+  return [...byMethod.values()];
 }

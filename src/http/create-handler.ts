@@ -29,6 +29,12 @@ function sessionOfError(error: unknown, request: ChatRequest): string | undefine
  * A client's mistake always gets its 4xx code; only a bug is a 500, and it is logged.
  */
 export function createHandler(engine: FlowEngine, log: (message: string) => void = console.error): Handler {
+  // A 500 tells the client only that the log has the details, so every 500 must reach the log.
+  function logged(response: HttpResponse, error: unknown, route: string): HttpResponse {
+    if (response.status === 500) log(`${route} failed: ${(error as Error).stack ?? String(error)}`);
+    return response;
+  }
+
   async function chat(request: HttpRequest): Promise<HttpResponse> {
     if (Buffer.byteLength(request.body) > MAX_BODY_BYTES) {
       throw new FlowcheckError("body_too_large", `The body is over ${MAX_BODY_BYTES} bytes; send a shorter message.`);
@@ -45,8 +51,7 @@ export function createHandler(engine: FlowEngine, log: (message: string) => void
       const outcome = await engine.chat(chatRequest);
       return wantsEventStream(request) ? eventStreamResponse(outcome) : jsonResponse(200, { success: true, ...outcome }, outcome.session);
     } catch (error) {
-      if (!isFlowcheckError(error) || error.code === "internal_error") log(`POST /ai/chat failed: ${(error as Error).stack ?? String(error)}`);
-      return errorResponse(error, sessionOfError(error, chatRequest));
+      return logged(errorResponse(error, sessionOfError(error, chatRequest)), error, "POST /ai/chat");
     }
   }
 
@@ -64,8 +69,7 @@ export function createHandler(engine: FlowEngine, log: (message: string) => void
       }
       return path === "/ai/flows" ? jsonResponse(200, { flows: engine.listFlows() }) : await chat(request);
     } catch (error) {
-      if (!isFlowcheckError(error)) log(`${request.method} ${path} failed: ${(error as Error).stack ?? String(error)}`);
-      return errorResponse(error);
+      return logged(errorResponse(error), error, `${request.method} ${path}`);
     }
   };
 }

@@ -8,9 +8,11 @@ import {
   scriptedText,
   scriptedToolCalls,
   Step,
+  stay,
   tool,
   type FlowEntry,
   type Script,
+  type StepContext,
 } from "../../src/engine/index.ts";
 import { demoFlows } from "../../src/flows/index.ts";
 import type { HttpResponse } from "../../src/http/http-exchange.ts";
@@ -476,5 +478,36 @@ test("a tool that throws is answered 500 internal_error without leaking the erro
       assert.match(h.logged[0]!, new RegExp(SECRET.replace(/\./g, "\\.")));
     },
     [probeEntry],
+  );
+});
+
+test("a flow defect found mid-turn (an undeclared child flow) is answered 500 and reaches the log", async () => {
+  class LoneStep extends Step {
+    systemPrompt(): string {
+      return "Lone step.";
+    }
+  }
+  const Undeclared = defineFlow({ name: "UndeclaredChild", description: "Never declared as a child.", steps: [LoneStep] });
+  class ParentStep extends Step {
+    systemPrompt(): string {
+      return "Parent step: call spawn.";
+    }
+
+    @tool({ name: "spawn", description: "Runs a child that the flow does not declare.", parameters: { type: "object", properties: {} } })
+    async spawn(_args: unknown, context: StepContext) {
+      await context.runChild(Undeclared, "hi");
+      return stay("unreachable");
+    }
+  }
+  const Parent = defineFlow({ name: "ParentFlow", description: "Runs an undeclared child.", steps: [ParentStep] });
+  const entry: FlowEntry = { flow: Parent, scripts: { ParentFlow: () => scriptedToolCalls([{ name: "spawn", args: {} }]) } };
+  await withApp(
+    async (h) => {
+      const response = await h.chat({ flow: "ParentFlow", message: "go" });
+      assertError(response, 500, "internal_error");
+      assert.equal(h.logged.length, 1);
+      assert.match(h.logged[0]!, /does not list it; add it to "children"/);
+    },
+    [entry],
   );
 });
