@@ -1,3 +1,5 @@
+import type { Verdict } from "./judge/judge-verdict.ts";
+
 /** Which contract a check belongs to; `judge` checks are graded by a model. */
 export type Contract = "transport" | "persisted" | "expectation" | "domain" | "judge";
 
@@ -8,6 +10,8 @@ export interface Check {
   outcome: "passed" | "failed" | "skipped";
   /** For a failure, what was expected and what was found; for a skip, why. */
   message?: string;
+  /** For a judge check that got a verdict: the verdict and the score it needed. */
+  verdict?: Verdict & { minScore: number };
 }
 
 export function passed(contract: Contract, name: string): Check {

@@ -70,14 +70,23 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
       await target?.close();
     });
 
-    test("the persisted contract can be checked", (t) => {
-      if (!target?.sessions) t.skip(target?.sessionsUnavailable ?? "the target did not start");
+    test("the persisted contract can be checked", async (t) => {
+      if (!target?.sessions) {
+        t.skip(target?.sessionsUnavailable ?? "the target did not start");
+        return;
+      }
+      // A read of an id no server makes proves the store answers before any turn relies on it.
+      assert.equal(await target.sessions.fetchAll("00000000-0000-0000-0000-000000000000"), undefined);
     });
 
     turns.forEach((turn, index) => {
       test(`${index + 1}. ${turn.label}`, async (t) => {
-        // A name filter may have skipped earlier turns; the conversation still needs them.
-        while (run.reports.length < index && !run.failedTurn) await run.playTurn(run.reports.length);
+        // A name filter may have skipped earlier turns; the conversation still needs them, and a
+        // failure among them is this test's failure, or a filtered run would pass without a word.
+        while (run.reports.length < index && !run.failedTurn) {
+          const earlier = await run.playTurn(run.reports.length);
+          if (earlier.outcome === "failed") assert.fail(`${earlier.failure} (played before turn ${index + 1}, which needs it)${where()}`);
+        }
         const failedTurn = run.failedTurn;
         if (failedTurn) {
           const reason = `turn ${failedTurn.number} failed`;
@@ -101,7 +110,10 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
     });
 
     test("final state", async (t) => {
-      while (run.reports.length < turns.length && !run.failedTurn) await run.playTurn(run.reports.length);
+      while (run.reports.length < turns.length && !run.failedTurn) {
+        const earlier = await run.playTurn(run.reports.length);
+        if (earlier.outcome === "failed") assert.fail(`${earlier.failure} (played before the final state, which needs it)${where()}`);
+      }
       const report = await run.finish();
       if (report.outcome === "skipped") t.skip(report.skipReason);
       if (report.outcome === "failed") assert.fail(`${loaded.name}: ${report.failure}${where()}`);

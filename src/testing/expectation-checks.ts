@@ -1,11 +1,14 @@
 import type { SessionDocument } from "../engine/session-document.ts";
-import { check, type Check } from "./check.ts";
+import { check, skipped, type Check } from "./check.ts";
 import { matchPartial } from "./match-partial.ts";
 import type { Answer } from "./read-answer.ts";
 import { compilePattern, type ScenarioTurn } from "./scenario.ts";
 
-/** The turn's own expectations on the answer's text and on the stored state. */
-export function expectationChecks(turn: ScenarioTurn, answer: Answer, stored: SessionDocument | undefined): Check[] {
+/**
+ * The turn's own expectations on the answer's text and on the stored state. `storeUnavailable` says
+ * why the store cannot be read at all; expectState is then skipped with that reason, not failed.
+ */
+export function expectationChecks(turn: ScenarioTurn, answer: Answer, stored: SessionDocument | undefined, storeUnavailable?: string): Check[] {
   const text = answer.text;
   const lower = text.toLowerCase();
   const checks: Check[] = [];
@@ -20,6 +23,10 @@ export function expectationChecks(turn: ScenarioTurn, answer: Answer, stored: Se
     checks.push(check("expectation", `responseMatches[${index}]`, compilePattern(pattern).test(text) ? undefined : `the response does not match ${pattern}`));
   });
   for (const [step, expected] of Object.entries(turn.expectState ?? {})) {
+    if (storeUnavailable !== undefined) {
+      checks.push(skipped("expectation", `expectState.${step}`, storeUnavailable));
+      continue;
+    }
     const problems = stored ? matchPartial(expected, stored.steps[step] ?? {}, `steps.${step}`) : ["the session is not stored"];
     checks.push(check("expectation", `expectState.${step}`, problems.length ? problems.join("; ") : undefined));
   }

@@ -89,8 +89,11 @@ function unknownStep(flow: FlowDefinition, step: string): string | undefined {
   return `"${step}" is not a step of ${flow.name}${guess ? `; did you mean ${guess}?` : "."} Its steps are ${flow.stepNames.join(", ")}.`;
 }
 
-/** What the schema cannot say: unique labels, a registered flow, existing steps, regexes that compile. */
-function meaningProblems(scenario: Scenario, flows: readonly FlowDefinition[]): string[] {
+/**
+ * What the schema cannot say: unique labels, a registered flow, existing steps, regexes that compile.
+ * `typoTurns` are turns with an unknown key, whose missing keys are likely the typo's own.
+ */
+function meaningProblems(scenario: Scenario, flows: readonly FlowDefinition[], typoTurns: ReadonlySet<number>): string[] {
   const problems: string[] = [];
   const flow = flows.find((candidate) => candidate.name === scenario.flowName);
   if (!flow) {
@@ -109,7 +112,7 @@ function meaningProblems(scenario: Scenario, flows: readonly FlowDefinition[]): 
     if (first !== undefined) problems.push(`${at("label")}: "${turn.label}" is also the label of turns[${first}]; labels name the tests, so each must be unique.`);
     else labels.set(turn.label, index);
     const answered = isSuccessStatus(turn.expectedStatus ?? 200);
-    if (answered && turn.expectedActiveStep === undefined) {
+    if (answered && turn.expectedActiveStep === undefined && !typoTurns.has(index)) {
       problems.push(`${at("expectedActiveStep")}: missing; every answered turn must say which step the session is on after it.`);
     }
     if (!answered && (turn.expectedActiveStep !== undefined || turn.completed !== undefined || turn.expectState !== undefined)) {
@@ -172,12 +175,22 @@ export function loadScenario(file: string, flows: readonly FlowDefinition[]): Lo
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return fail([`the file is not valid JSON${positionOf(text, (error as Error).message)}: ${(error as Error).message}`]);
+    const message = (error as Error).message.replace(/\s*\n\s*/g, " ");
+    return fail([`the file is not valid JSON${positionOf(text, message)}: ${message}`]);
   }
   const problems = schemaProblems(data);
+  // Unknown keys aside, the shape is sound, so the flow checks can run too and every problem is
+  // reported in one pass; any other schema problem could make them misread the file.
+  const onlyUnknownKeys = (validateScenario.errors ?? []).every((error) => error.keyword === "additionalProperties");
+  if (problems.length && !onlyUnknownKeys) return fail(problems);
+  const typoTurns = new Set(
+    (validateScenario.errors ?? []).flatMap((error) => {
+      const turn = /^\/turns\/(\d+)$/.exec(error.instancePath);
+      return turn ? [Number(turn[1])] : [];
+    }),
+  );
+  problems.push(...meaningProblems(data as Scenario, flows, typoTurns));
   if (problems.length) return fail(problems);
   const scenario = data as Scenario;
-  const meaning = meaningProblems(scenario, flows);
-  if (meaning.length) return fail(meaning);
   return { file, name: scenarioNameOf(file), scenario };
 }

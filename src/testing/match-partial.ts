@@ -9,12 +9,17 @@ function show(value: unknown): string {
 
 /**
  * Compares `actual` with `expected`: objects partially (every expected key must be there and match,
- * other keys are ignored), arrays by length and element, everything else exactly. Returns one
+ * other keys are ignored; `{}` matches only an empty object), arrays by length and element,
+ * everything else exactly. Returns one
  * message per difference, each starting with its path; a missing key lists the keys that were there.
  */
 export function matchPartial(expected: unknown, actual: unknown, path: string): string[] {
   if (isObject(expected)) {
     if (!isObject(actual)) return [`${path}: expected an object, found ${show(actual)}`];
+    // {} asks for nothing to be there; as a partial match it would match anything.
+    if (Object.keys(expected).length === 0 && Object.keys(actual).length > 0) {
+      return [`${path}: expected an empty object, found ${show(actual)}`];
+    }
     return Object.entries(expected).flatMap(([key, value]) => {
       if (!(key in actual)) {
         const keys = Object.keys(actual);

@@ -16,12 +16,17 @@ export function persistedChecks(
   stored: SessionDocument | undefined,
   previous: SessionDocument | undefined,
   where: string,
+  session: string | undefined,
 ): Check[] {
   if (!isSuccessStatus(turn.expectedStatus ?? 200)) {
     if (!previous) return [];
-    return [check("persisted", "unchanged", isDeepStrictEqual(stored, previous) ? undefined : `the error answer changed the stored session (turns ${previous.turns} → ${stored?.turns})`)];
+    const changed = Object.keys({ ...previous, ...stored }).filter(
+      (key) => !isDeepStrictEqual(previous[key as keyof SessionDocument], stored?.[key as keyof SessionDocument]),
+    );
+    return [check("persisted", "unchanged", changed.length ? `the error answer changed the stored session: ${changed.join(", ")} differ from before the turn` : undefined)];
   }
-  if (!stored) return [failed("persisted", "stored", `the session is not in ${where}`)];
+  if (session === undefined) return [failed("persisted", "stored", "the answer carries no session id, so the store could not be read")];
+  if (!stored) return [failed("persisted", "stored", `session ${session} is not in ${where}`)];
 
   const wantedStatus = turn.completed ? "completed" : "running";
   const state = `(runStatus ${stored.runStatus})`;

@@ -18,6 +18,9 @@ export interface TurnReport {
   number: number;
   label: string;
   input: string;
+  /** The answer's text (its `response`, or an error's message), when there was an answer. */
+  answer?: string;
+  /** The contracts' outcome; a judge's verdict is in `checks` and does not fail the turn. */
   outcome: Outcome;
   /** For a skipped turn, why. */
   skipReason?: string;
@@ -103,8 +106,10 @@ export class ScenarioRun {
     return this.reports.find((report) => report.outcome === "failed");
   }
 
+  /** Whether anything failed: a turn's contracts, a judge's verdict, or the final state. */
   get failed(): boolean {
-    return this.failedTurn !== undefined || this.#final?.outcome === "failed";
+    const judged = this.reports.some((report) => report.checks.some((c) => c.contract === "judge" && c.outcome === "failed"));
+    return judged || this.failedTurn !== undefined || this.#final?.outcome === "failed";
   }
 
   on(listener: (event: ScenarioEvent) => void): this {
@@ -160,20 +165,23 @@ export class ScenarioRun {
     const sessions = this.#target.sessions;
     const stored = sessions && this.#session ? await sessions.fetchAll(this.#session) : undefined;
     const storeMillis = performance.now() - storeStarted;
+    const unreadable = sessions ? undefined : (this.#target.sessionsUnavailable ?? "no store to read");
     const persisted = sessions
-      ? persistedChecks(turn, scenario.flowName, answer, stored, this.#stored, sessions.description)
-      : [skipped("persisted", "persisted contract", this.#target.sessionsUnavailable ?? "no store to read")];
-    const checks = [...transport.checks, ...persisted, ...expectationChecks(turn, answer, stored)];
+      ? persistedChecks(turn, scenario.flowName, answer, stored, this.#stored, sessions.description, this.#session)
+      : [skipped("persisted", "persisted contract", unreadable!)];
+    const checks = [...transport.checks, ...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
     if (turn.expectedResponse !== undefined) {
       checks.push(this.#options.judge ? await this.#options.judge({ scenario, turn, answer, history: this.reports }) : skipped("judge", "expectedResponse", NO_JUDGE));
     }
     if (stored) this.#stored = stored;
 
-    const failures = checks.filter((c) => c.outcome === "failed");
+    // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
+    const failures = checks.filter((c) => c.outcome === "failed" && c.contract !== "judge");
     const report: TurnReport = {
       number: index + 1,
       label: turn.label,
       input: turn.input,
+      answer: answer.text,
       outcome: failures.length ? "failed" : "passed",
       ...(failures.length
         ? { failure: `turn ${index + 1} '${turn.label}': ${failures.map((c) => c.message).join("; ")}; response: ${JSON.stringify(preview(answer.text, 200))}` }
@@ -242,15 +250,22 @@ export async function* runScenario(loaded: LoadedScenario, target: ScenarioTarge
   const drain = function* () {
     while (queue.length) yield queue.shift()!;
   };
-  run.start();
-  yield* drain();
-  for (let index = 0; index < loaded.scenario.turns.length; index++) {
-    const failedTurn = run.failedTurn;
-    if (failedTurn) run.skipTurn(index, `turn ${failedTurn.number} failed`);
-    else await run.playTurn(index);
+  let ended = false;
+  try {
+    run.start();
     yield* drain();
+    for (let index = 0; index < loaded.scenario.turns.length; index++) {
+      const failedTurn = run.failedTurn;
+      if (failedTurn) run.skipTurn(index, `turn ${failedTurn.number} failed`);
+      else await run.playTurn(index);
+      yield* drain();
+    }
+    await run.finish();
+    run.end();
+    ended = true;
+    yield* drain();
+  } finally {
+    // A caller that stops iterating early still gets the connection closed.
+    if (!ended) run.end();
   }
-  await run.finish();
-  run.end();
-  yield* drain();
 }

@@ -95,7 +95,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
     const running = await serve(app, "127.0.0.1", 0);
     return {
       baseUrl: running.url,
-      sessions: store,
+      sessions: { description: `${store.description} (scratch: removed when the scenario ends)`, fetchAll: (id) => store!.fetchAll(id) },
       pins: pinsOf(env, scenarioKeys),
       models: app.modelModes,
       close: async () => {

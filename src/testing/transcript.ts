@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { preview } from "../engine/scripted-model.ts";
 import type { FinalReport, ScenarioEvent, TargetSummary, TurnReport } from "./scenario-run.ts";
 
 export const TRANSCRIPT_KINDS = ["contract", "semantic"] as const;
@@ -60,6 +61,11 @@ export class TranscriptWriter {
       case "turn:end":
         this.#transcript?.turns.push(event.report);
         if (event.report.outcome === "failed") this.#fail(event.report.failure, event.report.checks);
+        else {
+          const verdict = event.report.checks.find((c) => c.contract === "judge" && c.outcome === "failed");
+          const response = JSON.stringify(preview(event.report.answer ?? "", 200));
+          if (verdict) this.#fail(`turn ${event.report.number} '${event.report.label}': ${verdict.message}; response: ${response}`, event.report.checks);
+        }
         break;
       case "final":
         if (this.#transcript) this.#transcript.final = event.report;

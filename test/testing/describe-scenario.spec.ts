@@ -1,0 +1,225 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { test } from "node:test";
+import type { Transcript } from "../../src/testing/index.ts";
+import { tempDir } from "../support/temp-path.ts";
+
+// Each test writes a spec file that calls describeScenario and runs it with node:test in a child
+// process, as `npm run test:flows` would, then reads its TAP output and its artifacts.
+
+const ROOT = resolve(import.meta.dirname, "..", "..");
+const BASIC_FLOW_FILE = join(ROOT, "scenarios", "basic-flow.scenario.json");
+const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is not graded";
+const TURN_3_RESPONSE = '"Today: LA 72°F, NYC 64°F. What is your US postal address, with the ZIP code?"';
+
+interface ChildRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node <args>` in the project folder, without this runner's test context or a target of its own. */
+function runNode(args: string[]): Promise<ChildRun> {
+  const env = { ...process.env };
+  for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "SQLITE_PATH", "SESSION_STORE"]) delete env[name];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  return new Promise((resolvePromise, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}
+
+function runSpec(spec: string, options: string[] = []): Promise<ChildRun> {
+  return runNode(["--import", "tsx", "--test", "--test-reporter=tap", ...options, spec]);
+}
+
+interface TapResult {
+  ok: boolean;
+  /** `SKIP <reason>` or `TODO <reason>` when the test has a directive. */
+  directive: string | undefined;
+  /** The `error: |-` block of a failure, unindented. */
+  error: string | undefined;
+}
+
+/** The results of a TAP stream by test name (names are unique in these fixtures). */
+function tapResults(tap: string): Map<string, TapResult> {
+  const lines = tap.split("\n");
+  const results = new Map<string, TapResult>();
+  lines.forEach((line, index) => {
+    const match = /^\s*(not ok|ok) \d+ - (.+?)(?: # ((?:SKIP|TODO).*))?$/.exec(line);
+    if (!match) return;
+    let error: string | undefined;
+    for (let i = index + 1; i < lines.length && !/^\s*(not ok|ok) \d+ - /.test(lines[i]!); i++) {
+      const key = /^(\s*)error: \|-$/.exec(lines[i]!);
+      if (!key) continue;
+      const indent = key[1]!.length;
+      const block: string[] = [];
+      for (let j = i + 1; j < lines.length && /^\s*/.exec(lines[j]!)![0].length > indent; j++) block.push(lines[j]!.slice(indent + 2));
+      error = block.join("\n");
+      break;
+    }
+    results.set(match[2]!, { ok: match[1] === "ok", directive: match[3], error });
+  });
+  return results;
+}
+
+function result(results: Map<string, TapResult>, name: string): TapResult {
+  const found = results.get(name);
+  assert.ok(found, `no test named ${JSON.stringify(name)}; the tests are ${[...results.keys()].join(" | ")}`);
+  return found;
+}
+
+/** A spec file in `dir` that runs `scenarioFile` with the demo flows, its artifacts in `artifactsDir`. */
+function writeSpec(dir: string, name: string, scenarioFile: string, artifactsDir: string): string {
+  const spec = join(dir, `${name}.spec.ts`);
+  writeFileSync(
+    spec,
+    [
+      `import { describeScenario } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
+      `import { demoFlows } from ${JSON.stringify(join(ROOT, "src", "flows", "index.ts"))};`,
+      "",
+      `describeScenario(${JSON.stringify(scenarioFile)}, { flows: demoFlows, artifactsDir: ${JSON.stringify(artifactsDir)} });`,
+      "",
+    ].join("\n"),
+  );
+  return spec;
+}
+
+/** The BasicFlow scenario with its third turn expecting WeatherStep, where the flow is on AddressStep. */
+function writeWrongStepScenario(dir: string): string {
+  const scenario = JSON.parse(readFileSync(BASIC_FLOW_FILE, "utf8")) as { $schema?: string; turns: { expectedActiveStep?: string }[] };
+  delete scenario.$schema;
+  scenario.turns[2]!.expectedActiveStep = "WeatherStep";
+  const file = join(dir, "wrong-step.scenario.json");
+  writeFileSync(file, JSON.stringify(scenario, null, 2));
+  return file;
+}
+
+test("a scenario whose third turn expects the wrong step fails that turn with the message and the transcript, and skips the rest", async () => {
+  const dir = await tempDir("describe-scenario");
+  try {
+    const artifacts = join(dir.path, "artifacts");
+    const spec = writeSpec(dir.path, "wrong-step", writeWrongStepScenario(dir.path), artifacts);
+    const run = await runSpec(spec);
+    assert.equal(run.code, 1, run.stderr);
+    const results = tapResults(run.stdout);
+
+    const artifact = join(artifacts, "wrong-step-contract-failure.json");
+    const shown = relative(ROOT, artifact);
+    const third = result(results, "3. two cities");
+    assert.equal(third.ok, false);
+    assert.equal(
+      third.error,
+      `turn 3 'two cities': expected active step WeatherStep, stored AddressStep (runStatus running); response: ${TURN_3_RESPONSE}\n` +
+        `Transcript: ${shown} (npm run transcript -- ${shown})`,
+    );
+
+    assert.deepEqual(
+      ["the persisted contract can be checked", "1. name rejected", "2. name accepted"].map((name) => [name, result(results, name).ok, result(results, name).directive]),
+      [
+        ["the persisted contract can be checked", true, undefined],
+        ["1. name rejected", true, undefined],
+        ["2. name accepted", true, undefined],
+      ],
+    );
+    for (const name of ["4. bad zip stays", "5. address completes the flow", "6. completed session refuses more", "final state"]) {
+      assert.equal(result(results, name).directive, "SKIP turn 3 failed", name);
+    }
+    for (const name of ["1. name rejected · judge", "2. name accepted · judge", "3. two cities · judge"]) {
+      assert.equal(result(results, name).directive, `SKIP ${NO_JUDGE}`, name);
+    }
+    assert.equal(result(results, "4. bad zip stays · judge").directive, "SKIP turn 3 failed");
+    assert.match(run.stdout, /^# pass 3$/m);
+    assert.match(run.stdout, /^# fail 1$/m);
+
+    const transcript = JSON.parse(readFileSync(artifact, "utf8")) as Transcript;
+    assert.equal(transcript.kind, "contract");
+    assert.equal(transcript.outcome, "failed");
+    assert.equal(transcript.failure, third.error!.split("\n")[0]);
+    assert.deepEqual(
+      transcript.turns.map((turn) => turn.outcome),
+      ["passed", "passed", "failed", "skipped", "skipped", "skipped"],
+    );
+    assert.deepEqual(transcript.final, { outcome: "skipped", skipReason: "turn 3 failed", checks: [] });
+
+    const rendered = await runNode(["--import", "tsx", "src/cli/transcript.ts", artifact]);
+    assert.equal(rendered.code, 0, rendered.stderr);
+    const lines = rendered.stdout.split("\n");
+    assert.match(lines[0]!, /^BasicFlow · wrong-step \(.*wrong-step\.scenario\.json\) — FAILED \(contract\)$/);
+    assert.match(rendered.stdout, /^── 3\. two cities ✗ {2}200 · \d+\.\d ms$/m);
+    assert.ok(lines.includes("   ✗ persisted expectedActiveStep: expected active step WeatherStep, stored AddressStep (runStatus running)"), rendered.stdout);
+    assert.ok(lines.includes("   stored     AddressStep · running · 3 turns"), rendered.stdout);
+    assert.ok(lines.includes("── 4. bad zip stays – skipped: turn 3 failed"), rendered.stdout);
+    assert.ok(lines.includes("── final state – skipped: turn 3 failed"), rendered.stdout);
+  } finally {
+    dir.remove();
+  }
+});
+
+test("a name pattern that selects a later turn alone still plays the earlier turns first, and the selected turn passes", async () => {
+  const dir = await tempDir("describe-scenario");
+  try {
+    const artifacts = join(dir.path, "artifacts");
+    const spec = writeSpec(dir.path, "basic-flow", BASIC_FLOW_FILE, artifacts);
+    const run = await runSpec(spec, ["--test-name-pattern=^4\\. bad zip stays$"]);
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const results = tapResults(run.stdout);
+    // On a fresh session the flow is on NameStep: this turn passes only after turns 1 to 3 were played.
+    assert.deepEqual(result(results, "4. bad zip stays"), { ok: true, directive: undefined, error: undefined });
+    for (const name of ["1. name rejected", "3. two cities", "5. address completes the flow", "final state"]) {
+      assert.equal(result(results, name).directive, "SKIP test name does not match pattern", name);
+    }
+    assert.match(run.stdout, /^# pass 1$/m);
+    assert.equal(existsSync(artifacts), false);
+  } finally {
+    dir.remove();
+  }
+});
+
+test("a name pattern that selects a turn after a failing one fails that turn with the earlier failure, so a filtered run is not green", async () => {
+  const dir = await tempDir("describe-scenario");
+  try {
+    const artifacts = join(dir.path, "artifacts");
+    const spec = writeSpec(dir.path, "wrong-step", writeWrongStepScenario(dir.path), artifacts);
+    const run = await runSpec(spec, ["--test-name-pattern=^4\\. bad zip stays$"]);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    const fourth = result(tapResults(run.stdout), "4. bad zip stays");
+    assert.equal(fourth.ok, false);
+    assert.match(fourth.error ?? "", /^turn 3 'two cities': expected active step WeatherStep, stored AddressStep \(runStatus running\); response: .* \(played before turn 4, which needs it\)$/m);
+    assert.ok(existsSync(join(artifacts, "wrong-step-contract-failure.json")));
+  } finally {
+    dir.remove();
+  }
+});
+
+test("a spec whose scenario file is invalid fails one test named after the file and runs no turn", async () => {
+  const dir = await tempDir("describe-scenario");
+  try {
+    const file = join(dir.path, "typo.scenario.json");
+    writeFileSync(
+      file,
+      JSON.stringify({ flowName: "BasicFlow", turns: [{ label: "name accepted", input: "John Wick", expectedActivStep: "WeatherStep" }] }),
+    );
+    const artifacts = join(dir.path, "artifacts");
+    mkdirSync(artifacts);
+    const run = await runSpec(writeSpec(dir.path, "typo", file, artifacts));
+    assert.equal(run.code, 1, run.stderr);
+    const results = tapResults(run.stdout);
+    assert.deepEqual([...results.keys()], [`${file} is a valid scenario`]);
+    assert.equal(
+      result(results, `${file} is a valid scenario`).error,
+      `${file} is not a valid scenario (1 problem); no turn was run:\n` +
+        '- turns[0].expectedActivStep (turn "name accepted"): `expectedActivStep` is not a known key; did you mean `expectedActiveStep`?',
+    );
+    assert.match(run.stdout, /^# tests 1$/m);
+    assert.deepEqual(readdirSync(artifacts), []);
+  } finally {
+    dir.remove();
+  }
+});

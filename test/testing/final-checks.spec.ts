@@ -1,0 +1,126 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { SessionDocument } from "../../src/engine/session-document.ts";
+import { stepState, type Scenario } from "../../src/testing/index.ts";
+import { fakeScenario, playAgainstFake } from "./fake-chat-server.ts";
+
+/** Two turns the fake answers well: "hello" (AskStep) then "bye" (NextStep, completed). */
+function twoTurns(extra: Partial<Scenario>) {
+  return fakeScenario(
+    [
+      { label: "first", input: "hello", expectedActiveStep: "AskStep" },
+      { label: "done", input: "bye", expectedActiveStep: "NextStep", completed: true },
+    ],
+    extra,
+  );
+}
+
+test("finalState and finalExecution pass on partial matches of the stored session", async () => {
+  const { final, outcome } = await playAgainstFake(
+    twoTurns({
+      finalState: { AskStep: { said: "hello" }, NextStep: { said: "bye", count: 2 } },
+      finalExecution: [{ turn: 1, step: "AskStep", outcome: "stay" }, { turn: 2, name: "echo", outcome: "complete" }],
+    }),
+  );
+  assert.deepEqual(final, {
+    outcome: "passed",
+    checks: [
+      { contract: "domain", name: "finalState.AskStep", outcome: "passed" },
+      { contract: "domain", name: "finalState.NextStep", outcome: "passed" },
+      { contract: "domain", name: "finalExecution", outcome: "passed" },
+    ],
+  });
+  assert.equal(outcome, "passed");
+});
+
+test("a finalState mismatch fails the final report with the path, the value expected and the value stored", async () => {
+  const { turns, final, outcome } = await playAgainstFake(twoTurns({ finalState: { AskStep: { said: "goodbye" } } }));
+  assert.deepEqual(
+    turns.map((turn) => turn.outcome),
+    ["passed", "passed"],
+  );
+  assert.deepEqual(final.checks, [
+    { contract: "domain", name: "finalState.AskStep", outcome: "failed", message: 'steps.AskStep.said: expected "goodbye", found "hello"' },
+  ]);
+  assert.equal(final.outcome, "failed");
+  assert.equal(final.failure, 'final state: finalState.AskStep: steps.AskStep.said: expected "goodbye", found "hello"');
+  assert.equal(outcome, "failed");
+});
+
+test("a finalState key the step lacks is reported with the keys the step has", async () => {
+  const { final } = await playAgainstFake(twoTurns({ finalState: { NextStep: { city: "LA" } } }));
+  assert.equal(final.failure, "final state: finalState.NextStep: steps.NextStep.city: missing; steps.NextStep has said, count");
+});
+
+test("a finalExecution of another length fails listing every stored entry", async () => {
+  const { final } = await playAgainstFake(twoTurns({ finalExecution: [{ turn: 1, step: "AskStep" }] }));
+  assert.deepEqual(final.checks, [
+    {
+      contract: "domain",
+      name: "finalExecution",
+      outcome: "failed",
+      message: "expected 1 execution entries, stored 2: 1:AskStep.echo stay, 2:NextStep.echo complete",
+    },
+  ]);
+});
+
+test("a finalExecution entry that differs fails naming the entry, the field, the value expected and the value stored", async () => {
+  const { final } = await playAgainstFake(twoTurns({ finalExecution: [{ turn: 1, step: "AskStep" }, { turn: 2, outcome: "advance", to: "AskStep" }] }));
+  assert.equal(
+    final.checks[0]!.message,
+    'execution[1].outcome: expected "advance", found "complete"; execution[1].to: missing; execution[1] has seq, turn, step, kind, name, outcome',
+  );
+});
+
+test("domain checks receive the stored session and the scenario, and pass when they do not throw", async () => {
+  const seen: { document: SessionDocument; flowName: string }[] = [];
+  const { final } = await playAgainstFake(
+    twoTurns({}),
+    {},
+    {
+      domain: (document, scenario) => {
+        seen.push({ document, flowName: scenario.flowName });
+        assert.equal(stepState(document, "NextStep")["said"], "bye");
+      },
+    },
+  );
+  assert.deepEqual(final, { outcome: "passed", checks: [{ contract: "domain", name: "domain checks", outcome: "passed" }] });
+  assert.equal(seen.length, 1);
+  assert.equal(seen[0]!.flowName, "FakeFlow");
+  assert.equal(seen[0]!.document.id, "session-1");
+  assert.equal(seen[0]!.document.turns, 2);
+});
+
+test("a domain check that throws fails the final report with its message", async () => {
+  const { final, outcome } = await playAgainstFake(
+    twoTurns({ finalState: { AskStep: { said: "hello" } } }),
+    {},
+    { domain: (document) => void stepState(document, "WeatherStep") },
+  );
+  assert.deepEqual(final.checks, [
+    { contract: "domain", name: "finalState.AskStep", outcome: "passed" },
+    {
+      contract: "domain",
+      name: "domain checks",
+      outcome: "failed",
+      message: "WeatherStep has no state in session session-1; the steps with state are AskStep, NextStep.",
+    },
+  ]);
+  assert.equal(final.failure, "final state: domain checks: WeatherStep has no state in session session-1; the steps with state are AskStep, NextStep.");
+  assert.equal(outcome, "failed");
+});
+
+test("an async domain check that rejects fails the final report with the rejection's message", async () => {
+  const { final } = await playAgainstFake(
+    twoTurns({}),
+    {},
+    {
+      domain: async (document) => {
+        await Promise.resolve();
+        if (document.turns !== 5) throw new Error(`the session holds ${document.turns} turns, not 5`);
+      },
+    },
+  );
+  assert.equal(final.outcome, "failed");
+  assert.equal(final.failure, "final state: domain checks: the session holds 2 turns, not 5");
+});

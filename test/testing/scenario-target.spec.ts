@@ -1,0 +1,158 @@
+import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { test } from "node:test";
+import { defineFlow, scriptedText, Step, type Script, type StepContext } from "../../src/engine/index.ts";
+import { demoFlows } from "../../src/flows/index.ts";
+import { loadScenario, runScenario, startScenarioTarget, stepState, type LoadedScenario } from "../../src/testing/index.ts";
+import { tempDir } from "../support/temp-path.ts";
+import { collect } from "./fake-chat-server.ts";
+
+const BASIC_FLOW_FILE = resolve(import.meta.dirname, "..", "..", "scenarios", "basic-flow.scenario.json");
+const PIN = "2027-07-15T00:00:00.000Z";
+const EARLIER = "2026-01-02T03:04:05.000Z";
+const VARIABLE = "CLOCK_FLOW_CURRENT_DATE";
+const NOTE = "CLOCK_FLOW_NOTE";
+
+/** A one-step flow that answers with its clock: `Today is <context.now()>.` */
+class ClockStep extends Step {
+  systemPrompt(context: StepContext): string {
+    return `Today is ${context.now().toISOString()}.`;
+  }
+}
+const ClockFlow = defineFlow({ name: "ClockFlow", description: "Says what instant it is.", steps: [ClockStep] });
+const clockScript: Script = ({ system, latest }) => (latest?.role === "user" ? scriptedText(system) : undefined);
+const clockFlows = [{ flow: ClockFlow, scripts: { ClockFlow: clockScript } }];
+
+const clockScenario: LoadedScenario = {
+  file: "test/testing/clock.scenario.json",
+  name: "clock",
+  scenario: {
+    flowName: "ClockFlow",
+    env: { [VARIABLE]: PIN, [NOTE]: "from the scenario" },
+    turns: [{ label: "what day", input: "What day is it?", expectedActiveStep: "ClockStep" }],
+  },
+};
+
+/** Runs `body` with `names` as they are now, and puts them back afterwards. */
+async function keepingEnv(names: string[], body: () => Promise<void>): Promise<void> {
+  const saved = names.map((name) => [name, process.env[name]] as const);
+  try {
+    await body();
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+test("the whole BasicFlow scenario passes against the app booted in this process, and its scratch store is removed on close", async () => {
+  const scratch = await tempDir("scenario-target");
+  try {
+    await keepingEnv(["FLOW_BASE_URL"], async () => {
+      delete process.env["FLOW_BASE_URL"];
+      const loaded = loadScenario(BASIC_FLOW_FILE, demoFlows.map((entry) => entry.flow));
+      const target = await startScenarioTarget(loaded, { flows: demoFlows, scratchDir: scratch.path });
+      let played: Awaited<ReturnType<typeof collect>>;
+      try {
+        assert.match(target.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+        assert.deepEqual(target.models, { BasicFlow: "scripted" });
+        assert.match(target.sessions?.description ?? "", /^SQLite .*basic-flow-[^/]+\/sessions\.sqlite \(scratch: removed when the scenario ends\)$/);
+        assert.equal(readdirSync(scratch.path).length, 1);
+        played = await collect(
+          runScenario(loaded, target, {
+            domain: (document) => assert.equal(stepState<{ address: { zip: string } }>(document, "AddressStep").address.zip, "97006"),
+          }),
+        );
+      } finally {
+        await target.close();
+      }
+      assert.deepEqual(
+        played.turns.map((turn) => [turn.label, turn.outcome, turn.failure]),
+        loaded.scenario.turns.map((turn) => [turn.label, "passed", undefined]),
+      );
+      for (const turn of played.turns) {
+        assert.deepEqual(
+          turn.checks.filter((c) => c.outcome !== "passed").map((c) => c.contract),
+          turn.number === 6 ? [] : ["judge"],
+          `turn ${turn.number}: only the judge is not run`,
+        );
+      }
+      assert.deepEqual(played.final.checks.map((c) => [c.name, c.outcome]), [
+        ["finalState.NameStep", "passed"],
+        ["finalState.WeatherStep", "passed"],
+        ["finalState.AddressStep", "passed"],
+        ["finalExecution", "passed"],
+        ["domain checks", "passed"],
+      ]);
+      assert.equal(played.outcome, "passed");
+      assert.deepEqual(readdirSync(scratch.path), []);
+    });
+  } finally {
+    scratch.remove();
+  }
+});
+
+test("a scenario's env defaults are set before the app boots and removed when the target closes", async () => {
+  await keepingEnv([VARIABLE, NOTE, "FLOW_BASE_URL"], async () => {
+    delete process.env[VARIABLE];
+    delete process.env[NOTE];
+    delete process.env["FLOW_BASE_URL"];
+    const target = await startScenarioTarget(clockScenario, { flows: clockFlows });
+    let played: Awaited<ReturnType<typeof collect>>;
+    try {
+      assert.equal(process.env[VARIABLE], PIN);
+      assert.equal(process.env[NOTE], "from the scenario");
+      assert.equal(target.pins[VARIABLE], PIN);
+      assert.equal(target.pins[NOTE], "from the scenario");
+      played = await collect(runScenario(clockScenario, target));
+    } finally {
+      await target.close();
+    }
+    assert.equal(played.turns[0]!.outcome, "passed", played.turns[0]!.failure);
+    assert.equal((played.turns[0]!.response?.body as { response: string }).response, `Today is ${PIN}.`);
+    assert.equal(process.env[VARIABLE], undefined);
+    assert.equal(process.env[NOTE], undefined);
+  });
+});
+
+test("a value already in the environment wins over the scenario's default and stays after close", async () => {
+  await keepingEnv([VARIABLE, NOTE, "FLOW_BASE_URL"], async () => {
+    process.env[VARIABLE] = EARLIER;
+    delete process.env[NOTE];
+    delete process.env["FLOW_BASE_URL"];
+    const target = await startScenarioTarget(clockScenario, { flows: clockFlows });
+    let played: Awaited<ReturnType<typeof collect>>;
+    try {
+      assert.equal(target.pins[VARIABLE], EARLIER);
+      played = await collect(runScenario(clockScenario, target));
+    } finally {
+      await target.close();
+    }
+    assert.equal((played.turns[0]!.response?.body as { response: string }).response, `Today is ${EARLIER}.`);
+    assert.equal(process.env[VARIABLE], EARLIER);
+    assert.equal(process.env[NOTE], undefined);
+  });
+});
+
+test("a target that fails to boot removes the env defaults it set and its scratch folder", async () => {
+  const scratch = await tempDir("scenario-target");
+  try {
+    await keepingEnv([VARIABLE, NOTE, "FLOW_BASE_URL"], async () => {
+      delete process.env[VARIABLE];
+      delete process.env[NOTE];
+      delete process.env["FLOW_BASE_URL"];
+      const badPin: LoadedScenario = { ...clockScenario, scenario: { ...clockScenario.scenario, env: { [VARIABLE]: "next tuesday", [NOTE]: "x" } } };
+      await assert.rejects(startScenarioTarget(badPin, { flows: clockFlows, scratchDir: scratch.path }), {
+        code: "config_invalid",
+        message: /CLOCK_FLOW_CURRENT_DATE="next tuesday" is not an ISO 8601 instant/,
+      });
+      assert.equal(process.env[VARIABLE], undefined);
+      assert.equal(process.env[NOTE], undefined);
+      assert.deepEqual(readdirSync(scratch.path), []);
+    });
+  } finally {
+    scratch.remove();
+  }
+});
