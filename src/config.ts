@@ -1,9 +1,10 @@
 import { FlowcheckError } from "./errors.ts";
 import { compileSchema } from "./engine/schema-validator.ts";
 
-export const MODEL_MODES = ["scripted", "live"] as const;
+export const MODEL_MODES = ["scripted", "live", "record", "replay"] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
 export const SESSION_STORES = ["SQLITE"] as const;
+export const JUDGE_MODES = ["auto", "off", "required"] as const;
 
 /** Every setting, read once from the environment when the app is built, then frozen. */
 export interface Config {
@@ -21,6 +22,18 @@ export interface Config {
     maxRetries: number;
     timeoutMs: number;
   };
+  judge: {
+    /** `auto`: judge when a judge can be reached; `off`: never; `required`: a missing judge fails. */
+    mode: (typeof JUDGE_MODES)[number];
+    model: string;
+    /** Reuse verdicts over identical answers (`JUDGE_CACHE`, default on). */
+    cache: boolean;
+  };
+  /** How often the flow suites play each scenario (`FLOW_REPEAT`), and the pass rate each turn needs. */
+  repeat: number;
+  passRate: number;
+  /** Set under CI: a cassette is then never recorded and never missing. */
+  ci: boolean;
   /** The environment as it was when read, for the flows' own pins (`<FLOW>_CURRENT_DATE`, …). */
   env: Readonly<Record<string, string>>;
 }
@@ -32,6 +45,11 @@ export const DEFAULTS = {
   OPENAI_MODEL: "gpt-4o-mini",
   OPENAI_MAX_RETRIES: "2",
   OPENAI_TIMEOUT_MS: "60000",
+  JUDGE: "auto",
+  JUDGE_MODEL: "gpt-4o",
+  JUDGE_CACHE: "on",
+  FLOW_REPEAT: "1",
+  FLOW_PASS_RATE: "1",
 } as const;
 
 const INTEGER = "^(0|[1-9][0-9]*)$";
@@ -47,6 +65,11 @@ const validateEnv = compileSchema({
     OPENAI_MODEL: { type: "string", minLength: 1 },
     OPENAI_MAX_RETRIES: { type: "string", pattern: INTEGER },
     OPENAI_TIMEOUT_MS: { type: "string", pattern: "^[1-9][0-9]*$" },
+    JUDGE: { enum: [...JUDGE_MODES] },
+    JUDGE_MODEL: { type: "string", minLength: 1 },
+    JUDGE_CACHE: { enum: ["on", "off"] },
+    FLOW_REPEAT: { type: "string", pattern: "^[1-9][0-9]*$" },
+    FLOW_PASS_RATE: { type: "string", pattern: "^(0(\\.[0-9]+)?|1(\\.0+)?)$" },
   },
 });
 
@@ -57,6 +80,10 @@ const HINTS: Record<string, string> = {
   OPENAI_BASE_URL: "an http:// or https:// URL",
   OPENAI_MAX_RETRIES: "a whole number, 0 for no retries",
   OPENAI_TIMEOUT_MS: "a positive whole number of milliseconds",
+  JUDGE: `one of ${JUDGE_MODES.join(", ")}`,
+  JUDGE_CACHE: "on or off",
+  FLOW_REPEAT: "a whole number of runs, 1 or more",
+  FLOW_PASS_RATE: "a fraction from 0 to 1, e.g. 0.8",
 };
 
 /**
@@ -83,8 +110,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`${key}="${value}" is not valid: expected 1 or true to use the scripted model for that flow, 0 or false not to.`);
     }
   }
-  if (env["FLOW_MODEL"] === "live" && !env["OPENAI_API_KEY"]) {
-    problems.push("FLOW_MODEL=live needs OPENAI_API_KEY (any value for a local server that ignores it).");
+  const mode = env["FLOW_MODEL"];
+  if ((mode === "live" || mode === "record") && !env["OPENAI_API_KEY"]) {
+    problems.push(`FLOW_MODEL=${mode} needs OPENAI_API_KEY (any value for a local server that ignores it).`);
+  }
+  if (mode === "record" && env["CI"]) {
+    problems.push("FLOW_MODEL=record is refused under CI (CI is set): CI replays cassettes and never calls a live model. Record on a workstation and commit the cassette.");
   }
   if (problems.length) {
     throw new FlowcheckError("config_invalid", `The environment is not valid:\n- ${problems.join("\n- ")}`, { details: problems });
@@ -102,6 +133,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxRetries: Number(env["OPENAI_MAX_RETRIES"] ?? DEFAULTS.OPENAI_MAX_RETRIES),
       timeoutMs: Number(env["OPENAI_TIMEOUT_MS"] ?? DEFAULTS.OPENAI_TIMEOUT_MS),
     }),
+    judge: Object.freeze({
+      mode: (env["JUDGE"] ?? DEFAULTS.JUDGE) as Config["judge"]["mode"],
+      model: env["JUDGE_MODEL"] ?? DEFAULTS.JUDGE_MODEL,
+      cache: (env["JUDGE_CACHE"] ?? DEFAULTS.JUDGE_CACHE) === "on",
+    }),
+    repeat: Number(env["FLOW_REPEAT"] ?? DEFAULTS.FLOW_REPEAT),
+    passRate: Number(env["FLOW_PASS_RATE"] ?? DEFAULTS.FLOW_PASS_RATE),
+    ci: Boolean(env["CI"]),
     env: Object.freeze(env),
   });
 }

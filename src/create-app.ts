@@ -5,6 +5,7 @@ import type { FlowDefinition } from "./engine/flow.ts";
 import { FlowEngine } from "./engine/flow-engine.ts";
 import { guardLoopbackOnly } from "./engine/loopback-guard.ts";
 import { Model } from "./engine/model.ts";
+import { useModelWrapper, type ModelWrapper } from "./engine/model-wrapper.ts";
 import { useScriptedModel, type FlowEntry, type Script } from "./engine/scripted-model.ts";
 import type { SessionStore } from "./engine/session-store.ts";
 import { createHandler, type Handler } from "./http/create-handler.ts";
@@ -22,6 +23,8 @@ export interface AppOptions {
   defaultModelMode?: ModelMode;
   /** The SQLite file when `SQLITE_PATH` is unset. Default `data/flowcheck.sqlite`. */
   defaultSqlitePath?: string;
+  /** Makes the models of flows in `record` or `replay` mode: a scenario's cassette. */
+  cassette?: ModelWrapper;
   log?: (message: string) => void;
 }
 
@@ -68,14 +71,25 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       scripts[member.name] = script;
     }
   }
-  const live = Object.entries(modelModes).filter(([, mode]) => mode === "live").map(([name]) => name);
+  const flowsIn = (...wanted: ModelMode[]) => Object.keys(modelModes).filter((name) => wanted.includes(modelModes[name]!));
+  const live = flowsIn("live", "record");
   if (live.length && !config.openai.apiKey) {
     throw new FlowcheckError("config_invalid", `${live.join(", ")} run with the live model, which needs OPENAI_API_KEY; set it, or set FLOW_MODEL=scripted.`);
   }
+  const taped = new Set(flowsIn("record", "replay"));
+  const cassette = options.cassette;
+  if (taped.size && !cassette) {
+    throw new FlowcheckError(
+      "config_invalid",
+      `${[...taped].join(", ")} run with FLOW_MODEL=${config.flowModel}, which records or replays one scenario's cassette; run the scenarios (npm run test:flows) instead of npm start.`,
+    );
+  }
 
   const store = options.store ?? new SqliteSessionStore(config.sqlitePath ?? options.defaultSqlitePath ?? "data/flowcheck.sqlite");
-  const restoreModel = Object.keys(scripts).length ? useScriptedModel(scripts) : undefined;
-  const liftGuard = live.length === 0 ? guardLoopbackOnly("scripted") : undefined;
+  const restoreScripts = Object.keys(scripts).length ? useScriptedModel(scripts) : undefined;
+  const restoreTape =
+    cassette && taped.size ? useModelWrapper((context, make) => (taped.has(context.rootFlow) ? cassette(context, make) : make())) : undefined;
+  const liftGuard = live.length === 0 ? guardLoopbackOnly(config.flowModel === "replay" ? "replay" : "scripted") : undefined;
   const engine = new FlowEngine({
     flows: entries.map((entry) => entry.flow),
     store,
@@ -97,7 +111,8 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       (closed ??= (async () => {
         try {
           liftGuard?.();
-          restoreModel?.();
+          restoreTape?.();
+          restoreScripts?.();
         } finally {
           await store.close();
         }

@@ -17,10 +17,13 @@ export const errorCatalogue = {
   model_error: { status: 502, summary: "The model call failed; the turn was not applied." },
   script_unmatched: { status: 502, summary: "The scripted model has no answer for this request; the turn was not applied." },
   tool_loop_exceeded: { status: 502, summary: "The model kept calling tools past the turn's limit; the turn was not applied." },
+  cassette_mismatch: { status: 502, summary: "In replay, the model request differs from the recording, or the recording has run out; the turn was not applied." },
+  network_blocked: { status: 502, summary: "In a deterministic mode the turn tried to reach a host that is not loopback; the turn was not applied." },
   internal_error: { status: 500, summary: "A bug in the server or a flow; the turn was not applied." },
   config_invalid: { status: undefined, summary: "The environment or options given at start-up are invalid." },
   flow_invalid: { status: undefined, summary: "A flow definition is invalid (steps, tools or schemas)." },
   store_unavailable: { status: undefined, summary: "The session store could not be opened." },
+  cassette_missing: { status: undefined, summary: "FLOW_MODEL=replay found no cassette for a scenario." },
   scenario_invalid: { status: undefined, summary: "A scenario file is not valid; no turn of it was run." },
 } as const;
 

@@ -33,7 +33,7 @@ test("the configuration is frozen once read", () => {
 
 test("an unknown FLOW_MODEL is refused with the list of valid values", () => {
   assert.deepEqual(problemsOf({ FLOW_MODEL: "replay-ish" }), [
-    'FLOW_MODEL="replay-ish" is not valid: expected one of scripted, live, or unset.',
+    'FLOW_MODEL="replay-ish" is not valid: expected one of scripted, live, record, replay, or unset.',
   ]);
 });
 
@@ -73,4 +73,30 @@ test("a flow's own scripted pin wins over FLOW_MODEL, which wins over the fallba
   const unpinned = loadConfig({ BASIC_FLOW_USE_SCRIPTED_MODEL: "0" });
   assert.equal(modelModeOf(unpinned, "BASIC_FLOW", "live"), "live");
   assert.equal(modelModeOf(unpinned, "BASIC_FLOW", "scripted"), "scripted");
+});
+
+test("the judge, repeat and CI settings are read with their defaults", () => {
+  const defaults = loadConfig({});
+  assert.deepEqual(defaults.judge, { mode: "auto", model: "gpt-4o", cache: true });
+  assert.equal(defaults.repeat, 1);
+  assert.equal(defaults.passRate, 1);
+  assert.equal(defaults.ci, false);
+  const set = loadConfig({ JUDGE: "required", JUDGE_MODEL: "local-judge", JUDGE_CACHE: "off", FLOW_REPEAT: "5", FLOW_PASS_RATE: "0.8", CI: "true" });
+  assert.deepEqual(set.judge, { mode: "required", model: "local-judge", cache: false });
+  assert.equal(set.repeat, 5);
+  assert.equal(set.passRate, 0.8);
+  assert.equal(set.ci, true);
+});
+
+test("bad judge and repeat settings are refused, naming each", () => {
+  const problems = problemsOf({ JUDGE: "maybe", JUDGE_CACHE: "yes", FLOW_REPEAT: "0", FLOW_PASS_RATE: "1.5" });
+  assert.deepEqual(problems.map((problem) => problem.split("=")[0]), ["JUDGE", "JUDGE_CACHE", "FLOW_REPEAT", "FLOW_PASS_RATE"]);
+});
+
+test("recording is refused under CI, and needs a key", () => {
+  assert.deepEqual(problemsOf({ FLOW_MODEL: "record", CI: "1", OPENAI_API_KEY: "k" }), [
+    "FLOW_MODEL=record is refused under CI (CI is set): CI replays cassettes and never calls a live model. Record on a workstation and commit the cassette.",
+  ]);
+  assert.match(problemsOf({ FLOW_MODEL: "record" })[0]!, /FLOW_MODEL=record needs OPENAI_API_KEY/);
+  assert.equal(loadConfig({ FLOW_MODEL: "replay", CI: "1" }).flowModel, "replay");
 });

@@ -3,6 +3,7 @@ export { Step, type StepClass, type StepContext, type ChildOutcome } from "./ste
 export { tool, toolsOf, type ToolSpec } from "./tool.ts";
 export { stay, advance, complete, type ToolResult } from "./tool-result.ts";
 export { Model, type ModelSettings } from "./model.ts";
+export { useModelWrapper, type ModelWrapper } from "./model-wrapper.ts";
 export type { ChatModel, ModelContext, ModelReply, ModelRequest, ToolDefinition } from "./chat-model.ts";
 export {
   useScriptedModel,

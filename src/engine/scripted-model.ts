@@ -1,6 +1,6 @@
 import { FlowcheckError } from "../errors.ts";
 import type { ChatModel, ModelContext, ModelReply, ModelRequest } from "./chat-model.ts";
-import { Model } from "./model.ts";
+import { useModelWrapper } from "./model-wrapper.ts";
 import type { FlowDefinition } from "./flow.ts";
 import type { MemoryEntry } from "./session-document.ts";
 
@@ -62,21 +62,10 @@ class ScriptedChatModel implements ChatModel {
  * Process-wide, like the prototype it patches: restore in the reverse order of installing.
  */
 export function useScriptedModel(scripts: Scripts): () => void {
-  const previous = Model.prototype.createInstance;
-  const patched = function (this: Model, context: ModelContext): ChatModel {
+  return useModelWrapper((context, make) => {
     const script = scripts[context.flow];
-    return script ? new ScriptedChatModel(script, context) : previous.call(this, context);
-  };
-  Model.prototype.createInstance = patched;
-  let restored = false;
-  return () => {
-    if (restored) return;
-    if (Model.prototype.createInstance !== patched) {
-      throw new Error("useScriptedModel: restore the scripted models in the reverse order of installing them.");
-    }
-    Model.prototype.createInstance = previous;
-    restored = true;
-  };
+    return script ? new ScriptedChatModel(script, context) : make();
+  });
 }
 
 /** A flow as an app registers it: its definition and, for the scripted mode, its scripts. */

@@ -1,7 +1,7 @@
 import type { Verdict } from "./judge/judge-verdict.ts";
 
 /** Which contract a check belongs to; `judge` checks are graded by a model. */
-export type Contract = "transport" | "persisted" | "expectation" | "domain" | "judge";
+export type Contract = "transport" | "persisted" | "expectation" | "domain" | "judge" | "cassette";
 
 export interface Check {
   contract: Contract;

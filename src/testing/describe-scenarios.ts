@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { FlowEntry } from "../engine/scripted-model.ts";
+import { loadConfig, modelModeOf, type Config } from "../config.ts";
+import { judgeForRun, type JudgeSetup } from "./judge/judge-for-run.ts";
 import { loadScenario } from "./load-scenario.ts";
 import type { LoadedScenario } from "./scenario.ts";
 import { ScenarioRun, type DomainCheck, type Judge } from "./scenario-run.ts";
@@ -50,17 +52,25 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
     return;
   }
   const turns = loaded.scenario.turns;
+  const liveOnly = liveOnlySkip(loaded, options);
 
-  describe(`${loaded.scenario.flowName}: ${loaded.name}`, () => {
+  describe(`${loaded.scenario.flowName}: ${loaded.name}`, liveOnly ? { skip: liveOnly } : {}, () => {
     let target: ScenarioTarget | undefined;
     let run: ScenarioRun;
-    const writer = new TranscriptWriter(options.artifactsDir);
+    const artifactsDir = options.artifactsDir ?? "test/.tmp";
+    const writer = new TranscriptWriter(artifactsDir);
     const where = () => (writer.path ? `\nTranscript: ${writer.path} (npm run transcript -- ${writer.path})` : "");
+
+    let judging: JudgeSetup | undefined;
 
     before(async () => {
       target = await startScenarioTarget(loaded, { flows: options.flows });
+      judging = options.judge ? undefined : judgeForRun(target.config ?? loadConfig(), target.cassette, artifactsDir);
+      const judge = options.judge ?? judging?.judge;
       run = new ScenarioRun(loaded, target, {
-        ...(options.judge ? { judge: options.judge } : {}),
+        ...(judge ? { judge } : {}),
+        ...(judging?.unavailable ? { judgeUnavailable: judging.unavailable } : {}),
+        ...(judging?.required ? { judgeRequired: true } : {}),
         ...(options.domain ? { domain: options.domain } : {}),
       }).on(writer.listener);
       run.start();
@@ -115,10 +125,35 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
         if (earlier.outcome === "failed") assert.fail(`${earlier.failure} (played before the final state, which needs it)${where()}`);
       }
       const report = await run.finish();
+      const stats = judging?.stats;
+      if (stats && stats.calls + stats.cached + stats.replayed > 0) {
+        t.diagnostic(
+          `judge: ${stats.calls} calls made, ${stats.cached} cached, ${stats.replayed} replayed; ${stats.promptTokens + stats.completionTokens} tokens (${stats.promptTokens} prompt, ${stats.completionTokens} completion)`,
+        );
+      }
       if (report.outcome === "skipped") t.skip(report.skipReason);
       if (report.outcome === "failed") assert.fail(`${loaded.name}: ${report.failure}${where()}`);
     });
   });
+}
+
+/**
+ * Why a scenario tagged `live-only` cannot run now: its flow would run on the scripted model. Read
+ * when the suite is defined, with the scenario's env defaults under what is already set.
+ */
+function liveOnlySkip(loaded: LoadedScenario, options: ScenarioSuiteOptions): string | undefined {
+  if (!loaded.scenario.tags?.includes("live-only")) return undefined;
+  const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)!.flow;
+  let config: Config;
+  try {
+    config = loadConfig({ ...loaded.scenario.env, ...process.env });
+  } catch {
+    // The run itself reports the bad environment, with every problem.
+    return undefined;
+  }
+  if (modelModeOf(config, flow.envPrefix, "scripted") !== "scripted") return undefined;
+  const why = !config.openai.apiKey ? "no OPENAI_API_KEY is set" : config.flowModel ? `FLOW_MODEL=${config.flowModel}` : "FLOW_MODEL is not set";
+  return `live-only scenario: ${flow.name} would run on its scripted model (${why}); run it with FLOW_MODEL=live, record or replay`;
 }
 
 /** Every scenario file in `dir` whose flowName is `flowName`, each as `describeScenario`. */

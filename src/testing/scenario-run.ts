@@ -1,6 +1,6 @@
 import type { SessionDocument } from "../engine/session-document.ts";
 import { preview } from "../engine/scripted-model.ts";
-import { failed, skipped, type Check } from "./check.ts";
+import { check, failed, skipped, type Check } from "./check.ts";
 import { ChatClient, type ChatExchange } from "./chat-client.ts";
 import { expectationChecks } from "./expectation-checks.ts";
 import { finalChecks } from "./final-checks.ts";
@@ -62,6 +62,10 @@ export interface TargetSummary {
 
 export interface RunOptions {
   judge?: Judge;
+  /** Why there is no judge; the judged checks are skipped with it. */
+  judgeUnavailable?: string;
+  /** A missing judge fails the judged checks instead (`JUDGE=required`). */
+  judgeRequired?: boolean;
   domain?: DomainCheck;
 }
 
@@ -138,6 +142,7 @@ export class ScenarioRun {
   async playTurn(index: number): Promise<TurnReport> {
     const { scenario } = this.loaded;
     const turn = scenario.turns[index]!;
+    this.#target.cassette?.beginTurn(index + 1, turn.label);
     let exchange: ChatExchange;
     try {
       exchange = await this.#client.send({
@@ -170,13 +175,16 @@ export class ScenarioRun {
       ? persistedChecks(turn, scenario.flowName, answer, stored, this.#stored, sessions.description, this.#session)
       : [skipped("persisted", "persisted contract", unreadable!)];
     const checks = [...transport.checks, ...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
+    // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
+    const failures = checks.filter((c) => c.outcome === "failed");
     if (turn.expectedResponse !== undefined) {
-      checks.push(this.#options.judge ? await this.#options.judge({ scenario, turn, answer, history: this.reports }) : skipped("judge", "expectedResponse", NO_JUDGE));
+      checks.push(failures.length ? skipped("judge", "expectedResponse", `turn ${index + 1} failed its contracts`) : await this.#judge(turn, answer));
     }
     if (stored) this.#stored = stored;
 
-    // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
-    const failures = checks.filter((c) => c.outcome === "failed" && c.contract !== "judge");
+    // An unexpected status explains the failures after it; saying it alone keeps the message readable.
+    const status = failures.find((c) => c.name === "status");
+    const told = status ? [status] : failures;
     const report: TurnReport = {
       number: index + 1,
       label: turn.label,
@@ -184,7 +192,7 @@ export class ScenarioRun {
       answer: answer.text,
       outcome: failures.length ? "failed" : "passed",
       ...(failures.length
-        ? { failure: `turn ${index + 1} '${turn.label}': ${failures.map((c) => c.message).join("; ")}; response: ${JSON.stringify(preview(answer.text, 200))}` }
+        ? { failure: `turn ${index + 1} '${turn.label}': ${told.map((c) => c.message).join("; ")}; response: ${JSON.stringify(preview(answer.text, 200))}` }
         : {}),
       request: { ...exchange.request, headers: redactHeaders(exchange.request.headers), body: parseBody(exchange.request.body) },
       response: { status: exchange.response.status, headers: redactHeaders(exchange.response.headers), body: answer.events ?? answer.json ?? exchange.response.body },
@@ -193,6 +201,12 @@ export class ScenarioRun {
       millis: { http: exchange.millis, store: storeMillis },
     };
     return this.#record(report);
+  }
+
+  async #judge(turn: ScenarioTurn, answer: Answer): Promise<Check> {
+    const { judge, judgeUnavailable = NO_JUDGE, judgeRequired } = this.#options;
+    if (judge) return judge({ scenario: this.loaded.scenario, turn, answer, history: this.reports });
+    return judgeRequired ? failed("judge", "expectedResponse", `JUDGE=required, but ${judgeUnavailable}`) : skipped("judge", "expectedResponse", judgeUnavailable);
   }
 
   skipTurn(index: number, reason: string): TurnReport {
@@ -217,6 +231,8 @@ export class ScenarioRun {
     } else {
       const stored = this.#session ? await this.#target.sessions.fetchAll(this.#session) : undefined;
       const checks = finalChecks(this.loaded.scenario, stored);
+      const cassette = this.#target.cassette;
+      if (cassette?.mode === "replay") checks.push(check("cassette", "every recorded call made", cassette.leftovers()));
       if (this.#options.domain) {
         try {
           if (!stored) throw new Error("no session was stored");

@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { loadConfig } from "../config.ts";
+import { loadConfig, type Config } from "../config.ts";
+import { FlowcheckError } from "../errors.ts";
+import { Cassette } from "./cassette/cassette.ts";
 import { createApp } from "../create-app.ts";
 import type { FlowEntry } from "../engine/scripted-model.ts";
 import type { SessionDocument } from "../engine/session-document.ts";
@@ -25,6 +27,10 @@ export interface ScenarioTarget {
   readonly pins: Readonly<Record<string, string>>;
   /** The model mode of each flow, when the app runs in this process. */
   readonly models?: Readonly<Record<string, string>>;
+  /** The configuration the run was read with (the scenario's env defaults applied). */
+  readonly config?: Config;
+  /** With FLOW_MODEL=record or replay: the scenario's model and judge calls on tape. */
+  readonly cassette?: Cassette;
   close(): Promise<void>;
 }
 
@@ -47,6 +53,13 @@ function pinsOf(env: NodeJS.ProcessEnv, scenarioKeys: string[]): Record<string, 
 }
 
 function externalTarget(baseUrl: string, env: NodeJS.ProcessEnv, scenarioKeys: string[]): ScenarioTarget {
+  const mode = env["FLOW_MODEL"];
+  if (mode === "record" || mode === "replay") {
+    throw new FlowcheckError(
+      "config_invalid",
+      `FLOW_MODEL=${mode} tapes the models of an app in this process, but FLOW_BASE_URL=${baseUrl} runs its models elsewhere; unset one of them.`,
+    );
+  }
   const path = env["SQLITE_PATH"];
   const kind = env["SESSION_STORE"] ?? "SQLITE";
   let sessions: SessionReader | undefined;
@@ -90,16 +103,28 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   const scratch = await mkdtemp(join(scratchRoot, `${loaded.name}-`));
   let store: SqliteSessionStore | undefined;
   try {
+    const config = loadConfig(env);
+    const tape = config.flowModel === "record" || config.flowModel === "replay" ? config.flowModel : undefined;
+    const cassette = tape ? Cassette.open(loaded, tape, { modelName: config.openai.model, ci: config.ci }) : undefined;
     store = new SqliteSessionStore(join(scratch, "sessions.sqlite"));
-    const app = await createApp({ flows: options.flows, config: loadConfig(env), store, defaultModelMode: "scripted" });
+    const app = await createApp({
+      flows: options.flows,
+      config,
+      store,
+      defaultModelMode: "scripted",
+      ...(cassette ? { cassette: cassette.models } : {}),
+    });
     const running = await serve(app, "127.0.0.1", 0);
     return {
+      config,
+      ...(cassette ? { cassette } : {}),
       baseUrl: running.url,
       sessions: { description: `${store.description} (scratch: removed when the scenario ends)`, fetchAll: (id) => store!.fetchAll(id) },
       pins: pinsOf(env, scenarioKeys),
       models: app.modelModes,
       close: async () => {
         await running.close();
+        cassette?.save();
         undoEnv();
         await rm(scratch, { recursive: true, force: true });
       },

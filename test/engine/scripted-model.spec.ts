@@ -121,7 +121,7 @@ describe("useScriptedModel", () => {
     const afterFirst = Model.prototype.createInstance;
     const restoreSecond = useScriptedModel({ Beta: () => scriptedText("second") });
     const afterSecond = Model.prototype.createInstance;
-    assert.throws(() => restoreFirst(), /restore the scripted models in the reverse order of installing them/);
+    assert.throws(() => restoreFirst(), /restore the patches in the reverse order of installing them/);
     assert.equal(Model.prototype.createInstance, afterSecond);
     restoreSecond();
     assert.equal(Model.prototype.createInstance, afterFirst);

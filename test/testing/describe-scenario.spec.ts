@@ -11,7 +11,7 @@ import { tempDir } from "../support/temp-path.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 const BASIC_FLOW_FILE = join(ROOT, "scenarios", "basic-flow.scenario.json");
-const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is not graded";
+const NO_JUDGE = "no OPENAI_API_KEY is set, so no LLM judge can be reached and expectedResponse is not graded";
 const TURN_3_RESPONSE = '"Today: LA 72°F, NYC 64°F. What is your US postal address, with the ZIP code?"';
 
 interface ChildRun {
@@ -23,7 +23,7 @@ interface ChildRun {
 /** Runs `node <args>` in the project folder, without this runner's test context or a target of its own. */
 function runNode(args: string[]): Promise<ChildRun> {
   const env = { ...process.env };
-  for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "SQLITE_PATH", "SESSION_STORE"]) delete env[name];
+  for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "SQLITE_PATH", "SESSION_STORE", "FLOW_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "JUDGE", "FLOW_REPEAT"]) delete env[name];
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -131,9 +131,10 @@ test("a scenario whose third turn expects the wrong step fails that turn with th
     for (const name of ["4. bad zip stays", "5. address completes the flow", "6. completed session refuses more", "final state"]) {
       assert.equal(result(results, name).directive, "SKIP turn 3 failed", name);
     }
-    for (const name of ["1. name rejected · judge", "2. name accepted · judge", "3. two cities · judge"]) {
+    for (const name of ["1. name rejected · judge", "2. name accepted · judge"]) {
       assert.equal(result(results, name).directive, `SKIP ${NO_JUDGE}`, name);
     }
+    assert.equal(result(results, "3. two cities · judge").directive, "SKIP turn 3 failed its contracts");
     assert.equal(result(results, "4. bad zip stays · judge").directive, "SKIP turn 3 failed");
     assert.match(run.stdout, /^# pass 3$/m);
     assert.match(run.stdout, /^# fail 1$/m);

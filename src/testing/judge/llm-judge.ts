@@ -1,4 +1,3 @@
-import { FlowcheckError } from "../../errors.ts";
 import type { Check } from "../check.ts";
 import { DEFAULT_JUDGE_MIN_SCORE } from "../scenario.ts";
 import type { Judge } from "../scenario-run.ts";
@@ -82,7 +81,6 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       try {
         completion = await options.client({ model, ...prompt });
       } catch (error) {
-        if (error instanceof FlowcheckError) throw error;
         return { contract: "judge", name: "expectedResponse", outcome: "failed", message: `the judge model ${model} failed: ${(error as Error).message}` };
       }
       count(completion);

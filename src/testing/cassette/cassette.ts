@@ -1,0 +1,182 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { FlowcheckError } from "../../errors.ts";
+import type { ChatModel, ModelReply, ModelRequest } from "../../engine/chat-model.ts";
+import type { ModelWrapper } from "../../engine/model-wrapper.ts";
+import type { JudgeClient, JudgeCompletion, JudgeRequest } from "../judge/judge-client.ts";
+import type { LoadedScenario } from "../scenario.ts";
+import { firstDifference, showDifference } from "./first-difference.ts";
+
+/** One recorded call, model or judge, in the order the scenario made them. */
+export interface CassetteCall {
+  position: number;
+  turn: number;
+  label: string;
+  kind: "model" | "judge";
+  /** `BasicFlow/NameStep` for a model call. */
+  where?: string;
+  request: unknown;
+  reply: unknown;
+}
+
+export interface CassetteFile {
+  cassette: 1;
+  scenario: string;
+  recordedAt: string;
+  calls: CassetteCall[];
+}
+
+export type CassetteMode = "record" | "replay";
+
+/** `scenarios/basic-flow.scenario.json` → `scenarios/basic-flow.cassette.json`. */
+export function cassettePathOf(scenarioFile: string): string {
+  return scenarioFile.replace(/(\.scenario)?\.json$/, "") + ".cassette.json";
+}
+
+/**
+ * A scenario's model and judge calls on tape. Recording passes each call to the live model and
+ * writes it down; replaying answers each call from the tape, strictly in order, after checking that
+ * the request is the recorded one, so a prompt, tool or message that changed fails at its position.
+ */
+export class Cassette {
+  readonly path: string;
+  readonly mode: CassetteMode;
+  readonly #scenario: string;
+  readonly #modelName: string;
+  readonly #calls: CassetteCall[];
+  #played = 0;
+  #turn = { number: 0, label: "(before the first turn)" };
+
+  private constructor(path: string, mode: CassetteMode, scenario: string, modelName: string, calls: CassetteCall[]) {
+    this.path = path;
+    this.mode = mode;
+    this.#scenario = scenario;
+    this.#modelName = modelName;
+    this.#calls = calls;
+  }
+
+  /** `modelName` is the chat model the flows use, recorded with each request. */
+  static open(loaded: LoadedScenario, mode: CassetteMode, options: { modelName: string; ci: boolean }): Cassette {
+    const path = cassettePathOf(loaded.file);
+    if (mode === "record") return new Cassette(path, mode, loaded.name, options.modelName, []);
+    if (!existsSync(path)) {
+      throw new FlowcheckError(
+        "cassette_missing",
+        `FLOW_MODEL=replay has no cassette for ${loaded.file}: ${path} does not exist.` +
+          (options.ci
+            ? " Under CI a missing cassette is an error, never a live call: record it on a workstation (FLOW_MODEL=record) and commit it."
+            : " Record it first with FLOW_MODEL=record and an OPENAI_API_KEY."),
+      );
+    }
+    let file: CassetteFile;
+    try {
+      file = JSON.parse(readFileSync(path, "utf8")) as CassetteFile;
+    } catch (error) {
+      throw new FlowcheckError("cassette_missing", `${path} is not a readable cassette (${(error as Error).message}); delete it and record it again.`);
+    }
+    if (file.cassette !== 1 || !Array.isArray(file.calls)) {
+      throw new FlowcheckError("cassette_missing", `${path} is not a flowcheck cassette (no "cassette": 1 and "calls"); delete it and record it again.`);
+    }
+    return new Cassette(path, mode, loaded.name, options.modelName, file.calls);
+  }
+
+  /** Called before each turn, so every call is labelled with the turn that made it. */
+  beginTurn(number: number, label: string): void {
+    this.#turn = { number, label };
+  }
+
+  get hasJudgeCalls(): boolean {
+    return this.#calls.some((call) => call.kind === "judge");
+  }
+
+  /** The model of every taped flow: records around the live one, or replays. */
+  readonly models: ModelWrapper = (context, make) => {
+    const model: ChatModel = {
+      invoke: async (request) => {
+        const recorded = this.#modelRequest(request);
+        const where = `${context.flow}/${context.step}`;
+        if (this.mode === "replay") return this.#replay("model", where, recorded) as ModelReply;
+        const reply = await make().invoke(request);
+        this.#record("model", where, recorded, reply);
+        return reply;
+      },
+    };
+    return model;
+  };
+
+  /** The judge's calls: recorded around `live`, or replayed. */
+  judge(live: JudgeClient | undefined): JudgeClient {
+    return async (request: JudgeRequest): Promise<JudgeCompletion> => {
+      if (this.mode === "replay") {
+        const reply = this.#replay("judge", "judge", request) as Omit<JudgeCompletion, "source">;
+        return { ...reply, source: "replay" };
+      }
+      if (!live) throw new FlowcheckError("cassette_mismatch", "Recording a judge call needs a live judge; set OPENAI_API_KEY.");
+      const completion = await live(request);
+      this.#record("judge", "judge", request, { content: completion.content, usage: completion.usage });
+      return completion;
+    };
+  }
+
+  /** In replay, what the recording has that the scenario did not ask for. */
+  leftovers(): string | undefined {
+    if (this.mode !== "replay" || this.#played >= this.#calls.length) return undefined;
+    const next = this.#calls[this.#played]!;
+    const left = this.#calls.length - this.#played;
+    return (
+      `${left} recorded call${left === 1 ? " was" : "s were"} never made, from call ${next.position} ` +
+      `(turn ${next.turn} '${next.label}', ${next.where ?? next.kind}) in ${this.path}. The flow now makes fewer calls than when it was recorded; record it again if that is intended.`
+    );
+  }
+
+  save(): void {
+    if (this.mode !== "record") return;
+    const file: CassetteFile = { cassette: 1, scenario: this.#scenario, recordedAt: new Date().toISOString(), calls: this.#calls };
+    writeFileSync(this.path, `${JSON.stringify(file, null, 2)}\n`);
+  }
+
+  #modelRequest(request: ModelRequest): unknown {
+    // A JSON round trip, so what is compared is exactly what a saved cassette holds.
+    return JSON.parse(
+      JSON.stringify({
+        model: this.#modelName,
+        system: request.system,
+        tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+        messages: request.messages,
+      }),
+    );
+  }
+
+  #record(kind: CassetteCall["kind"], where: string, request: unknown, reply: unknown): void {
+    this.#calls.push({
+      position: this.#calls.length + 1,
+      turn: this.#turn.number,
+      label: this.#turn.label,
+      kind,
+      ...(kind === "model" ? { where } : {}),
+      request: JSON.parse(JSON.stringify(request)),
+      reply: JSON.parse(JSON.stringify(reply)),
+    });
+  }
+
+  #replay(kind: CassetteCall["kind"], where: string, request: unknown): unknown {
+    const position = this.#played + 1;
+    const at = `call ${position} (turn ${this.#turn.number} '${this.#turn.label}', ${where})`;
+    const call = this.#calls[this.#played];
+    const fix = "If the change is intended, record the cassette again with FLOW_MODEL=record.";
+    if (!call) {
+      throw new FlowcheckError("cassette_mismatch", `Replay of ${this.path}: ${at} is not in the recording, which has ${this.#calls.length} calls. ${fix}`);
+    }
+    if (call.kind !== kind) {
+      throw new FlowcheckError("cassette_mismatch", `Replay of ${this.path}: ${at} is a ${kind} call, but the recording has a ${call.kind} call there (${call.where ?? call.kind}). ${fix}`);
+    }
+    const difference = firstDifference(call.request, JSON.parse(JSON.stringify(request)));
+    if (difference) {
+      throw new FlowcheckError(
+        "cassette_mismatch",
+        `Replay of ${this.path}: ${at} differs from the recording in ${difference.path}:\n${showDifference(difference)}\n${fix}`,
+      );
+    }
+    this.#played += 1;
+    return call.reply;
+  }
+}
