@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { FlowcheckError } from "../errors.ts";
+import { collectBlockedConnections } from "./blocked-connections.ts";
 import type { Clock } from "./clock.ts";
 import type { FlowDefinition } from "./flow.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
@@ -151,7 +152,17 @@ export class FlowEngine {
       execution: document.execution,
       children: document.children,
     });
-    const response = await runTurn(run, message, { model: this.#model, rootFlow: flow.name, clockOf: this.#clockOf });
+    const { result: response, blocked } = await collectBlockedConnections(() =>
+      runTurn(run, message, { model: this.#model, rootFlow: flow.name, clockOf: this.#clockOf }),
+    );
+    if (blocked.length) {
+      // Failed loudly even when the flow's code caught the refused connection and went on.
+      throw new FlowcheckError(
+        "network_blocked",
+        `${flow.name}/${run.currentStep} tried to reach ${[...new Set(blocked)].join(", ")}, which is not loopback; ` +
+          "in the scripted and replay modes nothing leaves this machine. The turn was not applied: give the code a local stand-in, or run it with FLOW_MODEL=live.",
+      );
+    }
     const head: SessionHead = {
       id: document.id,
       version: SESSION_DOCUMENT_VERSION,

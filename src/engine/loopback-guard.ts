@@ -1,4 +1,5 @@
 import net from "node:net";
+import { noteBlockedConnection } from "./blocked-connections.ts";
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\]|::ffff:127(?:\.\d{1,3}){3})$/i;
 
@@ -30,6 +31,7 @@ export function guardLoopbackOnly(mode: string): () => void {
     // node:http's agent passes `path: null` for TCP, so only a non-empty string is an IPC path.
     const ipc = typeof target.path === "string" && target.path !== "";
     if (!ipc && !isLoopbackHost(target.host)) {
+      noteBlockedConnection(`${target.host}:${String(target.port)}`);
       const error = Object.assign(
         new Error(
           `flowcheck refused an outbound connection to ${target.host}:${String(target.port)}: FLOW_MODEL=${mode} allows loopback only. ` +
