@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { FlowEntry } from "../engine/scripted-model.ts";
 import { loadConfig, modelModeOf, type Config } from "../config.ts";
+import { describeRepeatedScenario } from "./describe-repeated-scenario.ts";
 import { judgeForRun, type JudgeSetup } from "./judge/judge-for-run.ts";
 import { loadScenario } from "./load-scenario.ts";
 import type { LoadedScenario } from "./scenario.ts";
@@ -53,6 +54,11 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
   }
   const turns = loaded.scenario.turns;
   const liveOnly = liveOnlySkip(loaded, options);
+  const repeat = repeatOf();
+  if (repeat.times > 1 && !liveOnly) {
+    describeRepeatedScenario(loaded, options, repeat.times, repeat.passRate);
+    return;
+  }
 
   describe(`${loaded.scenario.flowName}: ${loaded.name}`, liveOnly ? { skip: liveOnly } : {}, () => {
     let target: ScenarioTarget | undefined;
@@ -135,6 +141,16 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
       if (report.outcome === "failed") assert.fail(`${loaded.name}: ${report.failure}${where()}`);
     });
   });
+}
+
+/** `FLOW_REPEAT` and `FLOW_PASS_RATE`, read when the suite is defined (a bad value is reported by the run). */
+function repeatOf(): { times: number; passRate: number } {
+  try {
+    const config = loadConfig();
+    return { times: config.repeat, passRate: config.passRate };
+  } catch {
+    return { times: 1, passRate: 1 };
+  }
 }
 
 /**

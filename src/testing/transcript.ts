@@ -27,11 +27,14 @@ export interface Transcript {
  */
 export class TranscriptWriter {
   readonly #dir: string;
+  readonly #suffix: string;
   #transcript: Transcript | undefined;
   #path: string | undefined;
 
-  constructor(dir = "test/.tmp") {
+  /** `run` tells repeated runs of one scenario apart: `<scenario>-run2-contract-failure.json`. */
+  constructor(dir = "test/.tmp", run?: string) {
     this.#dir = resolve(dir);
+    this.#suffix = run ? `-${run}` : "";
   }
 
   /** Where the artifact was written, relative to the working directory. */
@@ -95,7 +98,7 @@ export class TranscriptWriter {
     const transcript = this.#transcript;
     if (!transcript) return;
     mkdirSync(this.#dir, { recursive: true });
-    const path = join(this.#dir, `${transcript.scenario.name}-${transcript.kind}-failure.json`);
+    const path = join(this.#dir, `${transcript.scenario.name}${this.#suffix}-${transcript.kind}-failure.json`);
     writeFileSync(path, `${JSON.stringify(transcript, null, 2)}\n`);
     this.#path = relative(process.cwd(), path) || path;
   }
@@ -103,6 +106,6 @@ export class TranscriptWriter {
   #removeStale(): void {
     const name = this.#transcript?.scenario.name;
     if (!name) return;
-    for (const kind of TRANSCRIPT_KINDS) rmSync(join(this.#dir, `${name}-${kind}-failure.json`), { force: true });
+    for (const kind of TRANSCRIPT_KINDS) rmSync(join(this.#dir, `${name}${this.#suffix}-${kind}-failure.json`), { force: true });
   }
 }
