@@ -83,6 +83,14 @@ export class FlowEngine {
     return this.#store.fetchAll(id);
   }
 
+  /** The session rendered as `mediaType` by its flow's renderer; undefined when the flow has none. */
+  async render(id: string, mediaType: string): Promise<string | undefined> {
+    const document = await this.#store.fetchAll(id);
+    if (!document) return undefined;
+    const renderer = this.flow(document.flow.name).renderers[mediaType];
+    return renderer?.({ steps: document.steps, runStatus: document.runStatus, currentStep: document.flow.currentStep });
+  }
+
   /**
    * Turns on one session are applied one after another, in arrival order, never interleaved.
    * Async so that a bad request (no flow, unknown flow) rejects instead of throwing synchronously.

@@ -2,6 +2,7 @@ import type { ValidateFunction } from "ajv";
 import { FlowcheckError } from "../errors.ts";
 import type { ToolDefinition } from "./chat-model.ts";
 import { compileSchema } from "./schema-validator.ts";
+import type { RunStatus, StepStates } from "./session-document.ts";
 import type { StepClass } from "./step.ts";
 import { toolsOf } from "./tool.ts";
 
@@ -15,7 +16,15 @@ export interface FlowOptions {
   maxModelCalls?: number;
   /** Child flows this flow runs, so their models follow this flow's model mode. */
   children?: FlowDefinition[];
+  /**
+   * Other shapes the session can be answered in, by media type (e.g. `text/csv`): a client that
+   * sends that `Accept` gets, after its turn, the rendering of the session instead of the JSON.
+   */
+  renderers?: Readonly<Record<string, Renderer>>;
 }
+
+/** Renders a session's state as a document of some media type. */
+export type Renderer = (session: { steps: StepStates; runStatus: RunStatus; currentStep: string }) => string;
 
 export interface CompiledTool extends ToolDefinition {
   method: string;
@@ -30,6 +39,7 @@ export interface FlowDefinition {
   readonly firstStep: string;
   readonly maxModelCalls: number;
   readonly children: readonly FlowDefinition[];
+  readonly renderers: Readonly<Record<string, Renderer>>;
   /** `BASIC_FLOW` for `BasicFlow`: the prefix of the flow's environment variables. */
   readonly envPrefix: string;
   step(name: string): StepClass | undefined;
@@ -62,6 +72,11 @@ export function defineFlow(options: FlowOptions): FlowDefinition {
   if (options.steps.length === 0) fail("it has no steps; give at least one step class.");
   const maxModelCalls = options.maxModelCalls ?? 8;
   if (!Number.isInteger(maxModelCalls) || maxModelCalls < 1) fail(`maxModelCalls must be a positive integer, got ${maxModelCalls}.`);
+  for (const mediaType of Object.keys(options.renderers ?? {})) {
+    if (!/^[\w.+-]+\/[\w.+-]+$/.test(mediaType) || mediaType !== mediaType.toLowerCase()) {
+      fail(`renderer "${mediaType}" is not a lower-case media type such as text/csv.`);
+    }
+  }
 
   const byName = new Map<string, StepClass>();
   const toolsByStep = new Map<string, CompiledTool[]>();
@@ -97,6 +112,7 @@ export function defineFlow(options: FlowOptions): FlowDefinition {
     firstStep: stepNames[0]!,
     maxModelCalls,
     children: Object.freeze([...(options.children ?? [])]),
+    renderers: Object.freeze({ ...(options.renderers ?? {}) }),
     envPrefix: envPrefixOf(options.name),
     step: (name: string) => byName.get(name),
     tools: (step: string) => toolsByStep.get(step) ?? [],

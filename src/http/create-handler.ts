@@ -2,7 +2,7 @@ import { Buffer } from "node:buffer";
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
 import type { ChatRequest, FlowEngine } from "../engine/flow-engine.ts";
 import { eventStreamResponse } from "./event-stream.ts";
-import { headerValue, MAX_BODY_BYTES, type HttpRequest, type HttpResponse } from "./http-exchange.ts";
+import { headerValue, MAX_BODY_BYTES, SESSION_HEADER, type HttpRequest, type HttpResponse } from "./http-exchange.ts";
 import { errorResponse, jsonResponse } from "./json-response.ts";
 import { parseChatRequest } from "./parse-chat-request.ts";
 
@@ -14,8 +14,12 @@ function isJson(contentType: string | undefined): boolean {
   return /^application\/json\s*(;|$)/i.test(contentType ?? "");
 }
 
-function wantsEventStream(request: HttpRequest): boolean {
-  return /\btext\/event-stream\b/i.test(headerValue(request, "accept") ?? "");
+/** The media types of the Accept header, in the client's order, without parameters. */
+function acceptedTypes(request: HttpRequest): string[] {
+  return (headerValue(request, "accept") ?? "")
+    .split(",")
+    .map((part) => part.split(";")[0]!.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 /** Errors that belong to an existing session carry its id, like every other answer about it. */
@@ -49,7 +53,16 @@ export function createHandler(engine: FlowEngine, log: (message: string) => void
     const chatRequest = parseChatRequest(request);
     try {
       const outcome = await engine.chat(chatRequest);
-      return wantsEventStream(request) ? eventStreamResponse(outcome) : jsonResponse(200, { success: true, ...outcome }, outcome.session);
+      // The first accepted type this session can be answered in wins; JSON is the default.
+      for (const type of acceptedTypes(request)) {
+        if (type === "text/event-stream") return eventStreamResponse(outcome);
+        if (type === "application/json" || type === "*/*" || type === "application/*") break;
+        const rendered = await engine.render(outcome.session, type);
+        if (rendered !== undefined) {
+          return { status: 200, headers: { "Content-Type": `${type}; charset=utf-8`, [SESSION_HEADER]: outcome.session }, body: rendered };
+        }
+      }
+      return jsonResponse(200, { success: true, ...outcome }, outcome.session);
     } catch (error) {
       return logged(errorResponse(error, sessionOfError(error, chatRequest)), error, "POST /ai/chat");
     }

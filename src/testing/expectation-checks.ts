@@ -22,6 +22,10 @@ export function expectationChecks(turn: ScenarioTurn, answer: Answer, stored: Se
   patterns.forEach((pattern, index) => {
     checks.push(check("expectation", `responseMatches[${index}]`, compilePattern(pattern).test(text) ? undefined : `the response does not match ${pattern}`));
   });
+  if (turn.expectCsvRows !== undefined) {
+    const problems = answer.csv ? matchPartial(turn.expectCsvRows, answer.csv.rows, "csv rows") : [`the answer is ${answer.mediaType || "untyped"}, not CSV`];
+    checks.push(check("expectation", "expectCsvRows", problems.length ? problems.join("; ") : undefined));
+  }
   for (const [step, expected] of Object.entries(turn.expectState ?? {})) {
     if (storeUnavailable !== undefined) {
       checks.push(skipped("expectation", `expectState.${step}`, storeUnavailable));

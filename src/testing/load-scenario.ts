@@ -129,6 +129,9 @@ function meaningProblems(scenario: Scenario, flows: readonly FlowDefinition[], t
         problems.push(`${path}: ${show(pattern)} is not a valid regular expression (${(error as Error).message}).`);
       }
     });
+    if (turn.expectCsvRows !== undefined && !/\btext\/csv\b/i.test(turn.accept ?? "")) {
+      problems.push(`${at("expectCsvRows")}: needs "accept": "text/csv", or the answer is JSON and has no rows.`);
+    }
     if (turn.minScore !== undefined && turn.expectedResponse === undefined) {
       problems.push(`${at("minScore")}: has no effect without expectedResponse; add the expectation the judge grades, or drop minScore.`);
     }

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
+import { parseCsv, type Csv } from "./parse-csv.ts";
 import { parseEventStream, type StreamEvent } from "./parse-event-stream.ts";
 
 /** A chat answer read from its body, whatever its media type. */
@@ -8,6 +9,8 @@ export interface Answer {
   /** The JSON answer: the body, or for an event stream the data of its `done` event. */
   json: Record<string, unknown> | undefined;
   events: StreamEvent[] | undefined;
+  /** For a `text/csv` answer, its parsed rows. */
+  csv?: Csv;
   /** What expectations match: the answer's `response`, an error's message, or the raw body. */
   text: string;
   /** What is wrong with the body's shape. */
@@ -52,7 +55,14 @@ export function readAnswer(headers: IncomingHttpHeaders, body: string): Answer {
   const problems: string[] = [];
   let json: Record<string, unknown> | undefined;
   let events: StreamEvent[] | undefined;
-  if (mediaType === "text/event-stream") {
+  let csv: Csv | undefined;
+  if (mediaType === "text/csv") {
+    try {
+      csv = parseCsv(body);
+    } catch (error) {
+      problems.push(`the CSV body does not parse: ${(error as Error).message}`);
+    }
+  } else if (mediaType === "text/event-stream") {
     ({ json, events } = readEventStream(body, problems));
   } else if (mediaType === "application/json") {
     json = parseObject(body);
@@ -61,5 +71,5 @@ export function readAnswer(headers: IncomingHttpHeaders, body: string): Answer {
   const error = json?.["error"] as { message?: unknown } | undefined;
   const text =
     typeof json?.["response"] === "string" ? json["response"] : typeof error?.message === "string" ? error.message : body;
-  return { mediaType, json, events, text, problems };
+  return { mediaType, json, events, ...(csv ? { csv } : {}), text, problems };
 }

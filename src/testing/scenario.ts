@@ -27,6 +27,7 @@ export interface ScenarioTurn {
   expectState?: Record<string, Record<string, unknown>>;
   accept?: string;
   expectContentType?: string;
+  expectCsvRows?: Record<string, string>[];
 }
 
 /** A scenario that passed every check of the loader, with where it came from. */
