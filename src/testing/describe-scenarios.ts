@@ -22,6 +22,9 @@ export interface ScenarioSuiteOptions {
   artifactsDir?: string;
 }
 
+/** The first test of every scenario: the app (or the external target) is up and its store answers. */
+export const START_TEST = "the target starts and the persisted contract can be checked";
+
 /** `HomeInsuranceFlow` → `home-insurance-flow`. */
 export function kebabCase(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
@@ -68,9 +71,18 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
     const where = () => (writer.path ? `\nTranscript: ${writer.path} (npm run transcript -- ${writer.path})` : "");
 
     let judging: JudgeSetup | undefined;
+    // A target that fails to start (bad environment, missing cassette) fails the first test with
+    // its error, and the turns are skipped saying so, instead of all being cancelled without a word.
+    let startError: unknown;
+    const NOT_STARTED = "the target did not start; the first test has the error";
 
     before(async () => {
-      target = await startScenarioTarget(loaded, { flows: options.flows });
+      try {
+        target = await startScenarioTarget(loaded, { flows: options.flows });
+      } catch (error) {
+        startError = error;
+        return;
+      }
       judging = options.judge ? undefined : judgeForRun(target.config ?? loadConfig(), target.cassette, artifactsDir);
       const judge = options.judge ?? judging?.judge;
       run = new ScenarioRun(loaded, target, {
@@ -86,9 +98,10 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
       await target?.close();
     });
 
-    test("the persisted contract can be checked", async (t) => {
+    test(START_TEST, async (t) => {
+      if (startError) throw startError;
       if (!target?.sessions) {
-        t.skip(target?.sessionsUnavailable ?? "the target did not start");
+        t.skip(target?.sessionsUnavailable ?? "no store to read");
         return;
       }
       // A read of an id no server makes proves the store answers before any turn relies on it.
@@ -97,6 +110,10 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
 
     turns.forEach((turn, index) => {
       test(`${index + 1}. ${turn.label}`, async (t) => {
+        if (startError) {
+          t.skip(NOT_STARTED);
+          return;
+        }
         // A name filter may have skipped earlier turns; the conversation still needs them, and a
         // failure among them is this test's failure, or a filtered run would pass without a word.
         while (run.reports.length < index && !run.failedTurn) {
@@ -115,6 +132,10 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
       });
       if (turn.expectedResponse !== undefined) {
         test(`${index + 1}. ${turn.label} · judge`, (t) => {
+          if (startError) {
+            t.skip(NOT_STARTED);
+            return;
+          }
           const report = run.reports[index];
           const verdict = report?.checks.find((c) => c.contract === "judge");
           if (!report || report.outcome === "skipped") t.skip(report?.skipReason ?? `turn ${index + 1} did not run`);
@@ -126,6 +147,10 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
     });
 
     test("final state", async (t) => {
+      if (startError) {
+        t.skip(NOT_STARTED);
+        return;
+      }
       while (run.reports.length < turns.length && !run.failedTurn) {
         const earlier = await run.playTurn(run.reports.length);
         if (earlier.outcome === "failed") assert.fail(`${earlier.failure} (played before the final state, which needs it)${where()}`);

@@ -182,9 +182,11 @@ export class ScenarioRun {
     }
     if (stored) this.#stored = stored;
 
-    // An unexpected status explains the failures after it; saying it alone keeps the message readable.
+    // An unexpected status explains the failures after it; saying it alone keeps the message readable,
+    // and its message already quotes the error, so the response is not repeated after it.
     const status = failures.find((c) => c.name === "status");
     const told = status ? [status] : failures;
+    const response = status && answer.json?.["error"] ? "" : `; response: ${JSON.stringify(preview(answer.text, 200))}`;
     const report: TurnReport = {
       number: index + 1,
       label: turn.label,
@@ -192,7 +194,7 @@ export class ScenarioRun {
       answer: answer.text,
       outcome: failures.length ? "failed" : "passed",
       ...(failures.length
-        ? { failure: `turn ${index + 1} '${turn.label}': ${told.map((c) => c.message).join("; ")}; response: ${JSON.stringify(preview(answer.text, 200))}` }
+        ? { failure: `turn ${index + 1} '${turn.label}': ${told.map((c) => c.message).join("; ")}${response}` }
         : {}),
       request: { ...exchange.request, headers: redactHeaders(exchange.request.headers), body: parseBody(exchange.request.body) },
       response: { status: exchange.response.status, headers: redactHeaders(exchange.response.headers), body: answer.events ?? answer.json ?? exchange.response.body },

@@ -121,9 +121,9 @@ test("a scenario whose third turn expects the wrong step fails that turn with th
     );
 
     assert.deepEqual(
-      ["the persisted contract can be checked", "1. name rejected", "2. name accepted"].map((name) => [name, result(results, name).ok, result(results, name).directive]),
+      ["the target starts and the persisted contract can be checked", "1. name rejected", "2. name accepted"].map((name) => [name, result(results, name).ok, result(results, name).directive]),
       [
-        ["the persisted contract can be checked", true, undefined],
+        ["the target starts and the persisted contract can be checked", true, undefined],
         ["1. name rejected", true, undefined],
         ["2. name accepted", true, undefined],
       ],
