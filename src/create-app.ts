@@ -86,14 +86,18 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   }
 
   const store = options.store ?? new SqliteSessionStore(config.sqlitePath ?? options.defaultSqlitePath ?? "data/flowcheck.sqlite");
-  const restoreScripts = Object.keys(scripts).length ? useScriptedModel(scripts) : undefined;
+  // The app scripts and tapes its own Model alone, so apps in one process never see each other's.
+  const model = new Model({ ...config.openai });
+  const restoreScripts = Object.keys(scripts).length ? useScriptedModel(scripts, { model }) : undefined;
   const restoreTape =
-    cassette && taped.size ? useModelWrapper((context, make) => (taped.has(context.rootFlow) ? cassette(context, make) : make())) : undefined;
+    cassette && taped.size
+      ? useModelWrapper((context, make) => (taped.has(context.rootFlow) ? cassette(context, make) : make()), { model })
+      : undefined;
   const liftGuard = live.length === 0 ? guardLoopbackOnly(config.flowModel === "replay" ? "replay" : "scripted") : undefined;
   const engine = new FlowEngine({
     flows: entries.map((entry) => entry.flow),
     store,
-    model: new Model({ ...config.openai }),
+    model,
     clockOf: (flow) => {
       const clock = clocks.get(flow);
       if (!clock) throw new FlowcheckError("flow_invalid", `${flow} is neither registered nor a declared child of a registered flow.`);

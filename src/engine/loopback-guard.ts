@@ -19,39 +19,50 @@ function targetOf(args: unknown[]): { host: string | undefined; port: unknown; p
   return { host: typeof second === "string" ? second : undefined, port: first, path: undefined };
 }
 
+// One guard for the process, on while any holder wants it: holders lift it in any order.
+const holders: string[] = [];
+let unguarded: net.Socket["connect"] | undefined;
+
+function guarded(this: net.Socket, ...args: unknown[]): net.Socket {
+  const target = targetOf(args);
+  // node:http's agent passes `path: null` for TCP, so only a non-empty string is an IPC path.
+  const ipc = typeof target.path === "string" && target.path !== "";
+  if (!ipc && !isLoopbackHost(target.host)) {
+    noteBlockedConnection(`${target.host}:${String(target.port)}`);
+    const modes = [...new Set(holders)].join(" and ");
+    const error = Object.assign(
+      new Error(
+        `flowcheck refused an outbound connection to ${target.host}:${String(target.port)}: FLOW_MODEL=${modes} allows loopback only. ` +
+          "Use FLOW_MODEL=live to reach a provider, or point the code at a server on 127.0.0.1.",
+      ),
+      { code: "ERR_FLOWCHECK_NETWORK_BLOCKED" },
+    );
+    process.nextTick(() => this.destroy(error));
+    return this;
+  }
+  return (unguarded as (...a: unknown[]) => net.Socket).apply(this, args);
+}
+
 /**
  * Refuses every TCP connection to a host that is not loopback, before any packet leaves: the
  * deterministic modes must never reach a provider. The refused socket fails with an error that
- * says which mode refused what. Returns the function that lifts the guard.
+ * says which mode refused what. Returns the function that lifts this hold on the guard; the guard
+ * goes when the last hold is lifted, whatever the order, and lifting twice is harmless.
  */
 export function guardLoopbackOnly(mode: string): () => void {
-  const connect = net.Socket.prototype.connect;
-  const guarded = function (this: net.Socket, ...args: unknown[]): net.Socket {
-    const target = targetOf(args);
-    // node:http's agent passes `path: null` for TCP, so only a non-empty string is an IPC path.
-    const ipc = typeof target.path === "string" && target.path !== "";
-    if (!ipc && !isLoopbackHost(target.host)) {
-      noteBlockedConnection(`${target.host}:${String(target.port)}`);
-      const error = Object.assign(
-        new Error(
-          `flowcheck refused an outbound connection to ${target.host}:${String(target.port)}: FLOW_MODEL=${mode} allows loopback only. ` +
-            "Use FLOW_MODEL=live to reach a provider, or point the code at a server on 127.0.0.1.",
-        ),
-        { code: "ERR_FLOWCHECK_NETWORK_BLOCKED" },
-      );
-      process.nextTick(() => this.destroy(error));
-      return this;
-    }
-    return (connect as (...a: unknown[]) => net.Socket).apply(this, args);
-  };
-  net.Socket.prototype.connect = guarded as typeof connect;
+  if (holders.length === 0) {
+    unguarded = net.Socket.prototype.connect;
+    net.Socket.prototype.connect = guarded as net.Socket["connect"];
+  }
+  holders.push(mode);
   let lifted = false;
   return () => {
     if (lifted) return;
-    if (net.Socket.prototype.connect !== (guarded as typeof connect)) {
-      throw new Error("guardLoopbackOnly: lift the guards in the reverse order of installing them.");
-    }
-    net.Socket.prototype.connect = connect;
     lifted = true;
+    holders.splice(holders.indexOf(mode), 1);
+    if (holders.length === 0) {
+      net.Socket.prototype.connect = unguarded!;
+      unguarded = undefined;
+    }
   };
 }

@@ -1,5 +1,6 @@
 import { FlowcheckError } from "../errors.ts";
 import type { ChatModel, ModelContext, ModelReply, ModelRequest } from "./chat-model.ts";
+import type { Model } from "./model.ts";
 import { useModelWrapper } from "./model-wrapper.ts";
 import type { FlowDefinition } from "./flow.ts";
 import type { MemoryEntry } from "./session-document.ts";
@@ -59,13 +60,13 @@ class ScriptedChatModel implements ChatModel {
 /**
  * Replaces `Model.prototype.createInstance` so that the flows named in `scripts` get a deterministic
  * model; every other flow keeps the one it had. Returns the function that restores the previous one.
- * Process-wide, like the prototype it patches: restore in the reverse order of installing.
+ * Process-wide unless `options.model` names the one Model instance to script.
  */
-export function useScriptedModel(scripts: Scripts): () => void {
+export function useScriptedModel(scripts: Scripts, options: { model?: Model } = {}): () => void {
   return useModelWrapper((context, make) => {
     const script = scripts[context.flow];
     return script ? new ScriptedChatModel(script, context) : make();
-  });
+  }, options);
 }
 
 /** A flow as an app registers it: its definition and, for the scripted mode, its scripts. */

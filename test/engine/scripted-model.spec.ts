@@ -116,17 +116,29 @@ describe("useScriptedModel", () => {
     assert.equal(Model.prototype.createInstance, previous);
   });
 
-  test("restoring out of order throws and changes nothing; in reverse order it succeeds", () => {
+  test("scripted models can be restored in any order, and the original returns when the last one goes", async () => {
     const restoreFirst = useScriptedModel({ Alpha: () => scriptedText("first") });
-    const afterFirst = Model.prototype.createInstance;
     const restoreSecond = useScriptedModel({ Beta: () => scriptedText("second") });
-    const afterSecond = Model.prototype.createInstance;
-    assert.throws(() => restoreFirst(), /restore the patches in the reverse order of installing them/);
-    assert.equal(Model.prototype.createInstance, afterSecond);
-    restoreSecond();
-    assert.equal(Model.prototype.createInstance, afterFirst);
+    const model = new Model(settings);
+    const answer = async (flow: string) => (await model.createInstance(context(flow)).invoke(request())).content;
     restoreFirst();
+    assert.equal(await answer("Beta"), "second");
+    await assert.rejects(answer("Alpha"), "Alpha is no longer scripted, so it reaches the (unreachable) live model");
+    restoreFirst();
+    restoreSecond();
     assert.equal(Model.prototype.createInstance, original);
+  });
+
+  test("a scripted model bound to one Model instance leaves every other instance alone", async () => {
+    const mine = new Model(settings);
+    const theirs = new Model(settings);
+    const restore = useScriptedModel({ Alpha: () => scriptedText("mine") }, { model: mine });
+    try {
+      assert.equal((await mine.createInstance(context("Alpha")).invoke(request())).content, "mine");
+      await assert.rejects(theirs.createInstance(context("Alpha")).invoke(request()));
+    } finally {
+      restore();
+    }
   });
 
   test("an unmatched request throws script_unmatched quoting a preview of the system prompt and the latest message", async () => {
