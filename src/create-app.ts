@@ -58,7 +58,9 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     const mode = modelModeOf(config, flow.envPrefix, options.defaultModelMode ?? "scripted");
     modelModes[flow.name] = mode;
     for (const member of withChildren(flow)) {
-      const variable = `${member.envPrefix}_CURRENT_DATE`;
+      // A child without a pin of its own reads its parent flow's, so a pinned scenario has one time.
+      const own = `${member.envPrefix}_CURRENT_DATE`;
+      const variable = config.env[own] === undefined ? `${flow.envPrefix}_CURRENT_DATE` : own;
       clocks.set(member.name, createClock(config.env[variable], variable));
       if (mode !== "scripted") continue;
       const script = flowScripts?.[member.name];

@@ -4,6 +4,7 @@ import { describe, test } from "node:test";
 import { loadConfig } from "../../src/config.ts";
 import { createApp } from "../../src/create-app.ts";
 import {
+  complete,
   createClock,
   defineFlow,
   scriptedText,
@@ -158,4 +159,54 @@ describe("the flow clock through createApp", () => {
       await store.close();
     }
   });
+});
+
+test("a child flow without a pin of its own reads its parent flow's pin", async () => {
+  class TellStep extends Step {
+    systemPrompt(context: StepContext) {
+      return `Child now ${context.now().toISOString()}`;
+    }
+    @tool({ name: "done", description: "Done.", parameters: { type: "object", properties: {} } })
+    done() {
+      return complete("ok");
+    }
+  }
+  const Child = defineFlow({ name: "TellTime", description: "Says the time.", steps: [TellStep] });
+  class AskStep extends Step {
+    systemPrompt() {
+      return "Ask the child.";
+    }
+    @tool({ name: "ask", description: "Ask.", parameters: { type: "object", properties: {} } })
+    async ask(_args: unknown, context: StepContext) {
+      const child = await context.runChild(Child, "time?");
+      return stay(child.reply);
+    }
+  }
+  const Parent = defineFlow({ name: "ParentClock", description: "Asks its child.", steps: [AskStep], children: [Child] });
+  const seen: string[] = [];
+  const dir = await tempDir("child-clock");
+  const app = await createApp({
+    flows: [
+      {
+        flow: Parent,
+        scripts: {
+          ParentClock: ({ latest }) => (latest?.role === "user" ? scriptedToolCalls([{ name: "ask", args: {} }]) : scriptedText(latest?.content ?? "")),
+          TellTime: ({ system, latest }) => {
+            seen.push(system);
+            return latest?.role === "user" ? scriptedToolCalls([{ name: "done", args: {} }]) : scriptedText("told");
+          },
+        },
+      },
+    ],
+    config: loadConfig({ PARENT_CLOCK_CURRENT_DATE: "2031-02-03T04:05:06.000Z" }),
+    store: new SqliteSessionStore(join(dir.path, "s.sqlite")),
+    log: () => undefined,
+  });
+  try {
+    await app.engine.chat({ flow: "ParentClock", message: "go" });
+    assert.equal(seen[0], "Child now 2031-02-03T04:05:06.000Z");
+  } finally {
+    await app.close();
+    dir.remove();
+  }
 });

@@ -140,7 +140,7 @@ describe("OpenAIChatModel against a local OpenAI-compatible server", () => {
   test("the app runs BasicFlow in live mode when FLOW_MODEL=live", async () => {
     const { app, close } = await liveApp();
     try {
-      assert.deepStrictEqual(app.modelModes, { BasicFlow: "live" });
+      assert.deepStrictEqual(app.modelModes, { BasicFlow: "live", HotelFlow: "live", InvoiceFlow: "live", HomeInsuranceFlow: "live" });
       assert.equal(app.config.openai.baseURL, baseURL);
       assert.equal(app.config.openai.maxRetries, 0);
     } finally {

@@ -123,22 +123,24 @@ async function unchanged(h: Harness, id: string, action: () => Promise<void>): P
   assert.deepStrictEqual(await h.app.engine.fetchAll(id), before);
 }
 
-test("GET /ai/flows lists BasicFlow with its steps", async () => {
+test("GET /ai/flows lists the four demo flows with their steps", async () => {
   await withApp(async (h) => {
     const response = await h.app.handler({ method: "GET", url: "/ai/flows", headers: {}, body: "" });
     assert.equal(response.status, 200);
     assert.equal(response.headers["Content-Type"], "application/json; charset=utf-8");
-    assert.deepStrictEqual(json(response), {
-      flows: [
-        {
-          name: "BasicFlow",
-          description: "Asks for a real name, reports the weather in two cities, and saves a validated US address.",
-          steps: ["NameStep", "WeatherStep", "AddressStep"],
-        },
-      ],
+    const flows = (json(response)["flows"] as { name: string; description: string; steps: string[] }[]);
+    assert.deepStrictEqual(flows.map((flow) => flow.name), ["BasicFlow", "HotelFlow", "InvoiceFlow", "HomeInsuranceFlow"]);
+    assert.deepStrictEqual(flows[0], {
+      name: "BasicFlow",
+      description: "Asks for a real name, reports the weather in two cities, and saves a validated US address.",
+      steps: ["NameStep", "WeatherStep", "AddressStep"],
     });
+    for (const flow of flows) {
+      assert.ok(flow.description.length > 0 && flow.steps.length > 0, `${flow.name} has a description and steps`);
+    }
   });
 });
+
 
 test("an unknown path is answered 404 not_found", async () => {
   await withApp(async (h) => {
@@ -335,7 +337,7 @@ test("an unknown flow is answered 404 unknown_flow listing the flows", async () 
   await withApp(async (h) => {
     const error = assertError(await h.chat({ flow: "NoSuchFlow", message: "John Doe" }), 404, "unknown_flow");
     assert.match(error.message, /"NoSuchFlow"/);
-    assert.match(error.message, /The flows are: BasicFlow\./);
+    assert.match(error.message, /The flows are: BasicFlow, HotelFlow, InvoiceFlow, HomeInsuranceFlow\./);
   });
 });
 

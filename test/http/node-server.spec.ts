@@ -282,7 +282,7 @@ test("after a 413 the server still answers new requests and turns", NO_HANG, asy
     assert.equal(flows.status, 200, flows.body);
     assert.deepStrictEqual(
       (parsed(flows)["flows"] as { name: string }[]).map((flow) => flow.name),
-      ["BasicFlow"],
+      ["BasicFlow", "HotelFlow", "InvoiceFlow", "HomeInsuranceFlow"],
     );
     const turn = await chat(target, { flow: "BasicFlow", message: "John Wick" });
     assert.equal(turn.status, 200, turn.body);

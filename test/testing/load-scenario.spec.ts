@@ -114,10 +114,10 @@ test("duplicate labels are refused, each naming the turn that has the label firs
 
 test("an unknown flow is refused with the closest registered flow", () => {
   assert.deepEqual(problemsOf(write("flow-typo", { flowName: "BasicFlw", turns: [turn("one")] })), [
-    'flowName: "BasicFlw" is not a registered flow; did you mean BasicFlow? The flows are BasicFlow.',
+    'flowName: "BasicFlw" is not a registered flow; did you mean BasicFlow? The flows are BasicFlow, HotelFlow, InvoiceFlow, HomeInsuranceFlow.',
   ]);
   assert.deepEqual(problemsOf(write("flow-unknown", { flowName: "HotelBookingFlow", turns: [turn("one")] })), [
-    'flowName: "HotelBookingFlow" is not a registered flow. The flows are BasicFlow.',
+    'flowName: "HotelBookingFlow" is not a registered flow. The flows are BasicFlow, HotelFlow, InvoiceFlow, HomeInsuranceFlow.',
   ]);
 });
 

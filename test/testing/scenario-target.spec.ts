@@ -57,7 +57,7 @@ test("the whole BasicFlow scenario passes against the app booted in this process
       let played: Awaited<ReturnType<typeof collect>>;
       try {
         assert.match(target.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-        assert.deepEqual(target.models, { BasicFlow: "scripted" });
+        assert.deepEqual(target.models, { BasicFlow: "scripted", HotelFlow: "scripted", InvoiceFlow: "scripted", HomeInsuranceFlow: "scripted" });
         assert.match(target.sessions?.description ?? "", /^SQLite .*basic-flow-[^/]+\/sessions\.sqlite \(scratch: removed when the scenario ends\)$/);
         assert.equal(readdirSync(scratch.path).length, 1);
         played = await collect(
