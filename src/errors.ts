@@ -23,6 +23,7 @@ export const errorCatalogue = {
   config_invalid: { status: undefined, summary: "The environment or options given at start-up are invalid." },
   flow_invalid: { status: undefined, summary: "A flow definition is invalid (steps, tools or schemas)." },
   store_unavailable: { status: undefined, summary: "The session store could not be opened." },
+  session_unreadable: { status: undefined, summary: "A stored session cannot be read by this version; the engine starts a new one in its place." },
   cassette_missing: { status: undefined, summary: "FLOW_MODEL=replay found no cassette for a scenario." },
   scenario_invalid: { status: undefined, summary: "A scenario file is not valid; no turn of it was run." },
 } as const;

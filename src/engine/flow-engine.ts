@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { FlowcheckError } from "../errors.ts";
+import { FlowcheckError, isFlowcheckError } from "../errors.ts";
 import { collectBlockedConnections } from "./blocked-connections.ts";
 import type { Clock } from "./clock.ts";
 import type { FlowDefinition } from "./flow.ts";
@@ -28,6 +28,8 @@ export interface TurnOutcome {
   currentStep: string;
   runStatus: RunStatus;
   completed: boolean;
+  /** True when the stored session could not be read and this turn started a new one in its place. */
+  reset?: true;
 }
 
 export interface FlowSummary {
@@ -103,7 +105,16 @@ export class FlowEngine {
       return this.#start(this.flow(request.flow), request.message);
     }
     const id = request.session;
-    return this.#sessions.run(id, () => this.#continue(id, request));
+    return this.#sessions.run(id, async () => {
+      // Another process saved the session first: the turn is played again on what it saved, once.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await this.#continue(id, request);
+        } catch (error) {
+          if (attempt >= 2 || !isFlowcheckError(error, "session_conflict")) throw error;
+        }
+      }
+    });
   }
 
   async #start(flow: FlowDefinition, message: string): Promise<TurnOutcome> {
@@ -125,7 +136,13 @@ export class FlowEngine {
   }
 
   async #continue(id: string, request: ChatRequest): Promise<TurnOutcome> {
-    const document = await this.#store.fetchAll(id);
+    let document: SessionDocument | undefined;
+    try {
+      document = await this.#store.fetchAll(id);
+    } catch (error) {
+      if (!isFlowcheckError(error, "session_unreadable")) throw error;
+      return this.#reset(id, request, error);
+    }
     if (!document) {
       throw new FlowcheckError("session_not_found", `There is no session "${id}". Start a new one by sending "flow" and no session id.`);
     }
@@ -143,6 +160,22 @@ export class FlowEngine {
     }
     const flow = this.flow(document.flow.name);
     return this.#apply(flow, document, request.message, (write) => this.#store.saveTurn(write));
+  }
+
+  /**
+   * The stored session cannot be read (a version this code does not know, or damaged): it is kept
+   * as it is, and the message starts a new session of the same flow, whose id the answer carries.
+   */
+  async #reset(id: string, request: ChatRequest, error: FlowcheckError): Promise<TurnOutcome> {
+    const { flow: stored, reason } = error.details as { flow?: string; reason: string };
+    const name = request.flow ?? (stored !== undefined && this.#flows.has(stored) ? stored : undefined);
+    if (name === undefined) {
+      throw new FlowcheckError(
+        "invalid_request",
+        `Session "${id}" cannot be read by this version (${reason}) and names no flow of this server; send "flow" to start a new session in its place.`,
+      );
+    }
+    return { ...(await this.#start(this.flow(name), request.message)), reset: true };
   }
 
   async #apply(

@@ -2,14 +2,9 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { FlowcheckError } from "../../errors.ts";
-import type {
-  ExecutionEntry,
-  MemoryEntry,
-  SessionDocument,
-  SessionHead,
-  TurnWrite,
-} from "../../engine/session-document.ts";
-import type { SessionStore } from "../../engine/session-store.ts";
+import type { TurnWrite } from "../../engine/session-document.ts";
+import { SessionStoreBase } from "../session-store-base.ts";
+import type { StoredSession } from "../stored-session.ts";
 
 // What grows with the conversation (messages, the execution log) is appended as rows, so a turn
 // rewrites only the small head and its cost does not grow with the conversation's length.
@@ -35,31 +30,31 @@ CREATE TABLE IF NOT EXISTS session_execution (
 );
 `;
 
-function conflict(id: string, baseTurns: number, stored: number | undefined): FlowcheckError {
-  const found = stored === undefined ? "it does not exist" : `it has ${stored} turns`;
-  return new FlowcheckError(
-    "session_conflict",
-    `Session "${id}" changed while this turn ran: the turn was based on ${baseTurns} turns but ${found}. ` +
-      "The turn was not applied; send the message again.",
-  );
+/** Parsed JSON, or the text itself when it does not parse: the migration then names the problem. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Sessions in one SQLite file (WAL), one transaction per turn. */
-export class SqliteSessionStore implements SessionStore {
+export class SqliteSessionStore extends SessionStoreBase {
   readonly description: string;
   readonly path: string;
   readonly #db: Database.Database;
   readonly #selectHead: Database.Statement<[string], { head: string }>;
   readonly #selectMessages: Database.Statement<[string], { namespace: string; entry: string }>;
   readonly #selectExecution: Database.Statement<[string], { entry: string }>;
-  readonly #selectTurns: Database.Statement<[string], { turns: number }>;
-  readonly #write: (write: TurnWrite, creating: boolean) => void;
+  readonly #write: (write: TurnWrite, creating: boolean) => boolean;
 
   /**
    * Opens (and creates, with its folder) the file at `path`; `:memory:` for a throwaway store.
    * `readonly` opens an existing file for reading only, e.g. another process's store under test.
    */
   constructor(path: string, options: { readonly?: boolean } = {}) {
+    super();
     this.path = path === ":memory:" ? path : resolve(path);
     this.description = `SQLite ${this.path}${options.readonly ? " (read-only)" : ""}`;
     try {
@@ -84,48 +79,43 @@ export class SqliteSessionStore implements SessionStore {
     }
     const db = this.#db;
     this.#selectHead = db.prepare("SELECT head FROM sessions WHERE id = ?");
-    this.#selectTurns = db.prepare("SELECT turns FROM sessions WHERE id = ?");
     this.#selectMessages = db.prepare("SELECT namespace, entry FROM session_messages WHERE session_id = ? ORDER BY turn, idx");
     this.#selectExecution = db.prepare("SELECT entry FROM session_execution WHERE session_id = ? ORDER BY seq");
-    const insertSession = db.prepare("INSERT INTO sessions (id, turns, head) VALUES (?, ?, ?)");
+    const insertSession = db.prepare("INSERT OR IGNORE INTO sessions (id, turns, head) VALUES (?, ?, ?)");
     const updateSession = db.prepare("UPDATE sessions SET turns = ?, head = ? WHERE id = ? AND turns = ?");
     const insertMessage = db.prepare("INSERT INTO session_messages (session_id, turn, idx, namespace, entry) VALUES (?, ?, ?, ?, ?)");
     const insertExecution = db.prepare("INSERT INTO session_execution (session_id, seq, entry) VALUES (?, ?, ?)");
 
     this.#write = db.transaction((write: TurnWrite, creating: boolean) => {
       const { head } = write;
-      if (creating) {
-        const existing = this.#selectTurns.get(head.id);
-        if (existing) throw conflict(head.id, 0, existing.turns);
-        insertSession.run(head.id, head.turns, JSON.stringify(head));
-      } else if (updateSession.run(head.turns, JSON.stringify(head), head.id, write.baseTurns).changes !== 1) {
-        throw conflict(head.id, write.baseTurns, this.#selectTurns.get(head.id)?.turns);
-      }
+      const written = creating
+        ? insertSession.run(head.id, head.turns, JSON.stringify(head)).changes
+        : updateSession.run(head.turns, JSON.stringify(head), head.id, write.baseTurns).changes;
+      if (written !== 1) return false;
       write.memory.forEach((append, index) => {
         insertMessage.run(head.id, head.turns, index, append.namespace, JSON.stringify(append.entry));
       });
       for (const entry of write.execution) insertExecution.run(head.id, entry.seq, JSON.stringify(entry));
+      return true;
     });
   }
 
-  async fetchAll(id: string): Promise<SessionDocument | undefined> {
+  protected async read(id: string): Promise<StoredSession | undefined> {
     const row = this.#selectHead.get(id);
     if (!row) return undefined;
-    const head = JSON.parse(row.head) as SessionHead;
-    const memory: Record<string, MemoryEntry[]> = {};
-    for (const message of this.#selectMessages.all(id)) {
-      (memory[message.namespace] ??= []).push(JSON.parse(message.entry) as MemoryEntry);
-    }
-    const execution = this.#selectExecution.all(id).map((r) => JSON.parse(r.entry) as ExecutionEntry);
-    return { ...head, memory, execution };
+    return {
+      head: parsed(row.head),
+      memory: this.#selectMessages.all(id).map((message) => ({ namespace: message.namespace, entry: parsed(message.entry) })),
+      execution: this.#selectExecution.all(id).map((entry) => parsed(entry.entry)),
+    };
   }
 
-  async create(write: TurnWrite): Promise<void> {
-    this.#write(write, true);
+  protected async insert(write: TurnWrite): Promise<boolean> {
+    return this.#write(write, true);
   }
 
-  async saveTurn(write: TurnWrite): Promise<void> {
-    this.#write(write, false);
+  protected async apply(write: TurnWrite): Promise<boolean> {
+    return this.#write(write, false);
   }
 
   async close(): Promise<void> {

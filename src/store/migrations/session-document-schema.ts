@@ -1,0 +1,62 @@
+import { compileSchema } from "../../engine/schema-validator.ts";
+import type { SessionDocument } from "../../engine/session-document.ts";
+
+const runStatus = { enum: ["running", "completed", "failed"] };
+const stepStates = { type: "object", additionalProperties: { type: "object" } };
+const memoryEntry = {
+  type: "object",
+  properties: { role: { enum: ["user", "assistant", "tool"] }, content: { type: "string" } },
+  required: ["role", "content"],
+};
+const memory = { type: "object", additionalProperties: { type: "array", items: memoryEntry } };
+const executionEntry = {
+  type: "object",
+  properties: {
+    seq: { type: "integer", minimum: 1 },
+    turn: { type: "integer", minimum: 1 },
+    step: { type: "string" },
+    kind: { enum: ["tool", "child"] },
+    name: { type: "string" },
+    outcome: { type: "string" },
+  },
+  required: ["seq", "turn", "step", "kind", "name", "outcome"],
+};
+
+/** The current session document's shape: what a migrated document must be before anyone reads it. */
+export const validateSessionDocument = compileSchema<SessionDocument>({
+  type: "object",
+  properties: {
+    id: { type: "string", minLength: 1 },
+    version: { type: "integer" },
+    turns: { type: "integer", minimum: 0 },
+    flow: {
+      type: "object",
+      properties: { name: { type: "string", minLength: 1 }, currentStep: { type: "string", minLength: 1 } },
+      required: ["name", "currentStep"],
+    },
+    runStatus,
+    steps: stepStates,
+    children: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          flow: { type: "string" },
+          parentStep: { type: "string" },
+          turn: { type: "integer" },
+          runStatus,
+          currentStep: { type: "string" },
+          steps: stepStates,
+          memory,
+          execution: { type: "array", items: executionEntry },
+        },
+        required: ["flow", "parentStep", "turn", "runStatus", "currentStep", "steps", "memory", "execution"],
+      },
+    },
+    createdAt: { type: "string" },
+    updatedAt: { type: "string" },
+    memory,
+    execution: { type: "array", items: executionEntry },
+  },
+  required: ["id", "version", "turns", "flow", "runStatus", "steps", "children", "createdAt", "updatedAt", "memory", "execution"],
+});
