@@ -3,7 +3,7 @@ import { compileSchema } from "./engine/schema-validator.ts";
 
 export const MODEL_MODES = ["scripted", "live", "record", "replay"] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
-export const SESSION_STORES = ["SQLITE"] as const;
+export const SESSION_STORES = ["SQLITE", "MONGO"] as const;
 export const JUDGE_MODES = ["auto", "off", "required"] as const;
 
 /** Every setting, read once from the environment when the app is built, then frozen. */
@@ -13,6 +13,8 @@ export interface Config {
   sessionStore: (typeof SESSION_STORES)[number];
   /** Unset: the server uses `data/flowcheck.sqlite`, the test helpers a fresh file in `test/.tmp/`. */
   sqlitePath: string | undefined;
+  /** For SESSION_STORE=MONGO: the server (MONGO_URL) and the database (DOCUMENT_DB). */
+  mongo: { url: string | undefined; database: string };
   /** Unset: `npm start` picks live with a key and scripted without; tests pick scripted. */
   flowModel: ModelMode | undefined;
   openai: {
@@ -42,6 +44,7 @@ export const DEFAULTS = {
   HOST: "127.0.0.1",
   PORT: "3000",
   SESSION_STORE: "SQLITE",
+  DOCUMENT_DB: "flowcheck",
   OPENAI_MODEL: "gpt-4o-mini",
   OPENAI_MAX_RETRIES: "2",
   OPENAI_TIMEOUT_MS: "60000",
@@ -60,6 +63,8 @@ const validateEnv = compileSchema({
     PORT: { type: "string", pattern: INTEGER },
     SESSION_STORE: { enum: [...SESSION_STORES] },
     SQLITE_PATH: { type: "string", minLength: 1 },
+    MONGO_URL: { type: "string", pattern: "^mongodb(\\+srv)?://" },
+    DOCUMENT_DB: { type: "string", pattern: "^[A-Za-z0-9_-]{1,63}$" },
     FLOW_MODEL: { enum: [...MODEL_MODES] },
     OPENAI_BASE_URL: { type: "string", pattern: "^https?://" },
     OPENAI_MODEL: { type: "string", minLength: 1 },
@@ -77,6 +82,8 @@ const HINTS: Record<string, string> = {
   PORT: "a whole number from 0 to 65535",
   SESSION_STORE: `one of ${SESSION_STORES.join(", ")}`,
   FLOW_MODEL: `one of ${MODEL_MODES.join(", ")}, or unset`,
+  MONGO_URL: "a mongodb:// or mongodb+srv:// connection string",
+  DOCUMENT_DB: "a database name of letters, digits, _ and -",
   OPENAI_BASE_URL: "an http:// or https:// URL",
   OPENAI_MAX_RETRIES: "a whole number, 0 for no retries",
   OPENAI_TIMEOUT_MS: "a positive whole number of milliseconds",
@@ -110,6 +117,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`${key}="${value}" is not valid: expected 1 or true to use the scripted model for that flow, 0 or false not to.`);
     }
   }
+  if (env["SESSION_STORE"] === "MONGO" && !env["MONGO_URL"]) {
+    problems.push("SESSION_STORE=MONGO needs MONGO_URL, e.g. mongodb://127.0.0.1:27017.");
+  }
   const mode = env["FLOW_MODEL"];
   if ((mode === "live" || mode === "record") && !env["OPENAI_API_KEY"]) {
     problems.push(`FLOW_MODEL=${mode} needs OPENAI_API_KEY (any value for a local server that ignores it).`);
@@ -125,6 +135,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     port,
     sessionStore: (env["SESSION_STORE"] ?? DEFAULTS.SESSION_STORE) as Config["sessionStore"],
     sqlitePath: env["SQLITE_PATH"],
+    mongo: Object.freeze({ url: env["MONGO_URL"], database: env["DOCUMENT_DB"] ?? DEFAULTS.DOCUMENT_DB }),
     flowModel: env["FLOW_MODEL"] as ModelMode | undefined,
     openai: Object.freeze({
       apiKey: env["OPENAI_API_KEY"],

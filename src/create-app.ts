@@ -10,7 +10,7 @@ import { useScriptedModel, type FlowEntry, type Script } from "./engine/scripted
 import type { SessionStore } from "./engine/session-store.ts";
 import { createHandler, type Handler } from "./http/create-handler.ts";
 import { demoFlows } from "./flows/index.ts";
-import { SqliteSessionStore } from "./store/sqlite/sqlite-session-store.ts";
+import { openSessionStore } from "./open-session-store.ts";
 
 export interface AppOptions {
   /** Default: the demo flows. */
@@ -87,7 +87,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     );
   }
 
-  const store = options.store ?? new SqliteSessionStore(config.sqlitePath ?? options.defaultSqlitePath ?? "data/flowcheck.sqlite");
+  const store = options.store ?? (await openSessionStore(config, options.defaultSqlitePath ?? "data/flowcheck.sqlite"));
   // The app scripts and tapes its own Model alone, so apps in one process never see each other's.
   const model = new Model({ ...config.openai });
   const restoreScripts = Object.keys(scripts).length ? useScriptedModel(scripts, { model }) : undefined;

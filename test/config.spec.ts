@@ -100,3 +100,9 @@ test("recording is refused under CI, and needs a key", () => {
   assert.match(problemsOf({ FLOW_MODEL: "record" })[0]!, /FLOW_MODEL=record needs OPENAI_API_KEY/);
   assert.equal(loadConfig({ FLOW_MODEL: "replay", CI: "1" }).flowModel, "replay");
 });
+
+test("SESSION_STORE=MONGO needs MONGO_URL, and reads DOCUMENT_DB with its default", () => {
+  assert.deepEqual(problemsOf({ SESSION_STORE: "MONGO" }), ["SESSION_STORE=MONGO needs MONGO_URL, e.g. mongodb://127.0.0.1:27017."]);
+  assert.deepEqual(loadConfig({ SESSION_STORE: "MONGO", MONGO_URL: "mongodb://127.0.0.1:27017" }).mongo, { url: "mongodb://127.0.0.1:27017", database: "flowcheck" });
+  assert.equal(problemsOf({ MONGO_URL: "http://x", DOCUMENT_DB: "a.b" }).length, 2);
+});

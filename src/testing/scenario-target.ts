@@ -1,13 +1,14 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { loadConfig, type Config } from "../config.ts";
+import { DEFAULTS, loadConfig, type Config } from "../config.ts";
 import { FlowcheckError } from "../errors.ts";
 import { Cassette } from "./cassette/cassette.ts";
 import { createApp } from "../create-app.ts";
 import type { FlowEntry } from "../engine/scripted-model.ts";
 import type { SessionDocument } from "../engine/session-document.ts";
 import { serve } from "../serve.ts";
+import { MongoSessionStore } from "../store/mongo/mongo-session-store.ts";
 import { SqliteSessionStore } from "../store/sqlite/sqlite-session-store.ts";
 import type { LoadedScenario } from "./scenario.ts";
 
@@ -52,7 +53,7 @@ function pinsOf(env: NodeJS.ProcessEnv, scenarioKeys: string[]): Record<string, 
   return pins;
 }
 
-function externalTarget(baseUrl: string, env: NodeJS.ProcessEnv, scenarioKeys: string[]): ScenarioTarget {
+async function externalTarget(baseUrl: string, env: NodeJS.ProcessEnv, scenarioKeys: string[]): Promise<ScenarioTarget> {
   const mode = env["FLOW_MODEL"];
   if (mode === "record" || mode === "replay") {
     throw new FlowcheckError(
@@ -62,9 +63,13 @@ function externalTarget(baseUrl: string, env: NodeJS.ProcessEnv, scenarioKeys: s
   }
   const path = env["SQLITE_PATH"];
   const kind = env["SESSION_STORE"] ?? "SQLITE";
-  let sessions: SessionReader | undefined;
+  const mongoUrl = env["MONGO_URL"];
+  let sessions: (SessionReader & { close(): Promise<void> }) | undefined;
   let sessionsUnavailable: string | undefined;
-  if (kind !== "SQLITE") sessionsUnavailable = `SESSION_STORE=${kind} cannot be read by this runner; the persisted contract is not checked`;
+  if (kind === "MONGO") {
+    if (!mongoUrl) sessionsUnavailable = "SESSION_STORE=MONGO is set but MONGO_URL is not, so the target's store cannot be read; the persisted contract is not checked";
+    else sessions = await MongoSessionStore.open(mongoUrl, env["DOCUMENT_DB"] ?? DEFAULTS.DOCUMENT_DB);
+  } else if (kind !== "SQLITE") sessionsUnavailable = `SESSION_STORE=${kind} cannot be read by this runner; the persisted contract is not checked`;
   else if (!path) sessionsUnavailable = "FLOW_BASE_URL is set but SQLITE_PATH is not, so the target's store cannot be read; the persisted contract is not checked";
   else if (!existsSync(path)) sessionsUnavailable = `SQLITE_PATH=${path} does not exist, so the target's store cannot be read; the persisted contract is not checked`;
   else sessions = new SqliteSessionStore(path, { readonly: true });
@@ -74,7 +79,7 @@ function externalTarget(baseUrl: string, env: NodeJS.ProcessEnv, scenarioKeys: s
     ...(sessionsUnavailable ? { sessionsUnavailable } : {}),
     pins: pinsOf(env, scenarioKeys),
     close: async () => {
-      await (sessions as SqliteSessionStore | undefined)?.close();
+      await sessions?.close();
     },
   };
 }
@@ -88,7 +93,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   const env = process.env;
   const scenarioKeys = Object.keys(loaded.scenario.env ?? {});
   const external = env["FLOW_BASE_URL"];
-  if (external) return externalTarget(external, env, scenarioKeys);
+  if (external) return await externalTarget(external, env, scenarioKeys);
 
   const added: string[] = [];
   for (const [key, value] of Object.entries(loaded.scenario.env ?? {})) {

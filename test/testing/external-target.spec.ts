@@ -13,7 +13,7 @@ const NO_SQLITE_PATH = "FLOW_BASE_URL is set but SQLITE_PATH is not, so the targ
 /** A running server and `env` set over process.env (undefined unsets), all undone afterwards. */
 async function withExternalServer(env: (server: TestServer) => Record<string, string | undefined>, body: (server: TestServer) => Promise<void>): Promise<void> {
   const server = await startTestServer();
-  const names = ["FLOW_BASE_URL", "SQLITE_PATH", "SESSION_STORE"];
+  const names = ["FLOW_BASE_URL", "SQLITE_PATH", "SESSION_STORE", "MONGO_URL"];
   const saved = names.map((name) => [name, process.env[name]] as const);
   try {
     for (const name of names) delete process.env[name];
@@ -118,12 +118,27 @@ test("with FLOW_BASE_URL and a SQLITE_PATH that does not exist the store is unav
 
 test("with FLOW_BASE_URL and another SESSION_STORE the store is unavailable, naming the store", async () => {
   await withExternalServer(
-    (server) => ({ FLOW_BASE_URL: server.url, SESSION_STORE: "MONGO", SQLITE_PATH: server.sqlitePath }),
+    (server) => ({ FLOW_BASE_URL: server.url, SESSION_STORE: "REDIS", SQLITE_PATH: server.sqlitePath }),
     async () => {
       const target = await startScenarioTarget(basicFlow, { flows: demoFlows });
       try {
         assert.equal(target.sessions, undefined);
-        assert.equal(target.sessionsUnavailable, "SESSION_STORE=MONGO cannot be read by this runner; the persisted contract is not checked");
+        assert.equal(target.sessionsUnavailable, "SESSION_STORE=REDIS cannot be read by this runner; the persisted contract is not checked");
+      } finally {
+        await target.close();
+      }
+    },
+  );
+});
+
+test("with FLOW_BASE_URL, SESSION_STORE=MONGO and no MONGO_URL the store is unavailable, saying what is missing", async () => {
+  await withExternalServer(
+    (server) => ({ FLOW_BASE_URL: server.url, SESSION_STORE: "MONGO" }),
+    async () => {
+      const target = await startScenarioTarget(basicFlow, { flows: demoFlows });
+      try {
+        assert.equal(target.sessions, undefined);
+        assert.equal(target.sessionsUnavailable, "SESSION_STORE=MONGO is set but MONGO_URL is not, so the target's store cannot be read; the persisted contract is not checked");
       } finally {
         await target.close();
       }
