@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { FlowcheckError } from "../errors.ts";
 import type { ChatModel, ModelContext, ModelReply, ModelRequest } from "./chat-model.ts";
+import { redactSecret } from "./redact-secret.ts";
 import type { MemoryEntry } from "./session-document.ts";
 
 function toOpenAIMessage(entry: MemoryEntry): ChatCompletionMessageParam {
@@ -53,7 +54,7 @@ export class OpenAIChatModel implements ChatModel {
       const status = error instanceof OpenAI.APIError && error.status ? ` (HTTP ${error.status})` : "";
       throw new FlowcheckError(
         "model_error",
-        `The model "${this.#model}" failed for ${this.#context.flow}/${this.#context.step}${status}: ${(error as Error).message}. ` +
+        `The model "${this.#model}" failed for ${this.#context.flow}/${this.#context.step}${status}: ${redactSecret((error as Error).message, this.#client.apiKey)}. ` +
           "The turn was not applied; send the message again, or check OPENAI_BASE_URL and OPENAI_API_KEY.",
         { cause: error },
       );

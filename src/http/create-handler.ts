@@ -69,7 +69,8 @@ export function createHandler(engine: FlowEngine, log: (message: string) => void
   }
 
   return async function handle(request: HttpRequest): Promise<HttpResponse> {
-    const path = new URL(request.url, "http://flowcheck.invalid").pathname;
+    // A request target that is no URL path (e.g. `//[`) is a route that does not exist.
+    const path = URL.canParse(request.url, "http://flowcheck.invalid") ? new URL(request.url, "http://flowcheck.invalid").pathname : request.url;
     const method = ROUTES[path];
     try {
       if (method === undefined) {

@@ -56,7 +56,12 @@ export function createNodeServer(handler: Handler): Server {
         res.setHeader("Connection", "close");
         send(res, errorResponse(new FlowcheckError("body_too_large", `The body is over ${MAX_BODY_BYTES} bytes; send a shorter message.`)));
       },
-    );
+    ).catch((error: unknown) => {
+      // The handler answers every error itself; this only keeps a bug in it from ending the process.
+      console.error(`flowcheck: a request failed outside the handler: ${(error as Error).stack ?? String(error)}`);
+      if (res.headersSent) res.destroy();
+      else send(res, errorResponse(error));
+    });
   });
 }
 

@@ -48,6 +48,7 @@ export class SqliteSessionStore extends SessionStoreBase {
   readonly #selectMessages: Database.Statement<[string], { namespace: string; entry: string }>;
   readonly #selectExecution: Database.Statement<[string], { entry: string }>;
   readonly #write: (write: TurnWrite, creating: boolean) => boolean;
+  readonly #read: (id: string) => StoredSession | undefined;
 
   /**
    * Opens (and creates, with its folder) the file at `path`; `:memory:` for a throwaway store.
@@ -86,6 +87,16 @@ export class SqliteSessionStore extends SessionStoreBase {
     const insertMessage = db.prepare("INSERT INTO session_messages (session_id, turn, idx, namespace, entry) VALUES (?, ?, ?, ?, ?)");
     const insertExecution = db.prepare("INSERT INTO session_execution (session_id, seq, entry) VALUES (?, ?, ?)");
 
+    // One read transaction: the three reads see one snapshot, never half of another process's turn.
+    this.#read = db.transaction((id: string) => {
+      const row = this.#selectHead.get(id);
+      if (!row) return undefined;
+      return {
+        head: parsed(row.head),
+        memory: this.#selectMessages.all(id).map((message) => ({ namespace: message.namespace, entry: parsed(message.entry) })),
+        execution: this.#selectExecution.all(id).map((entry) => parsed(entry.entry)),
+      };
+    });
     this.#write = db.transaction((write: TurnWrite, creating: boolean) => {
       const { head } = write;
       const written = creating
@@ -101,13 +112,7 @@ export class SqliteSessionStore extends SessionStoreBase {
   }
 
   protected async read(id: string): Promise<StoredSession | undefined> {
-    const row = this.#selectHead.get(id);
-    if (!row) return undefined;
-    return {
-      head: parsed(row.head),
-      memory: this.#selectMessages.all(id).map((message) => ({ namespace: message.namespace, entry: parsed(message.entry) })),
-      execution: this.#selectExecution.all(id).map((entry) => parsed(entry.entry)),
-    };
+    return this.#read(id);
   }
 
   protected async insert(write: TurnWrite): Promise<boolean> {

@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import { redactSecret } from "../../engine/redact-secret.ts";
 
 export interface JudgeRequest {
   model: string;
@@ -27,15 +28,21 @@ export interface JudgeClientSettings {
 export function openAIJudgeClient(settings: JudgeClientSettings): JudgeClient {
   const client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseURL, maxRetries: settings.maxRetries, timeout: settings.timeoutMs });
   return async (request) => {
-    const completion = await client.chat.completions.create({
-      model: request.model,
-      temperature: 0,
-      response_format: { type: "json_object" },
-      messages: [
-        { role: "system", content: request.system },
-        { role: "user", content: request.user },
-      ],
-    });
+    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    try {
+      completion = await client.chat.completions.create({
+        model: request.model,
+        temperature: 0,
+        response_format: { type: "json_object" },
+        messages: [
+          { role: "system", content: request.system },
+          { role: "user", content: request.user },
+        ],
+      });
+    } catch (error) {
+      // A provider may quote the key it was sent; the message ends up in transcripts and logs.
+      throw new Error(redactSecret((error as Error).message, settings.apiKey), { cause: error });
+    }
     const usage = completion.usage;
     return {
       content: completion.choices[0]?.message.content ?? "",
