@@ -1,0 +1,705 @@
+// npm run bench (tsx test/bench/bench.ts): what a turn checked by the runner costs next to the
+// floor, and whether that cost stays flat as a conversation grows. Not a test: nothing here asserts
+// a timing. One process, one run, under two minutes on a 2-core machine; it writes
+// test/bench/results.json and removes everything else it makes.
+//
+//   floor   bare node:http POSTs on one keep-alive connection, each answered after one SQLite upsert
+//           of a ~2 KB document and one read by key;
+//   stack   BasicFlow conversations through ScenarioRun (every check on), sequential and 8 at once;
+//   growth  200-turn conversations on a step that stays, turns 1–10 against 191–200;
+//   runner  a 2000-turn scenario played by the real runner under node:test, as a child process.
+//
+// Options (after `npm run bench --`):
+//   --only=floor,stack,growth,runner  runs some phases; results.json is then left as it was, since
+//                                     it must always describe one whole run;
+//   --profile=<dir>                   writes a .cpuprofile per timed part (warm-ups and start-up left
+//                                     out, which `node --cpu-prof` cannot do), the runner's children
+//                                     included; `tsx test/bench/profile-summary.ts <file>` sums one
+//                                     up. Profiling slows everything, so results.json is left alone.
+import { execFileSync, spawn } from "node:child_process";
+import { Session } from "node:inspector/promises";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import { join, relative, resolve, sep } from "node:path";
+import Database from "better-sqlite3";
+import { BasicFlow, basicFlowEntry } from "../../src/flows/index.ts";
+import { loadScenario } from "../../src/testing/load-scenario.ts";
+import type { LoadedScenario, Scenario, ScenarioTurn } from "../../src/testing/scenario.ts";
+import { ScenarioRun } from "../../src/testing/scenario-run.ts";
+import { startScenarioTarget, type ScenarioTarget } from "../../src/testing/scenario-target.ts";
+
+const ROOT = resolve(import.meta.dirname, "..", "..");
+const RESULTS = join(ROOT, "test", "bench", "results.json");
+
+// Sizes: enough samples for a stable mean and a p99 with at least ~20 samples above it, small
+// enough that the whole run stays well under two minutes on a 2-core machine.
+const FLOOR = { warmup: 3000, rounds: 20000 };
+const STACK = { warmupConversations: 60, conversations: 400, concurrency: 8, concurrentConversations: 400 };
+// The floor and the sequential stack are timed in this many alternating blocks (see measureFloorAndStack).
+const BLOCKS = 5;
+const GROWTH = { turns: 200, window: 10, warmupConversations: 1, conversations: 9 };
+const RUNNER = { short: 20, long: 2000 };
+// The whole bench must end within two minutes: the long runner gets what is left of this, less a
+// margin for cleaning up, and a run cut short is reported as a lower bound.
+const BUDGET_MILLIS = 112_000;
+
+const PHASES = ["floor", "stack", "growth", "runner"] as const;
+type Phase = (typeof PHASES)[number];
+
+function phasesToRun(argv: string[]): Set<Phase> {
+  const only = argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
+  if (only === undefined) return new Set(PHASES);
+  const wanted = only.split(",").map((name) => name.trim());
+  const unknown = wanted.filter((name) => !(PHASES as readonly string[]).includes(name));
+  if (unknown.length) throw new Error(`bench: unknown phase ${unknown.join(", ")}; the phases are ${PHASES.join(", ")}.`);
+  return new Set(wanted as Phase[]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
+}
+
+function summary(millis: number[]): { meanMicros: number; p50Micros: number; p99Micros: number } {
+  const sorted = [...millis].sort((a, b) => a - b);
+  const total = sorted.reduce((sum, value) => sum + value, 0);
+  return { meanMicros: (total / sorted.length) * 1000, p50Micros: percentile(sorted, 0.5) * 1000, p99Micros: percentile(sorted, 0.99) * 1000 };
+}
+
+const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+
+/** Everything the bench makes, undone in reverse order on the way out, whatever happened. */
+const cleanups: (() => Promise<void> | void)[] = [];
+async function cleanUp(): Promise<void> {
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()!();
+    } catch (error) {
+      console.error(`bench: cleanup failed: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** Samples the CPU of this process over one timed part at a time, when --profile asks for it. */
+class PhaseProfiler {
+  readonly dir: string;
+  readonly #session = new Session();
+
+  constructor(dir: string) {
+    this.dir = resolve(dir);
+    mkdirSync(this.dir, { recursive: true });
+    this.#session.connect();
+    cleanups.push(() => this.#session.disconnect());
+  }
+
+  async start(): Promise<void> {
+    await this.#session.post("Profiler.enable");
+    // 100 µs rather than the default 1 ms: a turn is about a millisecond.
+    await this.#session.post("Profiler.setSamplingInterval", { interval: 100 });
+    await this.#session.post("Profiler.start");
+  }
+
+  async stop(name: string): Promise<void> {
+    const { profile } = await this.#session.post("Profiler.stop");
+    await this.#session.post("Profiler.disable");
+    const file = join(this.dir, `${name}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    process.stderr.write(`bench: wrote ${file}\n`);
+  }
+}
+
+let profiler: PhaseProfiler | undefined;
+
+// ---------------------------------------------------------------------------------------------
+// The floor: what any JSON-over-HTTP turn with one persisted document must cost on this machine.
+
+// The server does the least a real turn must: parse the request, write the session document
+// (stringified, ~2 KB), read it back by key and parse it, answer with a small JSON body. The client
+// parses the answer, as the runner does.
+async function startFloor(dir: string): Promise<Timed> {
+  const db = new Database(join(dir, "floor.sqlite"));
+  cleanups.push(() => void (db.open && db.close()));
+  // The same durability settings as the session store, so the write costs what the store's does.
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.exec("CREATE TABLE documents (id TEXT PRIMARY KEY, body TEXT NOT NULL)");
+  const upsert = db.prepare<[string, string]>("INSERT INTO documents (id, body) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body");
+  const select = db.prepare<[string], { body: string }>("SELECT body FROM documents WHERE id = ?");
+  const notes = Array.from({ length: 28 }, (_, index) => ({ role: index % 2 ? "assistant" : "user", content: `message ${index} of the conversation so far` }));
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { session: string; message: string; turn: number };
+      const document = { id: request.session, version: 1, turns: request.turn, flow: { name: "BasicFlow", currentStep: "NameStep" }, last: request.message, memory: notes };
+      upsert.run(request.session, JSON.stringify(document));
+      const stored = JSON.parse(select.get(request.session)!.body) as typeof document;
+      const answer = JSON.stringify({ success: true, session: stored.id, response: `turn ${stored.turns} saved`, currentStep: stored.flow.currentStep });
+      res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(answer) });
+      res.end(answer);
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  cleanups.push(
+    () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  );
+  const port = (server.address() as AddressInfo).port;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  cleanups.push(() => agent.destroy());
+  const documentBytes = JSON.stringify({ id: "5b0e8a3c-0000-4000-8000-000000000000", version: 1, turns: 1, flow: { name: "BasicFlow", currentStep: "NameStep" }, last: "", memory: notes }).length;
+  if (documentBytes < 1800 || documentBytes > 2400) throw new Error(`bench: the floor's document is ${documentBytes} bytes, not ~2 KB`);
+
+  const message = "I would like to know the weather in Los Angeles and New York City today, and then give you my address.".repeat(3).slice(0, 228);
+  const post = (turn: number): Promise<void> => {
+    // A new session every six turns, like the BasicFlow conversations the stack plays.
+    const session = `5b0e8a3c-0000-4000-8000-${String(Math.floor(turn / 6)).padStart(12, "0")}`;
+    const body = JSON.stringify({ session, message, turn });
+    return new Promise((done, fail) => {
+      const req = http.request(
+        { host: "127.0.0.1", port, path: "/ai/chat", method: "POST", agent, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => {
+            const answer = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { success?: boolean };
+            if (res.statusCode !== 200 || answer.success !== true) fail(new Error(`bench: the floor server answered ${res.statusCode}`));
+            else done();
+          });
+        },
+      );
+      req.on("error", fail);
+      req.end(body);
+    });
+  };
+  const sampleBody = JSON.stringify({ session: "5b0e8a3c-0000-4000-8000-000000000000", message, turn: 1 });
+  if (sampleBody.length < 280 || sampleBody.length > 320) throw new Error(`bench: the floor's request is ${sampleBody.length} bytes, not ~300`);
+
+  let turn = 0;
+  for (; turn < FLOOR.warmup; turn++) await post(turn);
+  const times: number[] = [];
+  return {
+    times,
+    block: async () => {
+      const started = process.hrtime.bigint();
+      for (let round = 0; round < FLOOR.rounds / BLOCKS; round++, turn++) {
+        const before = performance.now();
+        await post(turn);
+        times.push(performance.now() - before);
+      }
+      return Number(process.hrtime.bigint() - started) / 1000 / (FLOOR.rounds / BLOCKS);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The full stack: the runner's own ScenarioRun against the app booted in this process.
+
+async function target(loaded: LoadedScenario, dir: string): Promise<ScenarioTarget> {
+  const started = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: dir });
+  cleanups.push(() => started.close());
+  return started;
+}
+
+/**
+ * One whole conversation as the runner plays it: a fresh connection, every turn with its transport,
+ * persisted and expectation checks, then the final checks. Pushes each turn's time to `turnMillis`.
+ * A failed check stops the bench: numbers from a run that does not pass mean nothing.
+ */
+async function converse(loaded: LoadedScenario, on: ScenarioTarget, turnMillis?: number[], parts?: { http: number[]; store: number[] }): Promise<number> {
+  const run = new ScenarioRun(loaded, on);
+  run.start();
+  try {
+    const turns = loaded.scenario.turns.length;
+    for (let index = 0; index < turns; index++) {
+      const before = performance.now();
+      const report = await run.playTurn(index);
+      turnMillis?.push(performance.now() - before);
+      if (report.millis) {
+        parts?.http.push(report.millis.http);
+        parts?.store.push(report.millis.store);
+      }
+      if (report.outcome !== "passed") throw new Error(`bench: ${loaded.name}: ${report.failure ?? report.skipReason}`);
+    }
+    const final = await run.finish();
+    if (final.outcome !== "passed") throw new Error(`bench: ${loaded.name}: ${final.failure ?? final.skipReason}`);
+    return turns;
+  } finally {
+    run.end();
+  }
+}
+
+interface FloorResult {
+  /** The median of the blocks' µs per round trip. */
+  micros: number;
+  p50Micros: number;
+  p99Micros: number;
+}
+
+interface StackResult {
+  /** The median of the blocks' µs per turn, whole conversations (connection, final checks) included. */
+  micros: number;
+  turnMicros: number;
+  /** Of a turn: the HTTP exchange (the server's whole turn included), and the runner's re-read of the session. */
+  httpMicros: number;
+  storeMicros: number;
+  p50Micros: number;
+  p99Micros: number;
+  turnsPerSecond: number;
+  concurrentP50Micros: number;
+  concurrentP99Micros: number;
+}
+
+const BASIC_FLOW_SCENARIO = join(ROOT, "scenarios", "basic-flow.scenario.json");
+
+/** The app with BasicFlow, warmed up; each block plays whole conversations one after another. */
+async function startStack(dir: string): Promise<Timed & { on: ScenarioTarget; loaded: LoadedScenario; parts: { http: number[]; store: number[] } }> {
+  const loaded = loadScenario(BASIC_FLOW_SCENARIO, [BasicFlow]);
+  const on = await target(loaded, dir);
+  for (let index = 0; index < STACK.warmupConversations; index++) await converse(loaded, on);
+  const times: number[] = [];
+  const parts = { http: [] as number[], store: [] as number[] };
+  return {
+    on,
+    loaded,
+    times,
+    parts,
+    block: async () => {
+      let turns = 0;
+      const started = process.hrtime.bigint();
+      for (let index = 0; index < STACK.conversations / BLOCKS; index++) turns += await converse(loaded, on, times, parts);
+      return Number(process.hrtime.bigint() - started) / 1000 / turns;
+    },
+  };
+}
+
+/** Eight sessions at once, each on its own connection, as eight scenario files would drive one server. */
+async function measureConcurrent(loaded: LoadedScenario, on: ScenarioTarget): Promise<{ turnsPerSecond: number; p50Micros: number; p99Micros: number }> {
+  const times: number[] = [];
+  let next = 0;
+  let turns = 0;
+  const worker = async () => {
+    while (next < STACK.concurrentConversations) {
+      next++;
+      // Not `turns += await …`: that reads the sum before the await and loses the other workers' turns.
+      const played = await converse(loaded, on, times);
+      turns += played;
+    }
+  };
+  await profiler?.start();
+  const started = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: STACK.concurrency }, worker));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  await profiler?.stop("stack-concurrent");
+  const { p50Micros, p99Micros } = summary(times);
+  return { turnsPerSecond: turns / seconds, p50Micros, p99Micros };
+}
+
+/** A timed part played in blocks: each call plays one block and returns its µs per turn. */
+interface Timed {
+  /** Every round trip's or turn's time, in ms, over all blocks. */
+  times: number[];
+  block(): Promise<number>;
+}
+
+/**
+ * The floor and the stack block by block, one after the other, so that whatever else the machine
+ * does in the meantime lands on both; each one's µs per turn is the median of its blocks. A
+ * profiled run plays each part's blocks together, so each gets a profile of its own.
+ */
+async function measureFloorAndStack(floor: Timed | undefined, stack: Timed | undefined): Promise<{ floor?: number; stack?: number }> {
+  const floorBlocks: number[] = [];
+  const stackBlocks: number[] = [];
+  if (profiler) {
+    for (const [name, part, blocks] of [["floor", floor, floorBlocks], ["stack-sequential", stack, stackBlocks]] as const) {
+      if (!part) continue;
+      await profiler.start();
+      for (let index = 0; index < BLOCKS; index++) blocks.push(await part.block());
+      await profiler.stop(name);
+    }
+  } else {
+    for (let index = 0; index < BLOCKS; index++) {
+      if (floor) floorBlocks.push(await floor.block());
+      if (stack) stackBlocks.push(await stack.block());
+    }
+  }
+  const median = (values: number[]) => (values.length ? percentile([...values].sort((a, b) => a - b), 0.5) : undefined);
+  return { floor: median(floorBlocks), stack: median(stackBlocks) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Growth: a conversation that never leaves NameStep (a placeholder name, refused with `stay`), so
+// every turn does the same work and only the conversation's length changes.
+
+const PLACEHOLDERS = ["John Doe", "Jane Doe"];
+
+function stayingScenario(turns: number): Scenario {
+  return {
+    flowName: "BasicFlow",
+    description: `bench: ${turns} turns on NameStep, each a placeholder name refused with stay`,
+    turns: Array.from({ length: turns }, (_, index): ScenarioTurn => {
+      const name = PLACEHOLDERS[index % PLACEHOLDERS.length]!;
+      return {
+        label: `placeholder ${index + 1}`,
+        input: name,
+        expectedActiveStep: "NameStep",
+        completed: false,
+        responseMustInclude: [name.toLowerCase()],
+        expectState: { NameStep: {} },
+      };
+    }),
+    finalState: { NameStep: {} },
+  };
+}
+
+/** Writes the scenario where the loader (and node:test) can read it, and loads it like the runner does. */
+function writeScenario(dir: string, name: string, scenario: Scenario): LoadedScenario {
+  const file = join(dir, `${name}.scenario.json`);
+  writeFileSync(file, `${JSON.stringify(scenario, null, 2)}\n`);
+  return loadScenario(file, [BasicFlow]);
+}
+
+interface GrowthResult {
+  firstMicros: number;
+  lastMicros: number;
+  ratio: number;
+  firstHttpMicros: number;
+  lastHttpMicros: number;
+  firstStoreMicros: number;
+  lastStoreMicros: number;
+}
+
+async function measureGrowth(dir: string): Promise<GrowthResult> {
+  const loaded = writeScenario(dir, "bench-growth", stayingScenario(GROWTH.turns));
+  const on = await target(loaded, dir);
+  for (let index = 0; index < GROWTH.warmupConversations; index++) await converse(loaded, on);
+  // Every turn of every conversation, by turn number: [turn][conversation].
+  const turns: number[][] = Array.from({ length: GROWTH.turns }, () => []);
+  const http: number[][] = Array.from({ length: GROWTH.turns }, () => []);
+  const store: number[][] = Array.from({ length: GROWTH.turns }, () => []);
+  await profiler?.start();
+  for (let index = 0; index < GROWTH.conversations; index++) {
+    const turnMillis: number[] = [];
+    const parts = { http: [] as number[], store: [] as number[] };
+    await converse(loaded, on, turnMillis, parts);
+    turnMillis.forEach((millis, turn) => turns[turn]!.push(millis));
+    parts.http.forEach((millis, turn) => http[turn]!.push(millis));
+    parts.store.forEach((millis, turn) => store[turn]!.push(millis));
+  }
+  await profiler?.stop("growth");
+  // Each turn number's median over the conversations, averaged over the window: ten turns of one
+  // conversation are too few to stand against a stray GC pause or WAL checkpoint, which lands on
+  // a different turn in each conversation and would otherwise decide the ratio alone.
+  const window = GROWTH.window;
+  const last = GROWTH.turns - window;
+  const windowMicros = (byTurn: number[][], from: number) =>
+    (byTurn.slice(from, from + window).reduce((total, samples) => total + percentile([...samples].sort((a, b) => a - b), 0.5), 0) * 1000) / window;
+  const firstMicros = windowMicros(turns, 0);
+  const lastMicros = windowMicros(turns, last);
+  return {
+    firstMicros,
+    lastMicros,
+    ratio: lastMicros / firstMicros,
+    firstHttpMicros: windowMicros(http, 0),
+    lastHttpMicros: windowMicros(http, last),
+    firstStoreMicros: windowMicros(store, 0),
+    lastStoreMicros: windowMicros(store, last),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The runner as users run it: `node --import tsx --test <spec>`, one test per turn, timed whole.
+
+/** A spec like the flow suites' own: one scenario file, registered with describeScenario. */
+function writeSpec(dir: string, name: string, scenarioFile: string): string {
+  const spec = join(dir, `${name}.spec.ts`);
+  const from = (target: string) => {
+    const path = relative(dir, target).split(sep).join("/");
+    return path.startsWith(".") ? path : `./${path}`;
+  };
+  writeFileSync(
+    spec,
+    [
+      "// Written by test/bench/bench.ts and removed when it ends.",
+      `import { basicFlowEntry } from ${JSON.stringify(from(join(ROOT, "src", "flows", "index.ts")))};`,
+      `import { describeScenario } from ${JSON.stringify(from(join(ROOT, "src", "testing", "index.ts")))};`,
+      "",
+      `describeScenario(${JSON.stringify(scenarioFile)}, { flows: [basicFlowEntry], artifactsDir: ${JSON.stringify(dir)} });`,
+      "",
+    ].join("\n"),
+  );
+  return spec;
+}
+
+/** The environment a user's run would have, minus what would point it away from the in-process app. */
+function childEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of ["FLOW_BASE_URL", "FLOW_MODEL", "FLOW_REPEAT", "FLOW_PASS_RATE", "SQLITE_PATH", "SESSION_STORE", "NODE_OPTIONS"]) delete env[key];
+  return env;
+}
+
+/**
+ * The wall time of `node --import tsx --test <spec>` over a `turns`-turn scenario, start-up and exit
+ * included. A child still running at `timeoutMillis` is killed (the bench must end in two minutes),
+ * and the time so far is returned as a lower bound.
+ */
+async function timeRunner(dir: string, turns: number, timeoutMillis: number): Promise<{ millis: number; timedOut: boolean }> {
+  const name = `bench-runner-${turns}`;
+  const loaded = writeScenario(dir, name, stayingScenario(turns));
+  const spec = writeSpec(dir, name, loaded.file);
+  const flags = profiler ? ["--cpu-prof", `--cpu-prof-dir=${profiler.dir}`, `--cpu-prof-name=runner-${turns}.cpuprofile`, "--cpu-prof-interval=100"] : [];
+  let timedOut = false;
+  const started = process.hrtime.bigint();
+  const { code, signal, output } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>((done, fail) => {
+    // A group of its own: `node --test` runs the spec in a grandchild, which must go down with it.
+    const child = spawn(process.execPath, [...flags, "--import", "tsx", "--test", spec], {
+      cwd: ROOT,
+      env: childEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    const kill = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+      // A killed run cannot remove the scratch folder its app made under test/.tmp; its name is ours.
+      for (const entry of readdirSync(join(ROOT, "test", ".tmp"))) {
+        if (entry.startsWith(`${name}-`)) rmSync(join(ROOT, "test", ".tmp", entry), { recursive: true, force: true });
+      }
+    };
+    cleanups.push(kill);
+    // A killed child writes no profile, and a profiled run writes no results: it gets all the time it needs.
+    const timer = profiler
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          kill();
+        }, Math.max(0, timeoutMillis));
+    child.on("error", fail);
+    child.on("close", (exitCode, exitSignal) => {
+      clearTimeout(timer);
+      cleanups.splice(cleanups.indexOf(kill), 1);
+      done({ code: exitCode, signal: exitSignal, output });
+    });
+  });
+  const millis = Number(process.hrtime.bigint() - started) / 1e6;
+  if (timedOut) return { millis, timedOut };
+  // The start test, one test per turn, and the final state: anything else is not the run we timed.
+  // Node 20 and 22 report TAP to a pipe (`# pass N`), later versions the spec reporter (`ℹ pass N`).
+  const passed = Number(/^(?:# |ℹ )pass (\d+)$/m.exec(output)?.[1] ?? -1);
+  if (code !== 0 || passed !== turns + 2) {
+    const why = signal ? `was killed (${signal}) after ${Math.round(millis)} ms` : `exited ${code} with ${passed} tests passed of ${turns + 2}`;
+    throw new Error(`bench: the ${turns}-turn runner ${why}:\n${output.split("\n").slice(-40).join("\n")}`);
+  }
+  if (profiler) process.stderr.write(`bench: wrote ${join(profiler.dir, `runner-${turns}.cpuprofile`)}\n`);
+  return { millis, timedOut };
+}
+
+/** The commit measured, with `+dirty` when the tree has changes: numbers belong to a version. */
+function commitOf(): string {
+  try {
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const dirty = git("status", "--porcelain", "--untracked-files=no") !== "";
+    return `${git("rev-parse", "--short", "HEAD")}${dirty ? "+dirty" : ""}`;
+  } catch {
+    return "unknown";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const phases = phasesToRun(argv);
+  const profileDir = argv.find((arg) => arg.startsWith("--profile="))?.slice("--profile=".length);
+  if (profileDir !== undefined) profiler = new PhaseProfiler(profileDir);
+  const benchStarted = performance.now();
+  // Another process busy on this machine (a test run, a build) skews every number here. The load
+  // average lags by a minute, so it also counts whatever ran just before: a hint, not a verdict.
+  const loadBefore = os.loadavg()[0]!;
+  if (loadBefore > 1) process.stderr.write(`bench: the 1-minute load average is ${loadBefore.toFixed(2)}; if other work is running, the numbers will be noisy\n`);
+  // The bench measures the app it boots here with the scripted model; an environment that points
+  // the runner at another server or model would measure something else.
+  for (const key of ["FLOW_BASE_URL", "FLOW_MODEL", "FLOW_REPEAT"]) delete process.env[key];
+
+  const tmpRoot = join(ROOT, "test", ".tmp");
+  mkdirSync(tmpRoot, { recursive: true });
+  const dir = mkdtempSync(join(tmpRoot, "bench-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+
+  const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
+  let floor: FloorResult | undefined;
+  let stack: StackResult | undefined;
+  let growth: GrowthResult | undefined;
+  let runner: { shortMillis: number; longMillis: number; millisPerTurn: number; timedOut: boolean } | undefined;
+
+  if (phases.has("floor") || phases.has("stack")) {
+    const parts = [
+      phases.has("floor") ? `${FLOOR.rounds} floor round trips` : "",
+      phases.has("stack") ? `${STACK.conversations} BasicFlow conversations` : "",
+    ].filter(Boolean);
+    log(`${parts.join(" and ")}, in ${BLOCKS} blocks…`);
+    const floorPart = phases.has("floor") ? await startFloor(dir) : undefined;
+    const stackPart = phases.has("stack") ? await startStack(dir) : undefined;
+    const micros = await measureFloorAndStack(floorPart, stackPart);
+    if (floorPart && micros.floor !== undefined) floor = { micros: micros.floor, ...summary(floorPart.times) };
+    if (stackPart && micros.stack !== undefined) {
+      log(`stack: ${STACK.concurrentConversations} conversations on ${STACK.concurrency} sessions at once…`);
+      const concurrent = await measureConcurrent(stackPart.loaded, stackPart.on);
+      const sequential = summary(stackPart.times);
+      stack = {
+        micros: micros.stack,
+        turnMicros: sequential.meanMicros,
+        httpMicros: summary(stackPart.parts.http).meanMicros,
+        storeMicros: summary(stackPart.parts.store).meanMicros,
+        p50Micros: sequential.p50Micros,
+        p99Micros: sequential.p99Micros,
+        turnsPerSecond: concurrent.turnsPerSecond,
+        concurrentP50Micros: concurrent.p50Micros,
+        concurrentP99Micros: concurrent.p99Micros,
+      };
+    }
+  }
+  if (phases.has("growth")) {
+    log(`growth: ${GROWTH.conversations} conversations of ${GROWTH.turns} turns…`);
+    growth = await measureGrowth(dir);
+  }
+  if (phases.has("runner")) {
+    log(`runner: ${RUNNER.short} and ${RUNNER.long} turns under node:test…`);
+    const short = await timeRunner(dir, RUNNER.short, BUDGET_MILLIS - (performance.now() - benchStarted));
+    if (short.timedOut) throw new Error(`bench: the ${RUNNER.short}-turn runner did not finish within the bench's two minutes`);
+    const long = await timeRunner(dir, RUNNER.long, BUDGET_MILLIS - (performance.now() - benchStarted));
+    if (long.timedOut) log(`runner: the ${RUNNER.long}-turn run was stopped after ${Math.round(long.millis)} ms to keep within two minutes; its cost per turn is a lower bound`);
+    runner = {
+      shortMillis: short.millis,
+      longMillis: long.millis,
+      millisPerTurn: (long.millis - short.millis) / (RUNNER.long - RUNNER.short),
+      timedOut: long.timedOut,
+    };
+  }
+  await cleanUp();
+
+  const floorRatio = floor && stack ? stack.micros / floor.micros : undefined;
+  const rows: [string, string, string][] = [];
+  const show = (value: number | undefined, digits = 1) => (value === undefined ? "—" : value.toFixed(digits));
+  const met = (value: number | undefined, limit: number) => (value === undefined ? "" : value <= limit ? "met" : "NOT met");
+  rows.push(["floor µs/turn (HTTP + 1 upsert + 1 read)", show(floor?.micros), ""]);
+  rows.push(["  floor p50 / p99 µs", `${show(floor?.p50Micros)} / ${show(floor?.p99Micros)}`, ""]);
+  rows.push(["stack µs/turn (sequential, whole conversations)", show(stack?.micros), ""]);
+  rows.push(["  stack µs/turn (playTurn alone, mean)", show(stack?.turnMicros), ""]);
+  rows.push(["  of which HTTP / runner's store re-read", `${show(stack?.httpMicros)} / ${show(stack?.storeMicros)}`, ""]);
+  rows.push(["  stack p50 / p99 µs", `${show(stack?.p50Micros)} / ${show(stack?.p99Micros)}`, ""]);
+  rows.push(["floorRatio (stack ÷ floor)", show(floorRatio, 2), `≤ 2.5 ${met(floorRatio, 2.5)}`]);
+  rows.push([`turns/s (${STACK.concurrency} sessions at once)`, show(stack?.turnsPerSecond, 0), ""]);
+  rows.push(["  concurrent p50 / p99 µs", `${show(stack?.concurrentP50Micros)} / ${show(stack?.concurrentP99Micros)}`, ""]);
+  rows.push([`growth µs/turn, turns 1–${GROWTH.window}`, show(growth?.firstMicros), ""]);
+  rows.push([`growth µs/turn, turns ${GROWTH.turns - GROWTH.window + 1}–${GROWTH.turns}`, show(growth?.lastMicros), ""]);
+  rows.push(["  of which HTTP (first → last)", `${show(growth?.firstHttpMicros)} → ${show(growth?.lastHttpMicros)}`, ""]);
+  rows.push(["  of which runner's store re-read (first → last)", `${show(growth?.firstStoreMicros)} → ${show(growth?.lastStoreMicros)}`, ""]);
+  rows.push(["growthRatio", show(growth?.ratio, 2), `≤ 1.3 ${met(growth?.ratio, 1.3)}`]);
+  const atLeast = runner?.timedOut ? "≥ " : "";
+  rows.push([`runner wall ms, ${RUNNER.short} / ${RUNNER.long} turns`, `${show(runner?.shortMillis, 0)} / ${atLeast}${show(runner?.longMillis, 0)}`, ""]);
+  rows.push(["runnerMillisPerTurn", `${atLeast}${show(runner?.millisPerTurn, 3)}`, `≤ 1.2 ${met(runner?.millisPerTurn, 1.2)}`]);
+  const width = Math.max(...rows.map(([name]) => name.length));
+  const valueWidth = Math.max(...rows.map(([, value]) => value.length));
+  console.log(`flowcheck bench — Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}`);
+  for (const [name, value, target] of rows) console.log(`${name.padEnd(width)}  ${value.padStart(valueWidth)}  ${target}`.trimEnd());
+  const benchSeconds = (performance.now() - benchStarted) / 1000;
+  console.log(`(the bench took ${benchSeconds.toFixed(1)} s; commit ${commitOf()})`);
+
+  if (!(floor && stack && growth && runner && floorRatio !== undefined)) {
+    log(`only ${[...phases].join(", ")} ran, so ${relative(ROOT, RESULTS)} was left as it was`);
+    return;
+  }
+  if (profiler) {
+    log(`a profiled run is slower than a plain one, so ${relative(ROOT, RESULTS)} was left as it was`);
+    return;
+  }
+  const results = {
+    floorMicrosPerTurn: round(floor.micros),
+    stackMicrosPerTurn: round(stack.micros),
+    floorRatio: round(floorRatio, 2),
+    turnsPerSecond: round(stack.turnsPerSecond, 0),
+    p50Micros: round(stack.p50Micros),
+    p99Micros: round(stack.p99Micros),
+    growthRatio: round(growth.ratio, 2),
+    runnerMillisPerTurn: round(runner.millisPerTurn, 3),
+    // True when the long run was stopped to keep within two minutes: runnerMillisPerTurn is then a lower bound.
+    runnerTimedOut: runner.timedOut,
+    node: process.version,
+    date: new Date().toISOString(),
+    targets: {
+      floorRatio: { max: 2.5, met: floorRatio <= 2.5 },
+      growthRatio: { max: 1.3, met: growth.ratio <= 1.3 },
+      runnerMillisPerTurn: { max: 1.2, met: runner.millisPerTurn <= 1.2 },
+    },
+    details: {
+      commit: commitOf(),
+      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? "unknown", platform: `${process.platform} ${os.release()}` },
+      floor: { rounds: FLOOR.rounds, blocks: BLOCKS, p50Micros: round(floor.p50Micros), p99Micros: round(floor.p99Micros) },
+      stack: {
+        scenario: "scenarios/basic-flow.scenario.json",
+        conversations: STACK.conversations,
+        blocks: BLOCKS,
+        playTurnMicros: round(stack.turnMicros),
+        httpMicros: round(stack.httpMicros),
+        storeReadMicros: round(stack.storeMicros),
+        concurrency: STACK.concurrency,
+        concurrentConversations: STACK.concurrentConversations,
+        concurrentP50Micros: round(stack.concurrentP50Micros),
+        concurrentP99Micros: round(stack.concurrentP99Micros),
+      },
+      growth: {
+        turns: GROWTH.turns,
+        conversations: GROWTH.conversations,
+        firstTurnsMicros: round(growth.firstMicros),
+        lastTurnsMicros: round(growth.lastMicros),
+        httpMicros: { first: round(growth.firstHttpMicros), last: round(growth.lastHttpMicros) },
+        storeReadMicros: { first: round(growth.firstStoreMicros), last: round(growth.lastStoreMicros) },
+      },
+      runner: {
+        command: "node --import tsx --test <spec>",
+        shortTurns: RUNNER.short,
+        shortMillis: round(runner.shortMillis, 0),
+        longTurns: RUNNER.long,
+        longMillis: round(runner.longMillis, 0),
+      },
+      benchSeconds: round(benchSeconds, 1),
+      // The 1-minute load average before and after: above ~1 on 2 cores, something else competed.
+      loadAverage: { before: round(loadBefore, 2), after: round(os.loadavg()[0]!, 2) },
+    },
+  };
+  writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  log(`wrote ${relative(ROOT, RESULTS)}`);
+}
+
+let interrupted = false;
+for (const [signal, number] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    void cleanUp().finally(() => process.exit(128 + number));
+  });
+}
+
+main().then(
+  () => undefined,
+  async (error: unknown) => {
+    await cleanUp();
+    if (!interrupted) console.error((error as Error).stack ?? String(error));
+    process.exitCode = 1;
+  },
+);
