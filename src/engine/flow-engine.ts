@@ -5,6 +5,7 @@ import type { Clock } from "./clock.ts";
 import type { FlowDefinition } from "./flow.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import type { Model } from "./model.ts";
+import { RecentConversations } from "./recent-conversations.ts";
 import { RunRecorder } from "./run-recorder.ts";
 import { runTurn } from "./run-turn.ts";
 import {
@@ -43,6 +44,8 @@ export interface FlowEngineOptions {
   store: SessionStore;
   model: Model;
   clockOf(flow: string): Clock;
+  /** How many sessions' conversations are kept in memory between their turns. Default 1000. */
+  recentConversations?: number;
 }
 
 /** Applies chat turns to sessions: load, run the turn, save it whole. Knows nothing of HTTP. */
@@ -52,6 +55,7 @@ export class FlowEngine {
   readonly #model: Model;
   readonly #clockOf: (flow: string) => Clock;
   readonly #sessions = new KeyedMutex();
+  readonly #recent: RecentConversations;
 
   constructor(options: FlowEngineOptions) {
     for (const flow of options.flows) {
@@ -63,6 +67,7 @@ export class FlowEngine {
     this.#store = options.store;
     this.#model = options.model;
     this.#clockOf = options.clockOf;
+    this.#recent = new RecentConversations(options.recentConversations ?? 1000);
   }
 
   get store(): SessionStore {
@@ -136,30 +141,41 @@ export class FlowEngine {
   }
 
   async #continue(id: string, request: ChatRequest): Promise<TurnOutcome> {
+    // The head says whether the turn may run at all, and whether the conversation this process
+    // saved last is still the stored one; only when it is not is the whole conversation read.
     let document: SessionDocument | undefined;
     try {
-      document = await this.#store.fetchAll(id);
+      const head = this.#continuable(id, request, await this.#store.fetchHead(id));
+      const recent = this.#recent.take(id, head.turns);
+      document = recent
+        ? { ...head, memory: recent.memory, execution: recent.execution }
+        : this.#continuable(id, request, await this.#store.fetchAll(id));
     } catch (error) {
       if (!isFlowcheckError(error, "session_unreadable")) throw error;
       return this.#reset(id, request, error);
     }
-    if (!document) {
-      throw new FlowcheckError("session_not_found", `There is no session "${id}". Start a new one by sending "flow" and no session id.`);
-    }
-    if (request.flow !== undefined && request.flow !== document.flow.name) {
-      throw new FlowcheckError(
-        "invalid_request",
-        `Session "${id}" belongs to ${document.flow.name}, not ${request.flow}. Drop "flow", or start a new session for ${request.flow}.`,
-      );
-    }
-    if (document.runStatus !== "running") {
-      throw new FlowcheckError(
-        "flow_completed",
-        `Session "${id}" of ${document.flow.name} has ended (runStatus ${document.runStatus}); start a new session to talk again.`,
-      );
-    }
     const flow = this.flow(document.flow.name);
     return this.#apply(flow, document, request.message, (write) => this.#store.saveTurn(write));
+  }
+
+  /** The session, when a turn may be applied to it; otherwise the error that says why not. */
+  #continuable<T extends SessionHead>(id: string, request: ChatRequest, session: T | undefined): T {
+    if (!session) {
+      throw new FlowcheckError("session_not_found", `There is no session "${id}". Start a new one by sending "flow" and no session id.`);
+    }
+    if (request.flow !== undefined && request.flow !== session.flow.name) {
+      throw new FlowcheckError(
+        "invalid_request",
+        `Session "${id}" belongs to ${session.flow.name}, not ${request.flow}. Drop "flow", or start a new session for ${request.flow}.`,
+      );
+    }
+    if (session.runStatus !== "running") {
+      throw new FlowcheckError(
+        "flow_completed",
+        `Session "${id}" of ${session.flow.name} has ended (runStatus ${session.runStatus}); start a new session to talk again.`,
+      );
+    }
+    return session;
   }
 
   /**
@@ -216,6 +232,7 @@ export class FlowEngine {
       updatedAt: new Date().toISOString(),
     };
     await save({ head, baseTurns: document.turns, memory: run.memoryAppends, execution: run.executionAppends });
+    this.#recent.keep(head.id, { turns: head.turns, memory: run.memory, execution: run.execution });
     return {
       session: head.id,
       response,

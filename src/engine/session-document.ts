@@ -66,6 +66,12 @@ export interface SessionDocument extends SessionHead {
   execution: ExecutionEntry[];
 }
 
+/** The session without what grows with the conversation; a head is returned as a copy of itself. */
+export function headOf(session: SessionHead | SessionDocument): SessionHead {
+  const { memory: _memory, execution: _execution, ...head } = session as SessionDocument;
+  return head;
+}
+
 /** The memory namespace holding the user-visible conversation across steps. */
 export const FLOW_MEMORY = "flow";
 

@@ -1,4 +1,4 @@
-import type { SessionDocument, TurnWrite } from "./session-document.ts";
+import type { SessionDocument, SessionHead, TurnWrite } from "./session-document.ts";
 
 /**
  * What the engine needs from a store. Backends live in `src/store/<backend>/`.
@@ -8,6 +8,8 @@ import type { SessionDocument, TurnWrite } from "./session-document.ts";
 export interface SessionStore {
   readonly description: string;
   fetchAll(id: string): Promise<SessionDocument | undefined>;
+  /** The session without its conversation (memory, execution log): what a turn's checks need. */
+  fetchHead(id: string): Promise<SessionHead | undefined>;
   create(write: TurnWrite): Promise<void>;
   saveTurn(write: TurnWrite): Promise<void>;
   close(): Promise<void>;

@@ -6,4 +6,6 @@ export interface StoredSession {
   head: unknown;
   memory: { namespace: string; entry: unknown }[];
   execution: unknown[];
+  /** What the backend found broken while reading (e.g. a turn's row that is not JSON). */
+  damage?: string;
 }

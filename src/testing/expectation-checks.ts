@@ -1,4 +1,4 @@
-import type { SessionDocument } from "../engine/session-document.ts";
+import type { SessionHead } from "../engine/session-document.ts";
 import { check, skipped, type Check } from "./check.ts";
 import { matchPartial } from "./match-partial.ts";
 import type { Answer } from "./read-answer.ts";
@@ -8,7 +8,7 @@ import { compilePattern, type ScenarioTurn } from "./scenario.ts";
  * The turn's own expectations on the answer's text and on the stored state. `storeUnavailable` says
  * why the store cannot be read at all; expectState is then skipped with that reason, not failed.
  */
-export function expectationChecks(turn: ScenarioTurn, answer: Answer, stored: SessionDocument | undefined, storeUnavailable?: string): Check[] {
+export function expectationChecks(turn: ScenarioTurn, answer: Answer, stored: SessionHead | undefined, storeUnavailable?: string): Check[] {
   const text = answer.text;
   const lower = text.toLowerCase();
   const checks: Check[] = [];

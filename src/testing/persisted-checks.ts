@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { SessionDocument } from "../engine/session-document.ts";
+import type { SessionHead } from "../engine/session-document.ts";
 import { check, failed, type Check } from "./check.ts";
 import type { Answer } from "./read-answer.ts";
 import { isSuccessStatus, type ScenarioTurn } from "./scenario.ts";
@@ -7,21 +7,22 @@ import { isSuccessStatus, type ScenarioTurn } from "./scenario.ts";
 /**
  * The persisted contract: the session re-read from the store is on the expected flow, step and run
  * status, holds exactly one more turn than before, and agrees with what the answer claimed. After an
- * error answer, the stored session must be exactly as it was.
+ * error answer, the stored session must be exactly as it was: the caller then passes the whole
+ * session, conversation included, as it was before the turn and after it.
  */
 export function persistedChecks(
   turn: ScenarioTurn,
   flowName: string,
   answer: Answer,
-  stored: SessionDocument | undefined,
-  previous: SessionDocument | undefined,
+  stored: SessionHead | undefined,
+  previous: SessionHead | undefined,
   where: string,
   session: string | undefined,
 ): Check[] {
   if (!isSuccessStatus(turn.expectedStatus ?? 200)) {
     if (!previous) return [];
     const changed = Object.keys({ ...previous, ...stored }).filter(
-      (key) => !isDeepStrictEqual(previous[key as keyof SessionDocument], stored?.[key as keyof SessionDocument]),
+      (key) => !isDeepStrictEqual(previous[key as keyof SessionHead], stored?.[key as keyof SessionHead]),
     );
     return [check("persisted", "unchanged", changed.length ? `the error answer changed the stored session: ${changed.join(", ")} differ from before the turn` : undefined)];
   }

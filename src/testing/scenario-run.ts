@@ -1,4 +1,4 @@
-import type { SessionDocument } from "../engine/session-document.ts";
+import { headOf, type SessionDocument, type SessionHead } from "../engine/session-document.ts";
 import { preview } from "../engine/scripted-model.ts";
 import { check, failed, skipped, type Check } from "./check.ts";
 import { ChatClient, type ChatExchange } from "./chat-client.ts";
@@ -7,8 +7,8 @@ import { finalChecks } from "./final-checks.ts";
 import { persistedChecks } from "./persisted-checks.ts";
 import { readAnswer, type Answer } from "./read-answer.ts";
 import { redactHeaders } from "./redact.ts";
-import type { LoadedScenario, Scenario, ScenarioTurn } from "./scenario.ts";
-import type { ScenarioTarget } from "./scenario-target.ts";
+import { isSuccessStatus, type LoadedScenario, type Scenario, type ScenarioTurn } from "./scenario.ts";
+import type { ScenarioTarget, SessionReader } from "./scenario-target.ts";
 import { transportChecks } from "./transport-checks.ts";
 
 export type Outcome = "passed" | "failed" | "skipped";
@@ -28,8 +28,11 @@ export interface TurnReport {
   failure?: string;
   request?: { method: string; path: string; headers: Record<string, string>; body: unknown };
   response?: { status: number; headers: Record<string, string>; body: unknown };
-  /** The session as the store held it after the turn. */
-  stored?: SessionDocument;
+  /**
+   * The session as the store held it after the turn: its head, which the checks read. The whole
+   * session, conversation included, is in the final report.
+   */
+  stored?: SessionHead;
   checks: Check[];
   millis?: { http: number; store: number };
 }
@@ -39,6 +42,8 @@ export interface FinalReport {
   skipReason?: string;
   failure?: string;
   checks: Check[];
+  /** The whole session as the store held it at the end, after the last turn played. */
+  stored?: SessionDocument;
 }
 
 /** Grades `expectedResponse`; without one, judged checks are reported as skipped, never passed. */
@@ -71,6 +76,10 @@ export interface RunOptions {
 
 const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is not graded";
 
+function readHead(sessions: SessionReader, id: string): Promise<SessionHead | undefined> {
+  return sessions.fetchHead ? sessions.fetchHead(id) : sessions.fetchAll(id).then((document) => document && headOf(document));
+}
+
 function parseBody(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -91,7 +100,7 @@ export class ScenarioRun {
   readonly #options: RunOptions;
   readonly #listeners: ((event: ScenarioEvent) => void)[] = [];
   #session: string | undefined;
-  #stored: SessionDocument | undefined;
+  #stored: SessionHead | undefined;
   #final: FinalReport | undefined;
 
   constructor(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}) {
@@ -143,6 +152,11 @@ export class ScenarioRun {
     const { scenario } = this.loaded;
     const turn = scenario.turns[index]!;
     this.#target.cassette?.beginTurn(index + 1, turn.label);
+    const sessions = this.#target.sessions;
+    // An error answer must leave the whole session as it was, conversation included, so such a
+    // turn reads it whole before and after; any other turn's checks read the head alone.
+    const expectsError = !isSuccessStatus(turn.expectedStatus ?? 200);
+    const before = expectsError && sessions && this.#session ? await sessions.fetchAll(this.#session) : undefined;
     let exchange: ChatExchange;
     try {
       exchange = await this.#client.send({
@@ -167,12 +181,11 @@ export class ScenarioRun {
     this.#session = transport.session;
 
     const storeStarted = performance.now();
-    const sessions = this.#target.sessions;
-    const stored = sessions && this.#session ? await sessions.fetchAll(this.#session) : undefined;
+    const stored = sessions && this.#session ? await (expectsError ? sessions.fetchAll(this.#session) : readHead(sessions, this.#session)) : undefined;
     const storeMillis = performance.now() - storeStarted;
     const unreadable = sessions ? undefined : (this.#target.sessionsUnavailable ?? "no store to read");
     const persisted = sessions
-      ? persistedChecks(turn, scenario.flowName, answer, stored, this.#stored, sessions.description, this.#session)
+      ? persistedChecks(turn, scenario.flowName, answer, stored, expectsError ? before : this.#stored, sessions.description, this.#session)
       : [skipped("persisted", "persisted contract", unreadable!)];
     const checks = [...transport.checks, ...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
     // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
@@ -180,7 +193,7 @@ export class ScenarioRun {
     if (turn.expectedResponse !== undefined) {
       checks.push(failures.length ? skipped("judge", "expectedResponse", `turn ${index + 1} failed its contracts`) : await this.#judge(turn, answer));
     }
-    if (stored) this.#stored = stored;
+    if (stored) this.#stored = headOf(stored);
 
     // An unexpected status explains the failures after it; saying it alone keeps the message readable,
     // and its message already quotes the error, so the response is not repeated after it.
@@ -198,7 +211,7 @@ export class ScenarioRun {
         : {}),
       request: { ...exchange.request, headers: redactHeaders(exchange.request.headers), body: parseBody(exchange.request.body) },
       response: { status: exchange.response.status, headers: redactHeaders(exchange.response.headers), body: answer.events ?? answer.json ?? exchange.response.body },
-      ...(stored ? { stored } : {}),
+      ...(this.#stored && stored ? { stored: this.#stored } : {}),
       checks,
       millis: { http: exchange.millis, store: storeMillis },
     };
@@ -225,13 +238,17 @@ export class ScenarioRun {
   /** The domain contract on the stored session: finalState, finalExecution and the spec's own checks. */
   async finish(): Promise<FinalReport> {
     const failedTurn = this.failedTurn;
+    const sessions = this.#target.sessions;
     let report: FinalReport;
     if (failedTurn) {
       report = { outcome: "skipped", skipReason: `turn ${failedTurn.number} failed`, checks: [] };
-    } else if (!this.#target.sessions) {
+      // For the transcript: the whole session as the failure left it, when it can be read at all.
+      const stored = sessions && this.#session ? await sessions.fetchAll(this.#session).catch(() => undefined) : undefined;
+      if (stored) report.stored = stored;
+    } else if (!sessions) {
       report = { outcome: "skipped", skipReason: this.#target.sessionsUnavailable ?? "no store to read", checks: [] };
     } else {
-      const stored = this.#session ? await this.#target.sessions.fetchAll(this.#session) : undefined;
+      const stored = this.#session ? await sessions.fetchAll(this.#session) : undefined;
       const checks = finalChecks(this.loaded.scenario, stored);
       const cassette = this.#target.cassette;
       if (cassette?.mode === "replay") checks.push(check("cassette", "every recorded call made", cassette.leftovers()));
@@ -248,6 +265,7 @@ export class ScenarioRun {
       report = failures.length
         ? { outcome: "failed", failure: `final state: ${failures.map((c) => `${c.name}: ${c.message}`).join("; ")}`, checks }
         : { outcome: "passed", checks };
+      if (stored) report.stored = stored;
     }
     this.#final = report;
     this.#emit({ type: "final", report });

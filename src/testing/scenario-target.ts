@@ -6,7 +6,7 @@ import { FlowcheckError } from "../errors.ts";
 import { Cassette } from "./cassette/cassette.ts";
 import { createApp } from "../create-app.ts";
 import type { FlowEntry } from "../engine/scripted-model.ts";
-import type { SessionDocument } from "../engine/session-document.ts";
+import type { SessionDocument, SessionHead } from "../engine/session-document.ts";
 import { serve } from "../serve.ts";
 import { MongoSessionStore } from "../store/mongo/mongo-session-store.ts";
 import { SqliteSessionStore } from "../store/sqlite/sqlite-session-store.ts";
@@ -16,6 +16,11 @@ import type { LoadedScenario } from "./scenario.ts";
 export interface SessionReader {
   readonly description: string;
   fetchAll(id: string): Promise<SessionDocument | undefined>;
+  /**
+   * The session without its conversation, which is all a turn's checks read; without it they
+   * read the whole session, whose cost grows with the conversation.
+   */
+  fetchHead?(id: string): Promise<SessionHead | undefined>;
 }
 
 /** The server a scenario talks to, and the store its sessions can be re-read from. */
@@ -124,7 +129,11 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
       config,
       ...(cassette ? { cassette } : {}),
       baseUrl: running.url,
-      sessions: { description: `${store.description} (scratch: removed when the scenario ends)`, fetchAll: (id) => store!.fetchAll(id) },
+      sessions: {
+        description: `${store.description} (scratch: removed when the scenario ends)`,
+        fetchAll: (id) => store!.fetchAll(id),
+        fetchHead: (id) => store!.fetchHead(id),
+      },
       pins: pinsOf(env, scenarioKeys),
       models: app.modelModes,
       close: async () => {

@@ -21,6 +21,7 @@ import {
   type Script,
   type ScriptRequest,
   type SessionDocument,
+  type SessionHead,
   type SessionStore,
   type StepContext,
   type TurnWrite,
@@ -264,6 +265,8 @@ const testFlows: FlowEntry[] = [
 class CountingStore implements SessionStore {
   readonly inner: SqliteSessionStore;
   readonly writes: TurnWrite[] = [];
+  /** Whole-session reads, the conversation included. */
+  wholeReads = 0;
 
   constructor(path: string) {
     this.inner = new SqliteSessionStore(path);
@@ -274,7 +277,12 @@ class CountingStore implements SessionStore {
   }
 
   fetchAll(id: string): Promise<SessionDocument | undefined> {
+    this.wholeReads += 1;
     return this.inner.fetchAll(id);
+  }
+
+  fetchHead(id: string): Promise<SessionHead | undefined> {
+    return this.inner.fetchHead(id);
   }
 
   async create(write: TurnWrite): Promise<void> {
@@ -805,6 +813,32 @@ describe("FlowEngine: concurrency", () => {
           [4, 3, "keep"],
         ],
       );
+    } finally {
+      await two.app.close();
+      await one.app.close();
+      dir.remove();
+    }
+  });
+
+  test("an engine reads only the head while the conversation it saved last is the stored one, and the whole session after another engine's turn", async () => {
+    const dir = await tempDir("flow-engine-recent");
+    const path = join(dir.path, "sessions.sqlite");
+    const one = await openApp(path, testFlows);
+    const two = await openApp(path, testFlows);
+    try {
+      const started = await one.engine.chat({ flow: "CursorFlow", message: '!keep {"note":"a"}' });
+      await one.engine.chat({ session: started.session, message: '!keep {"note":"b"}' });
+      assert.equal(one.store.wholeReads, 0, "one's own turns need no whole read");
+      await two.engine.chat({ session: started.session, message: '!keep {"note":"c"}' });
+      await two.engine.chat({ session: started.session, message: '!keep {"note":"d"}' });
+      assert.equal(two.store.wholeReads, 1, "two reads the session whole once, then keeps what it saved");
+      await one.engine.chat({ session: started.session, message: '!keep {"note":"e"}' });
+      assert.equal(one.store.wholeReads, 1, "two's turns in between make one read the session whole");
+
+      const after = await stored(one.engine, started.session);
+      assert.deepStrictEqual(after.steps["FirstStep"], { kept: ["a", "b", "c", "d", "e"] });
+      assert.deepStrictEqual(userTexts(after.memory[FLOW_MEMORY]), ["a", "b", "c", "d", "e"].map((note) => `!keep {"note":"${note}"}`));
+      assert.deepStrictEqual(after.execution.map((entry) => [entry.seq, entry.turn]), [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]);
     } finally {
       await two.app.close();
       await one.app.close();

@@ -145,6 +145,21 @@ test("a model call after a tool stayed and logged its call failing answers 502 m
   });
 });
 
+test("after a failed turn the next turn's model sees the stored conversation, with nothing of the failed turn's messages", async () => {
+  await withLive(async (live) => {
+    const id = (await turn(live, "John Doe")).body["session"] as string;
+    await failingTurn(live, { session: id, message: "Jane Doe", failAt: 1 });
+    const base = live.fake.requests.length;
+    await turn(live, "John Wick", id);
+    const stored = (await live.server.app.engine.fetchAll(id))!.memory["NameStep"]!;
+    // The retried turn's first request: the stored step memory up to its own user message.
+    const upToUser = stored.slice(0, stored.findIndex((m) => m.role === "user" && m.content === "John Wick") + 1);
+    const sent = live.fake.requests[base]!.messages.filter((m) => m.role !== "system");
+    assert.deepStrictEqual(sent.map((m) => [m.role, m.content ?? ""]), upToUser.map((m) => [m.role, m.content]));
+    assert.ok(!sent.some((m) => (m.content ?? "").includes("Jane Doe")), "nothing of the failed turn reached the model");
+  });
+});
+
 test("a model call after a tool saved state and advanced the cursor failing answers 502 model_error and leaves the stored session byte-for-byte as before", async () => {
   await withLive(async (live) => {
     const id = (await turn(live, "John Doe")).body["session"] as string;

@@ -129,15 +129,24 @@ export function describeSessionStoreContract(name: string, open: () => Promise<S
       const id = newId();
       await subject.store.create(turnWrite(id, 1));
       const before = await subject.store.fetchAll(id);
-      // The second entry repeats the first one's seq, so the write fails after the head and memory went in.
-      const broken = turnWrite(id, 2, {
-        execution: [
-          { seq: 2, turn: 2, step: "NameStep", kind: "tool", name: "save_name", outcome: "stay" },
-          { seq: 2, turn: 2, step: "NameStep", kind: "tool", name: "save_name", outcome: "advance", to: "WeatherStep" },
-        ],
-      });
+      // The head serialises; the memory entry after it cannot (it refers to itself), so the write
+      // fails after the head went in.
+      const cycle: Record<string, unknown> = { role: "user", content: "loop" };
+      cycle["self"] = cycle;
+      const broken = turnWrite(id, 2, { memory: [{ namespace: "flow", entry: cycle as never }] });
       await assert.rejects(subject.store.saveTurn(broken));
       assert.deepEqual(await subject.store.fetchAll(id), before);
+      assert.deepEqual(await subject.store.fetchHead(id), head(id, 1));
+    });
+
+    test("the head is fetched alone: what fetchAll returns, without memory and execution", async () => {
+      const id = newId();
+      await subject.store.create(turnWrite(id, 1));
+      await subject.store.saveTurn(turnWrite(id, 2));
+      assert.deepEqual(await subject.store.fetchHead(id), head(id, 2));
+      const { memory: _memory, execution: _execution, ...whole } = (await subject.store.fetchAll(id))!;
+      assert.deepEqual(await subject.store.fetchHead(id), whole);
+      assert.equal(await subject.store.fetchHead(newId()), undefined);
     });
 
     test("a large document and a long conversation come back exactly as written", async () => {
@@ -153,6 +162,7 @@ export function describeSessionStoreContract(name: string, open: () => Promise<S
         Array.from({ length: 200 }, (_, i) => `hello ${i + 1}`),
       );
       assert.deepEqual(document?.execution.map((entry) => entry.seq), Array.from({ length: 200 }, (_, i) => i + 1));
+      assert.deepEqual(await subject.store.fetchHead(id), head(id, 200, { steps: { NameStep: big } }));
     });
   });
 }

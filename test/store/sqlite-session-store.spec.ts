@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
 import { isFlowcheckError } from "../../src/errors.ts";
+import { migrateSession } from "../../src/store/migrations/migrate-session.ts";
 import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
+import type { StoredSession } from "../../src/store/stored-session.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { describeSessionStoreContract } from "./session-store-contract.ts";
 
@@ -78,4 +80,96 @@ test("closing a store twice is harmless", async () => {
   const store = new SqliteSessionStore(":memory:");
   await store.close();
   await store.close();
+});
+
+const FIXTURE = join(import.meta.dirname, "..", "fixtures", "sessions", "v1.json");
+
+/** A file as table layout 1 wrote it: a row per memory entry and per execution entry. */
+function writeLayout1File(path: string, stored: StoredSession): void {
+  const db = new Database(path);
+  db.exec(`
+    CREATE TABLE sessions (id TEXT PRIMARY KEY, turns INTEGER NOT NULL, head TEXT NOT NULL);
+    CREATE TABLE session_messages (session_id TEXT NOT NULL, turn INTEGER NOT NULL, idx INTEGER NOT NULL, namespace TEXT NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (session_id, turn, idx));
+    CREATE TABLE session_execution (session_id TEXT NOT NULL, seq INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (session_id, seq));
+  `);
+  const head = stored.head as { id: string; turns: number };
+  db.prepare("INSERT INTO sessions VALUES (?, ?, ?)").run(head.id, head.turns, JSON.stringify(head));
+  // The fixture's memory is in order; a user message starts each turn.
+  let turn = 0;
+  let idx = 0;
+  for (const { namespace, entry } of stored.memory) {
+    if ((entry as { role: string }).role === "user" && namespace !== "flow") {
+      turn += 1;
+      idx = 0;
+    }
+    db.prepare("INSERT INTO session_messages VALUES (?, ?, ?, ?, ?)").run(head.id, turn, idx++, namespace, JSON.stringify(entry));
+  }
+  for (const entry of stored.execution as { seq: number }[]) db.prepare("INSERT INTO session_execution VALUES (?, ?, ?)").run(head.id, entry.seq, JSON.stringify(entry));
+  db.close();
+}
+
+test("a file of the earlier table layout (a row per entry) is brought up to one row per turn on open, losing nothing", async () => {
+  const dir = await tempDir("sqlite-layout-1");
+  const path = join(dir.path, "sessions.sqlite");
+  const stored = (JSON.parse(readFileSync(FIXTURE, "utf8")) as { stored: StoredSession }).stored;
+  const id = (stored.head as { id: string }).id;
+  try {
+    writeLayout1File(path, stored);
+    const store = new SqliteSessionStore(path);
+    try {
+      assert.deepEqual(await store.fetchAll(id), migrateSession(stored, id, "the fixture"));
+      const db = new Database(path, { readonly: true });
+      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((row) => row.name);
+      assert.deepEqual(tables, ["session_turns", "sessions"]);
+      assert.equal((db.prepare("SELECT COUNT(*) AS n FROM session_turns").get() as { n: number }).n, 2);
+      db.close();
+    } finally {
+      await store.close();
+    }
+  } finally {
+    dir.remove();
+  }
+});
+
+test("a file of a newer table layout is refused with store_unavailable naming both layouts, and left as it is", async () => {
+  const dir = await tempDir("sqlite-layout-new");
+  const path = join(dir.path, "sessions.sqlite");
+  try {
+    const db = new Database(path);
+    db.pragma("user_version = 9");
+    db.close();
+    for (const options of [{}, { readonly: true }]) {
+      assert.throws(
+        () => new SqliteSessionStore(path, options),
+        (error) => isFlowcheckError(error, "store_unavailable") && /layout 9/.test(error.message) && error.message.includes(path),
+      );
+    }
+    const after = new Database(path, { readonly: true });
+    assert.equal(after.pragma("user_version", { simple: true }), 9);
+    after.close();
+  } finally {
+    dir.remove();
+  }
+});
+
+test("a turn's row that is not JSON makes the session unreadable, naming the turn; its head can still be read", async () => {
+  const dir = await tempDir("sqlite-damaged-turn");
+  const path = join(dir.path, "sessions.sqlite");
+  const id = "00000000-0000-4000-8000-00000000bbbb";
+  const store = new SqliteSessionStore(path);
+  try {
+    const head = {
+      id, version: 1, turns: 1, flow: { name: "BasicFlow", currentStep: "NameStep" }, runStatus: "running" as const,
+      steps: {}, children: [], createdAt: "2027-01-01T00:00:00.000Z", updatedAt: "2027-01-01T00:00:00.000Z",
+    };
+    await store.create({ head, baseTurns: 0, memory: [{ namespace: "flow", entry: { role: "user", content: "hi" } }], execution: [] });
+    const db = new Database(path);
+    db.prepare("UPDATE session_turns SET memory = ? WHERE session_id = ?").run("[{ not json", id);
+    db.close();
+    await assert.rejects(store.fetchAll(id), (error) => isFlowcheckError(error, "session_unreadable") && /turn 1 are not JSON arrays/.test(error.message));
+    assert.deepEqual(await store.fetchHead(id), head);
+  } finally {
+    await store.close();
+    dir.remove();
+  }
 });

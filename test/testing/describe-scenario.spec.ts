@@ -147,7 +147,9 @@ test("a scenario whose third turn expects the wrong step fails that turn with th
       transcript.turns.map((turn) => turn.outcome),
       ["passed", "passed", "failed", "skipped", "skipped", "skipped"],
     );
-    assert.deepEqual(transcript.final, { outcome: "skipped", skipReason: "turn 3 failed", checks: [] });
+    const { stored, ...final } = transcript.final!;
+    assert.deepEqual(final, { outcome: "skipped", skipReason: "turn 3 failed", checks: [] });
+    assert.equal(stored?.turns, 3, "the transcript keeps the whole session as the failed turn left it");
 
     const rendered = await runNode(["--import", "tsx", "src/cli/transcript.ts", artifact]);
     assert.equal(rendered.code, 0, rendered.stderr);

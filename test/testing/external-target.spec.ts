@@ -54,7 +54,8 @@ test("with FLOW_BASE_URL and SQLITE_PATH the runner drives the running server an
       assert.equal(played.final.outcome, "passed");
       // What the runner read is what the server stored.
       const session = played.turns[0]!.stored!.id;
-      assert.deepEqual(played.turns.at(-2)!.stored, await server.app.store.fetchAll(session));
+      assert.deepEqual(played.turns.at(-2)!.stored, await server.app.store.fetchHead(session));
+      assert.deepEqual(played.final.stored, await server.app.store.fetchAll(session));
     },
   );
 });

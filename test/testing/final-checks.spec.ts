@@ -22,7 +22,9 @@ test("finalState and finalExecution pass on partial matches of the stored sessio
       finalExecution: [{ turn: 1, step: "AskStep", outcome: "stay" }, { turn: 2, name: "echo", outcome: "complete" }],
     }),
   );
-  assert.deepEqual(final, {
+  const { stored, ...report } = final;
+  assert.equal(stored?.turns, 2, "the report carries the whole session the checks read");
+  assert.deepEqual(report, {
     outcome: "passed",
     checks: [
       { contract: "domain", name: "finalState.AskStep", outcome: "passed" },
@@ -84,7 +86,9 @@ test("domain checks receive the stored session and the scenario, and pass when t
       },
     },
   );
-  assert.deepEqual(final, { outcome: "passed", checks: [{ contract: "domain", name: "domain checks", outcome: "passed" }] });
+  const { stored, ...report } = final;
+  assert.deepEqual(report, { outcome: "passed", checks: [{ contract: "domain", name: "domain checks", outcome: "passed" }] });
+  assert.deepEqual(stored, seen[0]?.document);
   assert.equal(seen.length, 1);
   assert.equal(seen[0]!.flowName, "FakeFlow");
   assert.equal(seen[0]!.document.id, "session-1");

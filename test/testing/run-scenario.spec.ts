@@ -77,7 +77,11 @@ test("after a failed turn runScenario skips the rest with the reason, and the fi
   );
   assert.equal(turns[1]!.failure, `turn 2 'wrong step': expected active step AskStep, stored NextStep (runStatus running); response: "You said: second"`);
   assert.deepEqual(turns[2]!.checks, []);
-  assert.deepEqual(final, { outcome: "skipped", skipReason: "turn 2 failed", checks: [] });
+  const { stored, ...skippedFinal } = final;
+  assert.deepEqual(skippedFinal, { outcome: "skipped", skipReason: "turn 2 failed", checks: [] });
+  // For the transcript, the whole session as the failed turn left it.
+  assert.equal(stored?.turns, 2);
+  assert.deepEqual(stored?.memory["flow"]?.map((m) => m.content), ["hello", "You said: hello", "second", "You said: second"]);
   assert.equal(outcome, "failed");
   assert.deepEqual(events.at(-1), "scenario:end");
   assert.deepEqual(

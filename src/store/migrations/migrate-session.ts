@@ -33,6 +33,7 @@ export function migrateSession(stored: StoredSession, id: string, where: string)
   for (const { namespace, entry } of stored.memory) (memory[namespace] ??= []).push(entry);
   let document: Document = { ...head, memory, execution: stored.execution };
 
+  if (stored.damage !== undefined) throw unreadable(id, where, stored.damage, flow);
   let version = document["version"];
   if (!Number.isInteger(version) || (version as number) < 1) throw unreadable(id, where, `its version is ${JSON.stringify(version)}`, flow);
   if ((version as number) > SESSION_DOCUMENT_VERSION) {

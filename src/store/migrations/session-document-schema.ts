@@ -1,5 +1,5 @@
 import { compileSchema } from "../../engine/schema-validator.ts";
-import type { SessionDocument } from "../../engine/session-document.ts";
+import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
 
 const runStatus = { enum: ["running", "completed", "failed"] };
 const stepStates = { type: "object", additionalProperties: { type: "object" } };
@@ -22,41 +22,49 @@ const executionEntry = {
   required: ["seq", "turn", "step", "kind", "name", "outcome"],
 };
 
+const headProperties = {
+  id: { type: "string", minLength: 1 },
+  version: { type: "integer" },
+  turns: { type: "integer", minimum: 0 },
+  flow: {
+    type: "object",
+    properties: { name: { type: "string", minLength: 1 }, currentStep: { type: "string", minLength: 1 } },
+    required: ["name", "currentStep"],
+  },
+  runStatus,
+  steps: stepStates,
+  children: {
+    type: "array",
+    items: {
+      type: "object",
+      properties: {
+        flow: { type: "string" },
+        parentStep: { type: "string" },
+        turn: { type: "integer" },
+        runStatus,
+        currentStep: { type: "string" },
+        steps: stepStates,
+        memory,
+        execution: { type: "array", items: executionEntry },
+      },
+      required: ["flow", "parentStep", "turn", "runStatus", "currentStep", "steps", "memory", "execution"],
+    },
+  },
+  createdAt: { type: "string" },
+  updatedAt: { type: "string" },
+};
+const headRequired = ["id", "version", "turns", "flow", "runStatus", "steps", "children", "createdAt", "updatedAt"];
+
 /** The current session document's shape: what a migrated document must be before anyone reads it. */
 export const validateSessionDocument = compileSchema<SessionDocument>({
   type: "object",
-  properties: {
-    id: { type: "string", minLength: 1 },
-    version: { type: "integer" },
-    turns: { type: "integer", minimum: 0 },
-    flow: {
-      type: "object",
-      properties: { name: { type: "string", minLength: 1 }, currentStep: { type: "string", minLength: 1 } },
-      required: ["name", "currentStep"],
-    },
-    runStatus,
-    steps: stepStates,
-    children: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: {
-          flow: { type: "string" },
-          parentStep: { type: "string" },
-          turn: { type: "integer" },
-          runStatus,
-          currentStep: { type: "string" },
-          steps: stepStates,
-          memory,
-          execution: { type: "array", items: executionEntry },
-        },
-        required: ["flow", "parentStep", "turn", "runStatus", "currentStep", "steps", "memory", "execution"],
-      },
-    },
-    createdAt: { type: "string" },
-    updatedAt: { type: "string" },
-    memory,
-    execution: { type: "array", items: executionEntry },
-  },
-  required: ["id", "version", "turns", "flow", "runStatus", "steps", "children", "createdAt", "updatedAt", "memory", "execution"],
+  properties: { ...headProperties, memory, execution: { type: "array", items: executionEntry } },
+  required: [...headRequired, "memory", "execution"],
+});
+
+/** The current head's shape, for reads that leave the conversation in the store. */
+export const validateSessionHead = compileSchema<SessionHead>({
+  type: "object",
+  properties: headProperties,
+  required: headRequired,
 });

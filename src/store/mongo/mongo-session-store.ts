@@ -61,6 +61,11 @@ export class MongoSessionStore extends SessionStoreBase {
     return record ? { head: record.head, memory: record.messages, execution: record.execution } : undefined;
   }
 
+  protected async readHead(id: string): Promise<unknown> {
+    const record = await this.#sessions.findOne({ _id: id }, { projection: { head: 1 } });
+    return record ? record.head : undefined;
+  }
+
   protected async insert(write: TurnWrite): Promise<boolean> {
     try {
       await this.#sessions.insertOne({

@@ -6,28 +6,41 @@ import type { TurnWrite } from "../../engine/session-document.ts";
 import { SessionStoreBase } from "../session-store-base.ts";
 import type { StoredSession } from "../stored-session.ts";
 
-// What grows with the conversation (messages, the execution log) is appended as rows, so a turn
-// rewrites only the small head and its cost does not grow with the conversation's length.
+// What grows with the conversation (messages, the execution log) is appended as one row per turn,
+// so a turn rewrites only the small head and its cost does not grow with the conversation's length.
+// One row rather than a row per entry: a turn's write is then two b-tree inserts whatever it did.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
   id TEXT PRIMARY KEY,
   turns INTEGER NOT NULL,
   head TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS session_messages (
+CREATE TABLE IF NOT EXISTS session_turns (
   session_id TEXT NOT NULL,
   turn INTEGER NOT NULL,
-  idx INTEGER NOT NULL,
-  namespace TEXT NOT NULL,
-  entry TEXT NOT NULL,
-  PRIMARY KEY (session_id, turn, idx)
+  memory TEXT NOT NULL,
+  execution TEXT NOT NULL,
+  PRIMARY KEY (session_id, turn)
 );
-CREATE TABLE IF NOT EXISTS session_execution (
-  session_id TEXT NOT NULL,
-  seq INTEGER NOT NULL,
-  entry TEXT NOT NULL,
-  PRIMARY KEY (session_id, seq)
-);
+`;
+
+/** The table layout this code writes, kept in `PRAGMA user_version`; 0 is a new file or layout 1. */
+const LAYOUT = 2;
+
+// Layout 1 kept a row per memory entry and per execution entry; each turn's entries become its row.
+const FROM_LAYOUT_1 = `
+INSERT INTO session_turns (session_id, turn, memory, execution)
+SELECT m.session_id, m.turn, m.memory, coalesce(e.execution, '[]')
+FROM (
+  SELECT session_id, turn, json_group_array(json_object('namespace', namespace, 'entry', json(entry)) ORDER BY idx) AS memory
+  FROM session_messages GROUP BY session_id, turn
+) AS m
+LEFT JOIN (
+  SELECT session_id, json_extract(entry, '$.turn') AS turn, json_group_array(json(entry) ORDER BY seq) AS execution
+  FROM session_execution GROUP BY session_id, json_extract(entry, '$.turn')
+) AS e ON e.session_id = m.session_id AND e.turn = m.turn;
+DROP TABLE session_messages;
+DROP TABLE session_execution;
 `;
 
 /** Parsed JSON, or the text itself when it does not parse: the migration then names the problem. */
@@ -39,14 +52,30 @@ function parsed(text: string): unknown {
   }
 }
 
+function hasTable(db: Database.Database, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
+
+/** Creates the tables, or brings a file of an earlier layout up to this one, in one transaction. */
+function prepareLayout(db: Database.Database): void {
+  const layout = db.pragma("user_version", { simple: true }) as number;
+  if (layout > LAYOUT) {
+    throw new Error(`the file has table layout ${layout}, newer than this version's ${LAYOUT}; open it with the flowcheck that wrote it`);
+  }
+  if (layout === LAYOUT) return;
+  db.transaction(() => {
+    db.exec(SCHEMA);
+    if (hasTable(db, "session_messages")) db.exec(FROM_LAYOUT_1);
+    db.pragma(`user_version = ${LAYOUT}`);
+  })();
+}
+
 /** Sessions in one SQLite file (WAL), one transaction per turn. */
 export class SqliteSessionStore extends SessionStoreBase {
   readonly description: string;
   readonly path: string;
   readonly #db: Database.Database;
   readonly #selectHead: Database.Statement<[string], { head: string }>;
-  readonly #selectMessages: Database.Statement<[string], { namespace: string; entry: string }>;
-  readonly #selectExecution: Database.Statement<[string], { entry: string }>;
   readonly #write: (write: TurnWrite, creating: boolean) => boolean;
   readonly #read: (id: string) => StoredSession | undefined;
 
@@ -61,13 +90,17 @@ export class SqliteSessionStore extends SessionStoreBase {
     try {
       if (options.readonly) {
         this.#db = new Database(this.path, { readonly: true, fileMustExist: true });
+        const layout = this.#db.pragma("user_version", { simple: true });
+        if (layout !== LAYOUT) {
+          throw new Error(`the file has table layout ${String(layout)}, not ${LAYOUT}; let the server that writes it open it first`);
+        }
       } else {
         if (this.path !== ":memory:") mkdirSync(dirname(this.path), { recursive: true });
         this.#db = new Database(this.path);
         this.#db.pragma("journal_mode = WAL");
         // WAL with NORMAL survives a killed process; only a power loss can drop the last commits.
         this.#db.pragma("synchronous = NORMAL");
-        this.#db.exec(SCHEMA);
+        prepareLayout(this.#db);
       }
       this.#db.pragma("busy_timeout = 5000");
     } catch (error) {
@@ -80,22 +113,29 @@ export class SqliteSessionStore extends SessionStoreBase {
     }
     const db = this.#db;
     this.#selectHead = db.prepare("SELECT head FROM sessions WHERE id = ?");
-    this.#selectMessages = db.prepare("SELECT namespace, entry FROM session_messages WHERE session_id = ? ORDER BY turn, idx");
-    this.#selectExecution = db.prepare("SELECT entry FROM session_execution WHERE session_id = ? ORDER BY seq");
+    const selectTurns = db.prepare<[string], { turn: number; memory: string; execution: string }>(
+      "SELECT turn, memory, execution FROM session_turns WHERE session_id = ? ORDER BY turn",
+    );
     const insertSession = db.prepare("INSERT OR IGNORE INTO sessions (id, turns, head) VALUES (?, ?, ?)");
     const updateSession = db.prepare("UPDATE sessions SET turns = ?, head = ? WHERE id = ? AND turns = ?");
-    const insertMessage = db.prepare("INSERT INTO session_messages (session_id, turn, idx, namespace, entry) VALUES (?, ?, ?, ?, ?)");
-    const insertExecution = db.prepare("INSERT INTO session_execution (session_id, seq, entry) VALUES (?, ?, ?)");
+    const insertTurn = db.prepare("INSERT INTO session_turns (session_id, turn, memory, execution) VALUES (?, ?, ?, ?)");
 
-    // One read transaction: the three reads see one snapshot, never half of another process's turn.
+    // One read transaction: the reads see one snapshot, never half of another process's turn.
     this.#read = db.transaction((id: string) => {
       const row = this.#selectHead.get(id);
       if (!row) return undefined;
-      return {
-        head: parsed(row.head),
-        memory: this.#selectMessages.all(id).map((message) => ({ namespace: message.namespace, entry: parsed(message.entry) })),
-        execution: this.#selectExecution.all(id).map((entry) => parsed(entry.entry)),
-      };
+      const stored: StoredSession = { head: parsed(row.head), memory: [], execution: [] };
+      for (const turn of selectTurns.iterate(id)) {
+        const memory = parsed(turn.memory);
+        const execution = parsed(turn.execution);
+        if (!Array.isArray(memory) || !Array.isArray(execution)) {
+          stored.damage = `the entries of its turn ${turn.turn} are not JSON arrays`;
+          continue;
+        }
+        for (const append of memory) stored.memory.push(append as StoredSession["memory"][number]);
+        for (const entry of execution) stored.execution.push(entry);
+      }
+      return stored;
     });
     this.#write = db.transaction((write: TurnWrite, creating: boolean) => {
       const { head } = write;
@@ -103,16 +143,18 @@ export class SqliteSessionStore extends SessionStoreBase {
         ? insertSession.run(head.id, head.turns, JSON.stringify(head)).changes
         : updateSession.run(head.turns, JSON.stringify(head), head.id, write.baseTurns).changes;
       if (written !== 1) return false;
-      write.memory.forEach((append, index) => {
-        insertMessage.run(head.id, head.turns, index, append.namespace, JSON.stringify(append.entry));
-      });
-      for (const entry of write.execution) insertExecution.run(head.id, entry.seq, JSON.stringify(entry));
+      insertTurn.run(head.id, head.turns, JSON.stringify(write.memory), JSON.stringify(write.execution));
       return true;
     });
   }
 
   protected async read(id: string): Promise<StoredSession | undefined> {
     return this.#read(id);
+  }
+
+  protected async readHead(id: string): Promise<unknown> {
+    const row = this.#selectHead.get(id);
+    return row ? parsed(row.head) : undefined;
   }
 
   protected async insert(write: TurnWrite): Promise<boolean> {
