@@ -1,9 +1,17 @@
 import { spawn } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 
 // Node 20's test runner expands no globs and takes options only before the files, so this finds
 // the spec files and puts node:test's options (e.g. --test-name-pattern) first.
+//
+// It also spends one process per core rather than one per spec file: starting Node, tsx and the
+// code under test costs about half a second, far more than most spec files take to run, so each
+// process imports a share of the files and runs their tests one file after another. A spec must
+// therefore leave the process as it found it (environment, patches, servers): the suites do.
+//
 // `--repeat N` is ours: it plays every scenario N times (FLOW_REPEAT) to measure a live flow's steadiness.
 // Usage: run-specs <folder|file>... [--repeat N] [node:test options]
 const SKIPPED_FOLDERS = new Set(["node_modules", ".tmp", "bench", "fixtures"]);
@@ -17,6 +25,19 @@ function specsUnder(path: string): string[] {
       return entry.name.endsWith(".spec.ts") ? [child] : [];
     })
     .sort();
+}
+
+/** `n` shares of the files, each a file that imports its share, in a new folder; with the folder. */
+function shareFiles(files: string[], n: number): { entries: string[]; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), "flowcheck-specs-"));
+  const shares: string[][] = Array.from({ length: n }, () => []);
+  files.forEach((file, index) => shares[index % n]!.push(file));
+  const entries = shares.map((share, index) => {
+    const entry = join(dir, `share-${index + 1}-of-${n}.mjs`);
+    writeFileSync(entry, share.map((file) => `import ${JSON.stringify(pathToFileURL(resolve(file)).href)};\n`).join(""));
+    return entry;
+  });
+  return { entries, dir };
 }
 
 const args = process.argv.slice(2);
@@ -38,6 +59,13 @@ if (files.length === 0) {
   console.error(`run-specs: no *.spec.ts under ${paths.join(", ") || "(no path given)"}; nothing to run.`);
   process.exit(1);
 }
-const child = spawn(process.execPath, ["--import", "tsx", "--test", ...options, ...files], { stdio: "inherit" });
+const asked = options.find((option) => option.startsWith("--test-concurrency="))?.split("=")[1];
+const processes = Math.max(1, Math.min(files.length, asked ? Number(asked) || 1 : availableParallelism()));
+const { entries, dir } = shareFiles(files, processes);
+const concurrency = asked ? [] : [`--test-concurrency=${processes}`];
+const child = spawn(process.execPath, ["--import", "tsx", "--test", ...concurrency, ...options, ...entries], { stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on("exit", (code, signal) => {
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(code ?? (signal ? 1 : 0));
+});

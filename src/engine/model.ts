@@ -1,5 +1,6 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { ChatModel, ModelContext } from "./chat-model.ts";
+import { loadOpenAI } from "./load-openai.ts";
 import { OpenAIChatModel } from "./openai-chat-model.ts";
 
 export interface ModelSettings {
@@ -26,7 +27,7 @@ export class Model {
 
   createInstance(context: ModelContext): ChatModel {
     // Made on first use: a scripted run never builds a client, so it can never reach the network.
-    this.#client ??= new OpenAI({
+    this.#client ??= new (loadOpenAI())({
       apiKey: this.settings.apiKey,
       baseURL: this.settings.baseURL,
       maxRetries: this.settings.maxRetries,

@@ -1,7 +1,8 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { FlowcheckError } from "../errors.ts";
 import type { ChatModel, ModelContext, ModelReply, ModelRequest } from "./chat-model.ts";
+import { loadOpenAI } from "./load-openai.ts";
 import { redactSecret } from "./redact-secret.ts";
 import type { MemoryEntry } from "./session-document.ts";
 
@@ -51,7 +52,7 @@ export class OpenAIChatModel implements ChatModel {
         ...(tools.length ? { tools } : {}),
       });
     } catch (error) {
-      const status = error instanceof OpenAI.APIError && error.status ? ` (HTTP ${error.status})` : "";
+      const status = error instanceof loadOpenAI().APIError && error.status ? ` (HTTP ${error.status})` : "";
       throw new FlowcheckError(
         "model_error",
         `The model "${this.#model}" failed for ${this.#context.flow}/${this.#context.step}${status}: ${redactSecret((error as Error).message, this.#client.apiKey)}. ` +

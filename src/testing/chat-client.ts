@@ -7,16 +7,29 @@ export interface ChatExchange {
   millis: number;
 }
 
+/** One keep-alive connection to a server, for every request made through it, one at a time. */
+export function keepAliveAgent(): http.Agent {
+  return new http.Agent({ keepAlive: true, maxSockets: 1 });
+}
+
 /**
  * Talks to a flowcheck server over one keep-alive connection (node:http: the global fetch costs
- * about fifteen times more per request on loopback).
+ * about fifteen times more per request on loopback). Given an agent, it uses that agent's
+ * connection, which outlives it: conversations one after another on one target then pay for
+ * opening a connection once.
  */
 export class ChatClient {
   readonly #base: URL;
-  readonly #agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  // Parsed once: a URL per request costs more than its whole JSON.
+  readonly #host: { hostname: string; port: string };
+  readonly #agent: http.Agent;
+  readonly #ownsAgent: boolean;
 
-  constructor(baseUrl: string) {
+  constructor(baseUrl: string, agent?: http.Agent) {
     this.#base = new URL(baseUrl);
+    this.#host = { hostname: this.#base.hostname.replace(/^\[(.*)\]$/, "$1"), port: this.#base.port };
+    this.#agent = agent ?? keepAliveAgent();
+    this.#ownsAgent = agent === undefined;
   }
 
   send(message: { flow?: string; session?: string; message: string; accept?: string }): Promise<ChatExchange> {
@@ -29,7 +42,7 @@ export class ChatClient {
   #request(method: string, path: string, headers: Record<string, string>, body: string): Promise<ChatExchange> {
     const started = performance.now();
     return new Promise((resolve, reject) => {
-      const req = http.request(new URL(path, this.#base), { method, headers, agent: this.#agent }, (res) => {
+      const req = http.request({ ...this.#host, path, method, headers, agent: this.#agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("error", reject);
@@ -47,6 +60,6 @@ export class ChatClient {
   }
 
   close(): void {
-    this.#agent.destroy();
+    if (this.#ownsAgent) this.#agent.destroy();
   }
 }

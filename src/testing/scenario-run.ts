@@ -106,7 +106,7 @@ export class ScenarioRun {
   constructor(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}) {
     this.loaded = loaded;
     this.#target = target;
-    this.#client = new ChatClient(target.baseUrl);
+    this.#client = new ChatClient(target.baseUrl, target.agent);
     this.#options = options;
   }
 

@@ -1,14 +1,15 @@
 import { existsSync, mkdirSync } from "node:fs";
+import type http from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { DEFAULTS, loadConfig, type Config } from "../config.ts";
 import { FlowcheckError } from "../errors.ts";
 import { Cassette } from "./cassette/cassette.ts";
+import { keepAliveAgent } from "./chat-client.ts";
 import { createApp } from "../create-app.ts";
 import type { FlowEntry } from "../engine/scripted-model.ts";
 import type { SessionDocument, SessionHead } from "../engine/session-document.ts";
 import { serve } from "../serve.ts";
-import { MongoSessionStore } from "../store/mongo/mongo-session-store.ts";
 import { SqliteSessionStore } from "../store/sqlite/sqlite-session-store.ts";
 import type { LoadedScenario } from "./scenario.ts";
 
@@ -26,6 +27,8 @@ export interface SessionReader {
 /** The server a scenario talks to, and the store its sessions can be re-read from. */
 export interface ScenarioTarget {
   readonly baseUrl: string;
+  /** The keep-alive connection that the scenario runs on this target share, one after another. */
+  readonly agent?: http.Agent;
   /** Undefined when the store cannot be reached; `sessionsUnavailable` says why. */
   readonly sessions: SessionReader | undefined;
   readonly sessionsUnavailable?: string;
@@ -73,17 +76,23 @@ async function externalTarget(baseUrl: string, env: NodeJS.ProcessEnv, scenarioK
   let sessionsUnavailable: string | undefined;
   if (kind === "MONGO") {
     if (!mongoUrl) sessionsUnavailable = "SESSION_STORE=MONGO is set but MONGO_URL is not, so the target's store cannot be read; the persisted contract is not checked";
-    else sessions = await MongoSessionStore.open(mongoUrl, env["DOCUMENT_DB"] ?? DEFAULTS.DOCUMENT_DB);
+    else {
+      const { MongoSessionStore } = await import("../store/mongo/mongo-session-store.ts");
+      sessions = await MongoSessionStore.open(mongoUrl, env["DOCUMENT_DB"] ?? DEFAULTS.DOCUMENT_DB);
+    }
   } else if (kind !== "SQLITE") sessionsUnavailable = `SESSION_STORE=${kind} cannot be read by this runner; the persisted contract is not checked`;
   else if (!path) sessionsUnavailable = "FLOW_BASE_URL is set but SQLITE_PATH is not, so the target's store cannot be read; the persisted contract is not checked";
   else if (!existsSync(path)) sessionsUnavailable = `SQLITE_PATH=${path} does not exist, so the target's store cannot be read; the persisted contract is not checked`;
   else sessions = new SqliteSessionStore(path, { readonly: true });
+  const agent = keepAliveAgent();
   return {
     baseUrl,
+    agent,
     sessions,
     ...(sessionsUnavailable ? { sessionsUnavailable } : {}),
     pins: pinsOf(env, scenarioKeys),
     close: async () => {
+      agent.destroy();
       await sessions?.close();
     },
   };
@@ -125,10 +134,12 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
       ...(cassette ? { cassette: cassette.models } : {}),
     });
     const running = await serve(app, "127.0.0.1", 0);
+    const agent = keepAliveAgent();
     return {
       config,
       ...(cassette ? { cassette } : {}),
       baseUrl: running.url,
+      agent,
       sessions: {
         description: `${store.description} (scratch: removed when the scenario ends)`,
         fetchAll: (id) => store!.fetchAll(id),
@@ -137,6 +148,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
       pins: pinsOf(env, scenarioKeys),
       models: app.modelModes,
       close: async () => {
+        agent.destroy();
         await running.close();
         cassette?.save();
         undoEnv();

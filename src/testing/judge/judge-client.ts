@@ -1,4 +1,5 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
+import { loadOpenAI } from "../../engine/load-openai.ts";
 import { redactSecret } from "../../engine/redact-secret.ts";
 
 export interface JudgeRequest {
@@ -26,7 +27,7 @@ export interface JudgeClientSettings {
 
 /** The judge on the OpenAI chat API: temperature 0 and a JSON object answer, for stable verdicts. */
 export function openAIJudgeClient(settings: JudgeClientSettings): JudgeClient {
-  const client = new OpenAI({ apiKey: settings.apiKey, baseURL: settings.baseURL, maxRetries: settings.maxRetries, timeout: settings.timeoutMs });
+  const client = new (loadOpenAI())({ apiKey: settings.apiKey, baseURL: settings.baseURL, maxRetries: settings.maxRetries, timeout: settings.timeoutMs });
   return async (request) => {
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
