@@ -30,11 +30,13 @@ function readBody(request: IncomingMessage, limit: number): Promise<string> {
 }
 
 function send(res: ServerResponse, response: HttpResponse): void {
-  res.writeHead(response.status, response.headers);
   if (typeof response.body === "string") {
+    // With its length known, the body goes out whole in one write rather than chunk-framed.
+    res.writeHead(response.status, { ...response.headers, "Content-Length": Buffer.byteLength(response.body) });
     res.end(response.body);
     return;
   }
+  res.writeHead(response.status, response.headers);
   for (const chunk of response.body) res.write(chunk);
   res.end();
 }

@@ -101,6 +101,8 @@ export class ScenarioRun {
   readonly #listeners: ((event: ScenarioEvent) => void)[] = [];
   #session: string | undefined;
   #stored: SessionHead | undefined;
+  /** The whole session as read right after the last turn played, when that turn read it whole. */
+  #lastWhole: { turns: number; document: SessionDocument } | undefined;
   #final: FinalReport | undefined;
 
   constructor(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}) {
@@ -194,6 +196,7 @@ export class ScenarioRun {
       checks.push(failures.length ? skipped("judge", "expectedResponse", `turn ${index + 1} failed its contracts`) : await this.#judge(turn, answer));
     }
     if (stored) this.#stored = headOf(stored);
+    this.#lastWhole = expectsError && stored ? { turns: this.reports.length + 1, document: stored as SessionDocument } : undefined;
 
     // An unexpected status explains the failures after it; saying it alone keeps the message readable,
     // and its message already quotes the error, so the response is not repeated after it.
@@ -248,7 +251,9 @@ export class ScenarioRun {
     } else if (!sessions) {
       report = { outcome: "skipped", skipReason: this.#target.sessionsUnavailable ?? "no store to read", checks: [] };
     } else {
-      const stored = this.#session ? await sessions.fetchAll(this.#session) : undefined;
+      // A last turn that read the session whole leaves nothing to read again.
+      const last = this.#lastWhole?.turns === this.reports.length ? this.#lastWhole.document : undefined;
+      const stored = last ?? (this.#session ? await sessions.fetchAll(this.#session) : undefined);
       const checks = finalChecks(this.loaded.scenario, stored);
       const cassette = this.#target.cassette;
       if (cassette?.mode === "replay") checks.push(check("cassette", "every recorded call made", cassette.leftovers()));

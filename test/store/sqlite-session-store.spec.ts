@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
@@ -170,6 +170,41 @@ test("a turn's row that is not JSON makes the session unreadable, naming the tur
     assert.deepEqual(await store.fetchHead(id), head);
   } finally {
     await store.close();
+    dir.remove();
+  }
+});
+
+test("a store that has written a few hundred turns copies its log into the file on another thread; closing stops it and folds the log in", async () => {
+  const dir = await tempDir("sqlite-checkpointer");
+  const path = join(dir.path, "sessions.sqlite");
+  const id = "00000000-0000-4000-8000-00000000cccc";
+  const store = new SqliteSessionStore(path);
+  try {
+    const head = (turns: number) => ({
+      id, version: 1, turns, flow: { name: "BasicFlow", currentStep: "NameStep" }, runStatus: "running" as const,
+      steps: { NameStep: { tries: turns } }, children: [], createdAt: "2027-01-01T00:00:00.000Z", updatedAt: "2027-01-01T00:00:00.000Z",
+    });
+    const memory = [{ namespace: "flow", entry: { role: "user" as const, content: "hi" } }];
+    await store.create({ head: head(1), baseTurns: 0, memory, execution: [] });
+    for (let turn = 2; turn <= 199; turn++) await store.saveTurn({ head: head(turn), baseTurns: turn - 1, memory, execution: [] });
+    assert.equal(store.checkpointsInBackground, false, "a short run starts no thread");
+    const before = statSync(path).size;
+    // Fewer log pages than SQLite's own threshold: only the checkpointer can grow the file now.
+    for (let turn = 200; turn <= 220; turn++) await store.saveTurn({ head: head(turn), baseTurns: turn - 1, memory, execution: [] });
+    assert.equal(store.checkpointsInBackground, true);
+    const deadline = Date.now() + 5000;
+    while (statSync(path).size === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(statSync(path).size > before, `the database file stayed at ${before} bytes: nothing copied the log into it`);
+    assert.equal((await store.fetchHead(id))?.turns, 220);
+  } finally {
+    await store.close();
+  }
+  try {
+    assert.equal(existsSync(`${path}-wal`), false, "the last connection to close folds the log into the file");
+    const reopened = new SqliteSessionStore(path);
+    assert.equal((await reopened.fetchAll(id))?.memory["flow"]?.length, 220);
+    await reopened.close();
+  } finally {
     dir.remove();
   }
 });

@@ -5,6 +5,7 @@ import { FlowcheckError } from "../../errors.ts";
 import type { TurnWrite } from "../../engine/session-document.ts";
 import { SessionStoreBase } from "../session-store-base.ts";
 import type { StoredSession } from "../stored-session.ts";
+import { WalCheckpointer } from "./wal-checkpointer.ts";
 
 // What grows with the conversation (messages, the execution log) is appended as one row per turn,
 // so a turn rewrites only the small head and its cost does not grow with the conversation's length.
@@ -23,6 +24,17 @@ CREATE TABLE IF NOT EXISTS session_turns (
   PRIMARY KEY (session_id, turn)
 );
 `;
+
+// A store that has written this many turns gets a checkpointer thread; one that writes a handful
+// (a test, a short scenario) never pays for starting it.
+const CHECKPOINTER_AFTER_WRITES = 200;
+const CHECKPOINT_INTERVAL_MS = 50;
+// SQLite's own threshold, in pages. With the thread, the serving connection copies the log only
+// past the larger one: under steady load a checkpoint running beside the writes never finds the log
+// quiet enough to start it over, so the serving connection does that now and then, copying only
+// the little the thread has not.
+const SERVING_CHECKPOINT_PAGES = 1000;
+const FALLBACK_CHECKPOINT_PAGES = 10_000;
 
 /** The table layout this code writes, kept in `PRAGMA user_version`; 0 is a new file or layout 1. */
 const LAYOUT = 2;
@@ -78,6 +90,8 @@ export class SqliteSessionStore extends SessionStoreBase {
   readonly #selectHead: Database.Statement<[string], { head: string }>;
   readonly #write: (write: TurnWrite, creating: boolean) => boolean;
   readonly #read: (id: string) => StoredSession | undefined;
+  #writesBeforeCheckpointer: number;
+  #checkpointer: WalCheckpointer | undefined;
 
   /**
    * Opens (and creates, with its folder) the file at `path`; `:memory:` for a throwaway store.
@@ -87,6 +101,7 @@ export class SqliteSessionStore extends SessionStoreBase {
     super();
     this.path = path === ":memory:" ? path : resolve(path);
     this.description = `SQLite ${this.path}${options.readonly ? " (read-only)" : ""}`;
+    this.#writesBeforeCheckpointer = options.readonly || this.path === ":memory:" ? Infinity : CHECKPOINTER_AFTER_WRITES;
     try {
       if (options.readonly) {
         this.#db = new Database(this.path, { readonly: true, fileMustExist: true });
@@ -158,14 +173,34 @@ export class SqliteSessionStore extends SessionStoreBase {
   }
 
   protected async insert(write: TurnWrite): Promise<boolean> {
+    this.#countWrite();
     return this.#write(write, true);
   }
 
   protected async apply(write: TurnWrite): Promise<boolean> {
+    this.#countWrite();
     return this.#write(write, false);
   }
 
+  /** Whether a thread copies the write-ahead log into the file, off the connection that serves turns. */
+  get checkpointsInBackground(): boolean {
+    return this.#checkpointer !== undefined;
+  }
+
+  #countWrite(): void {
+    if (--this.#writesBeforeCheckpointer > 0) return;
+    this.#writesBeforeCheckpointer = Infinity;
+    this.#checkpointer = new WalCheckpointer(this.path, CHECKPOINT_INTERVAL_MS, () => {
+      if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${SERVING_CHECKPOINT_PAGES}`);
+    });
+    this.#db.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+  }
+
   async close(): Promise<void> {
+    const checkpointer = this.#checkpointer;
+    this.#checkpointer = undefined;
+    // The checkpointer's connection goes first, so that this one, the last, folds the log into the file.
+    await checkpointer?.stop();
     if (this.#db.open) this.#db.close();
   }
 }
