@@ -141,15 +141,21 @@ export class FlowEngine {
   }
 
   async #continue(id: string, request: ChatRequest): Promise<TurnOutcome> {
-    // The head says whether the turn may run at all, and whether the conversation this process
-    // saved last is still the stored one; only when it is not is the whole conversation read.
     let document: SessionDocument | undefined;
     try {
-      const head = this.#continuable(id, request, await this.#store.fetchHead(id));
-      const recent = this.#recent.take(id, head.turns);
-      document = recent
-        ? { ...head, memory: recent.memory, execution: recent.execution }
-        : this.#continuable(id, request, await this.#store.fetchAll(id));
+      const recent = this.#recent.take(id);
+      if (recent && recent.mark !== undefined && recent.mark === this.#store.changeMark?.()) {
+        // Nothing has been written to the store by anyone else since this process saved the session.
+        document = this.#continuable(id, request, recent.document);
+      } else {
+        // The head says whether the turn may run, and whether the conversation saved last is still
+        // the stored one; only when it is not is the whole conversation read.
+        const head = this.#continuable(id, request, await this.#store.fetchHead(id));
+        document =
+          recent?.document.turns === head.turns
+            ? { ...head, memory: recent.document.memory, execution: recent.document.execution }
+            : this.#continuable(id, request, await this.#store.fetchAll(id));
+      }
     } catch (error) {
       if (!isFlowcheckError(error, "session_unreadable")) throw error;
       return this.#reset(id, request, error);
@@ -232,7 +238,7 @@ export class FlowEngine {
       updatedAt: new Date().toISOString(),
     };
     await save({ head, baseTurns: document.turns, memory: run.memoryAppends, execution: run.executionAppends });
-    this.#recent.keep(head.id, { turns: head.turns, memory: run.memory, execution: run.execution });
+    this.#recent.keep({ document: { ...head, memory: run.memory, execution: run.execution }, mark: this.#store.changeMark?.() });
     return {
       session: head.id,
       response,

@@ -1,43 +1,42 @@
-import type { ExecutionEntry, MemoryEntry } from "./session-document.ts";
+import type { SessionDocument } from "./session-document.ts";
 
-/** What a turn needs besides the session's head: the conversation so far. */
-export interface Conversation {
-  /** The turn count the conversation was saved at. */
-  turns: number;
-  memory: Record<string, MemoryEntry[]>;
-  execution: ExecutionEntry[];
+/** A session as this process saved it last. */
+export interface RecentSession {
+  document: SessionDocument;
+  /** The store's change mark right after the save, when the store has them (see SessionStore.changeMark). */
+  mark: number | undefined;
 }
 
 /**
- * The conversations this process saved last, so that a turn re-reads only the session's small head
- * instead of the whole conversation, whose cost grows with every turn. One is used only while the
- * stored turn count is the one it was saved at: a turn saved by another process in between means a
- * whole read. A turn takes its conversation out while it runs, since it appends to it in place, so
- * a turn that fails leaves nothing half-applied behind. The least recently saved go first.
+ * The sessions this process saved last, so that a turn does not read back what it wrote a moment
+ * ago: the whole conversation, whose cost grows with every turn, and, while nothing else has
+ * written to the store since (the store's change mark says so), not even the head. A turn takes
+ * its session out while it runs, since it changes it in place, so a turn that fails leaves nothing
+ * half-applied behind. The least recently saved go first.
  */
 export class RecentConversations {
   readonly #limit: number;
-  readonly #conversations = new Map<string, Conversation>();
+  readonly #sessions = new Map<string, RecentSession>();
 
   constructor(limit: number) {
     this.#limit = limit;
   }
 
   get size(): number {
-    return this.#conversations.size;
+    return this.#sessions.size;
   }
 
-  /** The conversation of session `id` as saved at `turns`, removed from here; undefined when it is not. */
-  take(id: string, turns: number): Conversation | undefined {
-    const conversation = this.#conversations.get(id);
-    if (conversation === undefined) return undefined;
-    this.#conversations.delete(id);
-    return conversation.turns === turns ? conversation : undefined;
+  /** Session `id` as saved last, removed from here. */
+  take(id: string): RecentSession | undefined {
+    const session = this.#sessions.get(id);
+    if (session !== undefined) this.#sessions.delete(id);
+    return session;
   }
 
-  keep(id: string, conversation: Conversation): void {
-    this.#conversations.delete(id);
-    this.#conversations.set(id, conversation);
-    if (this.#conversations.size > this.#limit) this.#conversations.delete(this.#conversations.keys().next().value!);
+  keep(session: RecentSession): void {
+    const id = session.document.id;
+    this.#sessions.delete(id);
+    this.#sessions.set(id, session);
+    if (this.#sessions.size > this.#limit) this.#sessions.delete(this.#sessions.keys().next().value!);
   }
 }

@@ -10,6 +10,12 @@ export interface SessionStore {
   fetchAll(id: string): Promise<SessionDocument | undefined>;
   /** The session without its conversation (memory, execution log): what a turn's checks need. */
   fetchHead(id: string): Promise<SessionHead | undefined>;
+  /**
+   * Optional: a number that changes whenever another connection or process commits to the store,
+   * and only then. Equal marks before and after mean this process's own writes are all there is, so
+   * a session it saved in between is stored exactly as it saved it.
+   */
+  changeMark?(): number;
   create(write: TurnWrite): Promise<void>;
   saveTurn(write: TurnWrite): Promise<void>;
   close(): Promise<void>;

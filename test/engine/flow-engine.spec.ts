@@ -267,6 +267,7 @@ class CountingStore implements SessionStore {
   readonly writes: TurnWrite[] = [];
   /** Whole-session reads, the conversation included. */
   wholeReads = 0;
+  headReads = 0;
 
   constructor(path: string) {
     this.inner = new SqliteSessionStore(path);
@@ -282,7 +283,12 @@ class CountingStore implements SessionStore {
   }
 
   fetchHead(id: string): Promise<SessionHead | undefined> {
+    this.headReads += 1;
     return this.inner.fetchHead(id);
+  }
+
+  changeMark(): number {
+    return this.inner.changeMark();
   }
 
   async create(write: TurnWrite): Promise<void> {
@@ -820,7 +826,7 @@ describe("FlowEngine: concurrency", () => {
     }
   });
 
-  test("an engine reads only the head while the conversation it saved last is the stored one, and the whole session after another engine's turn", async () => {
+  test("an engine reads nothing back while only it writes, and the session's head, then the whole session, after another engine's turn", async () => {
     const dir = await tempDir("flow-engine-recent");
     const path = join(dir.path, "sessions.sqlite");
     const one = await openApp(path, testFlows);
@@ -828,17 +834,35 @@ describe("FlowEngine: concurrency", () => {
     try {
       const started = await one.engine.chat({ flow: "CursorFlow", message: '!keep {"note":"a"}' });
       await one.engine.chat({ session: started.session, message: '!keep {"note":"b"}' });
-      assert.equal(one.store.wholeReads, 0, "one's own turns need no whole read");
+      assert.deepEqual([one.store.headReads, one.store.wholeReads], [0, 0], "one's own turns read nothing back");
       await two.engine.chat({ session: started.session, message: '!keep {"note":"c"}' });
       await two.engine.chat({ session: started.session, message: '!keep {"note":"d"}' });
-      assert.equal(two.store.wholeReads, 1, "two reads the session whole once, then keeps what it saved");
+      assert.deepEqual([two.store.headReads, two.store.wholeReads], [1, 1], "two reads the session once, then keeps what it saved");
       await one.engine.chat({ session: started.session, message: '!keep {"note":"e"}' });
-      assert.equal(one.store.wholeReads, 1, "two's turns in between make one read the session whole");
+      assert.deepEqual([one.store.headReads, one.store.wholeReads], [1, 1], "two's turns in between make one read the session again");
 
       const after = await stored(one.engine, started.session);
       assert.deepStrictEqual(after.steps["FirstStep"], { kept: ["a", "b", "c", "d", "e"] });
       assert.deepStrictEqual(userTexts(after.memory[FLOW_MEMORY]), ["a", "b", "c", "d", "e"].map((note) => `!keep {"note":"${note}"}`));
       assert.deepStrictEqual(after.execution.map((entry) => [entry.seq, entry.turn]), [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]);
+    } finally {
+      await two.app.close();
+      await one.app.close();
+      dir.remove();
+    }
+  });
+
+  test("a write to another session by another connection makes the engine check the head, and finds its own session unchanged", async () => {
+    const dir = await tempDir("flow-engine-mark");
+    const path = join(dir.path, "sessions.sqlite");
+    const one = await openApp(path, testFlows);
+    const two = await openApp(path, testFlows);
+    try {
+      const mine = await one.engine.chat({ flow: "CursorFlow", message: '!keep {"note":"a"}' });
+      await two.engine.chat({ flow: "CursorFlow", message: '!keep {"note":"elsewhere"}' });
+      await one.engine.chat({ session: mine.session, message: '!keep {"note":"b"}' });
+      assert.deepEqual([one.store.headReads, one.store.wholeReads], [1, 0], "the head shows the kept conversation is still the stored one");
+      assert.deepStrictEqual((await stored(one.engine, mine.session)).steps["FirstStep"], { kept: ["a", "b"] });
     } finally {
       await two.app.close();
       await one.app.close();

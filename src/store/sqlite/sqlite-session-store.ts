@@ -88,6 +88,7 @@ export class SqliteSessionStore extends SessionStoreBase {
   readonly path: string;
   readonly #db: Database.Database;
   readonly #selectHead: Database.Statement<[string], { head: string }>;
+  readonly #dataVersion: Database.Statement<[], number>;
   readonly #write: (write: TurnWrite, creating: boolean) => boolean;
   readonly #read: (id: string) => StoredSession | undefined;
   #writesBeforeCheckpointer: number;
@@ -128,6 +129,7 @@ export class SqliteSessionStore extends SessionStoreBase {
     }
     const db = this.#db;
     this.#selectHead = db.prepare("SELECT head FROM sessions WHERE id = ?");
+    this.#dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
     const selectTurns = db.prepare<[string], { turn: number; memory: string; execution: string }>(
       "SELECT turn, memory, execution FROM session_turns WHERE session_id = ? ORDER BY turn",
     );
@@ -161,6 +163,11 @@ export class SqliteSessionStore extends SessionStoreBase {
       insertTurn.run(head.id, head.turns, JSON.stringify(write.memory), JSON.stringify(write.execution));
       return true;
     });
+  }
+
+  /** SQLite's data version: it changes when another connection, in this process or another, commits. */
+  changeMark(): number {
+    return this.#dataVersion.get()!;
   }
 
   protected async read(id: string): Promise<StoredSession | undefined> {
