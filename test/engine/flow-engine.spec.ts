@@ -329,6 +329,20 @@ async function harness(t: TestContext, flows: readonly FlowEntry[] = testFlows):
   return opened;
 }
 
+/** Two apps, each with its own connection, on one SQLite file; closed and removed after the test. */
+async function twoApps(t: TestContext, prefix: string): Promise<{ one: Harness; two: Harness }> {
+  const dir = await tempDir(prefix);
+  const path = join(dir.path, "sessions.sqlite");
+  const one = await openApp(path, testFlows);
+  const two = await openApp(path, testFlows);
+  t.after(async () => {
+    await two.app.close();
+    await one.app.close();
+    dir.remove();
+  });
+  return { one, two };
+}
+
 async function stored(engine: FlowEngine, id: string): Promise<SessionDocument> {
   const document = await engine.fetchAll(id);
   assert.ok(document, `session ${id} should be stored`);
@@ -774,100 +788,73 @@ describe("FlowEngine: concurrency", () => {
     );
   });
 
-  test("two engines racing on one session in one SQLite file: the loser plays its turn again on the winner's, and nothing is half-written", async () => {
-    const dir = await tempDir("flow-engine-race");
-    const path = join(dir.path, "sessions.sqlite");
-    const one = await openApp(path, testFlows);
-    const two = await openApp(path, testFlows);
-    try {
-      const started = await one.engine.chat({ flow: "CursorFlow", message: "start" });
-      const before = await stored(two.engine, started.session);
-      assert.equal(before.turns, 1);
+  test("two engines racing on one session in one SQLite file: the loser plays its turn again on the winner's, and nothing is half-written", async (t) => {
+    const { one, two } = await twoApps(t, "flow-engine-race");
+    const started = await one.engine.chat({ flow: "CursorFlow", message: "start" });
+    const before = await stored(two.engine, started.session);
+    assert.equal(before.turns, 1);
 
-      // Both turns load the session, then meet at the gate before either saves.
-      let arrived = 0;
-      let open!: () => void;
-      const bothArrived = new Promise<void>((resolve) => (open = resolve));
-      waitGate = () => {
-        if (++arrived === 2) open();
-        return bothArrived;
-      };
-      const results = await Promise.all([
-        one.engine.chat({ session: started.session, message: "!wait | keep {\"note\":\"from one\"}" }),
-        two.engine.chat({ session: started.session, message: "!wait | keep {\"note\":\"from two\"}" }),
-      ]);
-      // Two runs met at the gate; the one whose save was refused ran a third time, on the saved turn.
-      assert.equal(handlerCalls.wait, 3);
-      assert.deepStrictEqual(results.map((result) => result.session), [started.session, started.session]);
+    // Both turns load the session, then meet at the gate before either saves.
+    let arrived = 0;
+    let open!: () => void;
+    const bothArrived = new Promise<void>((resolve) => (open = resolve));
+    waitGate = () => {
+      if (++arrived === 2) open();
+      return bothArrived;
+    };
+    const results = await Promise.all([
+      one.engine.chat({ session: started.session, message: "!wait | keep {\"note\":\"from one\"}" }),
+      two.engine.chat({ session: started.session, message: "!wait | keep {\"note\":\"from two\"}" }),
+    ]);
+    // Two runs met at the gate; the one whose save was refused ran a third time, on the saved turn.
+    assert.equal(handlerCalls.wait, 3);
+    assert.deepStrictEqual(results.map((result) => result.session), [started.session, started.session]);
 
-      const after = await stored(one.engine, started.session);
-      assert.deepStrictEqual(await stored(two.engine, started.session), after);
-      assert.equal(after.turns, 3);
-      const kept = (after.steps["FirstStep"] as { kept: string[] }).kept;
-      assert.deepStrictEqual([...kept].sort(), ["from one", "from two"], "each turn is applied exactly once");
-      assert.deepStrictEqual(
-        userTexts(after.memory[FLOW_MEMORY]),
-        ["start", ...kept.map((note) => `!wait | keep {"note":"${note}"}`)],
-        "the memory holds the turns in the order they were saved",
-      );
-      assert.deepStrictEqual(
-        after.execution.map((entry) => [entry.seq, entry.turn, entry.name]),
-        [
-          [1, 2, "wait"],
-          [2, 2, "keep"],
-          [3, 3, "wait"],
-          [4, 3, "keep"],
-        ],
-      );
-    } finally {
-      await two.app.close();
-      await one.app.close();
-      dir.remove();
-    }
+    const after = await stored(one.engine, started.session);
+    assert.deepStrictEqual(await stored(two.engine, started.session), after);
+    assert.equal(after.turns, 3);
+    const kept = (after.steps["FirstStep"] as { kept: string[] }).kept;
+    assert.deepStrictEqual([...kept].sort(), ["from one", "from two"], "each turn is applied exactly once");
+    assert.deepStrictEqual(
+      userTexts(after.memory[FLOW_MEMORY]),
+      ["start", ...kept.map((note) => `!wait | keep {"note":"${note}"}`)],
+      "the memory holds the turns in the order they were saved",
+    );
+    assert.deepStrictEqual(
+      after.execution.map((entry) => [entry.seq, entry.turn, entry.name]),
+      [
+        [1, 2, "wait"],
+        [2, 2, "keep"],
+        [3, 3, "wait"],
+        [4, 3, "keep"],
+      ],
+    );
   });
 
-  test("an engine reads nothing back while only it writes, and the session's head, then the whole session, after another engine's turn", async () => {
-    const dir = await tempDir("flow-engine-recent");
-    const path = join(dir.path, "sessions.sqlite");
-    const one = await openApp(path, testFlows);
-    const two = await openApp(path, testFlows);
-    try {
-      const started = await one.engine.chat({ flow: "CursorFlow", message: '!keep {"note":"a"}' });
-      await one.engine.chat({ session: started.session, message: '!keep {"note":"b"}' });
-      assert.deepEqual([one.store.headReads, one.store.wholeReads], [0, 0], "one's own turns read nothing back");
-      await two.engine.chat({ session: started.session, message: '!keep {"note":"c"}' });
-      await two.engine.chat({ session: started.session, message: '!keep {"note":"d"}' });
-      assert.deepEqual([two.store.headReads, two.store.wholeReads], [1, 1], "two reads the session once, then keeps what it saved");
-      await one.engine.chat({ session: started.session, message: '!keep {"note":"e"}' });
-      assert.deepEqual([one.store.headReads, one.store.wholeReads], [1, 1], "two's turns in between make one read the session again");
+  test("an engine reads nothing back while only it writes, and the session's head, then the whole session, after another engine's turn", async (t) => {
+    const { one, two } = await twoApps(t, "flow-engine-recent");
+    const started = await one.engine.chat({ flow: "CursorFlow", message: '!keep {"note":"a"}' });
+    await one.engine.chat({ session: started.session, message: '!keep {"note":"b"}' });
+    assert.deepEqual([one.store.headReads, one.store.wholeReads], [0, 0], "one's own turns read nothing back");
+    await two.engine.chat({ session: started.session, message: '!keep {"note":"c"}' });
+    await two.engine.chat({ session: started.session, message: '!keep {"note":"d"}' });
+    assert.deepEqual([two.store.headReads, two.store.wholeReads], [1, 1], "two reads the session once, then keeps what it saved");
+    await one.engine.chat({ session: started.session, message: '!keep {"note":"e"}' });
+    assert.deepEqual([one.store.headReads, one.store.wholeReads], [1, 1], "two's turns in between make one read the session again");
 
-      const after = await stored(one.engine, started.session);
-      assert.deepStrictEqual(after.steps["FirstStep"], { kept: ["a", "b", "c", "d", "e"] });
-      assert.deepStrictEqual(userTexts(after.memory[FLOW_MEMORY]), ["a", "b", "c", "d", "e"].map((note) => `!keep {"note":"${note}"}`));
-      assert.deepStrictEqual(after.execution.map((entry) => [entry.seq, entry.turn]), [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]);
-    } finally {
-      await two.app.close();
-      await one.app.close();
-      dir.remove();
-    }
+    const after = await stored(one.engine, started.session);
+    assert.deepStrictEqual(after.steps["FirstStep"], { kept: ["a", "b", "c", "d", "e"] });
+    assert.deepStrictEqual(userTexts(after.memory[FLOW_MEMORY]), ["a", "b", "c", "d", "e"].map((note) => `!keep {"note":"${note}"}`));
+    assert.deepStrictEqual(after.execution.map((entry) => [entry.seq, entry.turn]), [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]);
   });
 
-  test("a write to another session by another connection makes the engine check the head, and finds its own session unchanged", async () => {
-    const dir = await tempDir("flow-engine-mark");
-    const path = join(dir.path, "sessions.sqlite");
-    const one = await openApp(path, testFlows);
-    const two = await openApp(path, testFlows);
-    try {
-      const mine = await one.engine.chat({ flow: "CursorFlow", message: '!keep {"note":"a"}' });
-      await two.engine.chat({ flow: "CursorFlow", message: '!keep {"note":"elsewhere"}' });
-      await one.engine.chat({ session: mine.session, message: '!keep {"note":"b"}' });
-      assert.deepEqual([one.store.headReads, one.store.wholeReads], [1, 0], "the head shows the kept conversation is still the stored one");
-      assert.deepStrictEqual((await stored(one.engine, mine.session)).steps["FirstStep"], { kept: ["a", "b"] });
-    } finally {
-      await two.app.close();
-      await one.app.close();
-      dir.remove();
-    }
+  test("a write to another session by another connection makes the engine check the head, and finds its own session unchanged", async (t) => {
+    const { one, two } = await twoApps(t, "flow-engine-mark");
+    const mine = await one.engine.chat({ flow: "CursorFlow", message: '!keep {"note":"a"}' });
+    await two.engine.chat({ flow: "CursorFlow", message: '!keep {"note":"elsewhere"}' });
+    await one.engine.chat({ session: mine.session, message: '!keep {"note":"b"}' });
+    assert.deepEqual([one.store.headReads, one.store.wholeReads], [1, 0], "the head shows the kept conversation is still the stored one");
+    assert.deepStrictEqual((await stored(one.engine, mine.session)).steps["FirstStep"], { kept: ["a", "b"] });
   });
 
   test("a turn whose save is refused twice is answered session_conflict and stores nothing", async (t) => {
