@@ -137,14 +137,16 @@ export class FlowEngine {
       memory: {},
       execution: [],
     };
-    return this.#apply(flow, document, message, (write) => this.#store.create(write));
+    return this.#apply(flow, document, message, this.#store.changeMark?.(), (write) => this.#store.create(write));
   }
 
   async #continue(id: string, request: ChatRequest): Promise<TurnOutcome> {
+    // Read before anything else: a write by someone else after this point makes the next turn look.
+    const mark = this.#store.changeMark?.();
     let document: SessionDocument | undefined;
     try {
       const recent = this.#recent.take(id);
-      if (recent && recent.mark !== undefined && recent.mark === this.#store.changeMark?.()) {
+      if (recent && recent.mark !== undefined && recent.mark === mark) {
         // Nothing has been written to the store by anyone else since this process saved the session.
         document = this.#continuable(id, request, recent.document);
       } else {
@@ -161,7 +163,7 @@ export class FlowEngine {
       return this.#reset(id, request, error);
     }
     const flow = this.flow(document.flow.name);
-    return this.#apply(flow, document, request.message, (write) => this.#store.saveTurn(write));
+    return this.#apply(flow, document, request.message, mark, (write) => this.#store.saveTurn(write));
   }
 
   /** The session, when a turn may be applied to it; otherwise the error that says why not. */
@@ -204,6 +206,8 @@ export class FlowEngine {
     flow: FlowDefinition,
     document: SessionDocument,
     message: string,
+    /** The store's change mark from before the session was read; this process's own save leaves it as it is. */
+    mark: number | undefined,
     save: (write: Parameters<SessionStore["saveTurn"]>[0]) => Promise<void>,
   ): Promise<TurnOutcome> {
     const turn = document.turns + 1;
@@ -238,7 +242,7 @@ export class FlowEngine {
       updatedAt: new Date().toISOString(),
     };
     await save({ head, baseTurns: document.turns, memory: run.memoryAppends, execution: run.executionAppends });
-    this.#recent.keep({ document: { ...head, memory: run.memory, execution: run.execution }, mark: this.#store.changeMark?.() });
+    this.#recent.keep({ document: { ...head, memory: run.memory, execution: run.execution }, mark });
     return {
       session: head.id,
       response,
