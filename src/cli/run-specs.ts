@@ -34,7 +34,12 @@ function shareFiles(files: string[], n: number): { entries: string[]; dir: strin
   files.forEach((file, index) => shares[index % n]!.push(file));
   const entries = shares.map((share, index) => {
     const entry = join(dir, `share-${index + 1}-of-${n}.mjs`);
-    writeFileSync(entry, share.map((file) => `import ${JSON.stringify(pathToFileURL(resolve(file)).href)};\n`).join(""));
+    // One file that fails to load is one failing test naming it; the share's other files still run.
+    const imports = share.map((file) => {
+      const url = JSON.stringify(pathToFileURL(resolve(file)).href);
+      return `try {\n  await import(${url});\n} catch (error) {\n  test(${JSON.stringify(`${file} loads`)}, () => {\n    throw error;\n  });\n}\n`;
+    });
+    writeFileSync(entry, `import { test } from "node:test";\n${imports.join("")}`);
     return entry;
   });
   return { entries, dir };

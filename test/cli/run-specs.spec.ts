@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { test } from "node:test";
+import { tempDir } from "../support/temp-path.ts";
+
+const ROOT = resolve(import.meta.dirname, "..", "..");
+
+function runSpecs(args: string[]): Promise<{ code: number | null; stdout: string }> {
+  const env = { ...process.env };
+  // This test runs under node:test itself; the child must run as a top-level test run.
+  delete env["NODE_TEST_CONTEXT"];
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src", "cli", "run-specs.ts"), ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.resume();
+    child.on("error", reject);
+    child.on("close", (code) => resolvePromise({ code, stdout }));
+  });
+}
+
+const shares = () => readdirSync(tmpdir()).filter((name) => name.startsWith("flowcheck-specs-")).length;
+
+test("run-specs runs the spec files in one process per share, reports a file that cannot load as one failing test, and removes its share files", async () => {
+  const dir = await tempDir("run-specs");
+  try {
+    const pids = join(dir.path, "pids.txt");
+    writeFileSync(pids, "");
+    for (const name of ["a", "b", "c", "d"]) {
+      writeFileSync(
+        join(dir.path, `${name}.spec.ts`),
+        `import { appendFileSync } from "node:fs";\nimport { test } from "node:test";\ntest("${name} runs", () => appendFileSync(${JSON.stringify(pids)}, process.pid + "\\n"));\n`,
+      );
+    }
+    writeFileSync(join(dir.path, "broken.spec.ts"), `throw new Error("broken on purpose");\n`);
+    const sharesBefore = shares();
+
+    const { code, stdout } = await runSpecs([dir.path, "--test-concurrency=2"]);
+
+    assert.equal(code, 1, stdout);
+    assert.match(stdout, /^not ok \d+ - .*broken\.spec\.ts loads$/m);
+    assert.match(stdout, /broken on purpose/);
+    for (const name of ["a", "b", "c", "d"]) assert.match(stdout, new RegExp(`^ok \\d+ - ${name} runs$`, "m"));
+    assert.match(stdout, /^# pass 4$/m);
+    assert.match(stdout, /^# fail 1$/m);
+    const ran = readFileSync(pids, "utf8").trim().split("\n");
+    assert.equal(ran.length, 4);
+    assert.equal(new Set(ran).size, 2, "five files in two processes");
+    assert.equal(shares(), sharesBefore, "the share files are removed");
+  } finally {
+    dir.remove();
+  }
+});
