@@ -68,18 +68,22 @@ function hasTable(db: Database.Database, name: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }
 
-/** Creates the tables, or brings a file of an earlier layout up to this one, in one transaction. */
+/**
+ * Creates the tables, or brings a file of an earlier layout up to this one, in one transaction
+ * that holds the write lock from its start, so that another process doing the same waits and
+ * then finds nothing left to do.
+ */
 function prepareLayout(db: Database.Database): void {
-  const layout = db.pragma("user_version", { simple: true }) as number;
-  if (layout > LAYOUT) {
-    throw new Error(`the file has table layout ${layout}, newer than this version's ${LAYOUT}; open it with the flowcheck that wrote it`);
-  }
-  if (layout === LAYOUT) return;
   db.transaction(() => {
+    const layout = db.pragma("user_version", { simple: true }) as number;
+    if (layout > LAYOUT) {
+      throw new Error(`the file has table layout ${layout}, newer than this version's ${LAYOUT}; open it with the flowcheck that wrote it`);
+    }
+    if (layout === LAYOUT) return;
     db.exec(SCHEMA);
     if (hasTable(db, "session_messages")) db.exec(FROM_LAYOUT_1);
     db.pragma(`user_version = ${LAYOUT}`);
-  })();
+  }).immediate();
 }
 
 /** Sessions in one SQLite file (WAL), one transaction per turn. */
@@ -116,6 +120,8 @@ export class SqliteSessionStore extends SessionStoreBase {
         this.#db.pragma("journal_mode = WAL");
         // WAL with NORMAL survives a killed process; only a power loss can drop the last commits.
         this.#db.pragma("synchronous = NORMAL");
+        // Before the layout: two servers opening one new file at once take turns instead of failing.
+        this.#db.pragma("busy_timeout = 5000");
         prepareLayout(this.#db);
       }
       this.#db.pragma("busy_timeout = 5000");
