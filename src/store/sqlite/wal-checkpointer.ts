@@ -8,9 +8,15 @@ const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
+const dataVersion = db.prepare("PRAGMA data_version").pluck();
+let copied;
 const checkpoint = () => {
   try {
+    // Changes only when another connection committed: an idle store costs one cheap read a round.
+    const version = dataVersion.get();
+    if (version === copied) return;
     db.pragma("wal_checkpoint(PASSIVE)");
+    copied = version;
   } catch {
     // A busy or vanished file: the next round tries again, or the store stops this worker.
   }
