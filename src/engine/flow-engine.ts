@@ -44,9 +44,11 @@ export interface FlowEngineOptions {
   store: SessionStore;
   model: Model;
   clockOf(flow: string): Clock;
-  /** How many sessions' conversations are kept in memory between their turns. Default 1000. */
-  recentConversations?: number;
 }
+
+// Sessions kept in memory between their turns: enough for every conversation a test run or a busy
+// server has going at once; a session beyond it is read from the store on its next turn.
+const RECENT_SESSIONS = 1000;
 
 /** Applies chat turns to sessions: load, run the turn, save it whole. Knows nothing of HTTP. */
 export class FlowEngine {
@@ -67,7 +69,7 @@ export class FlowEngine {
     this.#store = options.store;
     this.#model = options.model;
     this.#clockOf = options.clockOf;
-    this.#recent = new RecentConversations(options.recentConversations ?? 1000);
+    this.#recent = new RecentConversations(RECENT_SESSIONS);
   }
 
   get store(): SessionStore {

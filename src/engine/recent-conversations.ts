@@ -3,7 +3,7 @@ import type { SessionDocument } from "./session-document.ts";
 /** A session as this process saved it last. */
 export interface RecentSession {
   document: SessionDocument;
-  /** The store's change mark right after the save, when the store has them (see SessionStore.changeMark). */
+  /** The store's change mark from before the turn that saved it, when the store has them (see SessionStore.changeMark). */
   mark: number | undefined;
 }
 
@@ -20,10 +20,6 @@ export class RecentConversations {
 
   constructor(limit: number) {
     this.#limit = limit;
-  }
-
-  get size(): number {
-    return this.#sessions.size;
   }
 
   /** Session `id` as saved last, removed from here. */

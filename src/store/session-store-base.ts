@@ -53,4 +53,3 @@ export abstract class SessionStoreBase implements SessionStore {
     );
   }
 }
-
