@@ -104,6 +104,7 @@ export class ScenarioRun {
   /** The whole session as read right after the last turn played, when that turn read it whole. */
   #lastWhole: { turns: number; document: SessionDocument } | undefined;
   #final: FinalReport | undefined;
+  #failedTurn: TurnReport | undefined;
 
   constructor(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}) {
     this.loaded = loaded;
@@ -116,9 +117,9 @@ export class ScenarioRun {
     return this.#session;
   }
 
-  /** The first failed turn, if any. */
+  /** The first failed turn, if any. Asked before every turn, so kept rather than searched for. */
   get failedTurn(): TurnReport | undefined {
-    return this.reports.find((report) => report.outcome === "failed");
+    return this.#failedTurn;
   }
 
   /** Whether anything failed: a turn's contracts, a judge's verdict, or the final state. */
@@ -234,6 +235,7 @@ export class ScenarioRun {
 
   #record(report: TurnReport): TurnReport {
     this.reports.push(report);
+    if (report.outcome === "failed") this.#failedTurn ??= report;
     this.#emit({ type: "turn:end", report });
     return report;
   }
