@@ -174,8 +174,9 @@ test("a turn's row that is not JSON makes the session unreadable, naming the tur
   }
 });
 
-test("a store that has written a few hundred turns copies its log into the file on another thread; closing stops it and folds the log in", async () => {
+test("a store that has written a few hundred turns copies its log into the file on another thread; closing stops it and folds the log in", async (t) => {
   const dir = await tempDir("sqlite-checkpointer");
+  t.after(() => dir.remove());
   const path = join(dir.path, "sessions.sqlite");
   const id = "00000000-0000-4000-8000-00000000cccc";
   const store = new SqliteSessionStore(path);
@@ -199,12 +200,11 @@ test("a store that has written a few hundred turns copies its log into the file 
   } finally {
     await store.close();
   }
+  assert.equal(existsSync(`${path}-wal`), false, "the last connection to close folds the log into the file");
+  const reopened = new SqliteSessionStore(path);
   try {
-    assert.equal(existsSync(`${path}-wal`), false, "the last connection to close folds the log into the file");
-    const reopened = new SqliteSessionStore(path);
     assert.equal((await reopened.fetchAll(id))?.memory["flow"]?.length, 220);
-    await reopened.close();
   } finally {
-    dir.remove();
+    await reopened.close();
   }
 });
