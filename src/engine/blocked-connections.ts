@@ -4,11 +4,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
 // even when turns of other sessions run at the same time.
 const turnScope = new AsyncLocalStorage<string[]>();
 
-/** Runs `task` as one turn and returns, with its result, the connections the guard refused in it. */
-export async function collectBlockedConnections<T>(task: () => Promise<T>): Promise<{ result: T; blocked: string[] }> {
-  const blocked: string[] = [];
-  const result = await turnScope.run(blocked, task);
-  return { result, blocked };
+/**
+ * Runs `task` as one turn; every connection the guard refuses while it runs is pushed to `blocked`.
+ * Returns the task's own promise: a turn pays for no promise of this module's.
+ */
+export function collectBlockedConnections<T>(blocked: string[], task: () => Promise<T>): Promise<T> {
+  return turnScope.run(blocked, task);
 }
 
 /** Called by the network guard for every connection it refuses. */

@@ -101,27 +101,34 @@ export class FlowEngine {
   }
 
   /**
-   * Turns on one session are applied one after another, in arrival order, never interleaved.
-   * Async so that a bad request (no flow, unknown flow) rejects instead of throwing synchronously.
+   * Turns on one session are applied one after another, in arrival order, never interleaved. A bad
+   * request (no flow, unknown flow) rejects rather than throwing synchronously.
    */
-  async chat(request: ChatRequest): Promise<TurnOutcome> {
+  chat(request: ChatRequest): Promise<TurnOutcome> {
     if (request.session === undefined) {
       if (request.flow === undefined) {
-        throw new FlowcheckError("invalid_request", `Starting a session needs "flow". The flows are: ${[...this.#flows.keys()].join(", ")}.`);
+        return Promise.reject(
+          new FlowcheckError("invalid_request", `Starting a session needs "flow". The flows are: ${[...this.#flows.keys()].join(", ")}.`),
+        );
       }
-      return this.#start(this.flow(request.flow), request.message);
+      let flow: FlowDefinition;
+      try {
+        flow = this.flow(request.flow);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return this.#start(flow, request.message);
     }
     const id = request.session;
-    return this.#sessions.run(id, async () => {
+    // Not async, like the mutex's fast path: the promise a turn on a session waits for is the
+    // turn's own, with no layer around it.
+    return this.#sessions.run(id, () =>
       // Another process saved the session first: the turn is played again on what it saved, once.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await this.#continue(id, request);
-        } catch (error) {
-          if (attempt >= 2 || !isFlowcheckError(error, "session_conflict")) throw error;
-        }
-      }
-    });
+      this.#continue(id, request).catch((error: unknown) => {
+        if (!isFlowcheckError(error, "session_conflict")) throw error;
+        return this.#continue(id, request);
+      }),
+    );
   }
 
   async #start(flow: FlowDefinition, message: string): Promise<TurnOutcome> {
@@ -139,7 +146,9 @@ export class FlowEngine {
       memory: {},
       execution: [],
     };
-    return this.#apply(flow, document, message, this.#store.changeMark?.(), (write) => this.#store.create(write));
+    // `return await`, here and below: an async function that returns a promise unawaited pays for
+    // an extra promise and tick to adopt it.
+    return await this.#apply(flow, document, message, this.#store.changeMark?.(), (write) => this.#store.create(write));
   }
 
   async #continue(id: string, request: ChatRequest): Promise<TurnOutcome> {
@@ -165,7 +174,7 @@ export class FlowEngine {
       return this.#reset(id, request, error);
     }
     const flow = this.flow(document.flow.name);
-    return this.#apply(flow, document, request.message, mark, (write) => this.#store.saveTurn(write));
+    return await this.#apply(flow, document, request.message, mark, (write) => this.#store.saveTurn(write));
   }
 
   /** The session, when a turn may be applied to it; otherwise the error that says why not. */
@@ -221,9 +230,8 @@ export class FlowEngine {
       execution: document.execution,
       children: document.children,
     });
-    const { result: response, blocked } = await collectBlockedConnections(() =>
-      runTurn(run, message, { model: this.#model, rootFlow: flow.name, clockOf: this.#clockOf }),
-    );
+    const blocked: string[] = [];
+    const response = await collectBlockedConnections(blocked, () => runTurn(run, message, { model: this.#model, rootFlow: flow.name, clockOf: this.#clockOf }));
     if (blocked.length) {
       // Failed loudly even when the flow's code caught the refused connection and went on.
       throw new FlowcheckError(

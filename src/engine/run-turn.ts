@@ -1,5 +1,5 @@
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
-import type { ChatModel, ModelReply } from "./chat-model.ts";
+import type { ModelReply } from "./chat-model.ts";
 import type { Clock } from "./clock.ts";
 import type { CompiledTool, FlowDefinition } from "./flow.ts";
 import type { Model } from "./model.ts";
@@ -32,15 +32,11 @@ function checkResult(result: unknown, tool: CompiledTool, flow: FlowDefinition):
   return checked;
 }
 
-async function invokeModel(chat: ChatModel, request: Parameters<ChatModel["invoke"]>[0], where: string): Promise<ModelReply> {
-  try {
-    return await chat.invoke(request);
-  } catch (error) {
-    if (isFlowcheckError(error)) throw error;
-    throw new FlowcheckError("model_error", `The model failed at ${where}: ${(error as Error).message}. The turn was not applied; send the message again.`, {
-      cause: error,
-    });
-  }
+function modelFailure(error: unknown, where: string): FlowcheckError {
+  if (isFlowcheckError(error)) return error;
+  return new FlowcheckError("model_error", `The model failed at ${where}: ${(error as Error).message}. The turn was not applied; send the message again.`, {
+    cause: error,
+  });
 }
 
 /**
@@ -66,11 +62,15 @@ export async function runTurn(run: RunRecorder, message: string, deps: TurnDepen
     const context = stepContext(run, stepName, deps);
     const tools = run.runStatus === "running" ? flow.tools(stepName) : [];
     const chat = deps.model.createInstance({ flow: flow.name, rootFlow: deps.rootFlow, step: stepName });
-    const reply = await invokeModel(
-      chat,
-      { system: step.systemPrompt(context), messages: run.memory[stepName] ?? [], tools },
-      `${flow.name}/${stepName}`,
-    );
+    // Awaited here rather than in a wrapper: a turn makes several model calls, and each async
+    // layer is a promise more.
+    const request = { system: step.systemPrompt(context), messages: run.memory[stepName] ?? [], tools };
+    let reply: ModelReply;
+    try {
+      reply = await chat.invoke(request);
+    } catch (error) {
+      throw modelFailure(error, `${flow.name}/${stepName}`);
+    }
 
     if (reply.toolCalls.length === 0 || tools.length === 0) {
       run.remember(stepName, { role: "assistant", content: reply.content });
@@ -86,7 +86,8 @@ export async function runTurn(run: RunRecorder, message: string, deps: TurnDepen
         run.log({ step: stepName, kind: "tool", name: call.name, outcome: "skipped" });
         continue;
       }
-      const result = await callTool(run, stepName, step, context, tools, call);
+      const called = callTool(run, stepName, step, context, tools, call);
+      const result = called instanceof Promise ? await called : called;
       if (result?.kind === "advance") {
         run.currentStep = result.to;
         moved = true;
@@ -102,15 +103,18 @@ function answerTool(run: RunRecorder, step: string, call: ToolCall, content: str
   run.remember(step, { role: "tool", toolCallId: call.id, name: call.name, content });
 }
 
-/** Runs one tool call; returns undefined when the call was refused and the model was told why. */
-async function callTool(
+/**
+ * Runs one tool call; returns undefined when the call was refused and the model was told why. A
+ * tool whose method answers synchronously is not awaited: most do, and a turn calls several.
+ */
+function callTool(
   run: RunRecorder,
   stepName: string,
   step: Step,
   context: StepContext,
   tools: readonly CompiledTool[],
   call: ToolCall,
-): Promise<ToolResult | undefined> {
+): ToolResult | undefined | Promise<ToolResult | undefined> {
   const refuse = (detail: string, content: string) => {
     answerTool(run, stepName, call, content);
     run.log({ step: stepName, kind: "tool", name: call.name, outcome: "invalid", detail });
@@ -132,18 +136,24 @@ async function callTool(
     return refuse(detail, `Invalid arguments for ${call.name}: ${detail}. Call it again with arguments that match its schema.`);
   }
 
+  const threw = (error: unknown): never => {
+    if (isFlowcheckError(error)) throw error;
+    throw invalidTool(tool.name, `of ${run.flow.name}/${stepName} threw: ${(error as Error).message}. The turn was not applied.`);
+  };
+  const settled = (raw: unknown): ToolResult => {
+    const result = checkResult(raw, tool, run.flow);
+    answerTool(run, stepName, call, result.message);
+    run.log({ step: stepName, kind: "tool", name: tool.name, outcome: result.kind, ...(result.kind === "advance" ? { to: result.to } : {}) });
+    return result;
+  };
   let raw: unknown;
   try {
     const handler = (step as unknown as Record<string, (a: unknown, c: StepContext) => unknown>)[tool.method]!;
-    raw = await handler.call(step, args, context);
+    raw = handler.call(step, args, context);
   } catch (error) {
-    if (isFlowcheckError(error)) throw error;
-    throw invalidTool(tool.name, `of ${run.flow.name}/${stepName} threw: ${(error as Error).message}. The turn was not applied.`);
+    return threw(error);
   }
-  const result = checkResult(raw, tool, run.flow);
-  answerTool(run, stepName, call, result.message);
-  run.log({ step: stepName, kind: "tool", name: tool.name, outcome: result.kind, ...(result.kind === "advance" ? { to: result.to } : {}) });
-  return result;
+  return typeof (raw as PromiseLike<unknown> | null)?.then === "function" ? Promise.resolve(raw).then(settled, threw) : settled(raw);
 }
 
 function stepContext(run: RunRecorder, stepName: string, deps: TurnDependencies): StepContext {

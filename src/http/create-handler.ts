@@ -28,6 +28,28 @@ function sessionOfError(error: unknown, request: ChatRequest): string | undefine
   return isFlowcheckError(error, "session_not_found") || isFlowcheckError(error, "invalid_request") ? undefined : request.session;
 }
 
+/** The route a request target names; a target that is no URL path (e.g. `//[`) is one that does not exist. */
+function pathOf(url: string): string {
+  // A route's own path, as clients send it, needs no parsing.
+  if (Object.hasOwn(ROUTES, url)) return url;
+  return URL.canParse(url, "http://flowcheck.invalid") ? new URL(url, "http://flowcheck.invalid").pathname : url;
+}
+
+/** The chat request in a POST's body, or the error that says what is wrong with it. */
+function chatRequestOf(request: HttpRequest): ChatRequest {
+  if (Buffer.byteLength(request.body) > MAX_BODY_BYTES) {
+    throw new FlowcheckError("body_too_large", `The body is over ${MAX_BODY_BYTES} bytes; send a shorter message.`);
+  }
+  const contentType = headerValue(request, "content-type");
+  if (!isJson(contentType)) {
+    throw new FlowcheckError(
+      "unsupported_media_type",
+      `The body's Content-Type is ${contentType ? `"${contentType}"` : "missing"}; send JSON with Content-Type: application/json.`,
+    );
+  }
+  return parseChatRequest(request);
+}
+
 /**
  * The HTTP API as a function from request to response: `GET /ai/flows` and `POST /ai/chat`.
  * A client's mistake always gets its 4xx code; only a bug is a 500, and it is logged.
@@ -40,17 +62,12 @@ export function createHandler(engine: FlowEngine, log: (message: string) => void
   }
 
   async function chat(request: HttpRequest): Promise<HttpResponse> {
-    if (Buffer.byteLength(request.body) > MAX_BODY_BYTES) {
-      throw new FlowcheckError("body_too_large", `The body is over ${MAX_BODY_BYTES} bytes; send a shorter message.`);
+    let chatRequest: ChatRequest;
+    try {
+      chatRequest = chatRequestOf(request);
+    } catch (error) {
+      return logged(errorResponse(error), error, "POST /ai/chat");
     }
-    const contentType = headerValue(request, "content-type");
-    if (!isJson(contentType)) {
-      throw new FlowcheckError(
-        "unsupported_media_type",
-        `The body's Content-Type is ${contentType ? `"${contentType}"` : "missing"}; send JSON with Content-Type: application/json.`,
-      );
-    }
-    const chatRequest = parseChatRequest(request);
     try {
       const outcome = await engine.chat(chatRequest);
       // The first accepted type this session can be answered in wins; JSON is the default.
@@ -68,9 +85,9 @@ export function createHandler(engine: FlowEngine, log: (message: string) => void
     }
   }
 
-  return async function handle(request: HttpRequest): Promise<HttpResponse> {
-    // A request target that is no URL path (e.g. `//[`) is a route that does not exist.
-    const path = URL.canParse(request.url, "http://flowcheck.invalid") ? new URL(request.url, "http://flowcheck.invalid").pathname : request.url;
+  // Not async: a chat turn's promise is chat's own, with no layer around it.
+  return function handle(request: HttpRequest): Promise<HttpResponse> {
+    const path = pathOf(request.url);
     const method = ROUTES[path];
     try {
       if (method === undefined) {
@@ -79,11 +96,11 @@ export function createHandler(engine: FlowEngine, log: (message: string) => void
       if (request.method !== method) {
         const response = errorResponse(new FlowcheckError("method_not_allowed", `${path} answers ${method} only, not ${request.method}.`));
         response.headers["Allow"] = method;
-        return response;
+        return Promise.resolve(response);
       }
-      return path === "/ai/flows" ? jsonResponse(200, { flows: engine.listFlows() }) : await chat(request);
+      return path === "/ai/flows" ? Promise.resolve(jsonResponse(200, { flows: engine.listFlows() })) : chat(request);
     } catch (error) {
-      return logged(errorResponse(error), error, `${request.method} ${path}`);
+      return Promise.resolve(logged(errorResponse(error), error, `${request.method} ${path}`));
     }
   };
 }

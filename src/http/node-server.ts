@@ -7,26 +7,36 @@ import { errorResponse } from "./json-response.ts";
 
 class BodyTooLarge extends Error {}
 
-/** Reads the body as UTF-8, refusing it as soon as it passes the limit instead of buffering it whole. */
-function readBody(request: IncomingMessage, limit: number): Promise<string> {
-  const declared = Number(request.headers["content-length"]);
-  if (declared > limit) return Promise.reject(new BodyTooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.removeAllListeners("data");
-        request.resume();
-        reject(new BodyTooLarge());
-      } else {
-        chunks.push(chunk);
-      }
-    });
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    request.on("error", reject);
+/**
+ * Reads the body as UTF-8 and passes it to `done`, or refuses it with BodyTooLarge as soon as it
+ * passes the limit instead of buffering it whole. Exactly one of the two is called. Callbacks
+ * rather than a promise: every turn reads a body, and a promise is a cost per turn.
+ */
+function readBody(request: IncomingMessage, limit: number, done: (body: string) => void, refused: (error: unknown) => void): void {
+  if (Number(request.headers["content-length"]) > limit) {
+    refused(new BodyTooLarge());
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const settle = (then: () => void) => {
+    if (settled) return;
+    settled = true;
+    then();
+  };
+  request.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
+      request.removeAllListeners("data");
+      request.resume();
+      settle(() => refused(new BodyTooLarge()));
+    } else {
+      chunks.push(chunk);
+    }
   });
+  request.on("end", () => settle(() => done(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"))));
+  request.on("error", (error) => settle(() => refused(error)));
 }
 
 function send(res: ServerResponse, response: HttpResponse): void {
@@ -44,26 +54,40 @@ function send(res: ServerResponse, response: HttpResponse): void {
 /** Serves `handler` on node:http. Bodies over 1 MB are answered 413 and the connection is closed. */
 export function createNodeServer(handler: Handler): Server {
   return createServer((req, res) => {
-    readBody(req, MAX_BODY_BYTES).then(
-      async (body) => {
+    // The handler answers every error itself; this only keeps a bug in it from ending the process.
+    const failed = (error: unknown) => {
+      console.error(`flowcheck: a request failed outside the handler: ${(error as Error).stack ?? String(error)}`);
+      if (res.headersSent) res.destroy();
+      else send(res, errorResponse(error));
+    };
+    readBody(
+      req,
+      MAX_BODY_BYTES,
+      (body) => {
         const request: HttpRequest = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body };
-        send(res, await handler(request));
+        let answer: Promise<HttpResponse>;
+        try {
+          answer = handler(request);
+        } catch (error) {
+          failed(error);
+          return;
+        }
+        answer.then((response) => send(res, response)).catch(failed);
       },
-      (error: unknown) => {
+      (error) => {
         if (!(error instanceof BodyTooLarge)) {
           res.destroy();
           return;
         }
-        // The rest of the body is never read, so this connection cannot carry another request.
-        res.setHeader("Connection", "close");
-        send(res, errorResponse(new FlowcheckError("body_too_large", `The body is over ${MAX_BODY_BYTES} bytes; send a shorter message.`)));
+        try {
+          // The rest of the body is never read, so this connection cannot carry another request.
+          res.setHeader("Connection", "close");
+          send(res, errorResponse(new FlowcheckError("body_too_large", `The body is over ${MAX_BODY_BYTES} bytes; send a shorter message.`)));
+        } catch (failure) {
+          failed(failure);
+        }
       },
-    ).catch((error: unknown) => {
-      // The handler answers every error itself; this only keeps a bug in it from ending the process.
-      console.error(`flowcheck: a request failed outside the handler: ${(error as Error).stack ?? String(error)}`);
-      if (res.headersSent) res.destroy();
-      else send(res, errorResponse(error));
-    });
+    );
   });
 }
 

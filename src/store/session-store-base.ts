@@ -5,6 +5,22 @@ import { migrateSession } from "./migrations/migrate-session.ts";
 import { validateSessionHead } from "./migrations/session-document-schema.ts";
 import type { StoredSession } from "./stored-session.ts";
 
+/** A hook's result: a backend that answers synchronously (SQLite) returns the value itself. */
+export type Awaitable<T> = T | Promise<T>;
+
+/**
+ * `then` applied to what `start` gives, as one promise, a throw anywhere becoming its rejection.
+ * A synchronous backend's turn then costs one promise per store call rather than one per layer.
+ */
+function settle<T, R>(start: () => Awaitable<T>, then: (value: T) => Awaitable<R>): Promise<R> {
+  try {
+    const value = start();
+    return value instanceof Promise ? value.then(then) : Promise.resolve(then(value));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /**
  * What every store shares: documents migrated and checked on read, and a turn applied only on top
  * of the turn count it was computed from. A backend implements the five hooks below; each write
@@ -14,35 +30,50 @@ export abstract class SessionStoreBase implements SessionStore {
   abstract readonly description: string;
 
   /** The stored session, or undefined when there is none under `id`. */
-  protected abstract read(id: string): Promise<StoredSession | undefined>;
+  protected abstract read(id: string): Awaitable<StoredSession | undefined>;
   /** The stored head alone, parsed but not checked; undefined when there is no session under `id`. */
-  protected abstract readHead(id: string): Promise<unknown>;
+  protected abstract readHead(id: string): Awaitable<unknown>;
   /** Stores a new session; false when `write.head.id` exists already. */
-  protected abstract insert(write: TurnWrite): Promise<boolean>;
+  protected abstract insert(write: TurnWrite): Awaitable<boolean>;
   /** Applies a turn when the stored turn count is `write.baseTurns`; false (nothing written) otherwise. */
-  protected abstract apply(write: TurnWrite): Promise<boolean>;
+  protected abstract apply(write: TurnWrite): Awaitable<boolean>;
   abstract close(): Promise<void>;
 
-  async fetchAll(id: string): Promise<SessionDocument | undefined> {
-    const stored = await this.read(id);
-    return stored && migrateSession(stored, id, this.description);
+  fetchAll(id: string): Promise<SessionDocument | undefined> {
+    return settle(
+      () => this.read(id),
+      (stored) => stored && migrateSession(stored, id, this.description),
+    );
   }
 
-  async fetchHead(id: string): Promise<SessionHead | undefined> {
-    const head = await this.readHead(id);
-    if (head === undefined) return undefined;
-    if ((head as { version?: unknown } | null)?.version === SESSION_DOCUMENT_VERSION && validateSessionHead(head)) return head;
-    // An older version is migrated whole; anything else gets the whole document's precise reason.
-    const document = await this.fetchAll(id);
-    return document && headOf(document);
+  fetchHead(id: string): Promise<SessionHead | undefined> {
+    return settle(
+      () => this.readHead(id),
+      (head) => {
+        if (head === undefined) return undefined;
+        if ((head as { version?: unknown } | null)?.version === SESSION_DOCUMENT_VERSION && validateSessionHead(head)) return head;
+        // An older version is migrated whole; anything else gets the whole document's precise reason.
+        return this.fetchAll(id).then((document) => document && headOf(document));
+      },
+    );
   }
 
-  async create(write: TurnWrite): Promise<void> {
-    if (!(await this.insert(write))) throw this.#conflict(write, "a session with this id exists already");
+  create(write: TurnWrite): Promise<void> {
+    return settle(
+      () => this.insert(write),
+      (inserted) => {
+        if (!inserted) throw this.#conflict(write, "a session with this id exists already");
+      },
+    );
   }
 
-  async saveTurn(write: TurnWrite): Promise<void> {
-    if (!(await this.apply(write))) throw this.#conflict(write, `it no longer has ${write.baseTurns} turns, or is gone`);
+  saveTurn(write: TurnWrite): Promise<void> {
+    return settle(
+      () => this.apply(write),
+      (applied) => {
+        if (!applied) throw this.#conflict(write, `it no longer has ${write.baseTurns} turns, or is gone`);
+      },
+    );
   }
 
   #conflict(write: TurnWrite, found: string): FlowcheckError {

@@ -194,7 +194,8 @@ export class ScenarioRun {
     // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
     const failures = checks.filter((c) => c.outcome === "failed");
     if (turn.expectedResponse !== undefined) {
-      checks.push(failures.length ? skipped("judge", "expectedResponse", `turn ${index + 1} failed its contracts`) : await this.#judge(turn, answer));
+      const verdict = failures.length ? skipped("judge", "expectedResponse", `turn ${index + 1} failed its contracts`) : this.#judge(turn, answer);
+      checks.push(verdict instanceof Promise ? await verdict : verdict);
     }
     if (stored) this.#stored = headOf(stored);
     this.#lastWhole = expectsError && stored ? { turns: this.reports.length + 1, document: stored as SessionDocument } : undefined;
@@ -222,7 +223,8 @@ export class ScenarioRun {
     return this.#record(report);
   }
 
-  async #judge(turn: ScenarioTurn, answer: Answer): Promise<Check> {
+  /** A promise only when a judge is asked: a run without one (every scripted run) waits for nothing. */
+  #judge(turn: ScenarioTurn, answer: Answer): Check | Promise<Check> {
     const { judge, judgeUnavailable = NO_JUDGE, judgeRequired } = this.#options;
     if (judge) return judge({ scenario: this.loaded.scenario, turn, answer, history: this.reports });
     return judgeRequired ? failed("judge", "expectedResponse", `JUDGE=required, but ${judgeUnavailable}`) : skipped("judge", "expectedResponse", judgeUnavailable);

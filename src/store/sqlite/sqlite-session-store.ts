@@ -176,21 +176,22 @@ export class SqliteSessionStore extends SessionStoreBase {
     return this.#dataVersion.get()!;
   }
 
-  protected async read(id: string): Promise<StoredSession | undefined> {
+  // The hooks answer synchronously (better-sqlite3 is synchronous): no promise per layer.
+  protected read(id: string): StoredSession | undefined {
     return this.#read(id);
   }
 
-  protected async readHead(id: string): Promise<unknown> {
+  protected readHead(id: string): unknown {
     const row = this.#selectHead.get(id);
     return row ? parsed(row.head) : undefined;
   }
 
-  protected async insert(write: TurnWrite): Promise<boolean> {
+  protected insert(write: TurnWrite): boolean {
     this.#countWrite();
     return this.#write(write, true);
   }
 
-  protected async apply(write: TurnWrite): Promise<boolean> {
+  protected apply(write: TurnWrite): boolean {
     this.#countWrite();
     return this.#write(write, false);
   }
