@@ -7,7 +7,8 @@
 //           of a ~2 KB document and one read by key;
 //   stack   BasicFlow conversations through ScenarioRun (every check on), sequential and 8 at once;
 //   growth  200-turn conversations on a step that stays, turns 1–10 against 191–200;
-//   runner  a 2000-turn scenario played by the real runner under node:test, as a child process.
+//   runner  a 2000-turn scenario played by the real runner under node:test, as a child process,
+//           and the same command over as many empty tests: node:test's own share.
 //
 // Options (after `npm run bench --`):
 //   --only=floor,stack,growth,runner  runs some phases; results.json is then left as it was, since
@@ -451,16 +452,32 @@ function childEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** A spec of `tests` empty async tests: what node:test alone costs per test, with no turn in it. */
+function writeEmptySpec(dir: string, tests: number): string {
+  const spec = join(dir, `bench-empty-${tests}.spec.ts`);
+  writeFileSync(
+    spec,
+    [
+      "// Written by test/bench/bench.ts and removed when it ends.",
+      'import { describe, test } from "node:test";',
+      "",
+      // The shape describeScenario gives a scenario: a suite, and one async test per turn.
+      `describe("empty", () => {`,
+      `  for (let index = 0; index < ${tests}; index++) test(\`\${index + 1}. empty\`, async () => {});`,
+      "});",
+      "",
+    ].join("\n"),
+  );
+  return spec;
+}
+
 /**
- * The wall time of `node --import tsx --test <spec>` over a `turns`-turn scenario, start-up and exit
- * included. A child still running at `timeoutMillis` is killed (the bench must end in two minutes),
- * and the time so far is returned as a lower bound.
+ * The wall time of `node --import tsx --test <spec>`, start-up and exit included, checking that
+ * exactly `expectedPasses` tests passed. A child still running at `timeoutMillis` is killed (the
+ * bench must end in two minutes), and the time so far is returned as a lower bound.
  */
-async function timeRunner(dir: string, turns: number, timeoutMillis: number): Promise<{ millis: number; timedOut: boolean }> {
-  const name = `bench-runner-${turns}`;
-  const loaded = writeScenario(dir, name, stayingScenario(turns));
-  const spec = writeSpec(dir, name, loaded.file);
-  const flags = profiler ? ["--cpu-prof", `--cpu-prof-dir=${profiler.dir}`, `--cpu-prof-name=runner-${turns}.cpuprofile`, "--cpu-prof-interval=100"] : [];
+async function timeSpec(spec: string, name: string, expectedPasses: number, timeoutMillis: number): Promise<{ millis: number; timedOut: boolean }> {
+  const flags = profiler ? ["--cpu-prof", `--cpu-prof-dir=${profiler.dir}`, `--cpu-prof-name=${name}.cpuprofile`, "--cpu-prof-interval=100"] : [];
   let timedOut = false;
   const started = process.hrtime.bigint();
   const { code, signal, output } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>((done, fail) => {
@@ -502,15 +519,21 @@ async function timeRunner(dir: string, turns: number, timeoutMillis: number): Pr
   });
   const millis = Number(process.hrtime.bigint() - started) / 1e6;
   if (timedOut) return { millis, timedOut };
-  // The start test, one test per turn, and the final state: anything else is not the run we timed.
   // Node 20 and 22 report TAP to a pipe (`# pass N`), later versions the spec reporter (`ℹ pass N`).
   const passed = Number(/^(?:# |ℹ )pass (\d+)$/m.exec(output)?.[1] ?? -1);
-  if (code !== 0 || passed !== turns + 2) {
-    const why = signal ? `was killed (${signal}) after ${Math.round(millis)} ms` : `exited ${code} with ${passed} tests passed of ${turns + 2}`;
-    throw new Error(`bench: the ${turns}-turn runner ${why}:\n${output.split("\n").slice(-40).join("\n")}`);
+  if (code !== 0 || passed !== expectedPasses) {
+    const why = signal ? `was killed (${signal}) after ${Math.round(millis)} ms` : `exited ${code} with ${passed} tests passed of ${expectedPasses}`;
+    throw new Error(`bench: ${name} ${why}:\n${output.split("\n").slice(-40).join("\n")}`);
   }
-  if (profiler) process.stderr.write(`bench: wrote ${join(profiler.dir, `runner-${turns}.cpuprofile`)}\n`);
+  if (profiler) process.stderr.write(`bench: wrote ${join(profiler.dir, `${name}.cpuprofile`)}\n`);
   return { millis, timedOut };
+}
+
+/** A `turns`-turn scenario played by describeScenario: the start test, one test per turn, and the final state. */
+function timeRunner(dir: string, turns: number, timeoutMillis: number): Promise<{ millis: number; timedOut: boolean }> {
+  const name = `bench-runner-${turns}`;
+  const loaded = writeScenario(dir, name, stayingScenario(turns));
+  return timeSpec(writeSpec(dir, name, loaded.file), name, turns + 2, timeoutMillis);
 }
 
 /** The commit measured, with `+dirty` when the tree has changes: numbers belong to a version. */
@@ -549,7 +572,7 @@ async function main(): Promise<void> {
   let floor: FloorResult | undefined;
   let stack: StackResult | undefined;
   let growth: GrowthResult | undefined;
-  let runner: { shortMillis: number; longMillis: number; millisPerTurn: number; timedOut: boolean } | undefined;
+  let runner: { shortMillis: number; longMillis: number; millisPerTurn: number; timedOut: boolean; emptyMillisPerTest: number | undefined } | undefined;
 
   if (phases.has("floor") || phases.has("stack")) {
     const parts = [
@@ -588,11 +611,16 @@ async function main(): Promise<void> {
     if (short.timedOut) throw new Error(`bench: the ${RUNNER.short}-turn runner did not finish within the bench's two minutes`);
     const long = await timeRunner(dir, RUNNER.long, BUDGET_MILLIS - (performance.now() - benchStarted));
     if (long.timedOut) log(`runner: the ${RUNNER.long}-turn run was stopped after ${Math.round(long.millis)} ms to keep within two minutes; its cost per turn is a lower bound`);
+    // The same command over empty tests: what node:test charges per test before any turn runs.
+    log(`runner: ${RUNNER.short} and ${RUNNER.long} empty tests under node:test…`);
+    const emptyShort = await timeSpec(writeEmptySpec(dir, RUNNER.short), `bench-empty-${RUNNER.short}`, RUNNER.short, BUDGET_MILLIS - (performance.now() - benchStarted));
+    const emptyLong = await timeSpec(writeEmptySpec(dir, RUNNER.long), `bench-empty-${RUNNER.long}`, RUNNER.long, BUDGET_MILLIS - (performance.now() - benchStarted));
     runner = {
       shortMillis: short.millis,
       longMillis: long.millis,
       millisPerTurn: (long.millis - short.millis) / (RUNNER.long - RUNNER.short),
       timedOut: long.timedOut,
+      emptyMillisPerTest: emptyShort.timedOut || emptyLong.timedOut ? undefined : (emptyLong.millis - emptyShort.millis) / (RUNNER.long - RUNNER.short),
     };
   }
   await cleanUp();
@@ -618,6 +646,7 @@ async function main(): Promise<void> {
   const atLeast = runner?.timedOut ? "≥ " : "";
   rows.push([`runner wall ms, ${RUNNER.short} / ${RUNNER.long} turns`, `${show(runner?.shortMillis, 0)} / ${atLeast}${show(runner?.longMillis, 0)}`, ""]);
   rows.push(["runnerMillisPerTurn", `${atLeast}${show(runner?.millisPerTurn, 3)}`, `≤ 1.2 ${met(runner?.millisPerTurn, 1.2)}`]);
+  rows.push(["  node:test alone, ms per empty test", show(runner?.emptyMillisPerTest, 3), ""]);
   const width = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
   console.log(`flowcheck bench — Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}`);
@@ -681,6 +710,8 @@ async function main(): Promise<void> {
         shortMillis: round(runner.shortMillis, 0),
         longTurns: RUNNER.long,
         longMillis: round(runner.longMillis, 0),
+        // The same command and the same suite shape with empty tests: node:test's own cost per test.
+        emptyTestMillisPerTest: runner.emptyMillisPerTest === undefined ? null : round(runner.emptyMillisPerTest, 3),
       },
       benchSeconds: round(benchSeconds, 1),
       // The 1-minute load average before and after: above ~1 on 2 cores, something else competed.
