@@ -110,8 +110,10 @@ class FirstStep extends Step<FirstState> {
   }
 
   @tool({ name: "boom", description: "A tool with a bug.", parameters: { type: "object" } })
-  boom(): never {
+  boom(args: { later?: boolean }): Promise<never> {
     handlerCalls.boom++;
+    // `later`: the failure comes as a rejected promise, which the engine awaits, rather than a throw.
+    if (args.later) return Promise.reject(new Error("the tool exploded later"));
     throw new Error("the tool exploded");
   }
 
@@ -623,6 +625,18 @@ describe("FlowEngine: failed turns are not applied", () => {
     assert.match(error.message, /Tool "boom" of CursorFlow\/FirstStep threw: the tool exploded/);
     // The keep that ran before the failing tool is not stored either.
     assert.deepStrictEqual(await stored(engine, started.session), before);
+  });
+
+  test("a tool whose promise rejects fails the turn with internal_error, as one that throws does", async (t) => {
+    const { engine } = await harness(t);
+    const started = await engine.chat({ flow: "CursorFlow", message: '!keep {"note":"first"}' });
+    const before = await stored(engine, started.session);
+    const error = await rejectsWith(engine.chat({ session: started.session, message: '!keep {"note":"second"} | boom {"later":true}' }), "internal_error");
+    assert.match(error.message, /Tool "boom" of CursorFlow\/FirstStep threw: the tool exploded later/);
+    assert.deepStrictEqual(await stored(engine, started.session), before);
+    // The session goes on: the failed turn left it as it was.
+    const next = await engine.chat({ session: started.session, message: '!keep {"note":"third"}' });
+    assert.equal(next.response, "FirstStep heard: Kept third.");
   });
 
   test("an unscripted prompt fails the turn with script_unmatched, quoting a preview of the prompt and the message", async (t) => {
