@@ -125,7 +125,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
     const config = loadConfig(env);
     const tape = config.flowModel === "record" || config.flowModel === "replay" ? config.flowModel : undefined;
     const cassette = tape ? Cassette.open(loaded, tape, { modelName: config.openai.model, ci: config.ci }) : undefined;
-    store = new SqliteSessionStore(join(scratch, "sessions.sqlite"));
+    store = new SqliteSessionStore(join(scratch, "sessions.sqlite"), { scratch: true });
     const app = await createApp({
       flows: options.flows,
       config,

@@ -28,6 +28,7 @@ import Database from "better-sqlite3";
 import { BasicFlow, basicFlowEntry } from "../../src/flows/index.ts";
 import { loadScenario } from "../../src/testing/load-scenario.ts";
 import type { LoadedScenario, Scenario, ScenarioTurn } from "../../src/testing/scenario.ts";
+import { SCRATCH_SETTINGS } from "../../src/store/sqlite/sqlite-session-store.ts";
 import { ScenarioRun } from "../../src/testing/scenario-run.ts";
 import { startScenarioTarget, type ScenarioTarget } from "../../src/testing/scenario-target.ts";
 
@@ -129,9 +130,8 @@ let profiler: PhaseProfiler | undefined;
 async function startFloor(dir: string): Promise<Timed> {
   const db = new Database(join(dir, "floor.sqlite"));
   cleanups.push(() => void (db.open && db.close()));
-  // The same durability settings as the session store, so the write costs what the store's does.
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
+  // The settings of the runner's own store (the stack's), so the write costs what the store's does.
+  for (const setting of SCRATCH_SETTINGS) db.pragma(setting);
   db.exec("CREATE TABLE documents (id TEXT PRIMARY KEY, body TEXT NOT NULL)");
   const upsert = db.prepare<[string, string]>("INSERT INTO documents (id, body) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body");
   const select = db.prepare<[string], { body: string }>("SELECT body FROM documents WHERE id = ?");

@@ -22,6 +22,57 @@ describeSessionStoreContract("SQLite", async () => {
   };
 });
 
+describeSessionStoreContract("SQLite scratch", async () => {
+  const dir = await tempDir("sqlite-scratch-contract");
+  const store = new SqliteSessionStore(join(dir.path, "sessions.sqlite"), { scratch: true });
+  return {
+    store,
+    dispose: async () => {
+      await store.close();
+      dir.remove();
+    },
+  };
+});
+
+/** A BasicFlow session's head after `turns` turns, for the tests that write many turns. */
+function headAt(id: string, turns: number) {
+  return {
+    id, version: 1, turns, flow: { name: "BasicFlow", currentStep: "NameStep" }, runStatus: "running" as const,
+    steps: { NameStep: { tries: turns } }, children: [], createdAt: "2027-01-01T00:00:00.000Z", updatedAt: "2027-01-01T00:00:00.000Z",
+  };
+}
+const SAID_HI = [{ namespace: "flow", entry: { role: "user" as const, content: "hi" } }];
+
+test("a scratch store keeps its file to itself until it closes, then leaves it whole for the next store", async (t) => {
+  const dir = await tempDir("sqlite-scratch");
+  t.after(() => dir.remove());
+  const path = join(dir.path, "sessions.sqlite");
+  const id = "00000000-0000-4000-8000-00000000dddd";
+  const store = new SqliteSessionStore(path, { scratch: true });
+  try {
+    await store.create({ head: headAt(id, 1), baseTurns: 0, memory: SAID_HI, execution: [] });
+    // Past SQLite's own checkpoint threshold, with no thread to do it: the serving connection copies the log.
+    for (let turn = 2; turn <= 400; turn++) await store.saveTurn({ head: headAt(id, turn), baseTurns: turn - 1, memory: SAID_HI, execution: [] });
+    assert.equal(store.checkpointsInBackground, false, "no other connection may open the file, a checkpointer's included");
+    assert.equal(existsSync(`${path}-shm`), false, "the log's index lives in the connection's memory");
+    const other = new Database(path, { timeout: 0 });
+    try {
+      assert.throws(() => other.prepare("SELECT count(*) FROM sessions").get(), { code: "SQLITE_BUSY" });
+    } finally {
+      other.close();
+    }
+    assert.equal((await store.fetchHead(id))?.turns, 400);
+  } finally {
+    await store.close();
+  }
+  const reopened = new SqliteSessionStore(path);
+  try {
+    assert.equal((await reopened.fetchAll(id))?.memory["flow"]?.length, 400);
+  } finally {
+    await reopened.close();
+  }
+});
+
 test("the SQLite store runs in WAL mode and creates its folder", async () => {
   const dir = await tempDir("sqlite-wal");
   const path = join(dir.path, "nested", "folder", "sessions.sqlite");
@@ -181,11 +232,8 @@ test("a store that has written a few hundred turns copies its log into the file 
   const id = "00000000-0000-4000-8000-00000000cccc";
   const store = new SqliteSessionStore(path);
   try {
-    const head = (turns: number) => ({
-      id, version: 1, turns, flow: { name: "BasicFlow", currentStep: "NameStep" }, runStatus: "running" as const,
-      steps: { NameStep: { tries: turns } }, children: [], createdAt: "2027-01-01T00:00:00.000Z", updatedAt: "2027-01-01T00:00:00.000Z",
-    });
-    const memory = [{ namespace: "flow", entry: { role: "user" as const, content: "hi" } }];
+    const head = (turns: number) => headAt(id, turns);
+    const memory = SAID_HI;
     await store.create({ head: head(1), baseTurns: 0, memory, execution: [] });
     for (let turn = 2; turn <= 199; turn++) await store.saveTurn({ head: head(turn), baseTurns: turn - 1, memory, execution: [] });
     assert.equal(store.checkpointsInBackground, false, "a short run starts no thread");

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { test } from "node:test";
+import Database from "better-sqlite3";
 import { defineFlow, scriptedText, Step, type Script, type StepContext } from "../../src/engine/index.ts";
 import { demoFlows } from "../../src/flows/index.ts";
 import { loadScenario, runScenario, startScenarioTarget, stepState, type LoadedScenario } from "../../src/testing/index.ts";
@@ -47,7 +48,7 @@ async function keepingEnv(names: string[], body: () => Promise<void>): Promise<v
   }
 }
 
-test("the whole BasicFlow scenario passes against the app booted in this process, and its scratch store is removed on close", async () => {
+test("the whole BasicFlow scenario passes against the app booted in this process, on a scratch store of its own that is removed on close", async () => {
   const scratch = await tempDir("scenario-target");
   try {
     await keepingEnv(["FLOW_BASE_URL"], async () => {
@@ -60,6 +61,13 @@ test("the whole BasicFlow scenario passes against the app booted in this process
         assert.deepEqual(target.models, { BasicFlow: "scripted", HotelFlow: "scripted", InvoiceFlow: "scripted", HomeInsuranceFlow: "scripted" });
         assert.match(target.sessions?.description ?? "", /^SQLite .*basic-flow-[^/]+\/sessions\.sqlite \(scratch: removed when the scenario ends\)$/);
         assert.equal(readdirSync(scratch.path).length, 1);
+        // The scratch store is the run's alone (no lock calls per statement, nothing flushed to disk).
+        const other = new Database(join(scratch.path, readdirSync(scratch.path)[0]!, "sessions.sqlite"), { timeout: 0 });
+        try {
+          assert.throws(() => other.prepare("SELECT count(*) FROM sessions").get(), { code: "SQLITE_BUSY" });
+        } finally {
+          other.close();
+        }
         played = await collect(
           runScenario(loaded, target, {
             domain: (document) => assert.equal(stepState<{ address: { zip: string } }>(document, "AddressStep").address.zip, "97006"),
