@@ -157,8 +157,11 @@ export class ScenarioRun {
     this.#target.cassette?.beginTurn(index + 1, turn.label);
     const sessions = this.#target.sessions;
     // An error answer must leave the whole session as it was, conversation included, so such a
-    // turn reads it whole before and after; any other turn's checks read the head alone.
+    // turn reads it whole before, and after unless the store proves it wrote nothing in between;
+    // any other turn's checks read the head alone. The mark is taken first: a write that lands
+    // while the session is read then shows as a change.
     const expectsError = !isSuccessStatus(turn.expectedStatus ?? 200);
+    const mark = expectsError && this.#session ? sessions?.writeMark?.() : undefined;
     const before = expectsError && sessions && this.#session ? await sessions.fetchAll(this.#session) : undefined;
     let exchange: ChatExchange;
     try {
@@ -184,7 +187,9 @@ export class ScenarioRun {
     this.#session = transport.session;
 
     const storeStarted = performance.now();
-    const stored = sessions && this.#session ? await (expectsError ? sessions.fetchAll(this.#session) : readHead(sessions, this.#session)) : undefined;
+    const unwritten = mark !== undefined && sessions!.writeMark!() === mark;
+    const stored =
+      sessions && this.#session ? (unwritten ? before : await (expectsError ? sessions.fetchAll(this.#session) : readHead(sessions, this.#session))) : undefined;
     const storeMillis = performance.now() - storeStarted;
     const unreadable = sessions ? undefined : (this.#target.sessionsUnavailable ?? "no store to read");
     const persisted = sessions

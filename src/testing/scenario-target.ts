@@ -22,6 +22,12 @@ export interface SessionReader {
    * read the whole session, whose cost grows with the conversation.
    */
   fetchHead?(id: string): Promise<SessionHead | undefined>;
+  /**
+   * A value that changes whenever anything is committed to the store, by any writer. Around a turn
+   * that expects an error, equal marks prove the store unchanged without reading the session again;
+   * without it the whole session is read again and compared.
+   */
+  writeMark?(): string;
 }
 
 /** The server a scenario talks to, and the store its sessions can be re-read from. */
@@ -144,6 +150,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
         description: `${store.description} (scratch: removed when the scenario ends)`,
         fetchAll: (id) => store!.fetchAll(id),
         fetchHead: (id) => store!.fetchHead(id),
+        writeMark: () => store!.writeMark(),
       },
       pins: pinsOf(env, scenarioKeys),
       models: app.modelModes,

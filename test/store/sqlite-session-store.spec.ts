@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import Database from "better-sqlite3";
 import { isFlowcheckError } from "../../src/errors.ts";
 import { migrateSession } from "../../src/store/migrations/migrate-session.ts";
@@ -34,6 +34,13 @@ describeSessionStoreContract("SQLite scratch", async () => {
   };
 });
 
+/** A path for a SQLite file in a folder of its own, removed when the test ends. */
+async function sessionsFile(t: TestContext, name: string): Promise<string> {
+  const dir = await tempDir(name);
+  t.after(() => dir.remove());
+  return join(dir.path, "sessions.sqlite");
+}
+
 /** A BasicFlow session's head after `turns` turns, for the tests that write many turns. */
 function headAt(id: string, turns: number) {
   return {
@@ -44,9 +51,7 @@ function headAt(id: string, turns: number) {
 const SAID_HI = [{ namespace: "flow", entry: { role: "user" as const, content: "hi" } }];
 
 test("a scratch store keeps its file to itself until it closes, then leaves it whole for the next store", async (t) => {
-  const dir = await tempDir("sqlite-scratch");
-  t.after(() => dir.remove());
-  const path = join(dir.path, "sessions.sqlite");
+  const path = await sessionsFile(t, "sqlite-scratch");
   const id = "00000000-0000-4000-8000-00000000dddd";
   const store = new SqliteSessionStore(path, { scratch: true });
   try {
@@ -70,6 +75,35 @@ test("a scratch store keeps its file to itself until it closes, then leaves it w
     assert.equal((await reopened.fetchAll(id))?.memory["flow"]?.length, 400);
   } finally {
     await reopened.close();
+  }
+});
+
+test("a store's write mark moves with every commit, its own or another connection's, and with nothing else", async (t) => {
+  const path = await sessionsFile(t, "sqlite-write-mark");
+  const id = "00000000-0000-4000-8000-00000000eeee";
+  const store = new SqliteSessionStore(path);
+  const other = new SqliteSessionStore(path);
+  const reader = new SqliteSessionStore(path, { readonly: true });
+  try {
+    const marks = () => [store.writeMark(), reader.writeMark()];
+    const start = marks();
+    await store.fetchAll(id);
+    await reader.fetchHead(id);
+    assert.deepEqual(marks(), start, "reads write nothing");
+    await store.create({ head: headAt(id, 1), baseTurns: 0, memory: SAID_HI, execution: [] });
+    const created = marks();
+    assert.notEqual(created[0], start[0], "the store's own commit");
+    assert.notEqual(created[1], start[1], "another connection's commit, seen by a reader");
+    await assert.rejects(store.saveTurn({ head: headAt(id, 3), baseTurns: 2, memory: SAID_HI, execution: [] }), { code: "session_conflict" });
+    assert.deepEqual(marks(), created, "a refused turn writes nothing");
+    await other.saveTurn({ head: headAt(id, 2), baseTurns: 1, memory: SAID_HI, execution: [] });
+    const [own, read] = marks();
+    assert.notEqual(own, created[0], "another connection's commit, seen by the store");
+    assert.notEqual(read, created[1]);
+  } finally {
+    await reader.close();
+    await other.close();
+    await store.close();
   }
 });
 
@@ -226,9 +260,7 @@ test("a turn's row that is not JSON makes the session unreadable, naming the tur
 });
 
 test("a store that has written a few hundred turns copies its log into the file on another thread; closing stops it and folds the log in", async (t) => {
-  const dir = await tempDir("sqlite-checkpointer");
-  t.after(() => dir.remove());
-  const path = join(dir.path, "sessions.sqlite");
+  const path = await sessionsFile(t, "sqlite-checkpointer");
   const id = "00000000-0000-4000-8000-00000000cccc";
   const store = new SqliteSessionStore(path);
   try {

@@ -29,6 +29,8 @@ export interface FakeOptions {
   store?: (next: SessionDocument, request: FakeRequest, status: number) => SessionDocument | undefined;
   /** Rewrites the answer before it is sent. */
   reply?: (reply: FakeReply, request: FakeRequest) => FakeReply;
+  /** A store that cannot tell whether it was written (no write mark), as MongoDB's. */
+  withoutWriteMark?: boolean;
 }
 
 export const FAKE_FLOW = "FakeFlow";
@@ -43,6 +45,9 @@ export const FAKE_FLOW = "FakeFlow";
 export class FakeChatServer {
   readonly documents = new Map<string, SessionDocument>();
   readonly requests: FakeRequest[] = [];
+  /** How many times the runner read a session whole. */
+  wholeReads = 0;
+  #writes = 0;
   readonly #server: http.Server;
   readonly #options: FakeOptions;
   #url = "";
@@ -77,16 +82,18 @@ export class FakeChatServer {
     return this.#url;
   }
 
-  /** A target whose store is this server's Map, read as a copy. */
+  /** A target whose store is this server's Map, read as a copy; its write mark counts the writes. */
   target(): ScenarioTarget {
     return {
       baseUrl: this.#url,
       sessions: {
         description: "the fake server's Map",
         fetchAll: async (id) => {
+          this.wholeReads++;
           const document = this.documents.get(id);
           return document === undefined ? undefined : structuredClone(document);
         },
+        ...(this.#options.withoutWriteMark ? {} : { writeMark: () => String(this.#writes) }),
       },
       pins: { FAKE_FLOW_CURRENT_DATE: "2027-07-15T00:00:00.000Z" },
       close: () => this.close(),
@@ -113,8 +120,12 @@ export class FakeChatServer {
   }
 
   #save(next: SessionDocument, request: FakeRequest, status: number): void {
+    // Left alone, an error answer writes nothing; the store option decides what a misbehaving one writes.
+    if (!this.#options.store && status !== 200) return;
     const stored = this.#options.store ? this.#options.store(structuredClone(next), request, status) : next;
-    if (stored) this.documents.set(stored.id, stored);
+    if (!stored) return;
+    this.documents.set(stored.id, stored);
+    this.#writes++;
   }
 
   #behave(request: FakeRequest): FakeReply {

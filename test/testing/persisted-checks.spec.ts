@@ -73,28 +73,39 @@ test("a server that stores the session under another flow fails the flow check",
   assert.deepEqual(failures(turns[0]!), ["flow: expected flow FakeFlow, stored OtherFlow"]);
 });
 
-test("an error answer that leaves the stored session as it was passes the unchanged check", async () => {
-  const loaded = fakeScenario([
-    { label: "first", input: "hello", expectedActiveStep: "AskStep" },
-    { label: "done", input: "bye", expectedActiveStep: "NextStep", completed: true },
-    { label: "refused", input: "again", expectedStatus: 409, responseMustInclude: ["has ended"] },
-  ]);
-  const { turns, final } = await playAgainstFake(loaded);
+const endsRefused = fakeScenario([
+  { label: "first", input: "hello", expectedActiveStep: "AskStep" },
+  { label: "done", input: "bye", expectedActiveStep: "NextStep", completed: true },
+  { label: "refused", input: "again", expectedStatus: 409, responseMustInclude: ["has ended"] },
+]);
+
+test("an error answer after which the store reports no write passes the unchanged check without reading the session again", async () => {
+  const { turns, final, fake } = await playAgainstFake(endsRefused);
   assert.equal(turns[2]!.outcome, "passed", turns[2]!.failure);
   assert.equal(checkNamed(turns[2]!, "unchanged").outcome, "passed");
   assert.equal(final.outcome, "passed");
+  // One read per answered turn (this store has no head of its own), one before the refused turn; none after it.
+  assert.equal(fake.wholeReads, 3);
 });
 
-test("an error answer that changes the stored session fails the unchanged check", async () => {
-  const loaded = fakeScenario([
-    { label: "first", input: "hello", expectedActiveStep: "AskStep" },
-    { label: "done", input: "bye", expectedActiveStep: "NextStep", completed: true },
-    { label: "refused", input: "again", expectedStatus: 409 },
-  ]);
-  const { turns } = await playAgainstFake(loaded, {
-    store: (next, _request, status) => (status === 409 ? { ...next, turns: next.turns + 1 } : next),
-  });
-  const refused = turns[2]!;
-  assert.equal(checkNamed(refused, "status").outcome, "passed");
-  assert.deepEqual(failures(refused), ["unchanged: the error answer changed the stored session: turns differ from before the turn"]);
+test("an error answer on a store without a write mark, or after a write, is compared with the whole session read again", async () => {
+  const unmarked = await playAgainstFake(endsRefused, { withoutWriteMark: true });
+  const rewritten = await playAgainstFake(endsRefused, { store: (next) => next });
+  for (const { turns, final, fake } of [unmarked, rewritten]) {
+    assert.equal(checkNamed(turns[2]!, "unchanged").outcome, "passed");
+    assert.equal(final.outcome, "passed");
+    assert.equal(fake.wholeReads, 4);
+  }
+});
+
+test("an error answer that changes the stored session fails the unchanged check, whether or not the store has a write mark", async () => {
+  for (const withoutWriteMark of [false, true]) {
+    const { turns } = await playAgainstFake(endsRefused, {
+      store: (next, _request, status) => (status === 409 ? { ...next, turns: next.turns + 1 } : next),
+      withoutWriteMark,
+    });
+    const refused = turns[2]!;
+    assert.equal(checkNamed(refused, "status").outcome, "passed");
+    assert.deepEqual(failures(refused), ["unchanged: the error answer changed the stored session: turns differ from before the turn"]);
+  }
 });

@@ -115,6 +115,7 @@ export class SqliteSessionStore extends SessionStoreBase {
   readonly #db: Database.Database;
   readonly #selectHead: Database.Statement<[string], { head: string }>;
   readonly #dataVersion: Database.Statement<[], number>;
+  readonly #writeMark: Database.Statement<[], string>;
   readonly #write: (write: TurnWrite, creating: boolean) => boolean;
   readonly #read: (id: string) => StoredSession | undefined;
   #writesBeforeCheckpointer: number;
@@ -158,6 +159,8 @@ export class SqliteSessionStore extends SessionStoreBase {
     const db = this.#db;
     this.#selectHead = db.prepare("SELECT head FROM sessions WHERE id = ?");
     this.#dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
+    // Rows this connection has changed, and the data version that moves on another connection's commit.
+    this.#writeMark = db.prepare<[], string>("SELECT total_changes() || ':' || data_version FROM pragma_data_version").pluck();
     const selectTurns = db.prepare<[string], { turn: number; memory: string; execution: string }>(
       "SELECT turn, memory, execution FROM session_turns WHERE session_id = ? ORDER BY turn",
     );
@@ -196,6 +199,15 @@ export class SqliteSessionStore extends SessionStoreBase {
   /** SQLite's data version: it changes when another connection, in this process or another, commits. */
   changeMark(): number {
     return this.#dataVersion.get()!;
+  }
+
+  /**
+   * A value that changes whenever anything is committed to the file, by this connection or any
+   * other: equal marks mean nothing was written in between. (A rolled-back write may change it too,
+   * which only costs its reader a look.)
+   */
+  writeMark(): string {
+    return this.#writeMark.get()!;
   }
 
   // The hooks answer synchronously (better-sqlite3 is synchronous): no promise per layer.
