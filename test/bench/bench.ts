@@ -540,7 +540,8 @@ function timeRunner(dir: string, turns: number, timeoutMillis: number): Promise<
 function commitOf(): string {
   try {
     const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    const dirty = git("status", "--porcelain", "--untracked-files=no") !== "";
+    // The results file is what a run writes, not part of the version it measures.
+    const dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)test/bench/results.json") !== "";
     return `${git("rev-parse", "--short", "HEAD")}${dirty ? "+dirty" : ""}`;
   } catch {
     return "unknown";
