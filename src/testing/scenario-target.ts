@@ -9,6 +9,7 @@ import { keepAliveAgent } from "./chat-client.ts";
 import { createApp } from "../create-app.ts";
 import type { FlowEntry } from "../engine/scripted-model.ts";
 import type { SessionDocument, SessionHead } from "../engine/session-document.ts";
+import type { SessionStore } from "../engine/session-store.ts";
 import { serve } from "../serve.ts";
 import { SqliteSessionStore } from "../store/sqlite/sqlite-session-store.ts";
 import type { LoadedScenario } from "./scenario.ts";
@@ -105,9 +106,35 @@ async function externalTarget(baseUrl: string, env: NodeJS.ProcessEnv, scenarioK
 }
 
 /**
+ * Where the app in this process keeps its sessions: MongoDB when SESSION_STORE=MONGO (DOCUMENT_DB;
+ * the sessions stay there to be looked at), else a scratch SQLite file in `scratch`.
+ */
+async function openRunStore(config: Config, scratch: string): Promise<{ store: SessionStore; sessions: SessionReader }> {
+  if (config.sessionStore === "MONGO") {
+    const { MongoSessionStore } = await import("../store/mongo/mongo-session-store.ts");
+    const store = await MongoSessionStore.open(config.mongo.url!, config.mongo.database);
+    return {
+      store,
+      sessions: { description: `${store.description} (kept after the scenario)`, fetchAll: (id) => store.fetchAll(id), fetchHead: (id) => store.fetchHead(id) },
+    };
+  }
+  const store = new SqliteSessionStore(join(scratch, "sessions.sqlite"), { scratch: true });
+  return {
+    store,
+    sessions: {
+      description: `${store.description} (scratch: removed when the scenario ends)`,
+      fetchAll: (id) => store.fetchAll(id),
+      fetchHead: (id) => store.fetchHead(id),
+      writeMark: () => store.writeMark(),
+    },
+  };
+}
+
+/**
  * With `FLOW_BASE_URL` set, the already-running server there. Otherwise the app, booted in this
- * process on 127.0.0.1 with an ephemeral port and a SQLite file of its own, after the scenario's
- * `env` defaults are set (a value already in the environment wins; they are undone on close).
+ * process on 127.0.0.1 with an ephemeral port and a SQLite file of its own (or, with
+ * SESSION_STORE=MONGO, MongoDB), after the scenario's `env` defaults are set (a value already in
+ * the environment wins; they are undone on close).
  */
 export async function startScenarioTarget(loaded: LoadedScenario, options: TargetOptions): Promise<ScenarioTarget> {
   const env = process.env;
@@ -126,12 +153,13 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   const scratchRoot = resolve(options.scratchDir ?? "test/.tmp");
   mkdirSync(scratchRoot, { recursive: true });
   const scratch = await mkdtemp(join(scratchRoot, `${loaded.name}-`));
-  let store: SqliteSessionStore | undefined;
+  let store: SessionStore | undefined;
   try {
     const config = loadConfig(env);
     const tape = config.flowModel === "record" || config.flowModel === "replay" ? config.flowModel : undefined;
     const cassette = tape ? Cassette.open(loaded, tape, { modelName: config.openai.model, ci: config.ci }) : undefined;
-    store = new SqliteSessionStore(join(scratch, "sessions.sqlite"), { scratch: true });
+    const opened = await openRunStore(config, scratch);
+    store = opened.store;
     const app = await createApp({
       flows: options.flows,
       config,
@@ -146,12 +174,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
       ...(cassette ? { cassette } : {}),
       baseUrl: running.url,
       agent,
-      sessions: {
-        description: `${store.description} (scratch: removed when the scenario ends)`,
-        fetchAll: (id) => store!.fetchAll(id),
-        fetchHead: (id) => store!.fetchHead(id),
-        writeMark: () => store!.writeMark(),
-      },
+      sessions: opened.sessions,
       pins: pinsOf(env, scenarioKeys),
       models: app.modelModes,
       close: async () => {

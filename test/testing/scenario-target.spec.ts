@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
+import { randomUUID } from "node:crypto";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
 import { defineFlow, scriptedText, Step, type Script, type StepContext } from "../../src/engine/index.ts";
+import { isFlowcheckError } from "../../src/errors.ts";
 import { demoFlows } from "../../src/flows/index.ts";
+import { MongoSessionStore } from "../../src/store/mongo/mongo-session-store.ts";
 import { loadScenario, runScenario, startScenarioTarget, stepState, type LoadedScenario } from "../../src/testing/index.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { collect } from "./fake-chat-server.ts";
@@ -14,6 +17,8 @@ const PIN = "2027-07-15T00:00:00.000Z";
 const EARLIER = "2026-01-02T03:04:05.000Z";
 const VARIABLE = "CLOCK_FLOW_CURRENT_DATE";
 const NOTE = "CLOCK_FLOW_NOTE";
+const MONGO_URL = process.env["MONGO_URL"];
+const STORE_VARIABLES = ["FLOW_BASE_URL", "SESSION_STORE", "MONGO_URL", "DOCUMENT_DB"];
 
 /** A one-step flow that answers with its clock: `Today is <context.now()>.` */
 class ClockStep extends Step {
@@ -164,3 +169,67 @@ test("a target that fails to boot removes the env defaults it set and its scratc
     scratch.remove();
   }
 });
+
+test("with SESSION_STORE=MONGO and no MONGO_URL the target does not start, saying what is missing", async () => {
+  await keepingEnv(STORE_VARIABLES, async () => {
+    for (const name of STORE_VARIABLES) delete process.env[name];
+    process.env["SESSION_STORE"] = "MONGO";
+    await assert.rejects(startScenarioTarget(clockScenario, { flows: clockFlows }), {
+      code: "config_invalid",
+      message: /SESSION_STORE=MONGO needs MONGO_URL/,
+    });
+  });
+});
+
+test("with SESSION_STORE=MONGO the app keeps its sessions in MongoDB: one that cannot be reached fails the start, naming the URL without its password, and leaves nothing behind", async () => {
+  const scratch = await tempDir("scenario-target");
+  try {
+    await keepingEnv([VARIABLE, NOTE, ...STORE_VARIABLES], async () => {
+      for (const name of [VARIABLE, NOTE, ...STORE_VARIABLES]) delete process.env[name];
+      process.env["SESSION_STORE"] = "MONGO";
+      // Port 1 on loopback refuses at once, and the URL's own timeout stops the driver retrying for 5 s.
+      process.env["MONGO_URL"] = "mongodb://tester:s3cret-pw@127.0.0.1:1/?directConnection=true&serverSelectionTimeoutMS=300";
+      await assert.rejects(startScenarioTarget(clockScenario, { flows: clockFlows, scratchDir: scratch.path }), (error) => {
+        assert.ok(isFlowcheckError(error, "store_unavailable"), String(error));
+        assert.match(error.message, /mongodb:\/\/tester:\*\*\*@127\.0\.0\.1:1/);
+        assert.doesNotMatch(error.message, /s3cret-pw/);
+        return true;
+      });
+      assert.equal(process.env[VARIABLE], undefined, "the scenario's env defaults are undone");
+      assert.deepEqual(readdirSync(scratch.path), []);
+    });
+  } finally {
+    scratch.remove();
+  }
+});
+
+test(
+  "with SESSION_STORE=MONGO the whole BasicFlow scenario passes with its sessions in MongoDB, which keeps them after the scenario",
+  { skip: MONGO_URL ? false : "MONGO_URL is not set: there is no MongoDB server to play the scenario against" },
+  async () => {
+    const database = `flowcheck_test_${randomUUID().slice(0, 8)}`;
+    await keepingEnv(STORE_VARIABLES, async () => {
+      delete process.env["FLOW_BASE_URL"];
+      process.env["SESSION_STORE"] = "MONGO";
+      process.env["DOCUMENT_DB"] = database;
+      const loaded = loadScenario(BASIC_FLOW_FILE, demoFlows.map((entry) => entry.flow));
+      const target = await startScenarioTarget(loaded, { flows: demoFlows });
+      let played: Awaited<ReturnType<typeof collect>>;
+      try {
+        assert.match(target.sessions?.description ?? "", new RegExp(`^MongoDB .* database ${database} \\(kept after the scenario\\)$`));
+        played = await collect(runScenario(loaded, target));
+      } finally {
+        await target.close();
+      }
+      assert.equal(played.outcome, "passed", played.turns.find((turn) => turn.failure)?.failure ?? played.final.failure);
+      const session = (played.turns[0]!.response?.body as { session: string }).session;
+      const store = await MongoSessionStore.open(MONGO_URL!, database);
+      try {
+        assert.equal((await store.fetchHead(session))?.runStatus, "completed");
+      } finally {
+        await store.dropDatabase();
+        await store.close();
+      }
+    });
+  },
+);

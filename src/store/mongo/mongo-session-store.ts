@@ -25,6 +25,15 @@ export function redactMongoUrl(url: string): string {
  * session's document, matched on the turn count it was computed from: the head is replaced and the
  * turn's entries pushed in the same atomic write, and a stale turn matches nothing.
  */
+/**
+ * The server selection timeout to give the driver: the one asked for, else none when the URL sets
+ * its own (the driver reads it there, and an option given here would override it), else 5 s.
+ */
+export function serverSelectionTimeout(url: string, asked: number | undefined): number | undefined {
+  if (asked !== undefined) return asked;
+  return /[?&]serverSelectionTimeoutMS=/i.test(url) ? undefined : 5000;
+}
+
 export class MongoSessionStore extends SessionStoreBase {
   readonly description: string;
   readonly #client: MongoClient;
@@ -37,9 +46,13 @@ export class MongoSessionStore extends SessionStoreBase {
     this.description = `MongoDB ${redactMongoUrl(url)} database ${database}`;
   }
 
-  /** Connects and checks the server answers, so a wrong URL fails at start, naming it. */
+  /**
+   * Connects and checks the server answers, so a wrong URL fails at start, naming it. It waits
+   * `timeoutMs`, else what the URL's own `serverSelectionTimeoutMS` says, else 5 s.
+   */
   static async open(url: string, database: string, options: { timeoutMs?: number } = {}): Promise<MongoSessionStore> {
-    const client = new MongoClient(url, { serverSelectionTimeoutMS: options.timeoutMs ?? 5000 });
+    const timeout = serverSelectionTimeout(url, options.timeoutMs);
+    const client = new MongoClient(url, timeout === undefined ? {} : { serverSelectionTimeoutMS: timeout });
     try {
       await client.connect();
       await client.db(database).command({ ping: 1 });
