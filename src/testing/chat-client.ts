@@ -39,6 +39,16 @@ export class ChatClient {
     return this.#request("POST", "/ai/chat", headers, body);
   }
 
+  /** `GET /ai/flows`: the flows the server says it serves, with their steps. */
+  listFlows(): Promise<ChatExchange> {
+    return this.#request("GET", "/ai/flows", { Accept: "application/json" }, "");
+  }
+
+  /** The full URL of `path` on this client's server, for messages. */
+  urlOf(path: string): string {
+    return new URL(path, this.#base).href;
+  }
+
   #request(method: string, path: string, headers: Record<string, string>, body: string): Promise<ChatExchange> {
     const started = performance.now();
     return new Promise((resolve, reject) => {
@@ -54,7 +64,7 @@ export class ChatClient {
           }),
         );
       });
-      req.on("error", (error) => reject(new Error(`${method} ${new URL(path, this.#base).href} failed: ${error.message}. Is the server running?`, { cause: error })));
+      req.on("error", (error) => reject(new Error(`${method} ${this.urlOf(path)} failed: ${error.message}. Is the server running?`, { cause: error })));
       req.end(body);
     });
   }

@@ -5,6 +5,8 @@ import { after, before, describe, test } from "node:test";
 import type { FlowEntry } from "../engine/scripted-model.ts";
 import { loadConfig, modelModeOf, type Config } from "../config.ts";
 import { describeRepeatedScenario } from "./describe-repeated-scenario.ts";
+import { ChatClient } from "./chat-client.ts";
+import { flowProblems } from "./flow-problems.ts";
 import { judgeForRun, type JudgeSetup } from "./judge/judge-for-run.ts";
 import { loadScenario } from "./load-scenario.ts";
 import type { LoadedScenario } from "./scenario.ts";
@@ -22,8 +24,11 @@ export interface ScenarioSuiteOptions {
   artifactsDir?: string;
 }
 
-/** The first test of every scenario: the app (or the external target) is up and its store answers. */
-export const START_TEST = "the target starts and the persisted contract can be checked";
+/**
+ * The first test of every scenario: the app (or the external target) is up, lists the scenario's
+ * flow with every step the scenario names, and its store answers.
+ */
+export const START_TEST = "the target starts, serves the flow, and the persisted contract can be checked";
 
 /** `HomeInsuranceFlow` → `home-insurance-flow`. */
 export function kebabCase(name: string): string {
@@ -75,6 +80,11 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
     // its error, and the turns are skipped saying so, instead of all being cancelled without a word.
     let startError: unknown;
     const NOT_STARTED = "the target did not start; the first test has the error";
+    // A target that does not serve the scenario's flow as the file expects would fail every turn
+    // for that one reason: the first test says it once, and the turns are skipped.
+    let unserved = false;
+    const NOT_SERVED = "the target does not serve this scenario's flow as the file expects; the first test has the problems";
+    const notReady = () => (startError !== undefined ? NOT_STARTED : unserved ? NOT_SERVED : undefined);
 
     before(async () => {
       try {
@@ -100,6 +110,17 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
 
     test(START_TEST, async (t) => {
       if (startError) throw startError;
+      const client = new ChatClient(target!.baseUrl, target!.agent);
+      let problems: string[];
+      try {
+        problems = await flowProblems(client, loaded.scenario);
+      } finally {
+        client.close();
+      }
+      if (problems.length) {
+        unserved = true;
+        assert.fail(problems.join("\n"));
+      }
       if (!target?.sessions) {
         t.skip(target?.sessionsUnavailable ?? "no store to read");
         return;
@@ -110,8 +131,9 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
 
     turns.forEach((turn, index) => {
       test(`${index + 1}. ${turn.label}`, async (t) => {
-        if (startError) {
-          t.skip(NOT_STARTED);
+        const why = notReady();
+        if (why) {
+          t.skip(why);
           return;
         }
         // A name filter may have skipped earlier turns; the conversation still needs them, and a
@@ -132,8 +154,9 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
       });
       if (turn.expectedResponse !== undefined) {
         test(`${index + 1}. ${turn.label} · judge`, (t) => {
-          if (startError) {
-            t.skip(NOT_STARTED);
+          const why = notReady();
+          if (why) {
+            t.skip(why);
             return;
           }
           const report = run.reports[index];
@@ -147,8 +170,9 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
     });
 
     test("final state", async (t) => {
-      if (startError) {
-        t.skip(NOT_STARTED);
+      const why = notReady();
+      if (why) {
+        t.skip(why);
         return;
       }
       while (run.reports.length < turns.length && !run.failedTurn) {

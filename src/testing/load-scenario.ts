@@ -5,6 +5,7 @@ import { FlowcheckError } from "../errors.ts";
 import type { FlowDefinition } from "../engine/flow.ts";
 import { closestName } from "./closest-name.ts";
 import { compilePattern, isSuccessStatus, type LoadedScenario, type Scenario } from "./scenario.ts";
+import { stepReferences } from "./step-references.ts";
 import scenarioSchema from "../../scenarios/scenario.schema.json" with { type: "json" };
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
@@ -101,9 +102,12 @@ function meaningProblems(scenario: Scenario, flows: readonly FlowDefinition[], t
     const guess = closestName(scenario.flowName, names);
     problems.push(`flowName: "${scenario.flowName}" is not a registered flow${guess ? `; did you mean ${guess}?` : "."} The flows are ${names.join(", ")}.`);
   }
-  const checkStep = (path: string, step: string) => {
-    const problem = flow && unknownStep(flow, step);
-    if (problem) problems.push(`${path}: ${problem}`);
+  const references = stepReferences(scenario);
+  const checkSteps = (turn: number | undefined) => {
+    for (const reference of references) {
+      const problem = reference.turn === turn && flow && unknownStep(flow, reference.step);
+      if (problem) problems.push(`${reference.path}: ${problem}`);
+    }
   };
   const labels = new Map<string, number>();
   scenario.turns.forEach((turn, index) => {
@@ -118,8 +122,7 @@ function meaningProblems(scenario: Scenario, flows: readonly FlowDefinition[], t
     if (!answered && (turn.expectedActiveStep !== undefined || turn.completed !== undefined || turn.expectState !== undefined)) {
       problems.push(`${at("expectedStatus")}: ${turn.expectedStatus} is an error status, so the turn changes nothing; drop expectedActiveStep, completed and expectState from it.`);
     }
-    if (turn.expectedActiveStep !== undefined) checkStep(at("expectedActiveStep"), turn.expectedActiveStep);
-    for (const step of Object.keys(turn.expectState ?? {})) checkStep(at(`expectState.${step}`), step);
+    checkSteps(index);
     const patterns = turn.responseMatches === undefined ? [] : [turn.responseMatches].flat();
     patterns.forEach((pattern, i) => {
       try {
@@ -136,10 +139,7 @@ function meaningProblems(scenario: Scenario, flows: readonly FlowDefinition[], t
       problems.push(`${at("minScore")}: has no effect without expectedResponse; add the expectation the judge grades, or drop minScore.`);
     }
   });
-  for (const step of Object.keys(scenario.finalState ?? {})) checkStep(`finalState.${step}`, step);
-  scenario.finalExecution?.forEach((entry, index) => {
-    if (typeof entry["step"] === "string") checkStep(`finalExecution[${index}].step`, entry["step"]);
-  });
+  checkSteps(undefined);
   return problems;
 }
 

@@ -17,7 +17,8 @@ export interface Answer {
   problems: string[];
 }
 
-function parseObject(text: string): Record<string, unknown> | undefined {
+/** The JSON object `text` holds, or undefined when it holds anything else or does not parse. */
+export function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
     return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

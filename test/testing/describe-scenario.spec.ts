@@ -5,6 +5,7 @@ import { join, relative, resolve } from "node:path";
 import { test } from "node:test";
 import type { Transcript } from "../../src/testing/index.ts";
 import { tempDir } from "../support/temp-path.ts";
+import { FakeChatServer, jsonReply } from "./fake-chat-server.ts";
 
 // Each test writes a spec file that calls describeScenario and runs it with node:test in a child
 // process, as `npm run test:flows` would, then reads its TAP output and its artifacts.
@@ -12,6 +13,7 @@ import { tempDir } from "../support/temp-path.ts";
 const ROOT = resolve(import.meta.dirname, "..", "..");
 const BASIC_FLOW_FILE = join(ROOT, "scenarios", "basic-flow.scenario.json");
 const NO_JUDGE = "no OPENAI_API_KEY is set, so no LLM judge can be reached and expectedResponse is not graded";
+const START_TEST = "the target starts, serves the flow, and the persisted contract can be checked";
 const TURN_3_RESPONSE = '"Today: LA 72°F, NYC 64°F. What is your US postal address, with the ZIP code?"';
 
 interface ChildRun {
@@ -20,10 +22,11 @@ interface ChildRun {
   stderr: string;
 }
 
-/** Runs `node <args>` in the project folder, without this runner's test context or a target of its own. */
-function runNode(args: string[]): Promise<ChildRun> {
+/** Runs `node <args>` in the project folder, without this runner's test context or a target of its own; `extra` is added to its environment. */
+function runNode(args: string[], extra: Record<string, string> = {}): Promise<ChildRun> {
   const env = { ...process.env };
   for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "SQLITE_PATH", "SESSION_STORE", "FLOW_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "JUDGE", "FLOW_REPEAT"]) delete env[name];
+  Object.assign(env, extra);
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
@@ -35,8 +38,8 @@ function runNode(args: string[]): Promise<ChildRun> {
   });
 }
 
-function runSpec(spec: string, options: string[] = []): Promise<ChildRun> {
-  return runNode(["--import", "tsx", "--test", "--test-reporter=tap", ...options, spec]);
+function runSpec(spec: string, options: string[] = [], extra: Record<string, string> = {}): Promise<ChildRun> {
+  return runNode(["--import", "tsx", "--test", "--test-reporter=tap", ...options, spec], extra);
 }
 
 interface TapResult {
@@ -121,9 +124,9 @@ test("a scenario whose third turn expects the wrong step fails that turn with th
     );
 
     assert.deepEqual(
-      ["the target starts and the persisted contract can be checked", "1. name rejected", "2. name accepted"].map((name) => [name, result(results, name).ok, result(results, name).directive]),
+      [START_TEST, "1. name rejected", "2. name accepted"].map((name) => [name, result(results, name).ok, result(results, name).directive]),
       [
-        ["the target starts and the persisted contract can be checked", true, undefined],
+        [START_TEST, true, undefined],
         ["1. name rejected", true, undefined],
         ["2. name accepted", true, undefined],
       ],
@@ -223,6 +226,38 @@ test("a spec whose scenario file is invalid fails one test named after the file 
     assert.match(run.stdout, /^# tests 1$/m);
     assert.deepEqual(readdirSync(artifacts), []);
   } finally {
+    dir.remove();
+  }
+});
+
+test("a target that serves another version of the flow fails the first test with every place the file names a missing step, and no turn is played", async () => {
+  const dir = await tempDir("describe-scenario");
+  // An older BasicFlow, before AddressStep: the scenario's turns 3 to 5 and its final state name it.
+  const fake = await FakeChatServer.start({ flows: jsonReply(200, { flows: [{ name: "BasicFlow", steps: ["NameStep", "WeatherStep"] }] }) });
+  try {
+    const spec = writeSpec(dir.path, "older-flow", BASIC_FLOW_FILE, join(dir.path, "artifacts"));
+    const run = await runSpec(spec, [], { FLOW_BASE_URL: fake.url });
+    assert.equal(run.code, 1, run.stderr);
+    const results = tapResults(run.stdout);
+    const start = result(results, START_TEST);
+    assert.equal(start.ok, false);
+    const missing = "the target's BasicFlow has no step AddressStep; its steps are NameStep, WeatherStep.";
+    assert.equal(
+      start.error,
+      [
+        `turns[2].expectedActiveStep (turn "two cities"): ${missing}`,
+        `turns[3].expectedActiveStep (turn "bad zip stays"): ${missing}`,
+        `turns[4].expectedActiveStep (turn "address completes the flow"): ${missing}`,
+        `finalState.AddressStep: ${missing}`,
+      ].join("\n"),
+    );
+    const why = "SKIP the target does not serve this scenario's flow as the file expects; the first test has the problems";
+    for (const name of ["1. name rejected", "1. name rejected · judge", "6. completed session refuses more", "final state"]) {
+      assert.equal(result(results, name).directive, why, name);
+    }
+    assert.deepEqual(fake.requests, [], "no chat request reached the server");
+  } finally {
+    await fake.close();
     dir.remove();
   }
 });

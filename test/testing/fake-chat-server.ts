@@ -31,9 +31,17 @@ export interface FakeOptions {
   reply?: (reply: FakeReply, request: FakeRequest) => FakeReply;
   /** A store that cannot tell whether it was written (no write mark), as MongoDB's. */
   withoutWriteMark?: boolean;
+  /** Replaces the answer to `GET /ai/flows` (by default FakeFlow with AskStep and NextStep). */
+  flows?: FakeReply;
 }
 
 export const FAKE_FLOW = "FakeFlow";
+
+const FAKE_FLOWS: FakeReply = {
+  status: 200,
+  headers: { "Content-Type": "application/json; charset=utf-8" },
+  body: JSON.stringify({ flows: [{ name: FAKE_FLOW, description: "Echoes what it is told.", steps: ["AskStep", "NextStep"] }] }),
+};
 
 /**
  * A small chat server on 127.0.0.1 that speaks flowcheck's chat API for one made-up flow, and keeps
@@ -59,7 +67,7 @@ export class FakeChatServer {
       const chunks: Buffer[] = [];
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
       req.on("end", () => {
-        const reply = this.#answer(req, Buffer.concat(chunks).toString("utf8"));
+        const reply = req.method === "GET" && req.url === "/ai/flows" ? (options.flows ?? FAKE_FLOWS) : this.#answer(req, Buffer.concat(chunks).toString("utf8"));
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(reply.headers)) if (value !== undefined) headers[name] = value;
         res.writeHead(reply.status, headers);

@@ -227,7 +227,7 @@ describe("cassettes under CI", () => {
         t.signal,
       );
       assert.equal(run.code, 1, run.stdout + run.stderr);
-      const suite = result(tapResults(run.stdout), "the target starts and the persisted contract can be checked");
+      const suite = result(tapResults(run.stdout), "the target starts, serves the flow, and the persisted contract can be checked");
       assert.equal(suite.ok, false);
       assert.equal(
         suite.error,
@@ -256,7 +256,7 @@ describe("cassettes under CI", () => {
         t.signal,
       );
       assert.equal(run.code, 1, run.stdout + run.stderr);
-      const suite = result(tapResults(run.stdout), "the target starts and the persisted contract can be checked");
+      const suite = result(tapResults(run.stdout), "the target starts, serves the flow, and the persisted contract can be checked");
       assert.equal(suite.ok, false);
       assert.equal(
         suite.error,

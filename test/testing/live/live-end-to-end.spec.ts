@@ -27,7 +27,7 @@ test("FLOW_MODEL=live drives test/flows/basic-flow.spec.ts through the server: e
   );
   assert.equal(run.code, 0, run.stdout + run.stderr);
   const results = tapResults(run.stdout);
-  for (const name of ["the target starts and the persisted contract can be checked", ...TURN_TESTS, ...JUDGE_TESTS, "final state"]) {
+  for (const name of ["the target starts, serves the flow, and the persisted contract can be checked", ...TURN_TESTS, ...JUDGE_TESTS, "final state"]) {
     assert.deepEqual(result(results, name), { ok: true, directive: undefined, error: undefined }, name);
   }
   assert.match(run.stdout, /^# skipped 0$/m);

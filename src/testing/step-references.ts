@@ -1,0 +1,27 @@
+import type { Scenario } from "./scenario.ts";
+
+/** A step a scenario names, and where: `path` is as the loader reports it, `turn` the turn's index. */
+export interface StepReference {
+  path: string;
+  step: string;
+  turn?: number;
+}
+
+/**
+ * Every step of its flow that a scenario names (expectedActiveStep, expectState, finalState,
+ * finalExecution), in file order: the loader checks them against the registered flow, and the
+ * runner against the flow the target lists.
+ */
+export function stepReferences(scenario: Scenario): StepReference[] {
+  const references: StepReference[] = [];
+  scenario.turns.forEach((turn, index) => {
+    const at = (path: string) => `turns[${index}].${path} (turn "${turn.label}")`;
+    if (turn.expectedActiveStep !== undefined) references.push({ path: at("expectedActiveStep"), step: turn.expectedActiveStep, turn: index });
+    for (const step of Object.keys(turn.expectState ?? {})) references.push({ path: at(`expectState.${step}`), step, turn: index });
+  });
+  for (const step of Object.keys(scenario.finalState ?? {})) references.push({ path: `finalState.${step}`, step });
+  scenario.finalExecution?.forEach((entry, index) => {
+    if (typeof entry["step"] === "string") references.push({ path: `finalExecution[${index}].step`, step: entry["step"] });
+  });
+  return references;
+}
