@@ -247,7 +247,7 @@ export class ScenarioRun {
     return report;
   }
 
-  /** The domain contract on the stored session: finalState, finalExecution and the spec's own checks. */
+  /** The domain contract on the stored session: the scenario's final expectations and the spec's own checks. */
   async finish(): Promise<FinalReport> {
     const failedTurn = this.failedTurn;
     const sessions = this.#target.sessions;

@@ -11,6 +11,8 @@ export interface Scenario {
   turns: ScenarioTurn[];
   finalState?: Record<string, Record<string, unknown>>;
   finalExecution?: Record<string, unknown>[];
+  finalChildren?: Record<string, unknown>[];
+  finalMemory?: Record<string, Record<string, unknown>[]>;
 }
 
 export interface ScenarioTurn {

@@ -9,8 +9,9 @@ export interface StepReference {
 
 /**
  * Every step of its flow that a scenario names (expectedActiveStep, expectState, finalState,
- * finalExecution), in file order: the loader checks them against the registered flow, and the
- * runner against the flow the target lists.
+ * finalExecution, a child run's parentStep, a finalMemory namespace other than `flow`), in file
+ * order: the loader checks them against the registered flow, and the runner against the flow the
+ * target lists.
  */
 export function stepReferences(scenario: Scenario): StepReference[] {
   const references: StepReference[] = [];
@@ -23,5 +24,11 @@ export function stepReferences(scenario: Scenario): StepReference[] {
   scenario.finalExecution?.forEach((entry, index) => {
     if (typeof entry["step"] === "string") references.push({ path: `finalExecution[${index}].step`, step: entry["step"] });
   });
+  scenario.finalChildren?.forEach((child, index) => {
+    if (typeof child["parentStep"] === "string") references.push({ path: `finalChildren[${index}].parentStep`, step: child["parentStep"] });
+  });
+  for (const namespace of Object.keys(scenario.finalMemory ?? {})) {
+    if (namespace !== "flow") references.push({ path: `finalMemory.${namespace}`, step: namespace });
+  }
   return references;
 }

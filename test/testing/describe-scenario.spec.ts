@@ -249,6 +249,8 @@ test("a target that serves another version of the flow fails the first test with
         `turns[3].expectedActiveStep (turn "bad zip stays"): ${missing}`,
         `turns[4].expectedActiveStep (turn "address completes the flow"): ${missing}`,
         `finalState.AddressStep: ${missing}`,
+        `finalChildren[0].parentStep: ${missing}`,
+        `finalChildren[1].parentStep: ${missing}`,
       ].join("\n"),
     );
     const why = "SKIP the target does not serve this scenario's flow as the file expects; the first test has the problems";

@@ -128,3 +128,53 @@ test("an async domain check that rejects fails the final report with the rejecti
   assert.equal(final.outcome, "failed");
   assert.equal(final.failure, "final state: domain checks: the session holds 2 turns, not 5");
 });
+
+/** A nested run as the engine stores it under `children`. */
+const childRun = (turn: number, runStatus: "running" | "completed") => ({
+  flow: "CheckFlow",
+  parentStep: "NextStep",
+  turn,
+  runStatus,
+  currentStep: "VerifyStep",
+  steps: { VerifyStep: runStatus === "completed" ? { verified: true } : {} },
+  memory: {},
+  execution: [],
+});
+const withChildren: Parameters<typeof playAgainstFake>[1] = {
+  store: (next) => ({ ...next, children: next.turns === 2 ? [childRun(2, "running"), childRun(2, "completed")] : [] }),
+};
+
+test("finalChildren and finalMemory pass on partial matches of the stored nested runs and of each listed namespace", async () => {
+  const { final } = await playAgainstFake(
+    twoTurns({
+      finalChildren: [
+        { flow: "CheckFlow", parentStep: "NextStep", runStatus: "running", steps: { VerifyStep: {} } },
+        { flow: "CheckFlow", turn: 2, runStatus: "completed", steps: { VerifyStep: { verified: true } } },
+      ],
+      finalMemory: { flow: [{ role: "user", content: "hello" }, { role: "assistant" }, { role: "user", content: "bye" }, { role: "assistant", content: "Goodbye." }] },
+    }),
+    withChildren,
+  );
+  assert.deepEqual(final.checks, [
+    { contract: "domain", name: "finalChildren", outcome: "passed" },
+    { contract: "domain", name: "finalMemory.flow", outcome: "passed" },
+  ]);
+});
+
+test("finalChildren of another length lists every stored run, and a run that differs names its field", async () => {
+  const short = await playAgainstFake(twoTurns({ finalChildren: [{ flow: "CheckFlow" }] }), withChildren);
+  assert.equal(short.final.failure, "final state: finalChildren: expected 1 nested runs, stored 2: 2:NextStep → CheckFlow running, 2:NextStep → CheckFlow completed");
+  const differs = await playAgainstFake(twoTurns({ finalChildren: [{ runStatus: "running" }, { steps: { VerifyStep: { verified: false } } }] }), withChildren);
+  assert.equal(differs.final.failure, "final state: finalChildren: children[1].steps.VerifyStep.verified: expected false, found true");
+  const none = await playAgainstFake(twoTurns({ finalChildren: [] }), withChildren);
+  assert.equal(none.final.failure, "final state: finalChildren: expected 0 nested runs, stored 2: 2:NextStep → CheckFlow running, 2:NextStep → CheckFlow completed");
+});
+
+test("a finalMemory namespace the session lacks names the namespaces it has, and one of another length lists the stored messages", async () => {
+  const missing = await playAgainstFake(twoTurns({ finalMemory: { AskStep: [] } }));
+  assert.equal(missing.final.failure, "final state: finalMemory.AskStep: memory has no namespace AskStep; it has flow");
+  const longer = await playAgainstFake(twoTurns({ finalMemory: { flow: [{ role: "user" }, { role: "assistant" }] } }));
+  assert.equal(longer.final.failure, "final state: finalMemory.flow: expected 2 messages, stored 4: user, assistant, user, assistant");
+  const differs = await playAgainstFake(twoTurns({ finalMemory: { flow: [{ role: "user" }, { role: "assistant" }, { role: "user", content: "bye!" }, { role: "assistant" }] } }));
+  assert.equal(differs.final.failure, 'final state: finalMemory.flow: memory.flow[2].content: expected "bye!", found "bye"');
+});

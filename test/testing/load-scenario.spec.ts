@@ -65,7 +65,7 @@ test("unknown top-level keys are refused, each with the closest key or else the 
   const file = write("top", { flowName: "BasicFlow", turns: [turn("one")], finalStates: {}, color: "blue" });
   assert.deepEqual(problemsOf(file), [
     "finalStates: `finalStates` is not a known key; did you mean `finalState`?",
-    "color: `color` is not a known key; the keys allowed here are $schema, flowName, description, tags, env, judgeModel, judgeMinScore, judgeInstructions, turns, finalState, finalExecution.",
+    "color: `color` is not a known key; the keys allowed here are $schema, flowName, description, tags, env, judgeModel, judgeMinScore, judgeInstructions, turns, finalState, finalExecution, finalChildren, finalMemory.",
   ]);
 });
 
@@ -121,19 +121,36 @@ test("an unknown flow is refused with the closest registered flow", () => {
   ]);
 });
 
-test("unknown steps in expectedActiveStep, expectState, finalState and finalExecution are all refused with the flow's steps", () => {
+test("unknown steps in expectedActiveStep, expectState, finalState, finalExecution, finalChildren and finalMemory are all refused with the flow's steps", () => {
   const file = write("steps", {
     flowName: "BasicFlow",
     turns: [turn("one", { expectedActiveStep: "NameStpe" }), turn("two", { expectState: { WeatherStpe: {} } })],
     finalState: { AdressStep: { zip: "97006" } },
     finalExecution: [{ turn: 1, step: "CheckoutStep" }],
+    finalChildren: [{ flow: "AddressCheck", parentStep: "AddresStep" }],
+    finalMemory: { flow: [], NameSteps: [{ role: "user" }] },
   });
   assert.deepEqual(problemsOf(file), [
     `turns[0].expectedActiveStep (turn "one"): "NameStpe" is not a step of BasicFlow; did you mean NameStep? ${STEPS}`,
     `turns[1].expectState.WeatherStpe (turn "two"): "WeatherStpe" is not a step of BasicFlow; did you mean WeatherStep? ${STEPS}`,
     `finalState.AdressStep: "AdressStep" is not a step of BasicFlow; did you mean AddressStep? ${STEPS}`,
     `finalExecution[0].step: "CheckoutStep" is not a step of BasicFlow. ${STEPS}`,
+    `finalChildren[0].parentStep: "AddresStep" is not a step of BasicFlow; did you mean AddressStep? ${STEPS}`,
+    `finalMemory.NameSteps: "NameSteps" is not a step of BasicFlow; did you mean NameStep? ${STEPS}`,
   ]);
+});
+
+test("a nested run or a message with a key the format does not have is refused, with the keys allowed", () => {
+  const file = write("final-shapes", {
+    flowName: "BasicFlow",
+    turns: [turn("one")],
+    finalChildren: [{ flow: "AddressCheck", status: "completed" }],
+    finalMemory: { flow: [{ role: "user", text: "hi" }] },
+  });
+  const problems = problemsOf(file);
+  assert.equal(problems.length, 2, problems.join("\n"));
+  assert.match(problems[0]!, /^finalChildren\[0\]\.status: `status` is not a known key; .*flow, parentStep, turn, runStatus, currentStep, steps, execution/);
+  assert.match(problems[1]!, /^finalMemory\.flow\[0\]\.text: `text` is not a known key; .*role, content, name, toolCallId, toolCalls/);
 });
 
 test("regular expressions that do not compile are refused, bare or in the /pattern/flags form", () => {

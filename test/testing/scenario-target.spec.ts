@@ -97,6 +97,7 @@ test("the whole BasicFlow scenario passes against the app booted in this process
         ["finalState.WeatherStep", "passed"],
         ["finalState.AddressStep", "passed"],
         ["finalExecution", "passed"],
+        ["finalChildren", "passed"],
         ["domain checks", "passed"],
       ]);
       assert.equal(played.outcome, "passed");

@@ -192,6 +192,7 @@ describe("a cassette of BasicFlow, recorded against a local OpenAI-compatible se
     // Without turn 5 the flow does not complete: only the leftover calls are left to fail the final state.
     delete scenario.finalState;
     delete scenario.finalExecution;
+    delete scenario.finalChildren;
     const folder = await replayFolder(scenario);
     try {
       const run = await replay(folder.file, folder.path, t.signal);
