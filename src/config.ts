@@ -31,6 +31,8 @@ export interface Config {
     /** Reuse verdicts over identical answers (`JUDGE_CACHE`, default on). */
     cache: boolean;
   };
+  /** How long the runner waits for a turn's whole answer before failing it (`FLOW_TURN_TIMEOUT_MS`). */
+  turnTimeoutMs: number;
   /** How often the flow suites play each scenario (`FLOW_REPEAT`), and the pass rate each turn needs. */
   repeat: number;
   passRate: number;
@@ -53,6 +55,8 @@ export const DEFAULTS = {
   JUDGE_CACHE: "on",
   FLOW_REPEAT: "1",
   FLOW_PASS_RATE: "1",
+  // A live turn makes up to a few model calls of OPENAI_TIMEOUT_MS each, retries included.
+  FLOW_TURN_TIMEOUT_MS: "300000",
 } as const;
 
 const INTEGER = "^(0|[1-9][0-9]*)$";
@@ -75,6 +79,7 @@ const validateEnv = compileSchema({
     JUDGE_CACHE: { enum: ["on", "off"] },
     FLOW_REPEAT: { type: "string", pattern: "^[1-9][0-9]*$" },
     FLOW_PASS_RATE: { type: "string", pattern: "^(0(\\.[0-9]+)?|1(\\.0+)?)$" },
+    FLOW_TURN_TIMEOUT_MS: { type: "string", pattern: "^[1-9][0-9]*$" },
   },
 });
 
@@ -91,6 +96,7 @@ const HINTS: Record<string, string> = {
   JUDGE_CACHE: "on or off",
   FLOW_REPEAT: "a whole number of runs, 1 or more",
   FLOW_PASS_RATE: "a fraction from 0 to 1, e.g. 0.8",
+  FLOW_TURN_TIMEOUT_MS: "a positive whole number of milliseconds",
 };
 
 /**
@@ -149,6 +155,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       model: env["JUDGE_MODEL"] ?? DEFAULTS.JUDGE_MODEL,
       cache: (env["JUDGE_CACHE"] ?? DEFAULTS.JUDGE_CACHE) === "on",
     }),
+    turnTimeoutMs: Number(env["FLOW_TURN_TIMEOUT_MS"] ?? DEFAULTS.FLOW_TURN_TIMEOUT_MS),
     repeat: Number(env["FLOW_REPEAT"] ?? DEFAULTS.FLOW_REPEAT),
     passRate: Number(env["FLOW_PASS_RATE"] ?? DEFAULTS.FLOW_PASS_RATE),
     ci: Boolean(env["CI"]),

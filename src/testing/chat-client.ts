@@ -24,12 +24,15 @@ export class ChatClient {
   readonly #host: { hostname: string; port: string };
   readonly #agent: http.Agent;
   readonly #ownsAgent: boolean;
+  readonly #timeoutMs: number | undefined;
 
-  constructor(baseUrl: string, agent?: http.Agent) {
+  /** `timeoutMs`: how long a request may take, from sending it to the answer's last byte. */
+  constructor(baseUrl: string, agent?: http.Agent, options: { timeoutMs?: number } = {}) {
     this.#base = new URL(baseUrl);
     this.#host = { hostname: this.#base.hostname.replace(/^\[(.*)\]$/, "$1"), port: this.#base.port };
     this.#agent = agent ?? keepAliveAgent();
     this.#ownsAgent = agent === undefined;
+    this.#timeoutMs = options.timeoutMs;
   }
 
   send(message: { flow?: string; session?: string; message: string; accept?: string }): Promise<ChatExchange> {
@@ -52,19 +55,37 @@ export class ChatClient {
   #request(method: string, path: string, headers: Record<string, string>, body: string): Promise<ChatExchange> {
     const started = performance.now();
     return new Promise((resolve, reject) => {
+      const timeoutMs = this.#timeoutMs;
+      // A server that never answers must fail its turn, not hang the run: the connection is dropped.
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              req.destroy();
+              reject(
+                new Error(
+                  `${method} ${this.urlOf(path)} gave no whole answer within ${timeoutMs} ms (FLOW_TURN_TIMEOUT_MS); ` +
+                    "the server may be stuck, or a live turn slower than that: raise FLOW_TURN_TIMEOUT_MS if so.",
+                ),
+              );
+            }, timeoutMs);
+      const settle = <T>(then: (value: T) => void) => (value: T) => {
+        clearTimeout(timer);
+        then(value);
+      };
       const req = http.request({ ...this.#host, path, method, headers, agent: this.#agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("error", reject);
+        res.on("error", settle(reject));
         res.on("end", () =>
-          resolve({
+          settle(resolve)({
             request: { method, path, headers, body },
             response: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") },
             millis: performance.now() - started,
           }),
         );
       });
-      req.on("error", (error) => reject(new Error(`${method} ${this.urlOf(path)} failed: ${error.message}. Is the server running?`, { cause: error })));
+      req.on("error", settle((error: Error) => reject(new Error(`${method} ${this.urlOf(path)} failed: ${error.message}. Is the server running?`, { cause: error }))));
       req.end(body);
     });
   }

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import { loadConfig } from "../config.ts";
 import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
-import { judgeForRun } from "./judge/judge-for-run.ts";
 import type { LoadedScenario } from "./scenario.ts";
 import { runScenario, type FinalReport, type TurnReport } from "./scenario-run.ts";
 import { startScenarioTarget } from "./scenario-target.ts";
+import { suiteRunOptions } from "./suite-run-options.ts";
 import { TranscriptWriter } from "./transcript.ts";
 
 interface PlayedRun {
@@ -46,16 +45,9 @@ export function describeRepeatedScenario(loaded: LoadedScenario, options: Scenar
       for (let k = 1; k <= repeat; k++) {
         const target = await startScenarioTarget(loaded, { flows: options.flows });
         try {
-          const judging = options.judge ? undefined : judgeForRun(target.config ?? loadConfig(), target.cassette, artifactsDir);
-          const judge = options.judge ?? judging?.judge;
           const writer = new TranscriptWriter(artifactsDir, `run${k}`);
           const played: PlayedRun = { turns: [], final: undefined };
-          for await (const event of runScenario(loaded, target, {
-            ...(judge ? { judge } : {}),
-            ...(judging?.unavailable ? { judgeUnavailable: judging.unavailable } : {}),
-            ...(judging?.required ? { judgeRequired: true } : {}),
-            ...(options.domain ? { domain: options.domain } : {}),
-          })) {
+          for await (const event of runScenario(loaded, target, suiteRunOptions(target, options, artifactsDir).run)) {
             writer.listener(event);
             if (event.type === "turn:end") played.turns.push(event.report);
             if (event.type === "final") played.final = event.report;

@@ -7,11 +7,12 @@ import { loadConfig, modelModeOf, type Config } from "../config.ts";
 import { describeRepeatedScenario } from "./describe-repeated-scenario.ts";
 import { ChatClient } from "./chat-client.ts";
 import { flowProblems } from "./flow-problems.ts";
-import { judgeForRun, type JudgeSetup } from "./judge/judge-for-run.ts";
+import type { JudgeSetup } from "./judge/judge-for-run.ts";
 import { loadScenario } from "./load-scenario.ts";
 import type { LoadedScenario } from "./scenario.ts";
 import { ScenarioRun, type DomainCheck, type Judge } from "./scenario-run.ts";
 import { startScenarioTarget, type ScenarioTarget } from "./scenario-target.ts";
+import { suiteRunOptions } from "./suite-run-options.ts";
 import { TranscriptWriter } from "./transcript.ts";
 
 export interface ScenarioSuiteOptions {
@@ -76,6 +77,7 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
     const where = () => (writer.path ? `\nTranscript: ${writer.path} (npm run transcript -- ${writer.path})` : "");
 
     let judging: JudgeSetup | undefined;
+    let turnTimeoutMs: number | undefined;
     // A target that fails to start (bad environment, missing cassette) fails the first test with
     // its error, and the turns are skipped saying so, instead of all being cancelled without a word.
     let startError: unknown;
@@ -93,14 +95,10 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
         startError = error;
         return;
       }
-      judging = options.judge ? undefined : judgeForRun(target.config ?? loadConfig(), target.cassette, artifactsDir);
-      const judge = options.judge ?? judging?.judge;
-      run = new ScenarioRun(loaded, target, {
-        ...(judge ? { judge } : {}),
-        ...(judging?.unavailable ? { judgeUnavailable: judging.unavailable } : {}),
-        ...(judging?.required ? { judgeRequired: true } : {}),
-        ...(options.domain ? { domain: options.domain } : {}),
-      }).on(writer.listener);
+      const prepared = suiteRunOptions(target, options, artifactsDir);
+      judging = prepared.judging;
+      turnTimeoutMs = prepared.run.turnTimeoutMs;
+      run = new ScenarioRun(loaded, target, prepared.run).on(writer.listener);
       run.start();
     });
     after(async () => {
@@ -110,10 +108,12 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
 
     test(START_TEST, async (t) => {
       if (startError) throw startError;
-      const client = new ChatClient(target!.baseUrl, target!.agent);
+      const client = new ChatClient(target!.baseUrl, target!.agent, turnTimeoutMs === undefined ? {} : { timeoutMs: turnTimeoutMs });
       let problems: string[];
       try {
         problems = await flowProblems(client, loaded.scenario);
+      } catch (error) {
+        problems = [(error as Error).message];
       } finally {
         client.close();
       }

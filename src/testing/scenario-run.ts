@@ -72,6 +72,8 @@ export interface RunOptions {
   /** A missing judge fails the judged checks instead (`JUDGE=required`). */
   judgeRequired?: boolean;
   domain?: DomainCheck;
+  /** How long a turn may take, from sending it to the answer's last byte; unset: no limit. */
+  turnTimeoutMs?: number;
 }
 
 const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is not graded";
@@ -109,7 +111,7 @@ export class ScenarioRun {
   constructor(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}) {
     this.loaded = loaded;
     this.#target = target;
-    this.#client = new ChatClient(target.baseUrl, target.agent);
+    this.#client = new ChatClient(target.baseUrl, target.agent, options.turnTimeoutMs === undefined ? {} : { timeoutMs: options.turnTimeoutMs });
     this.#options = options;
   }
 

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join, relative, resolve } from "node:path";
 import { test } from "node:test";
 import type { Transcript } from "../../src/testing/index.ts";
@@ -46,7 +48,7 @@ interface TapResult {
   ok: boolean;
   /** `SKIP <reason>` or `TODO <reason>` when the test has a directive. */
   directive: string | undefined;
-  /** The `error: |-` block of a failure, unindented. */
+  /** A failure's message: its `error: '…'` line, or its `error: |-` block unindented. */
   error: string | undefined;
 }
 
@@ -59,6 +61,12 @@ function tapResults(tap: string): Map<string, TapResult> {
     if (!match) return;
     let error: string | undefined;
     for (let i = index + 1; i < lines.length && !/^\s*(not ok|ok) \d+ - /.test(lines[i]!); i++) {
+      // A one-line message is a YAML single-quoted string, a longer one a block.
+      const quoted = /^\s*error: '(.*)'$/.exec(lines[i]!);
+      if (quoted) {
+        error = quoted[1]!.replace(/''/g, "'");
+        break;
+      }
       const key = /^(\s*)error: \|-$/.exec(lines[i]!);
       if (!key) continue;
       const indent = key[1]!.length;
@@ -260,6 +268,29 @@ test("a target that serves another version of the flow fails the first test with
     assert.deepEqual(fake.requests, [], "no chat request reached the server");
   } finally {
     await fake.close();
+    dir.remove();
+  }
+});
+
+test("a target that never answers fails the first test once FLOW_TURN_TIMEOUT_MS passes, and the turns are skipped instead of hanging", async () => {
+  const dir = await tempDir("describe-scenario");
+  const silent = createServer((req) => req.resume());
+  await new Promise<void>((resolvePromise) => silent.listen(0, "127.0.0.1", resolvePromise));
+  const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  try {
+    const spec = writeSpec(dir.path, "silent", BASIC_FLOW_FILE, join(dir.path, "artifacts"));
+    const run = await runSpec(spec, [], { FLOW_BASE_URL: url, FLOW_TURN_TIMEOUT_MS: "300" });
+    assert.equal(run.code, 1, run.stderr);
+    const results = tapResults(run.stdout);
+    assert.equal(
+      result(results, START_TEST).error,
+      `GET ${url}/ai/flows gave no whole answer within 300 ms (FLOW_TURN_TIMEOUT_MS); the server may be stuck, or a live turn slower than that: raise FLOW_TURN_TIMEOUT_MS if so.`,
+    );
+    assert.equal(result(results, "1. name rejected").directive, "SKIP the target does not serve this scenario's flow as the file expects; the first test has the problems");
+  } finally {
+    const closed = new Promise<void>((resolvePromise) => silent.close(() => resolvePromise()));
+    silent.closeAllConnections();
+    await closed;
     dir.remove();
   }
 });
