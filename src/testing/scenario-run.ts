@@ -1,6 +1,6 @@
 import { headOf, type SessionDocument, type SessionHead } from "../engine/session-document.ts";
 import { preview } from "../engine/scripted-model.ts";
-import { check, failed, skipped, type Check } from "./check.ts";
+import { check, failed, passed, skipped, type Check } from "./check.ts";
 import { ChatClient, type ChatExchange } from "./chat-client.ts";
 import { expectationChecks } from "./expectation-checks.ts";
 import { finalChecks } from "./final-checks.ts";
@@ -157,6 +157,10 @@ export class ScenarioRun {
     const { scenario } = this.loaded;
     const turn = scenario.turns[index]!;
     this.#target.cassette?.beginTurn(index + 1, turn.label);
+    const restarted = turn.restartBefore ? await this.#restart() : undefined;
+    if (restarted?.outcome === "failed") {
+      return this.#record({ number: index + 1, label: turn.label, input: turn.input, outcome: "failed", failure: `turn ${index + 1} '${turn.label}': ${restarted.message}`, checks: [restarted] });
+    }
     const sessions = this.#target.sessions;
     // An error answer must leave the whole session as it was, conversation included, so such a
     // turn reads it whole before, and after unless the store proves it wrote nothing in between;
@@ -197,7 +201,7 @@ export class ScenarioRun {
     const persisted = sessions
       ? persistedChecks(turn, scenario.flowName, answer, stored, expectsError ? before : this.#stored, sessions.description, this.#session)
       : [skipped("persisted", "persisted contract", unreadable!)];
-    const checks = [...transport.checks, ...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
+    const checks = [...(restarted ? [restarted] : []), ...transport.checks, ...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
     // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
     const failures = checks.filter((c) => c.outcome === "failed");
     if (turn.expectedResponse !== undefined) {
@@ -228,6 +232,20 @@ export class ScenarioRun {
       millis: { http: exchange.millis, store: storeMillis },
     };
     return this.#record(report);
+  }
+
+  /** `restartBefore`: the target booted again, or why it could not be. */
+  async #restart(): Promise<Check> {
+    const target = this.#target;
+    if (!target.restart) {
+      return skipped("persisted", "restartBefore", "the target runs elsewhere (FLOW_BASE_URL) and cannot be restarted from here; the turn was played without a restart");
+    }
+    try {
+      await target.restart();
+      return passed("persisted", "restartBefore");
+    } catch (error) {
+      return failed("persisted", "restartBefore", `the app could not be booted again on its store: ${(error as Error).message}`);
+    }
   }
 
   /** A promise only when a judge is asked: a run without one (every scripted run) waits for nothing. */

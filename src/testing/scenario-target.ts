@@ -6,11 +6,11 @@ import { DEFAULTS, loadConfig, type Config } from "../config.ts";
 import { FlowcheckError } from "../errors.ts";
 import { Cassette } from "./cassette/cassette.ts";
 import { keepAliveAgent } from "./chat-client.ts";
-import { createApp } from "../create-app.ts";
+import { createApp, type App } from "../create-app.ts";
 import type { FlowEntry } from "../engine/scripted-model.ts";
 import type { SessionDocument, SessionHead } from "../engine/session-document.ts";
 import type { SessionStore } from "../engine/session-store.ts";
-import { serve } from "../serve.ts";
+import { createNodeServer, listen } from "../http/node-server.ts";
 import { SqliteSessionStore } from "../store/sqlite/sqlite-session-store.ts";
 import type { LoadedScenario } from "./scenario.ts";
 
@@ -47,6 +47,11 @@ export interface ScenarioTarget {
   readonly config?: Config;
   /** With FLOW_MODEL=record or replay: the scenario's model and judge calls on tape. */
   readonly cassette?: Cassette;
+  /**
+   * Boots the app again on the same store, with nothing kept in memory, as a restarted process
+   * would: the next turn must resume from what was stored. Only an app in this process has it.
+   */
+  restart?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -109,32 +114,24 @@ async function externalTarget(baseUrl: string, env: NodeJS.ProcessEnv, scenarioK
  * Where the app in this process keeps its sessions: MongoDB when SESSION_STORE=MONGO (DOCUMENT_DB;
  * the sessions stay there to be looked at), else a scratch SQLite file in `scratch`.
  */
-async function openRunStore(config: Config, scratch: string): Promise<{ store: SessionStore; sessions: SessionReader }> {
+/**
+ * Opens where the app in this process keeps its sessions: MongoDB when SESSION_STORE=MONGO
+ * (DOCUMENT_DB; the sessions stay there to be looked at), else a scratch SQLite file in `scratch`.
+ * Opening it again reopens the same sessions.
+ */
+async function openRunStore(config: Config, scratch: string): Promise<{ store: SessionStore; kept: string }> {
   if (config.sessionStore === "MONGO") {
     const { MongoSessionStore } = await import("../store/mongo/mongo-session-store.ts");
-    const store = await MongoSessionStore.open(config.mongo.url!, config.mongo.database);
-    return {
-      store,
-      sessions: { description: `${store.description} (kept after the scenario)`, fetchAll: (id) => store.fetchAll(id), fetchHead: (id) => store.fetchHead(id) },
-    };
+    return { store: await MongoSessionStore.open(config.mongo.url!, config.mongo.database), kept: "kept after the scenario" };
   }
-  const store = new SqliteSessionStore(join(scratch, "sessions.sqlite"), { scratch: true });
-  return {
-    store,
-    sessions: {
-      description: `${store.description} (scratch: removed when the scenario ends)`,
-      fetchAll: (id) => store.fetchAll(id),
-      fetchHead: (id) => store.fetchHead(id),
-      writeMark: () => store.writeMark(),
-    },
-  };
+  return { store: new SqliteSessionStore(join(scratch, "sessions.sqlite"), { scratch: true }), kept: "scratch: removed when the scenario ends" };
 }
 
 /**
  * With `FLOW_BASE_URL` set, the already-running server there. Otherwise the app, booted in this
  * process on 127.0.0.1 with an ephemeral port and a SQLite file of its own (or, with
  * SESSION_STORE=MONGO, MongoDB), after the scenario's `env` defaults are set (a value already in
- * the environment wins; they are undone on close).
+ * the environment wins; they are undone on close). Such a target can be restarted.
  */
 export async function startScenarioTarget(loaded: LoadedScenario, options: TargetOptions): Promise<ScenarioTarget> {
   const env = process.env;
@@ -153,40 +150,61 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   const scratchRoot = resolve(options.scratchDir ?? "test/.tmp");
   mkdirSync(scratchRoot, { recursive: true });
   const scratch = await mkdtemp(join(scratchRoot, `${loaded.name}-`));
-  let store: SessionStore | undefined;
+  let app: App | undefined;
+  let server: http.Server | undefined;
   try {
     const config = loadConfig(env);
     const tape = config.flowModel === "record" || config.flowModel === "replay" ? config.flowModel : undefined;
     const cassette = tape ? Cassette.open(loaded, tape, { modelName: config.openai.model, ci: config.ci }) : undefined;
-    const opened = await openRunStore(config, scratch);
-    store = opened.store;
-    const app = await createApp({
-      flows: options.flows,
-      config,
-      store,
-      defaultModelMode: "scripted",
-      ...(cassette ? { cassette: cassette.models } : {}),
-    });
-    const running = await serve(app, "127.0.0.1", 0);
+    let kept = "";
+    // The app with nothing in memory, on the store as the last one left it: a process started again.
+    const boot = async (): Promise<App> => {
+      const opened = await openRunStore(config, scratch);
+      kept = opened.kept;
+      try {
+        return await createApp({ flows: options.flows, config, store: opened.store, defaultModelMode: "scripted", ...(cassette ? { cassette: cassette.models } : {}) });
+      } catch (error) {
+        await opened.store.close();
+        throw error;
+      }
+    };
+    app = await boot();
+    // The server outlives the apps it serves, so a restart keeps the address the runner talks to.
+    const running = createNodeServer((request) => app!.handler(request));
+    server = running;
+    const url = await listen(running, "127.0.0.1", 0);
     const agent = keepAliveAgent();
     return {
       config,
       ...(cassette ? { cassette } : {}),
-      baseUrl: running.url,
+      baseUrl: url,
       agent,
-      sessions: opened.sessions,
+      sessions: {
+        description: `${app.store.description} (${kept})`,
+        fetchAll: (id) => app!.store.fetchAll(id),
+        fetchHead: (id) => app!.store.fetchHead(id),
+        ...(app.store instanceof SqliteSessionStore ? { writeMark: () => (app!.store as SqliteSessionStore).writeMark() } : {}),
+      },
       pins: pinsOf(env, scenarioKeys),
       models: app.modelModes,
+      restart: async () => {
+        await app!.close();
+        app = await boot();
+      },
       close: async () => {
         agent.destroy();
-        await running.close();
+        const closed = new Promise<void>((done) => running.close(() => done()));
+        running.closeIdleConnections();
+        await closed;
+        await app!.close();
         cassette?.save();
         undoEnv();
         await rm(scratch, { recursive: true, force: true });
       },
     };
   } catch (error) {
-    await store?.close();
+    server?.close();
+    await app?.close();
     undoEnv();
     await rm(scratch, { recursive: true, force: true });
     throw error;

@@ -28,6 +28,7 @@ export interface ScenarioTurn {
   expectedStatus?: number;
   expectState?: Record<string, Record<string, unknown>>;
   accept?: string;
+  restartBefore?: boolean;
   expectContentType?: string;
   expectCsvRows?: Record<string, string>[];
 }
