@@ -33,6 +33,8 @@ export interface Config {
   };
   /** How long the runner waits for a turn's whole answer before failing it (`FLOW_TURN_TIMEOUT_MS`). */
   turnTimeoutMs: number;
+  /** Headers the runner adds to every request to the target (`FLOW_HEADERS`), e.g. a staging server's credentials. */
+  requestHeaders: Readonly<Record<string, string>>;
   /** How often the flow suites play each scenario (`FLOW_REPEAT`), and the pass rate each turn needs. */
   repeat: number;
   passRate: number;
@@ -99,6 +101,38 @@ const HINTS: Record<string, string> = {
   FLOW_TURN_TIMEOUT_MS: "a positive whole number of milliseconds",
 };
 
+// The runner sets these itself: a flow request's body type, what it accepts, and the session it continues.
+const RUNNER_HEADERS = new Set(["content-type", "content-length", "accept", "host", "connection", "transfer-encoding", "chat_session_id"]);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * FLOW_HEADERS, a JSON object of header names and string values. Its values are never quoted in a
+ * problem: they are usually credentials.
+ */
+function headersOf(text: string | undefined, problems: string[]): Record<string, string> {
+  if (text === undefined) return {};
+  const example = 'e.g. {"Authorization": "Bearer …"}';
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    problems.push(`FLOW_HEADERS is not valid JSON (its value is not shown: it may hold credentials); expected an object of header names and values, ${example}.`);
+    return {};
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    problems.push(`FLOW_HEADERS is not a JSON object; expected header names and values, ${example}.`);
+    return {};
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, headerValue] of Object.entries(value)) {
+    if (!HEADER_NAME.test(name)) problems.push(`FLOW_HEADERS has ${JSON.stringify(name)}, which is not a header name.`);
+    else if (RUNNER_HEADERS.has(name.toLowerCase())) problems.push(`FLOW_HEADERS has ${name}, which the runner sets itself; drop it.`);
+    else if (typeof headerValue !== "string") problems.push(`FLOW_HEADERS has ${name} with a ${headerValue === null ? "null" : typeof headerValue} value; header values are strings.`);
+    else headers[name] = headerValue;
+  }
+  return headers;
+}
+
 /**
  * Reads and checks the environment once. Every problem is reported in one `config_invalid` error,
  * each naming the variable, the value found and what is allowed.
@@ -123,6 +157,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`${key}="${value}" is not valid: expected 1 or true to use the scripted model for that flow, 0 or false not to.`);
     }
   }
+  const requestHeaders = headersOf(env["FLOW_HEADERS"], problems);
   if (env["SESSION_STORE"] === "MONGO" && !env["MONGO_URL"]) {
     problems.push("SESSION_STORE=MONGO needs MONGO_URL, e.g. mongodb://127.0.0.1:27017.");
   }
@@ -156,6 +191,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       cache: (env["JUDGE_CACHE"] ?? DEFAULTS.JUDGE_CACHE) === "on",
     }),
     turnTimeoutMs: Number(env["FLOW_TURN_TIMEOUT_MS"] ?? DEFAULTS.FLOW_TURN_TIMEOUT_MS),
+    requestHeaders: Object.freeze(requestHeaders),
     repeat: Number(env["FLOW_REPEAT"] ?? DEFAULTS.FLOW_REPEAT),
     passRate: Number(env["FLOW_PASS_RATE"] ?? DEFAULTS.FLOW_PASS_RATE),
     ci: Boolean(env["CI"]),

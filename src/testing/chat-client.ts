@@ -7,6 +7,11 @@ export interface ChatExchange {
   millis: number;
 }
 
+export interface ChatClientOptions {
+  timeoutMs?: number;
+  headers?: Readonly<Record<string, string>>;
+}
+
 /** One keep-alive connection to a server, for every request made through it, one at a time. */
 export function keepAliveAgent(): http.Agent {
   return new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -25,14 +30,19 @@ export class ChatClient {
   readonly #agent: http.Agent;
   readonly #ownsAgent: boolean;
   readonly #timeoutMs: number | undefined;
+  readonly #headers: Readonly<Record<string, string>> | undefined;
 
-  /** `timeoutMs`: how long a request may take, from sending it to the answer's last byte. */
-  constructor(baseUrl: string, agent?: http.Agent, options: { timeoutMs?: number } = {}) {
+  /**
+   * `timeoutMs`: how long a request may take, from sending it to the answer's last byte;
+   * `headers`: added to every request (the client's own headers win).
+   */
+  constructor(baseUrl: string, agent?: http.Agent, options: ChatClientOptions = {}) {
     this.#base = new URL(baseUrl);
     this.#host = { hostname: this.#base.hostname.replace(/^\[(.*)\]$/, "$1"), port: this.#base.port };
     this.#agent = agent ?? keepAliveAgent();
     this.#ownsAgent = agent === undefined;
     this.#timeoutMs = options.timeoutMs;
+    this.#headers = options.headers && Object.keys(options.headers).length ? options.headers : undefined;
   }
 
   send(message: { flow?: string; session?: string; message: string; accept?: string }): Promise<ChatExchange> {
@@ -52,8 +62,9 @@ export class ChatClient {
     return new URL(path, this.#base).href;
   }
 
-  #request(method: string, path: string, headers: Record<string, string>, body: string): Promise<ChatExchange> {
+  #request(method: string, path: string, own: Record<string, string>, body: string): Promise<ChatExchange> {
     const started = performance.now();
+    const headers = this.#headers ? { ...this.#headers, ...own } : own;
     return new Promise((resolve, reject) => {
       const timeoutMs = this.#timeoutMs;
       // A server that never answers must fail its turn, not hang the run: the connection is dropped.

@@ -10,7 +10,7 @@ import { flowProblems } from "./flow-problems.ts";
 import type { JudgeSetup } from "./judge/judge-for-run.ts";
 import { loadScenario } from "./load-scenario.ts";
 import type { LoadedScenario } from "./scenario.ts";
-import { ScenarioRun, type DomainCheck, type Judge } from "./scenario-run.ts";
+import { clientOptions, ScenarioRun, type DomainCheck, type Judge, type RunOptions } from "./scenario-run.ts";
 import { startScenarioTarget, type ScenarioTarget } from "./scenario-target.ts";
 import { suiteRunOptions } from "./suite-run-options.ts";
 import { TranscriptWriter } from "./transcript.ts";
@@ -77,7 +77,7 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
     const where = () => (writer.path ? `\nTranscript: ${writer.path} (npm run transcript -- ${writer.path})` : "");
 
     let judging: JudgeSetup | undefined;
-    let turnTimeoutMs: number | undefined;
+    let runOptions: RunOptions = {};
     // A target that fails to start (bad environment, missing cassette) fails the first test with
     // its error, and the turns are skipped saying so, instead of all being cancelled without a word.
     let startError: unknown;
@@ -97,7 +97,7 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
       }
       const prepared = suiteRunOptions(target, options, artifactsDir);
       judging = prepared.judging;
-      turnTimeoutMs = prepared.run.turnTimeoutMs;
+      runOptions = prepared.run;
       run = new ScenarioRun(loaded, target, prepared.run).on(writer.listener);
       run.start();
     });
@@ -108,7 +108,7 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
 
     test(START_TEST, async (t) => {
       if (startError) throw startError;
-      const client = new ChatClient(target!.baseUrl, target!.agent, turnTimeoutMs === undefined ? {} : { timeoutMs: turnTimeoutMs });
+      const client = new ChatClient(target!.baseUrl, target!.agent, clientOptions(runOptions));
       let problems: string[];
       try {
         problems = await flowProblems(client, loaded.scenario);

@@ -2,12 +2,16 @@ import type { IncomingHttpHeaders } from "node:http";
 
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|key|token|secret|password/i;
 
-/** Headers as strings, with credentials replaced by `[redacted]`, so artifacts never hold a key. */
-export function redactHeaders(headers: IncomingHttpHeaders | Record<string, string>): Record<string, string> {
+/**
+ * Headers as strings, with credentials replaced by `[redacted]`, so artifacts never hold a key:
+ * those named like one, and every header named in `secret` (any letter case).
+ */
+export function redactHeaders(headers: IncomingHttpHeaders | Record<string, string>, secret: readonly string[] = []): Record<string, string> {
+  const hidden = new Set(secret.map((name) => name.toLowerCase()));
   const safe: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    safe[name] = SECRET_HEADER.test(name) ? "[redacted]" : Array.isArray(value) ? value.join(", ") : String(value);
+    safe[name] = SECRET_HEADER.test(name) || hidden.has(name.toLowerCase()) ? "[redacted]" : Array.isArray(value) ? value.join(", ") : String(value);
   }
   return safe;
 }

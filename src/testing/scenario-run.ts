@@ -1,7 +1,7 @@
 import { headOf, type SessionDocument, type SessionHead } from "../engine/session-document.ts";
 import { preview } from "../engine/scripted-model.ts";
 import { check, failed, passed, skipped, type Check } from "./check.ts";
-import { ChatClient, type ChatExchange } from "./chat-client.ts";
+import { ChatClient, type ChatClientOptions, type ChatExchange } from "./chat-client.ts";
 import { expectationChecks } from "./expectation-checks.ts";
 import { finalChecks } from "./final-checks.ts";
 import { persistedChecks } from "./persisted-checks.ts";
@@ -74,9 +74,19 @@ export interface RunOptions {
   domain?: DomainCheck;
   /** How long a turn may take, from sending it to the answer's last byte; unset: no limit. */
   turnTimeoutMs?: number;
+  /** Headers added to every request (`FLOW_HEADERS`); their values never reach a report or transcript. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is not graded";
+
+/** What a run's requests to the target carry besides the turn: its timeout and extra headers. */
+export function clientOptions(options: RunOptions): ChatClientOptions {
+  return {
+    ...(options.turnTimeoutMs === undefined ? {} : { timeoutMs: options.turnTimeoutMs }),
+    ...(options.headers ? { headers: options.headers } : {}),
+  };
+}
 
 function readHead(sessions: SessionReader, id: string): Promise<SessionHead | undefined> {
   return sessions.fetchHead ? sessions.fetchHead(id) : sessions.fetchAll(id).then((document) => document && headOf(document));
@@ -111,7 +121,7 @@ export class ScenarioRun {
   constructor(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}) {
     this.loaded = loaded;
     this.#target = target;
-    this.#client = new ChatClient(target.baseUrl, target.agent, options.turnTimeoutMs === undefined ? {} : { timeoutMs: options.turnTimeoutMs });
+    this.#client = new ChatClient(target.baseUrl, target.agent, clientOptions(options));
     this.#options = options;
   }
 
@@ -225,7 +235,7 @@ export class ScenarioRun {
       ...(failures.length
         ? { failure: `turn ${index + 1} '${turn.label}': ${told.map((c) => c.message).join("; ")}${response}` }
         : {}),
-      request: { ...exchange.request, headers: redactHeaders(exchange.request.headers), body: parseBody(exchange.request.body) },
+      request: { ...exchange.request, headers: redactHeaders(exchange.request.headers, Object.keys(this.#options.headers ?? {})), body: parseBody(exchange.request.body) },
       response: { status: exchange.response.status, headers: redactHeaders(exchange.response.headers), body: answer.events ?? answer.json ?? exchange.response.body },
       ...(this.#stored && stored ? { stored: this.#stored } : {}),
       checks,

@@ -6,7 +6,8 @@ import type { ScenarioTarget } from "./scenario-target.ts";
 
 /**
  * What a flow suite's run of a scenario on `target` is played with: the spec's judge or the one
- * the environment allows (with why there is none), its domain checks, and the turn timeout.
+ * the environment allows (with why there is none), its domain checks, the turn timeout, and the
+ * headers every request carries.
  */
 export function suiteRunOptions(target: ScenarioTarget, options: ScenarioSuiteOptions, artifactsDir: string): { run: RunOptions; judging: JudgeSetup | undefined } {
   const config = target.config ?? loadConfig();
@@ -18,6 +19,7 @@ export function suiteRunOptions(target: ScenarioTarget, options: ScenarioSuiteOp
     ...(judging?.required ? { judgeRequired: true } : {}),
     ...(options.domain ? { domain: options.domain } : {}),
     turnTimeoutMs: config.turnTimeoutMs,
+    ...(Object.keys(config.requestHeaders).length ? { headers: config.requestHeaders } : {}),
   };
   return { run, judging };
 }

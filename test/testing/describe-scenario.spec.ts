@@ -294,3 +294,29 @@ test("a target that never answers fails the first test once FLOW_TURN_TIMEOUT_MS
     dir.remove();
   }
 });
+
+test("FLOW_HEADERS go with the first test's GET /ai/flows and with every turn, and the failure transcript holds them redacted", async () => {
+  const dir = await tempDir("describe-scenario");
+  const steps = ["NameStep", "WeatherStep", "AddressStep"];
+  // It lists BasicFlow but answers as its own echoing flow, so turn 1 fails and a transcript is written.
+  const fake = await FakeChatServer.start({ flows: jsonReply(200, { flows: [{ name: "BasicFlow", steps }] }) });
+  try {
+    const artifacts = join(dir.path, "artifacts");
+    const spec = writeSpec(dir.path, "with-headers", BASIC_FLOW_FILE, artifacts);
+    const run = await runSpec(spec, [], { FLOW_BASE_URL: fake.url, FLOW_HEADERS: JSON.stringify({ Authorization: "Bearer s3cret-token", "X-Tenant": "acme" }) });
+    assert.equal(run.code, 1, run.stderr);
+    // The flow is served; without SQLITE_PATH the target's store cannot be read, which is a skip.
+    assert.match(result(tapResults(run.stdout), START_TEST).directive ?? "", /^SKIP FLOW_BASE_URL is set but SQLITE_PATH is not/);
+    const [listing, ...chats] = fake.received;
+    assert.deepEqual([listing?.method, listing?.url], ["GET", "/ai/flows"]);
+    assert.ok(chats.length > 0 && chats.every(({ method, url }) => method === "POST" && url === "/ai/chat"));
+    for (const { headers } of fake.received) assert.deepEqual([headers["authorization"], headers["x-tenant"]], ["Bearer s3cret-token", "acme"]);
+    // Turn 3 fails on the echo; the transcript is named after the scenario file.
+    const transcript = readFileSync(join(artifacts, "basic-flow-contract-failure.json"), "utf8");
+    assert.doesNotMatch(transcript, /s3cret-token|acme/);
+    assert.match(transcript, /"X-Tenant": "\[redacted\]"/);
+  } finally {
+    await fake.close();
+    dir.remove();
+  }
+});

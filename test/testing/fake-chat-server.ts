@@ -53,6 +53,8 @@ const FAKE_FLOWS: FakeReply = {
 export class FakeChatServer {
   readonly documents = new Map<string, SessionDocument>();
   readonly requests: FakeRequest[] = [];
+  /** The headers of every request it received, `GET /ai/flows` included, in order. */
+  readonly received: { method: string; url: string; headers: http.IncomingHttpHeaders }[] = [];
   /** How many times the runner read a session whole. */
   wholeReads = 0;
   #writes = 0;
@@ -67,6 +69,7 @@ export class FakeChatServer {
       const chunks: Buffer[] = [];
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
       req.on("end", () => {
+        this.received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers });
         const reply = req.method === "GET" && req.url === "/ai/flows" ? (options.flows ?? FAKE_FLOWS) : this.#answer(req, Buffer.concat(chunks).toString("utf8"));
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(reply.headers)) if (value !== undefined) headers[name] = value;
