@@ -25,6 +25,8 @@ export interface AppOptions {
   defaultSqlitePath?: string;
   /** Makes the models of flows in `record` or `replay` mode: a scenario's cassette. */
   cassette?: ModelWrapper;
+  /** Wraps every model the app makes, outermost (the runner's injected model failures). */
+  wrapModel?: ModelWrapper;
   log?: (message: string) => void;
 }
 
@@ -95,6 +97,8 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     cassette && taped.size
       ? useModelWrapper((context, make) => (taped.has(context.rootFlow) ? cassette(context, make) : make()), { model })
       : undefined;
+  // Installed last, so outermost: a failure it injects happens before any tape records or replays.
+  const unwrap = options.wrapModel ? useModelWrapper(options.wrapModel, { model }) : undefined;
   const liftGuard = live.length === 0 ? guardLoopbackOnly(config.flowModel === "replay" ? "replay" : "scripted") : undefined;
   const engine = new FlowEngine({
     flows: entries.map((entry) => entry.flow),
@@ -117,6 +121,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       (closed ??= (async () => {
         try {
           liftGuard?.();
+          unwrap?.();
           restoreTape?.();
           restoreScripts?.();
         } finally {

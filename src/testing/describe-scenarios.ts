@@ -151,6 +151,7 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
         }
         const report = await run.playTurn(index);
         if (report.outcome === "failed") assert.fail(`${report.failure}${where()}`);
+        if (report.outcome === "skipped") t.skip(report.skipReason);
       });
       if (turn.expectedResponse !== undefined) {
         test(`${index + 1}. ${turn.label} · judge`, (t) => {

@@ -166,6 +166,11 @@ export class ScenarioRun {
   async playTurn(index: number): Promise<TurnReport> {
     const { scenario } = this.loaded;
     const turn = scenario.turns[index]!;
+    const faults = this.#target.faults;
+    if (turn.failModelCall !== undefined && !faults) {
+      // An error turn leaves the session as it was, so the turns after a skipped one still hold.
+      return this.skipTurn(index, "failModelCall needs the app in the test process; against FLOW_BASE_URL the turn is not played");
+    }
     this.#target.cassette?.beginTurn(index + 1, turn.label);
     const restarted = turn.restartBefore ? await this.#restart() : undefined;
     if (restarted?.outcome === "failed") {
@@ -180,6 +185,8 @@ export class ScenarioRun {
     const mark = expectsError && this.#session ? sessions?.writeMark?.() : undefined;
     const before = expectsError && sessions && this.#session ? await sessions.fetchAll(this.#session) : undefined;
     let exchange: ChatExchange;
+    let modelCalls: number | undefined;
+    if (turn.failModelCall !== undefined) faults!.arm(turn.failModelCall);
     try {
       exchange = await this.#client.send({
         flow: scenario.flowName,
@@ -188,6 +195,7 @@ export class ScenarioRun {
         ...(turn.accept ? { accept: turn.accept } : {}),
       });
     } catch (error) {
+      if (turn.failModelCall !== undefined) faults!.disarm();
       const message = (error as Error).message;
       return this.#record({
         number: index + 1,
@@ -198,6 +206,7 @@ export class ScenarioRun {
         checks: [failed("transport", "request", message)],
       });
     }
+    if (turn.failModelCall !== undefined) modelCalls = faults!.disarm();
     const answer = readAnswer(exchange.response.headers, exchange.response.body);
     const transport = transportChecks(turn, exchange, answer, this.#session);
     this.#session = transport.session;
@@ -212,6 +221,10 @@ export class ScenarioRun {
       ? persistedChecks(turn, scenario.flowName, answer, stored, expectsError ? before : this.#stored, sessions.description, this.#session)
       : [skipped("persisted", "persisted contract", unreadable!)];
     const checks = [...(restarted ? [restarted] : []), ...transport.checks, ...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
+    if (modelCalls !== undefined) {
+      const call = turn.failModelCall!;
+      checks.push(check("expectation", "failModelCall", modelCalls >= call ? undefined : `the turn made ${modelCalls} model call${modelCalls === 1 ? "" : "s"}, so call ${call} never failed; pick a call the turn makes`));
+    }
     // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
     const failures = checks.filter((c) => c.outcome === "failed");
     if (turn.expectedResponse !== undefined) {

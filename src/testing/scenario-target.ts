@@ -6,6 +6,7 @@ import { DEFAULTS, loadConfig, type Config } from "../config.ts";
 import { FlowcheckError } from "../errors.ts";
 import { Cassette } from "./cassette/cassette.ts";
 import { keepAliveAgent } from "./chat-client.ts";
+import { ModelFaults } from "./model-faults.ts";
 import { createApp, type App } from "../create-app.ts";
 import type { FlowEntry } from "../engine/scripted-model.ts";
 import type { SessionDocument, SessionHead } from "../engine/session-document.ts";
@@ -52,6 +53,8 @@ export interface ScenarioTarget {
    * would: the next turn must resume from what was stored. Only an app in this process has it.
    */
   restart?(): Promise<void>;
+  /** Makes a chosen model call of the next turn fail (`failModelCall`). Only an app in this process has it. */
+  readonly faults?: ModelFaults;
   close(): Promise<void>;
 }
 
@@ -157,12 +160,20 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
     const tape = config.flowModel === "record" || config.flowModel === "replay" ? config.flowModel : undefined;
     const cassette = tape ? Cassette.open(loaded, tape, { modelName: config.openai.model, ci: config.ci }) : undefined;
     let kept = "";
+    const faults = new ModelFaults();
     // The app with nothing in memory, on the store as the last one left it: a process started again.
     const boot = async (): Promise<App> => {
       const opened = await openRunStore(config, scratch);
       kept = opened.kept;
       try {
-        return await createApp({ flows: options.flows, config, store: opened.store, defaultModelMode: "scripted", ...(cassette ? { cassette: cassette.models } : {}) });
+        return await createApp({
+          flows: options.flows,
+          config,
+          store: opened.store,
+          defaultModelMode: "scripted",
+          wrapModel: faults.wrap,
+          ...(cassette ? { cassette: cassette.models } : {}),
+        });
       } catch (error) {
         await opened.store.close();
         throw error;
@@ -187,6 +198,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
       },
       pins: pinsOf(env, scenarioKeys),
       models: app.modelModes,
+      faults,
       restart: async () => {
         await app!.close();
         app = await boot();

@@ -29,6 +29,7 @@ export interface ScenarioTurn {
   expectState?: Record<string, Record<string, unknown>>;
   accept?: string;
   restartBefore?: boolean;
+  failModelCall?: number;
   expectContentType?: string;
   expectCsvRows?: Record<string, string>[];
 }
