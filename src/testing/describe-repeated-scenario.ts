@@ -67,10 +67,22 @@ export function describeRepeatedScenario(loaded: LoadedScenario, options: Scenar
       }
     };
 
+    /** The one reason every run skipped this, if they all did for the same reason: the test is then skipped too. */
+    const skippedInEveryRun = (reports: ({ outcome: string; skipReason?: string } | undefined)[]): string | undefined => {
+      const reasons = new Set(reports.map((report) => (report?.outcome === "skipped" ? report.skipReason : undefined)));
+      const [reason] = reasons;
+      return reasons.size === 1 ? reason : undefined;
+    };
+
     turns.forEach((turn, index) => {
       const name = `turn ${index + 1} '${turn.label}'`;
       test(`${index + 1}. ${turn.label}`, (t) => {
         const reports = runs.map((run) => run.turns[index]);
+        const skipped = skippedInEveryRun(reports);
+        if (skipped !== undefined) {
+          t.skip(skipped);
+          return;
+        }
         const failures = reports.flatMap((report, k) => (report?.outcome === "passed" ? [] : [`run ${k + 1}: ${why(report)}`]));
         judge(repeat - failures.length, failures, name, undefined, t);
       });
@@ -89,6 +101,11 @@ export function describeRepeatedScenario(loaded: LoadedScenario, options: Scenar
     });
 
     test("final state", (t) => {
+      const skipped = skippedInEveryRun(runs.map((run) => run.final));
+      if (skipped !== undefined) {
+        t.skip(skipped);
+        return;
+      }
       const failures = runs.flatMap((run, k) => (run.final?.outcome === "passed" ? [] : [`run ${k + 1}: ${run.final?.failure ?? run.final?.skipReason ?? "not reached"}`]));
       judge(repeat - failures.length, failures, "the final state", undefined, t);
     });

@@ -48,7 +48,7 @@ interface TapResult {
   ok: boolean;
   /** `SKIP <reason>` or `TODO <reason>` when the test has a directive. */
   directive: string | undefined;
-  /** A failure's message: its `error: '…'` line, or its `error: |-` block unindented. */
+  /** A failure's message: its one-line `error:` in whichever quotes, or its `error: |-` block unindented. */
   error: string | undefined;
 }
 
@@ -61,10 +61,10 @@ function tapResults(tap: string): Map<string, TapResult> {
     if (!match) return;
     let error: string | undefined;
     for (let i = index + 1; i < lines.length && !/^\s*(not ok|ok) \d+ - /.test(lines[i]!); i++) {
-      // A one-line message is a YAML single-quoted string, a longer one a block.
-      const quoted = /^\s*error: '(.*)'$/.exec(lines[i]!);
-      if (quoted) {
-        error = quoted[1]!.replace(/''/g, "'");
+      // A one-line message is wrapped in a quote it does not hold (', then ", then `), a longer one is a block.
+      const oneLine = /^\s*error: (['"`])(.*)\1$/.exec(lines[i]!);
+      if (oneLine) {
+        error = oneLine[2]!;
         break;
       }
       const key = /^(\s*)error: \|-$/.exec(lines[i]!);
@@ -317,6 +317,40 @@ test("FLOW_HEADERS go with the first test's GET /ai/flows and with every turn, a
     assert.match(transcript, /"X-Tenant": "\[redacted\]"/);
   } finally {
     await fake.close();
+    dir.remove();
+  }
+});
+
+test("with FLOW_REPEAT=2 each turn, judge and the final state is one test over both runs, saying how often it passed", async () => {
+  const dir = await tempDir("describe-scenario");
+  try {
+    const run = await runSpec(writeSpec(dir.path, "repeated", BASIC_FLOW_FILE, join(dir.path, "artifacts")), [], { FLOW_REPEAT: "2" });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    const results = tapResults(run.stdout);
+    assert.match(run.stdout, /# Subtest: BasicFlow: basic-flow × 2\n/);
+    for (const name of ["1. name rejected", "5. address completes the flow", "6. completed session refuses more", "final state"]) {
+      assert.deepEqual([result(results, name).ok, result(results, name).directive], [true, undefined], name);
+    }
+    assert.match(run.stdout, /# turn 1 'name rejected': passed 2 of 2 runs \(100%\)/);
+    assert.equal(result(results, "1. name rejected · judge").directive, `SKIP ${NO_JUDGE}`);
+  } finally {
+    dir.remove();
+  }
+});
+
+test("with FLOW_REPEAT=2 a turn that fails in both runs fails with each run's reason, and what both runs skipped after it is skipped", async () => {
+  const dir = await tempDir("describe-scenario");
+  try {
+    const run = await runSpec(writeSpec(dir.path, "repeated-wrong-step", writeWrongStepScenario(dir.path), join(dir.path, "artifacts")), [], { FLOW_REPEAT: "2" });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    const results = tapResults(run.stdout);
+    const third = result(results, "3. two cities");
+    assert.equal(third.ok, false);
+    assert.match(third.error ?? "", /^turn 3 'two cities' passed in 0 of 2 runs, below the pass rate 1 \(FLOW_PASS_RATE\): run 1: .*expected active step WeatherStep, stored AddressStep.*; run 2: /);
+    for (const name of ["4. bad zip stays", "6. completed session refuses more", "final state"]) {
+      assert.equal(result(results, name).directive, "SKIP turn 3 failed", name);
+    }
+  } finally {
     dir.remove();
   }
 });
