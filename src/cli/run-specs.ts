@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { COVERAGE_RUN, coverageLines, mergeCoverage, type FlowCoverage } from "../testing/flow-coverage.ts";
 
 // Node 20's test runner expands no globs and takes options only before the files, so this finds
 // the spec files and puts node:test's options (e.g. --test-name-pattern) first.
@@ -68,9 +70,31 @@ const asked = options.find((option) => option.startsWith("--test-concurrency="))
 const processes = Math.max(1, Math.min(files.length, asked ? Number(asked) || 1 : availableParallelism()));
 const { entries, dir } = shareFiles(files, processes);
 const concurrency = asked ? [] : [`--test-concurrency=${processes}`];
-const child = spawn(process.execPath, ["--import", "tsx", "--test", ...concurrency, ...options, ...entries], { stdio: "inherit" });
+// The flow suites' processes each write what their scenarios reached; this run merges its own.
+const run = randomUUID().slice(0, 8);
+const child = spawn(process.execPath, ["--import", "tsx", "--test", ...concurrency, ...options, ...entries], {
+  stdio: "inherit",
+  env: { ...process.env, [COVERAGE_RUN]: run },
+});
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => {
   rmSync(dir, { recursive: true, force: true });
+  reportCoverage(run);
   process.exit(code ?? (signal ? 1 : 0));
 });
+
+/** Merges the coverage files of `run`'s processes into test/.tmp/flow-coverage.json and prints a line per flow. */
+function reportCoverage(run: string): void {
+  const folder = join("test", ".tmp", "coverage");
+  const files = existsSync(folder) ? readdirSync(folder).filter((name) => name.startsWith(`${run}-`)) : [];
+  if (files.length === 0) return;
+  const merged: FlowCoverage = {};
+  for (const file of files) {
+    mergeCoverage(merged, JSON.parse(readFileSync(join(folder, file), "utf8")) as FlowCoverage);
+    rmSync(join(folder, file), { force: true });
+  }
+  const out = join("test", ".tmp", "flow-coverage.json");
+  writeFileSync(out, `${JSON.stringify(merged, null, 2)}\n`);
+  console.log(`\nflow coverage, from the scenarios' stored sessions (${out}):`);
+  for (const line of coverageLines(merged)) console.log(`  ${line}`);
+}

@@ -4,6 +4,7 @@ import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
 import type { LoadedScenario } from "./scenario.ts";
 import { runScenario, type FinalReport, type TurnReport } from "./scenario-run.ts";
 import { startScenarioTarget } from "./scenario-target.ts";
+import { noteCoverage } from "./flow-coverage.ts";
 import { suiteRunOptions } from "./suite-run-options.ts";
 import { TranscriptWriter } from "./transcript.ts";
 
@@ -38,6 +39,7 @@ export function describeRepeatedScenario(loaded: LoadedScenario, options: Scenar
   const turns = loaded.scenario.turns;
   const artifactsDir = options.artifactsDir ?? "test/.tmp";
 
+  const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)!.flow;
   describe(`${loaded.scenario.flowName}: ${loaded.name} × ${repeat}`, () => {
     const runs: PlayedRun[] = [];
 
@@ -51,6 +53,7 @@ export function describeRepeatedScenario(loaded: LoadedScenario, options: Scenar
             writer.listener(event);
             if (event.type === "turn:end") played.turns.push(event.report);
             if (event.type === "final") played.final = event.report;
+            if (event.type === "final" && event.report.stored) noteCoverage(artifactsDir, flow, event.report.stored);
           }
           runs.push(played);
         } finally {

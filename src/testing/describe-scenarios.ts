@@ -6,6 +6,7 @@ import type { FlowEntry } from "../engine/scripted-model.ts";
 import { loadConfig, modelModeOf, type Config } from "../config.ts";
 import { describeRepeatedScenario } from "./describe-repeated-scenario.ts";
 import { ChatClient } from "./chat-client.ts";
+import { noteCoverage } from "./flow-coverage.ts";
 import { flowProblems } from "./flow-problems.ts";
 import type { JudgeSetup } from "./judge/judge-for-run.ts";
 import { loadScenario } from "./load-scenario.ts";
@@ -98,7 +99,10 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
       const prepared = suiteRunOptions(target, options, artifactsDir);
       judging = prepared.judging;
       runOptions = prepared.run;
-      run = new ScenarioRun(loaded, target, prepared.run).on(writer.listener);
+      const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)!.flow;
+      run = new ScenarioRun(loaded, target, prepared.run).on(writer.listener).on((event) => {
+        if (event.type === "final" && event.report.stored) noteCoverage(artifactsDir, flow, event.report.stored);
+      });
       run.start();
     });
     after(async () => {

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { join, relative, resolve } from "node:path";
 import { test } from "node:test";
 import type { Transcript } from "../../src/testing/index.ts";
+import { writeScenarioSpec } from "../support/scenario-spec.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { FakeChatServer, jsonReply } from "./fake-chat-server.ts";
 
@@ -86,21 +87,6 @@ function result(results: Map<string, TapResult>, name: string): TapResult {
   return found;
 }
 
-/** A spec file in `dir` that runs `scenarioFile` with the demo flows, its artifacts in `artifactsDir`. */
-function writeSpec(dir: string, name: string, scenarioFile: string, artifactsDir: string): string {
-  const spec = join(dir, `${name}.spec.ts`);
-  writeFileSync(
-    spec,
-    [
-      `import { describeScenario } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
-      `import { demoFlows } from ${JSON.stringify(join(ROOT, "src", "flows", "index.ts"))};`,
-      "",
-      `describeScenario(${JSON.stringify(scenarioFile)}, { flows: demoFlows, artifactsDir: ${JSON.stringify(artifactsDir)} });`,
-      "",
-    ].join("\n"),
-  );
-  return spec;
-}
 
 /** The BasicFlow scenario with its third turn expecting WeatherStep, where the flow is on AddressStep. */
 function writeWrongStepScenario(dir: string): string {
@@ -116,7 +102,7 @@ test("a scenario whose third turn expects the wrong step fails that turn with th
   const dir = await tempDir("describe-scenario");
   try {
     const artifacts = join(dir.path, "artifacts");
-    const spec = writeSpec(dir.path, "wrong-step", writeWrongStepScenario(dir.path), artifacts);
+    const spec = writeScenarioSpec(dir.path, "wrong-step", writeWrongStepScenario(dir.path), artifacts);
     const run = await runSpec(spec);
     assert.equal(run.code, 1, run.stderr);
     const results = tapResults(run.stdout);
@@ -180,7 +166,7 @@ test("a name pattern that selects a later turn alone still plays the earlier tur
   const dir = await tempDir("describe-scenario");
   try {
     const artifacts = join(dir.path, "artifacts");
-    const spec = writeSpec(dir.path, "basic-flow", BASIC_FLOW_FILE, artifacts);
+    const spec = writeScenarioSpec(dir.path, "basic-flow", BASIC_FLOW_FILE, artifacts);
     const run = await runSpec(spec, ["--test-name-pattern=^4\\. bad zip stays$"]);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const results = tapResults(run.stdout);
@@ -200,7 +186,7 @@ test("a name pattern that selects a turn after a failing one fails that turn wit
   const dir = await tempDir("describe-scenario");
   try {
     const artifacts = join(dir.path, "artifacts");
-    const spec = writeSpec(dir.path, "wrong-step", writeWrongStepScenario(dir.path), artifacts);
+    const spec = writeScenarioSpec(dir.path, "wrong-step", writeWrongStepScenario(dir.path), artifacts);
     const run = await runSpec(spec, ["--test-name-pattern=^4\\. bad zip stays$"]);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     const fourth = result(tapResults(run.stdout), "4. bad zip stays");
@@ -222,7 +208,7 @@ test("a spec whose scenario file is invalid fails one test named after the file 
     );
     const artifacts = join(dir.path, "artifacts");
     mkdirSync(artifacts);
-    const run = await runSpec(writeSpec(dir.path, "typo", file, artifacts));
+    const run = await runSpec(writeScenarioSpec(dir.path, "typo", file, artifacts));
     assert.equal(run.code, 1, run.stderr);
     const results = tapResults(run.stdout);
     assert.deepEqual([...results.keys()], [`${file} is a valid scenario`]);
@@ -243,7 +229,7 @@ test("a target that serves another version of the flow fails the first test with
   // An older BasicFlow, before AddressStep: the scenario's turns 3 to 5 and its final state name it.
   const fake = await FakeChatServer.start({ flows: jsonReply(200, { flows: [{ name: "BasicFlow", steps: ["NameStep", "WeatherStep"] }] }) });
   try {
-    const spec = writeSpec(dir.path, "older-flow", BASIC_FLOW_FILE, join(dir.path, "artifacts"));
+    const spec = writeScenarioSpec(dir.path, "older-flow", BASIC_FLOW_FILE, join(dir.path, "artifacts"));
     const run = await runSpec(spec, [], { FLOW_BASE_URL: fake.url });
     assert.equal(run.code, 1, run.stderr);
     const results = tapResults(run.stdout);
@@ -278,7 +264,7 @@ test("a target that never answers fails the first test once FLOW_TURN_TIMEOUT_MS
   await new Promise<void>((resolvePromise) => silent.listen(0, "127.0.0.1", resolvePromise));
   const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
   try {
-    const spec = writeSpec(dir.path, "silent", BASIC_FLOW_FILE, join(dir.path, "artifacts"));
+    const spec = writeScenarioSpec(dir.path, "silent", BASIC_FLOW_FILE, join(dir.path, "artifacts"));
     const run = await runSpec(spec, [], { FLOW_BASE_URL: url, FLOW_TURN_TIMEOUT_MS: "300" });
     assert.equal(run.code, 1, run.stderr);
     const results = tapResults(run.stdout);
@@ -302,7 +288,7 @@ test("FLOW_HEADERS go with the first test's GET /ai/flows and with every turn, a
   const fake = await FakeChatServer.start({ flows: jsonReply(200, { flows: [{ name: "BasicFlow", steps }] }) });
   try {
     const artifacts = join(dir.path, "artifacts");
-    const spec = writeSpec(dir.path, "with-headers", BASIC_FLOW_FILE, artifacts);
+    const spec = writeScenarioSpec(dir.path, "with-headers", BASIC_FLOW_FILE, artifacts);
     const run = await runSpec(spec, [], { FLOW_BASE_URL: fake.url, FLOW_HEADERS: JSON.stringify({ Authorization: "Bearer s3cret-token", "X-Tenant": "acme" }) });
     assert.equal(run.code, 1, run.stderr);
     // The flow is served; without SQLITE_PATH the target's store cannot be read, which is a skip.
@@ -324,7 +310,7 @@ test("FLOW_HEADERS go with the first test's GET /ai/flows and with every turn, a
 test("with FLOW_REPEAT=2 each turn, judge and the final state is one test over both runs, saying how often it passed", async () => {
   const dir = await tempDir("describe-scenario");
   try {
-    const run = await runSpec(writeSpec(dir.path, "repeated", BASIC_FLOW_FILE, join(dir.path, "artifacts")), [], { FLOW_REPEAT: "2" });
+    const run = await runSpec(writeScenarioSpec(dir.path, "repeated", BASIC_FLOW_FILE, join(dir.path, "artifacts")), [], { FLOW_REPEAT: "2" });
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const results = tapResults(run.stdout);
     assert.match(run.stdout, /# Subtest: BasicFlow: basic-flow × 2\n/);
@@ -341,7 +327,7 @@ test("with FLOW_REPEAT=2 each turn, judge and the final state is one test over b
 test("with FLOW_REPEAT=2 a turn that fails in both runs fails with each run's reason, and what both runs skipped after it is skipped", async () => {
   const dir = await tempDir("describe-scenario");
   try {
-    const run = await runSpec(writeSpec(dir.path, "repeated-wrong-step", writeWrongStepScenario(dir.path), join(dir.path, "artifacts")), [], { FLOW_REPEAT: "2" });
+    const run = await runSpec(writeScenarioSpec(dir.path, "repeated-wrong-step", writeWrongStepScenario(dir.path), join(dir.path, "artifacts")), [], { FLOW_REPEAT: "2" });
     assert.equal(run.code, 1, run.stdout + run.stderr);
     const results = tapResults(run.stdout);
     const third = result(results, "3. two cities");

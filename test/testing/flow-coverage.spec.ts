@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { test } from "node:test";
+import type { SessionDocument } from "../../src/engine/session-document.ts";
+import { BasicFlow, demoFlows } from "../../src/flows/index.ts";
+import { addToCoverage, coverageLines, mergeCoverage, type FlowCoverage } from "../../src/testing/flow-coverage.ts";
+import { loadScenario, runScenario, startScenarioTarget } from "../../src/testing/index.ts";
+import { writeScenarioSpec } from "../support/scenario-spec.ts";
+import { tempDir } from "../support/temp-path.ts";
+import { collect } from "./fake-chat-server.ts";
+
+const ROOT = resolve(import.meta.dirname, "..", "..");
+const BASIC_FLOW_FILE = join(ROOT, "scenarios", "basic-flow.scenario.json");
+
+/** The BasicFlow scenario cut to its first `turns` turns, written to `dir`, without final expectations. */
+function firstTurns(dir: string, turns: number): string {
+  const scenario = JSON.parse(readFileSync(BASIC_FLOW_FILE, "utf8")) as Record<string, unknown> & { turns: unknown[] };
+  for (const key of ["$schema", "finalState", "finalExecution", "finalChildren"]) delete scenario[key];
+  scenario.turns = scenario.turns.slice(0, turns);
+  const file = join(dir, `first-${turns}.scenario.json`);
+  writeFileSync(file, JSON.stringify(scenario));
+  return file;
+}
+
+/** The session a scenario of BasicFlow's first `turns` turns leaves stored, played in this process. */
+async function storedAfter(turns: number): Promise<SessionDocument> {
+  const dir = await tempDir("flow-coverage");
+  const saved = process.env["FLOW_BASE_URL"];
+  delete process.env["FLOW_BASE_URL"];
+  try {
+    const loaded = loadScenario(firstTurns(dir.path, turns), [BasicFlow]);
+    const target = await startScenarioTarget(loaded, { flows: demoFlows, scratchDir: dir.path });
+    try {
+      const played = await collect(runScenario(loaded, target));
+      assert.equal(played.outcome, "passed");
+      return played.final.stored!;
+    } finally {
+      await target.close();
+    }
+  } finally {
+    if (saved !== undefined) process.env["FLOW_BASE_URL"] = saved;
+    dir.remove();
+  }
+}
+
+test("coverage lists every step and tool of a flow and its children, and marks what a stored session reached", async () => {
+  const coverage: FlowCoverage = {};
+  addToCoverage(coverage, BasicFlow, await storedAfter(2));
+  assert.deepEqual(coverage, {
+    BasicFlow: {
+      scenarios: 1,
+      steps: { NameStep: true, WeatherStep: true, AddressStep: false },
+      tools: { "NameStep.save_name": ["advance", "stay"], "WeatherStep.get_weather": [], "AddressStep.check_address": [] },
+    },
+    AddressCheck: { childOf: "BasicFlow", scenarios: 0, steps: { NormalizeAddressStep: false }, tools: { "NormalizeAddressStep.normalize_address": [] } },
+  });
+  assert.deepEqual(coverageLines(coverage), [
+    "BasicFlow (1 scenario): steps 2 of 3, tools 1 of 3; steps never reached: AddressStep; tools never called: WeatherStep.get_weather, AddressStep.check_address",
+    "AddressCheck (child of BasicFlow): steps 0 of 1, tools 0 of 1; steps never reached: NormalizeAddressStep; tools never called: NormalizeAddressStep.normalize_address",
+  ]);
+});
+
+test("merged coverage reaches what either reached and counts both runs' scenarios", async () => {
+  const short: FlowCoverage = {};
+  addToCoverage(short, BasicFlow, await storedAfter(2));
+  const whole: FlowCoverage = {};
+  addToCoverage(whole, BasicFlow, await storedAfter(6));
+  const merged = mergeCoverage(mergeCoverage({}, short), whole);
+  assert.deepEqual(coverageLines(merged), [
+    "BasicFlow (2 scenarios): steps 3 of 3, tools 3 of 3",
+    "AddressCheck (child of BasicFlow): steps 1 of 1, tools 1 of 1",
+  ]);
+  assert.deepEqual(merged["AddressCheck"]!.tools, { "NormalizeAddressStep.normalize_address": ["complete", "stay"] });
+});
+
+test("run-specs merges what its processes' scenarios reached into test/.tmp/flow-coverage.json and prints a line per flow", async () => {
+  const dir = await tempDir("flow-coverage");
+  try {
+    const spec = writeScenarioSpec(dir.path, "first-two", firstTurns(dir.path, 2));
+    const env = { ...process.env };
+    for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "FLOW_MODEL", "OPENAI_API_KEY", "FLOW_REPEAT", "FLOWCHECK_COVERAGE_RUN"]) delete env[name];
+    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/run-specs.ts", spec], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    const code = await new Promise<number | null>((done) => child.on("close", done));
+    assert.equal(code, 0, stdout);
+    const at = stdout.indexOf("flow coverage, from the scenarios' stored sessions (test/.tmp/flow-coverage.json):");
+    assert.ok(at >= 0, stdout);
+    assert.deepEqual(stdout.slice(at).trim().split("\n").slice(1).map((line) => line.trim()), [
+      "BasicFlow (1 scenario): steps 2 of 3, tools 1 of 3; steps never reached: AddressStep; tools never called: WeatherStep.get_weather, AddressStep.check_address",
+      "AddressCheck (child of BasicFlow): steps 0 of 1, tools 0 of 1; steps never reached: NormalizeAddressStep; tools never called: NormalizeAddressStep.normalize_address",
+    ]);
+    const written = JSON.parse(readFileSync(join(ROOT, "test", ".tmp", "flow-coverage.json"), "utf8")) as FlowCoverage;
+    assert.deepEqual(written["BasicFlow"]!.steps, { NameStep: true, WeatherStep: true, AddressStep: false });
+  } finally {
+    dir.remove();
+  }
+});
