@@ -11,7 +11,7 @@ import { flowProblems } from "./flow-problems.ts";
 import type { JudgeSetup } from "./judge/judge-for-run.ts";
 import { loadScenario } from "./load-scenario.ts";
 import type { LoadedScenario } from "./scenario.ts";
-import { clientOptions, ScenarioRun, type DomainCheck, type Judge, type RunOptions } from "./scenario-run.ts";
+import { clientOptions, ScenarioRun, type DomainCheck, type Judge, type RunOptions, type TurnCheck } from "./scenario-run.ts";
 import { startScenarioTarget, type ScenarioTarget } from "./scenario-target.ts";
 import { suiteRunOptions } from "./suite-run-options.ts";
 import { TranscriptWriter } from "./transcript.ts";
@@ -21,6 +21,8 @@ export interface ScenarioSuiteOptions {
   flows: readonly FlowEntry[];
   /** Domain checks in code, run on the stored session after the last turn. */
   domain?: DomainCheck;
+  /** Domain checks in code, run on the stored head after every answered turn (invariants). */
+  eachTurn?: TurnCheck;
   judge?: Judge;
   /** Where failure transcripts go. Default `test/.tmp`. */
   artifactsDir?: string;

@@ -1,6 +1,6 @@
 export { describeScenario, describeFlowScenarios, scenarioFiles, kebabCase, type ScenarioSuiteOptions } from "./describe-scenarios.ts";
 export { loadScenario } from "./load-scenario.ts";
-export { ScenarioRun, runScenario, type TurnReport, type FinalReport, type ScenarioEvent, type Judge, type DomainCheck, type RunOptions } from "./scenario-run.ts";
+export { ScenarioRun, runScenario, type TurnReport, type FinalReport, type ScenarioEvent, type Judge, type DomainCheck, type TurnCheck, type RunOptions } from "./scenario-run.ts";
 export { startScenarioTarget, type ScenarioTarget, type SessionReader, type TargetOptions } from "./scenario-target.ts";
 export { TranscriptWriter, type Transcript } from "./transcript.ts";
 export { renderTranscript } from "./render-transcript.ts";

@@ -52,6 +52,9 @@ export type Judge = (request: { scenario: Scenario; turn: ScenarioTurn; answer: 
 /** Extra domain checks in code: throw (e.g. with node:assert) to fail. */
 export type DomainCheck = (document: SessionDocument, scenario: Scenario) => void | Promise<void>;
 
+/** A domain check in code run after every answered turn, on the session's head as stored: throw to fail the turn. */
+export type TurnCheck = (head: SessionHead, turn: ScenarioTurn, scenario: Scenario) => void | Promise<void>;
+
 export type ScenarioEvent =
   | { type: "scenario:start"; scenario: LoadedScenario; target: TargetSummary }
   | { type: "turn:end"; report: TurnReport }
@@ -72,6 +75,8 @@ export interface RunOptions {
   /** A missing judge fails the judged checks instead (`JUDGE=required`). */
   judgeRequired?: boolean;
   domain?: DomainCheck;
+  /** Run after every answered turn whose session could be read (`eachTurn`). */
+  eachTurn?: TurnCheck;
   /** How long a turn may take, from sending it to the answer's last byte; unset: no limit. */
   turnTimeoutMs?: number;
   /** Headers added to every request (`FLOW_HEADERS`); their values never reach a report or transcript. */
@@ -221,6 +226,7 @@ export class ScenarioRun {
       ? persistedChecks(turn, scenario.flowName, answer, stored, expectsError ? before : this.#stored, sessions.description, this.#session)
       : [skipped("persisted", "persisted contract", unreadable!)];
     const checks = [...(restarted ? [restarted] : []), ...transport.checks, ...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
+    if (this.#options.eachTurn && !expectsError && stored) checks.push(await this.#eachTurn(headOf(stored), turn));
     if (modelCalls !== undefined) {
       const call = turn.failModelCall!;
       checks.push(check("expectation", "failModelCall", modelCalls >= call ? undefined : `the turn made ${modelCalls} model call${modelCalls === 1 ? "" : "s"}, so call ${call} never failed; pick a call the turn makes`));
@@ -255,6 +261,16 @@ export class ScenarioRun {
       millis: { http: exchange.millis, store: storeMillis },
     };
     return this.#record(report);
+  }
+
+  /** The spec's check of every answered turn, as a check of the domain contract. */
+  async #eachTurn(head: SessionHead, turn: ScenarioTurn): Promise<Check> {
+    try {
+      await this.#options.eachTurn!(head, turn, this.loaded.scenario);
+      return passed("domain", "eachTurn");
+    } catch (error) {
+      return failed("domain", "eachTurn", (error as Error).message);
+    }
   }
 
   /** `restartBefore`: the target booted again, or why it could not be. */

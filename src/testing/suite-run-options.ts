@@ -6,7 +6,7 @@ import type { ScenarioTarget } from "./scenario-target.ts";
 
 /**
  * What a flow suite's run of a scenario on `target` is played with: the spec's judge or the one
- * the environment allows (with why there is none), its domain checks, the turn timeout, and the
+ * the environment allows (with why there is none), its domain checks (final and each turn's), the turn timeout, and the
  * headers every request carries.
  */
 export function suiteRunOptions(target: ScenarioTarget, options: ScenarioSuiteOptions, artifactsDir: string): { run: RunOptions; judging: JudgeSetup | undefined } {
@@ -18,6 +18,7 @@ export function suiteRunOptions(target: ScenarioTarget, options: ScenarioSuiteOp
     ...(judging?.unavailable ? { judgeUnavailable: judging.unavailable } : {}),
     ...(judging?.required ? { judgeRequired: true } : {}),
     ...(options.domain ? { domain: options.domain } : {}),
+    ...(options.eachTurn ? { eachTurn: options.eachTurn } : {}),
     turnTimeoutMs: config.turnTimeoutMs,
     ...(Object.keys(config.requestHeaders).length ? { headers: config.requestHeaders } : {}),
   };

@@ -6,22 +6,32 @@ import { describeFlowScenarios, parseCsv, stepState } from "../../src/testing/in
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
+/** The invoice's arithmetic, which must hold after every turn that stored lines, not only at the end. */
+function assertArithmetic(lines: LineItemsState): void {
+  const items = lines.items ?? [];
+  for (const item of items) {
+    for (const cents of [item.unitCents, item.netCents, item.taxCents, item.totalCents]) assert.ok(Number.isSafeInteger(cents) && cents >= 0, `${cents} is whole cents`);
+    assert.equal(item.netCents, item.quantity * item.unitCents, `${item.description}: net = quantity × unit price`);
+    assert.equal(item.totalCents, item.netCents + item.taxCents, `${item.description}: total = net + tax`);
+    // The exact tax is net × rate / 10000; the stored one is it rounded to the nearest cent.
+    assert.ok(Math.abs(item.taxCents * 10_000 - item.netCents * item.taxRateBasisPoints) <= 5_000, `${item.description}: tax is the exact tax rounded`);
+  }
+  if (items.length === 0) return;
+  assert.equal(lines.subtotalCents, sum(items.map((item) => item.netCents)), "subtotal = the sum of the lines' net");
+  assert.equal(lines.taxCents, sum(items.map((item) => item.taxCents)), "tax = the sum of the lines' rounded tax");
+  assert.equal(lines.totalCents, (lines.subtotalCents ?? NaN) + (lines.taxCents ?? NaN), "total = subtotal + tax");
+}
+
 describeFlowScenarios("InvoiceFlow", {
   flows: demoFlows,
+  eachTurn: (head) => {
+    if (head.steps["LineItemsStep"]) assertArithmetic(stepState<LineItemsState>(head, "LineItemsStep"));
+  },
   domain: (document) => {
     const lines = stepState<LineItemsState>(document, "LineItemsStep");
+    assert.ok((lines.items ?? []).length > 0, "the issued invoice has lines");
+    assertArithmetic(lines);
     const items = lines.items ?? [];
-    assert.ok(items.length > 0, "the issued invoice has lines");
-    for (const item of items) {
-      for (const cents of [item.unitCents, item.netCents, item.taxCents, item.totalCents]) assert.ok(Number.isSafeInteger(cents) && cents >= 0, `${cents} is whole cents`);
-      assert.equal(item.netCents, item.quantity * item.unitCents, `${item.description}: net = quantity × unit price`);
-      assert.equal(item.totalCents, item.netCents + item.taxCents, `${item.description}: total = net + tax`);
-      // The exact tax is net × rate / 10000; the stored one is it rounded to the nearest cent.
-      assert.ok(Math.abs(item.taxCents * 10_000 - item.netCents * item.taxRateBasisPoints) <= 5_000, `${item.description}: tax is the exact tax rounded`);
-    }
-    assert.equal(lines.subtotalCents, sum(items.map((item) => item.netCents)), "subtotal = the sum of the lines' net");
-    assert.equal(lines.taxCents, sum(items.map((item) => item.taxCents)), "tax = the sum of the lines' rounded tax");
-    assert.equal(lines.totalCents, (lines.subtotalCents ?? NaN) + (lines.taxCents ?? NaN), "total = subtotal + tax");
 
     const confirm = stepState<ConfirmState>(document, "ConfirmStep");
     assert.equal(document.runStatus, "completed");

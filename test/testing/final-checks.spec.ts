@@ -178,3 +178,33 @@ test("a finalMemory namespace the session lacks names the namespaces it has, and
   const differs = await playAgainstFake(twoTurns({ finalMemory: { flow: [{ role: "user" }, { role: "assistant" }, { role: "user", content: "bye!" }, { role: "assistant" }] } }));
   assert.equal(differs.final.failure, 'final state: finalMemory.flow: memory.flow[2].content: expected "bye!", found "bye"');
 });
+
+test("eachTurn runs after every answered turn on the head as stored, and not after an error answer", async () => {
+  const seen: [string, number, string][] = [];
+  const loaded = fakeScenario([
+    { label: "first", input: "hello", expectedActiveStep: "AskStep" },
+    { label: "done", input: "bye", expectedActiveStep: "NextStep", completed: true },
+    { label: "refused", input: "again", expectedStatus: 409 },
+  ]);
+  const { turns, outcome } = await playAgainstFake(loaded, {}, { eachTurn: (head, turn) => void seen.push([turn.label, head.turns, String(stepState(head, head.flow.currentStep)["said"])]) });
+  assert.equal(outcome, "passed");
+  assert.deepEqual(seen, [
+    ["first", 1, "hello"],
+    ["done", 2, "bye"],
+  ]);
+  assert.deepEqual(
+    turns.map((turn) => turn.checks.find((c) => c.name === "eachTurn")?.outcome),
+    ["passed", "passed", undefined],
+  );
+});
+
+test("an eachTurn that throws fails that turn of the domain contract with its message, and the rest are skipped", async () => {
+  const { turns } = await playAgainstFake(twoTurns({}), {}, {
+    eachTurn: async (head) => {
+      if (head.turns === 1) throw new Error("the greeting was not saved");
+    },
+  });
+  assert.equal(turns[0]!.failure, `turn 1 'first': the greeting was not saved; response: "You said: hello"`);
+  assert.deepEqual(turns[0]!.checks.find((c) => c.name === "eachTurn"), { contract: "domain", name: "eachTurn", outcome: "failed", message: "the greeting was not saved" });
+  assert.equal(turns[1]!.skipReason, "turn 1 failed");
+});
