@@ -171,8 +171,7 @@ export class ScenarioRun {
   async playTurn(index: number): Promise<TurnReport> {
     const { scenario } = this.loaded;
     const turn = scenario.turns[index]!;
-    const faults = this.#target.faults;
-    if (turn.failModelCall !== undefined && !faults) {
+    if (turn.failModelCall !== undefined && !this.#target.faults) {
       // An error turn leaves the session as it was, so the turns after a skipped one still hold.
       return this.skipTurn(index, "failModelCall needs the app in the test process; against FLOW_BASE_URL the turn is not played");
     }
@@ -189,18 +188,10 @@ export class ScenarioRun {
     const expectsError = !isSuccessStatus(turn.expectedStatus ?? 200);
     const mark = expectsError && this.#session ? sessions?.writeMark?.() : undefined;
     const before = expectsError && sessions && this.#session ? await sessions.fetchAll(this.#session) : undefined;
-    let exchange: ChatExchange;
-    let modelCalls: number | undefined;
-    if (turn.failModelCall !== undefined) faults!.arm(turn.failModelCall);
+    let sent: { exchange: ChatExchange; modelCalls?: number };
     try {
-      exchange = await this.#client.send({
-        flow: scenario.flowName,
-        ...(this.#session ? { session: this.#session } : {}),
-        message: turn.input,
-        ...(turn.accept ? { accept: turn.accept } : {}),
-      });
+      sent = await this.#send(turn);
     } catch (error) {
-      if (turn.failModelCall !== undefined) faults!.disarm();
       const message = (error as Error).message;
       return this.#record({
         number: index + 1,
@@ -211,7 +202,7 @@ export class ScenarioRun {
         checks: [failed("transport", "request", message)],
       });
     }
-    if (turn.failModelCall !== undefined) modelCalls = faults!.disarm();
+    const { exchange, modelCalls } = sent;
     const answer = readAnswer(exchange.response.headers, exchange.response.body);
     const transport = transportChecks(turn, exchange, answer, this.#session);
     this.#session = transport.session;
@@ -261,6 +252,26 @@ export class ScenarioRun {
       millis: { http: exchange.millis, store: storeMillis },
     };
     return this.#record(report);
+  }
+
+  /**
+   * Sends the turn's message. With failModelCall the chosen model call of the turn fails meanwhile,
+   * and the calls the turn made are counted.
+   */
+  async #send(turn: ScenarioTurn): Promise<{ exchange: ChatExchange; modelCalls?: number }> {
+    const faults = turn.failModelCall === undefined ? undefined : this.#target.faults!;
+    faults?.arm(turn.failModelCall!);
+    try {
+      const exchange = await this.#client.send({
+        flow: this.loaded.scenario.flowName,
+        ...(this.#session ? { session: this.#session } : {}),
+        message: turn.input,
+        ...(turn.accept ? { accept: turn.accept } : {}),
+      });
+      return faults ? { exchange, modelCalls: faults.disarm() } : { exchange };
+    } finally {
+      faults?.disarm();
+    }
   }
 
   /** The spec's check of every answered turn, as a check of the domain contract. */
