@@ -9,7 +9,8 @@ let invalid = 0;
 for (const file of files) {
   try {
     const { scenario } = loadScenario(file, demoFlows.map((entry) => entry.flow));
-    console.log(`ok    ${file} (${scenario.flowName}, ${scenario.turns.length} turns)`);
+    const cases = scenario.cases ? `, ${scenario.cases.length} cases` : "";
+    console.log(`ok    ${file} (${scenario.flowName}, ${scenario.turns.length} turns${cases})`);
   } catch (error) {
     invalid += 1;
     console.log(isFlowcheckError(error, "scenario_invalid") ? `fail  ${error.message}` : `fail  ${file}: ${String(error)}`);

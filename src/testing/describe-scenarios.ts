@@ -10,6 +10,7 @@ import { noteCoverage } from "./flow-coverage.ts";
 import { flowProblems } from "./flow-problems.ts";
 import type { JudgeSetup } from "./judge/judge-for-run.ts";
 import { loadScenario } from "./load-scenario.ts";
+import { scenarioCases } from "./scenario-cases.ts";
 import type { LoadedScenario } from "./scenario.ts";
 import { clientOptions, ScenarioRun, type DomainCheck, type Judge, type RunOptions, type TurnCheck } from "./scenario-run.ts";
 import { startScenarioTarget, type ScenarioTarget } from "./scenario-target.ts";
@@ -52,7 +53,8 @@ export function scenarioFiles(dir = "scenarios"): string[] {
  * `"<n>. <label>"`, each judged turn followed by `"<n>. <label> · judge"`, then `final state`.
  * After a failed turn the rest are skipped with the reason. What cannot be checked (no judge, no
  * store to read) is a skipped test saying why, never a pass. A file that does not load is one
- * failing test carrying every problem, and none of its turns runs.
+ * failing test carrying every problem, and none of its turns runs. A file with `cases` is a suite
+ * per case, named `<name>.<case>`.
  */
 export function describeScenario(file: string, options: ScenarioSuiteOptions): void {
   let loaded: LoadedScenario;
@@ -64,6 +66,11 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions): v
     });
     return;
   }
+  for (const each of scenarioCases(loaded)) describeLoaded(each, options);
+}
+
+/** One conversation as a suite: a scenario file, or one case of it. */
+function describeLoaded(loaded: LoadedScenario, options: ScenarioSuiteOptions): void {
   const turns = loaded.scenario.turns;
   const liveOnly = liveOnlySkip(loaded, options);
   const repeat = repeatOf();

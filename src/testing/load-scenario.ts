@@ -5,6 +5,7 @@ import { FlowcheckError } from "../errors.ts";
 import type { FlowDefinition } from "../engine/flow.ts";
 import { closestName } from "./closest-name.ts";
 import { compilePattern, isSuccessStatus, type LoadedScenario, type Scenario } from "./scenario.ts";
+import { caseProblems } from "./scenario-cases.ts";
 import { stepReferences } from "./step-references.ts";
 import scenarioSchema from "../../scenarios/scenario.schema.json" with { type: "json" };
 
@@ -192,7 +193,7 @@ export function loadScenario(file: string, flows: readonly FlowDefinition[]): Lo
       return turn ? [Number(turn[1])] : [];
     }),
   );
-  problems.push(...meaningProblems(data as Scenario, flows, typoTurns));
+  problems.push(...meaningProblems(data as Scenario, flows, typoTurns), ...caseProblems(data as Scenario));
   if (problems.length) return fail(problems);
   const scenario = data as Scenario;
   return { file, name: scenarioNameOf(file), scenario };

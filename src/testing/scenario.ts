@@ -13,6 +13,13 @@ export interface Scenario {
   finalExecution?: Record<string, unknown>[];
   finalChildren?: Record<string, unknown>[];
   finalMemory?: Record<string, Record<string, unknown>[]>;
+  /** The conversation once per case, each `{{name}}` replaced by the case's value. */
+  cases?: ScenarioCase[];
+}
+
+export interface ScenarioCase {
+  label: string;
+  values: Record<string, string>;
 }
 
 export interface ScenarioTurn {
@@ -38,9 +45,11 @@ export interface ScenarioTurn {
 export interface LoadedScenario {
   /** The path as given to the loader, for messages. */
   file: string;
-  /** The file's name without `.scenario.json`, e.g. `basic-flow`. */
+  /** The file's name without `.scenario.json`, e.g. `basic-flow`; for a case, with the case's slug after a dot. */
   name: string;
   scenario: Scenario;
+  /** For one case of a scenario with `cases`: its label. */
+  caseLabel?: string;
 }
 
 export const DEFAULT_JUDGE_MIN_SCORE = 0.75;

@@ -4,7 +4,8 @@ import { join, resolve } from "node:path";
 import { after, before, test } from "node:test";
 import { FlowcheckError } from "../../src/errors.ts";
 import { demoFlows } from "../../src/flows/index.ts";
-import { loadScenario, scenarioFiles } from "../../src/testing/index.ts";
+import { cassettePathOf, loadScenario, scenarioFiles } from "../../src/testing/index.ts";
+import { scenarioCases } from "../../src/testing/scenario-cases.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 const flows = demoFlows.map((entry) => entry.flow);
@@ -65,7 +66,7 @@ test("unknown top-level keys are refused, each with the closest key or else the 
   const file = write("top", { flowName: "BasicFlow", turns: [turn("one")], finalStates: {}, color: "blue" });
   assert.deepEqual(problemsOf(file), [
     "finalStates: `finalStates` is not a known key; did you mean `finalState`?",
-    "color: `color` is not a known key; the keys allowed here are $schema, flowName, description, tags, env, judgeModel, judgeMinScore, judgeInstructions, turns, finalState, finalExecution, finalChildren, finalMemory.",
+    "color: `color` is not a known key; the keys allowed here are $schema, flowName, description, tags, env, judgeModel, judgeMinScore, judgeInstructions, turns, finalState, finalExecution, finalChildren, finalMemory, cases.",
   ]);
 });
 
@@ -231,4 +232,45 @@ test("a regular expression literal with an unknown flag is refused, not matched 
   const file = write("bad-flag", { flowName: "BasicFlow", turns: [turn("one", { responseMatches: "/john/z" })] });
   const [problem] = problemsOf(file);
   assert.match(problem!, /^turns\[0\]\.responseMatches \(turn "one"\): "\/john\/z" is not a valid regular expression \(.*flags.*\)\.$/);
+});
+
+test("a scenario with cases is one conversation per case, each with its values in place of the placeholders and a name and tape of its own", () => {
+  const file = resolve(import.meta.dirname, "..", "..", "scenarios", "basic-flow-placeholder-names.scenario.json");
+  const loaded = loadScenario(file, flows);
+  const cases = scenarioCases(loaded);
+  assert.deepEqual(
+    cases.map((each) => [each.name, each.caseLabel, each.scenario.turns[0]!.input, each.scenario.turns[0]!.responseMustInclude]),
+    [
+      ["basic-flow-placeholder-names.john-doe", "John Doe", "John Doe", ["John Doe"]],
+      ["basic-flow-placeholder-names.jane-doe", "Jane Doe", "Jane Doe", ["Jane Doe"]],
+      ["basic-flow-placeholder-names.test-user", "test user", "test user", ["test user"]],
+      ["basic-flow-placeholder-names.asdf", "asdf", "asdf", ["asdf"]],
+      ["basic-flow-placeholder-names.foo-bar", "Foo Bar", "Foo Bar", ["Foo Bar"]],
+    ],
+  );
+  assert.equal(cases[1]!.scenario.turns[0]!.expectedResponse, "The assistant should say Jane Doe looks like a placeholder and ask for the user's real name.");
+  assert.equal(cases[1]!.scenario.cases, undefined);
+  assert.equal(cassettePathOf(file, cases[1]!.caseLabel), file.replace(/\.scenario\.json$/, ".jane-doe.cassette.json"));
+  assert.deepEqual(scenarioCases(loadScenario(resolve(import.meta.dirname, "..", "..", "scenarios", "basic-flow.scenario.json"), flows)).length, 1);
+});
+
+test("cases are refused when a placeholder has no value, a value is used nowhere, two labels name one suite, or a value breaks a pattern", () => {
+  const file = write("cases", {
+    flowName: "BasicFlow",
+    cases: [
+      { label: "Jane Doe", values: { name: "Jane Doe", extra: "x" } },
+      { label: "jane doe", values: { name: "(" } },
+      { label: "nobody", values: {} },
+    ],
+    turns: [turn("placeholder", { input: "{{name}}", responseMatches: "{{name}} is not" })],
+  });
+  assert.deepEqual(problemsOf(file), [
+    'cases[0] (case "Jane Doe").values.extra: {{extra}} is used nowhere in the turns or the final expectations.',
+    'cases[1] (case "jane doe").label: "jane doe" names the same suite as cases[0]; each case needs a label of its own.',
+    'cases[1] (case "jane doe"): turns[0].responseMatches becomes "( is not", which is not a valid regular expression (Invalid regular expression: /( is not/: Unterminated group).',
+    'cases[2] (case "nobody").values: no value for {{name}}, which turns[0].input uses.',
+  ]);
+  assert.deepEqual(problemsOf(write("no-cases", { flowName: "BasicFlow", turns: [turn("placeholder", { input: "{{name}}" })] })), [
+    'turns[0].input: uses {{name}}, but the scenario has no cases to give it a value; add "cases", or write the text out.',
+  ]);
 });

@@ -5,6 +5,7 @@ import type { ModelWrapper } from "../../engine/model-wrapper.ts";
 import type { JudgeClient, JudgeCompletion, JudgeRequest } from "../judge/judge-client.ts";
 import type { LoadedScenario } from "../scenario.ts";
 import { firstDifference, showDifference } from "./first-difference.ts";
+import { caseSlug } from "../scenario-cases.ts";
 
 /** One recorded call, model or judge, in the order the scenario made them. */
 export interface CassetteCall {
@@ -27,9 +28,13 @@ export interface CassetteFile {
 
 export type CassetteMode = "record" | "replay";
 
-/** `scenarios/basic-flow.scenario.json` → `scenarios/basic-flow.cassette.json`. */
-export function cassettePathOf(scenarioFile: string): string {
-  return scenarioFile.replace(/(\.scenario)?\.json$/, "") + ".cassette.json";
+/**
+ * `scenarios/basic-flow.scenario.json` → `scenarios/basic-flow.cassette.json`; a case of a scenario
+ * is a conversation of its own, with a tape of its own: `scenarios/names.jane-doe.cassette.json`.
+ */
+export function cassettePathOf(scenarioFile: string, caseLabel?: string): string {
+  const base = scenarioFile.replace(/(\.scenario)?\.json$/, "");
+  return `${caseLabel === undefined ? base : `${base}.${caseSlug(caseLabel)}`}.cassette.json`;
 }
 
 /**
@@ -56,7 +61,7 @@ export class Cassette {
 
   /** `modelName` is the chat model the flows use, recorded with each request. */
   static open(loaded: LoadedScenario, mode: CassetteMode, options: { modelName: string; ci: boolean }): Cassette {
-    const path = cassettePathOf(loaded.file);
+    const path = cassettePathOf(loaded.file, loaded.caseLabel);
     if (mode === "record") return new Cassette(path, mode, loaded.name, options.modelName, []);
     if (!existsSync(path)) {
       throw new FlowcheckError(

@@ -137,5 +137,10 @@ export function writeScenario(dir: string, name: string, scenario: Scenario): st
 
 /** The `# judge: …` summary diagnostic of a run, if any. */
 export function judgeSummary(tap: string): string | undefined {
-  return /^\s*# (judge: .*)$/m.exec(tap)?.[1];
+  return judgeSummaries(tap)[0];
+}
+
+/** Every suite's `# judge: …` summary diagnostic, in the order of the run. */
+export function judgeSummaries(tap: string): string[] {
+  return [...tap.matchAll(/^\s*# (judge: .*)$/gm)].map((match) => match[1]!);
 }

@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { basicFlowScripts } from "../../../src/flows/index.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
-import { JUDGE_TESTS, judgeSummary, result, runSpec, tapResults, TURN_TESTS } from "./child-run.ts";
+import { JUDGE_TESTS, judgeSummaries, result, runSpec, tapResults, TURN_TESTS } from "./child-run.ts";
+
+// A placeholder refused (a tool call, then the answer), then a name accepted (a tool call that
+// advances, then WeatherStep's answer).
+const MODEL_CALLS_PER_CASE = 4;
 
 // The repo's own BasicFlow suite, run live against a local OpenAI-compatible server, as
 // `FLOW_MODEL=live npm run test:flows` with OPENAI_BASE_URL set would: the fake answers the model
@@ -30,14 +34,21 @@ test("FLOW_MODEL=live drives test/flows/basic-flow.spec.ts through the server: e
   for (const name of ["the target starts, serves the flow, and the persisted contract can be checked", ...TURN_TESTS, ...JUDGE_TESTS, "final state"]) {
     assert.deepEqual(result(results, name), { ok: true, directive: undefined, error: undefined }, name);
   }
+  for (const name of ["1. placeholder refused", "1. placeholder refused · judge", "2. real name accepted"]) {
+    assert.equal(run.stdout.match(new RegExp(`^\\s*ok \\d+ - ${name.replace(".", "\\.")}$`, "gm"))?.length, 5, `${name}, once per case of the placeholder-names scenario`);
+  }
   assert.match(run.stdout, /^# skipped 0$/m);
   assert.match(run.stdout, /^# fail 0$/m);
-  assert.equal(judgeSummary(run.stdout), "judge: 5 calls made, 0 cached, 0 replayed; 600 tokens (500 prompt, 100 completion)");
+  // A summary per suite: the five cases of the placeholder-names scenario (one judged turn each), then the whole conversation.
+  assert.deepEqual(judgeSummaries(run.stdout), [
+    ...Array.from({ length: 5 }, () => "judge: 1 calls made, 0 cached, 0 replayed; 120 tokens (100 prompt, 20 completion)"),
+    "judge: 5 calls made, 0 cached, 0 replayed; 600 tokens (500 prompt, 100 completion)",
+  ]);
 
   const judge = fake.requests.filter((request) => request.response_format?.type === "json_object");
   const model = fake.requests.filter((request) => request.response_format === undefined);
-  assert.equal(judge.length, 5);
-  assert.equal(model.length, 14, "BasicFlow's five answered turns make 14 model calls, as its cassette records");
+  assert.equal(judge.length, 10);
+  assert.equal(model.length, 14 + 5 * MODEL_CALLS_PER_CASE, "BasicFlow's five answered turns make 14 model calls, as its cassette records, and each placeholder case its own");
   assert.ok(model.every((request) => request.model === "gpt-4o-mini" && request.messages[0]?.role === "system"));
   assert.ok(judge.every((request) => request.model === "gpt-4o" && request.temperature === 0));
 });
