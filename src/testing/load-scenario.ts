@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import moment from "moment";
 import { FlowcheckError } from "../errors.ts";
 import type { FlowDefinition } from "../engine/flow.ts";
 import { closestName } from "./closest-name.ts";
@@ -135,6 +136,9 @@ function meaningProblems(scenario: Scenario, flows: readonly FlowDefinition[], t
     });
     if (turn.expectCsvRows !== undefined && !/\btext\/csv\b/i.test(turn.accept ?? "")) {
       problems.push(`${at("expectCsvRows")}: needs "accept": "text/csv", or the answer is JSON and has no rows.`);
+    }
+    if (turn.clockAt !== undefined && !moment.utc(turn.clockAt, moment.ISO_8601, true).isValid()) {
+      problems.push(`${at("clockAt")}: ${show(turn.clockAt)} is not an ISO 8601 instant; use a value such as 2027-07-16T09:00:00.000Z.`);
     }
     if (turn.minScore !== undefined && turn.expectedResponse === undefined) {
       problems.push(`${at("minScore")}: has no effect without expectedResponse; add the expectation the judge grades, or drop minScore.`);

@@ -176,7 +176,7 @@ export class ScenarioRun {
       return this.skipTurn(index, "failModelCall needs the app in the test process; against FLOW_BASE_URL the turn is not played");
     }
     this.#target.cassette?.beginTurn(index + 1, turn.label);
-    const restarted = turn.restartBefore ? await this.#restart() : undefined;
+    const restarted = turn.restartBefore || turn.clockAt !== undefined ? await this.#restart(turn.clockAt) : undefined;
     if (restarted?.outcome === "failed") {
       return this.#record({ number: index + 1, label: turn.label, input: turn.input, outcome: "failed", failure: `turn ${index + 1} '${turn.label}': ${restarted.message}`, checks: [restarted] });
     }
@@ -284,17 +284,21 @@ export class ScenarioRun {
     }
   }
 
-  /** `restartBefore`: the target booted again, or why it could not be. */
-  async #restart(): Promise<Check> {
+  /** `restartBefore` or `clockAt`: the target booted again (with its clock moved), or why it could not be. */
+  async #restart(clock: string | undefined): Promise<Check> {
     const target = this.#target;
+    const name = clock === undefined ? "restartBefore" : "clockAt";
     if (!target.restart) {
-      return skipped("persisted", "restartBefore", "the target runs elsewhere (FLOW_BASE_URL) and cannot be restarted from here; the turn was played without a restart");
+      // A restart only shows more; a clock that cannot be moved makes the turn meaningless.
+      return clock === undefined
+        ? skipped("persisted", name, "the target runs elsewhere (FLOW_BASE_URL) and cannot be restarted from here; the turn was played without a restart")
+        : failed("persisted", name, `the target runs elsewhere (FLOW_BASE_URL), so its clock cannot be moved to ${clock}; play this scenario against the app in the test process`);
     }
     try {
-      await target.restart();
-      return passed("persisted", "restartBefore");
+      await target.restart(clock === undefined ? {} : { clock });
+      return passed("persisted", name);
     } catch (error) {
-      return failed("persisted", "restartBefore", `the app could not be booted again on its store: ${(error as Error).message}`);
+      return failed("persisted", name, `the app could not be booted again on its store: ${(error as Error).message}`);
     }
   }
 

@@ -50,9 +50,10 @@ export interface ScenarioTarget {
   readonly cassette?: Cassette;
   /**
    * Boots the app again on the same store, with nothing kept in memory, as a restarted process
-   * would: the next turn must resume from what was stored. Only an app in this process has it.
+   * would: the next turn must resume from what was stored. With `clock`, the scenario's flow's
+   * clock reads that instant from then on. Only an app in this process has it.
    */
-  restart?(): Promise<void>;
+  restart?(options?: { clock?: string }): Promise<void>;
   /** Makes a chosen model call of the next turn fail (`failModelCall`). Only an app in this process has it. */
   readonly faults?: ModelFaults;
   close(): Promise<void>;
@@ -161,6 +162,9 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
     const cassette = tape ? Cassette.open(loaded, tape, { modelName: config.openai.model, ci: config.ci }) : undefined;
     let kept = "";
     const faults = new ModelFaults();
+    // The environment the app reads, moved on by a clock change.
+    let appConfig = config;
+    const clockPin = `${options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)?.flow.envPrefix}_CURRENT_DATE`;
     // The app with nothing in memory, on the store as the last one left it: a process started again.
     const boot = async (): Promise<App> => {
       const opened = await openRunStore(config, scratch);
@@ -168,7 +172,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
       try {
         return await createApp({
           flows: options.flows,
-          config,
+          config: appConfig,
           store: opened.store,
           defaultModelMode: "scripted",
           wrapModel: faults.wrap,
@@ -199,7 +203,8 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
       pins: pinsOf(env, scenarioKeys),
       models: app.modelModes,
       faults,
-      restart: async () => {
+      restart: async (restartOptions = {}) => {
+        if (restartOptions.clock !== undefined) appConfig = loadConfig({ ...appConfig.env, [clockPin]: restartOptions.clock });
         await app!.close();
         app = await boot();
       },

@@ -36,6 +36,7 @@ export interface ScenarioTurn {
   expectState?: Record<string, Record<string, unknown>>;
   accept?: string;
   restartBefore?: boolean;
+  clockAt?: string;
   failModelCall?: number;
   expectContentType?: string;
   expectCsvRows?: Record<string, string>[];

@@ -274,3 +274,8 @@ test("cases are refused when a placeholder has no value, a value is used nowhere
     'turns[0].input: uses {{name}}, but the scenario has no cases to give it a value; add "cases", or write the text out.',
   ]);
 });
+
+test("a clockAt that is not an ISO 8601 instant is refused with the value and an example", () => {
+  const file = write("clock", { flowName: "BasicFlow", turns: [turn("later", { clockAt: "next tuesday" }), turn("fine", { clockAt: "2027-07-16T09:30:00.000Z" })] });
+  assert.deepEqual(problemsOf(file), ['turns[0].clockAt (turn "later"): "next tuesday" is not an ISO 8601 instant; use a value such as 2027-07-16T09:00:00.000Z.']);
+});

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { test } from "node:test";
 import { demoFlows } from "../../src/flows/index.ts";
 import { loadScenario, runScenario, ScenarioRun, startScenarioTarget, type LoadedScenario } from "../../src/testing/index.ts";
+import { clockFlows } from "../support/clock-flow.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { checkNamed, collect, fakeScenario, playAgainstFake } from "./fake-chat-server.ts";
 
@@ -14,6 +15,25 @@ function basicFlowRestarting(...indexes: number[]): LoadedScenario {
   const loaded = loadScenario(BASIC_FLOW_FILE, demoFlows.map((entry) => entry.flow));
   const turns = loaded.scenario.turns.map((turn, index) => (indexes.includes(index) ? { ...turn, restartBefore: true } : turn));
   return { ...loaded, scenario: { ...loaded.scenario, turns } };
+}
+
+/** Plays `loaded` against the app booted in this process, with a scratch folder of its own. */
+async function playHere(loaded: LoadedScenario, flows: typeof demoFlows | typeof clockFlows): Promise<Awaited<ReturnType<typeof collect>>> {
+  const scratch = await tempDir("restart");
+  try {
+    let played: Awaited<ReturnType<typeof collect>> | undefined;
+    await inProcess(async () => {
+      const target = await startScenarioTarget(loaded, { flows, scratchDir: scratch.path });
+      try {
+        played = await collect(runScenario(loaded, target));
+      } finally {
+        await target.close();
+      }
+    });
+    return played!;
+  } finally {
+    scratch.remove();
+  }
 }
 
 /** Runs `body` with FLOW_BASE_URL unset, so the app boots in this process, and puts it back. */
@@ -57,26 +77,12 @@ test("restarting an app booted in this process closes its store, folding the log
 });
 
 test("a turn with restartBefore is played on an app booted again, and says so among its checks", async () => {
-  const scratch = await tempDir("restart");
-  try {
-    await inProcess(async () => {
-      const loaded = basicFlowRestarting(2, 5);
-      const target = await startScenarioTarget(loaded, { flows: demoFlows, scratchDir: scratch.path });
-      let played: Awaited<ReturnType<typeof collect>>;
-      try {
-        played = await collect(runScenario(loaded, target));
-      } finally {
-        await target.close();
-      }
-      assert.equal(played.outcome, "passed", played.turns.find((turn) => turn.failure)?.failure ?? played.final.failure);
-      assert.deepEqual(
-        played.turns.map((turn) => turn.checks.find((c) => c.name === "restartBefore")?.outcome),
-        [undefined, undefined, "passed", undefined, undefined, "passed"],
-      );
-    });
-  } finally {
-    scratch.remove();
-  }
+  const played = await playHere(basicFlowRestarting(2, 5), demoFlows);
+  assert.equal(played.outcome, "passed", played.turns.find((turn) => turn.failure)?.failure ?? played.final.failure);
+  assert.deepEqual(
+    played.turns.map((turn) => turn.checks.find((c) => c.name === "restartBefore")?.outcome),
+    [undefined, undefined, "passed", undefined, undefined, "passed"],
+  );
 });
 
 test("against a target that runs elsewhere, restartBefore is reported as skipped with the reason, and the turn is played", async () => {
@@ -93,4 +99,51 @@ test("against a target that runs elsewhere, restartBefore is reported as skipped
     outcome: "skipped",
     message: "the target runs elsewhere (FLOW_BASE_URL) and cannot be restarted from here; the turn was played without a restart",
   });
+});
+
+const PIN = "2027-07-15T00:00:00.000Z";
+const LATER = "2027-07-16T09:30:00.000Z";
+
+test("clockAt boots the app again with the flow's clock moved to that instant, on the same session, for that turn and the ones after", async () => {
+  const loaded: LoadedScenario = {
+    file: "test/testing/clock.scenario.json",
+    name: "clock",
+    scenario: {
+      flowName: "ClockFlow",
+      env: { CLOCK_FLOW_CURRENT_DATE: PIN },
+      turns: [
+        { label: "pinned", input: "What day is it?", expectedActiveStep: "ClockStep", responseMustInclude: [PIN] },
+        { label: "a day later", input: "And now?", expectedActiveStep: "ClockStep", clockAt: LATER, responseMustInclude: [LATER] },
+        { label: "still later", input: "And now?", expectedActiveStep: "ClockStep", responseMustInclude: [LATER] },
+      ],
+    },
+  };
+  const saved = process.env["CLOCK_FLOW_CURRENT_DATE"];
+  delete process.env["CLOCK_FLOW_CURRENT_DATE"];
+  let played: Awaited<ReturnType<typeof collect>>;
+  try {
+    played = await playHere(loaded, clockFlows);
+  } finally {
+    if (saved !== undefined) process.env["CLOCK_FLOW_CURRENT_DATE"] = saved;
+  }
+  assert.equal(played.outcome, "passed", played.turns.find((turn) => turn.failure)?.failure);
+  assert.deepEqual(
+    played.turns.map((turn) => turn.checks.find((c) => c.name === "clockAt")?.outcome),
+    [undefined, "passed", undefined],
+  );
+  assert.deepEqual(played.turns.map((turn) => turn.stored?.turns), [1, 2, 3], "one session throughout");
+});
+
+test("against a target that runs elsewhere a clockAt turn fails without being sent, since its clock cannot be moved", async () => {
+  const { turns, fake } = await playAgainstFake(
+    fakeScenario([
+      { label: "first", input: "hello", expectedActiveStep: "AskStep" },
+      { label: "later", input: "again", expectedActiveStep: "NextStep", clockAt: LATER },
+    ]),
+  );
+  assert.equal(
+    turns[1]!.failure,
+    `turn 2 'later': the target runs elsewhere (FLOW_BASE_URL), so its clock cannot be moved to ${LATER}; play this scenario against the app in the test process`,
+  );
+  assert.equal(fake.requests.length, 1);
 });

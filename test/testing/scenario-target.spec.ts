@@ -4,11 +4,11 @@ import { randomUUID } from "node:crypto";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
-import { defineFlow, scriptedText, Step, type Script, type StepContext } from "../../src/engine/index.ts";
 import { isFlowcheckError } from "../../src/errors.ts";
 import { demoFlows } from "../../src/flows/index.ts";
 import { MongoSessionStore } from "../../src/store/mongo/mongo-session-store.ts";
 import { loadScenario, runScenario, startScenarioTarget, stepState, type LoadedScenario } from "../../src/testing/index.ts";
+import { clockFlows } from "../support/clock-flow.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { collect } from "./fake-chat-server.ts";
 
@@ -19,16 +19,6 @@ const VARIABLE = "CLOCK_FLOW_CURRENT_DATE";
 const NOTE = "CLOCK_FLOW_NOTE";
 const MONGO_URL = process.env["MONGO_URL"];
 const STORE_VARIABLES = ["FLOW_BASE_URL", "SESSION_STORE", "MONGO_URL", "DOCUMENT_DB"];
-
-/** A one-step flow that answers with its clock: `Today is <context.now()>.` */
-class ClockStep extends Step {
-  systemPrompt(context: StepContext): string {
-    return `Today is ${context.now().toISOString()}.`;
-  }
-}
-const ClockFlow = defineFlow({ name: "ClockFlow", description: "Says what instant it is.", steps: [ClockStep] });
-const clockScript: Script = ({ system, latest }) => (latest?.role === "user" ? scriptedText(system) : undefined);
-const clockFlows = [{ flow: ClockFlow, scripts: { ClockFlow: clockScript } }];
 
 const clockScenario: LoadedScenario = {
   file: "test/testing/clock.scenario.json",

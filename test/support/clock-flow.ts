@@ -1,0 +1,12 @@
+import { defineFlow, scriptedText, Step, type Script, type StepContext } from "../../src/engine/index.ts";
+
+/** A one-step flow that answers with its clock: `Today is <context.now()>.` Its pin is CLOCK_FLOW_CURRENT_DATE. */
+class ClockStep extends Step {
+  systemPrompt(context: StepContext): string {
+    return `Today is ${context.now().toISOString()}.`;
+  }
+}
+
+export const ClockFlow = defineFlow({ name: "ClockFlow", description: "Says what instant it is.", steps: [ClockStep] });
+const clockScript: Script = ({ system, latest }) => (latest?.role === "user" ? scriptedText(system) : undefined);
+export const clockFlows = [{ flow: ClockFlow, scripts: { ClockFlow: clockScript } }];
