@@ -115,10 +115,6 @@ async function externalTarget(baseUrl: string, env: NodeJS.ProcessEnv, scenarioK
 }
 
 /**
- * Where the app in this process keeps its sessions: MongoDB when SESSION_STORE=MONGO (DOCUMENT_DB;
- * the sessions stay there to be looked at), else a scratch SQLite file in `scratch`.
- */
-/**
  * Opens where the app in this process keeps its sessions: MongoDB when SESSION_STORE=MONGO
  * (DOCUMENT_DB; the sessions stay there to be looked at), else a scratch SQLite file in `scratch`.
  * Opening it again reopens the same sessions.
