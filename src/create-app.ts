@@ -9,11 +9,11 @@ import { useModelWrapper, type ModelWrapper } from "./engine/model-wrapper.ts";
 import { useScriptedModel, type FlowEntry, type Script } from "./engine/scripted-model.ts";
 import type { SessionStore } from "./engine/session-store.ts";
 import { createHandler, type Handler } from "./http/create-handler.ts";
-import { demoFlows } from "./flows/index.ts";
+import { registeredFlows } from "./flows/index.ts";
 import { openSessionStore } from "./open-session-store.ts";
 
 export interface AppOptions {
-  /** Default: the demo flows. */
+  /** Default: the registered flows (`src/flows/index.ts`: the demo flows and your own). */
   flows?: readonly FlowEntry[];
   /** Default: `loadConfig(process.env)`, read now. */
   config?: Config;
@@ -51,7 +51,7 @@ function withChildren(flow: FlowDefinition): FlowDefinition[] {
  */
 export async function createApp(options: AppOptions = {}): Promise<App> {
   const config = options.config ?? loadConfig();
-  const entries = options.flows ?? demoFlows;
+  const entries = options.flows ?? registeredFlows;
   const modelModes: Record<string, ModelMode> = {};
   const scripts: Record<string, Script> = {};
   const clocks = new Map<string, Clock>();

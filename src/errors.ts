@@ -26,6 +26,7 @@ export const errorCatalogue = {
   session_unreadable: { status: undefined, summary: "A stored session cannot be read by this version; the engine starts a new one in its place." },
   cassette_missing: { status: undefined, summary: "FLOW_MODEL=replay found no cassette for a scenario." },
   scenario_invalid: { status: undefined, summary: "A scenario file is not valid; no turn of it was run." },
+  scenario_failed: { status: undefined, summary: "A scenario's turn or final state failed its checks; the message starts at the file and line." },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

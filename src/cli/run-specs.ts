@@ -2,9 +2,12 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { COVERAGE_RUN, coverageLines, mergeCoverage, type FlowCoverage } from "../testing/flow-coverage.ts";
+import { discoverSelected } from "../testing/scenario-discovery.ts";
+import { flowsDescribedBy } from "../testing/scenario-specs.ts";
+import { answerHelp } from "./answer-help.ts";
 
 // Node 20's test runner expands no globs and takes options only before the files, so this finds
 // the spec files and puts node:test's options (e.g. --test-name-pattern) first.
@@ -15,7 +18,6 @@ import { COVERAGE_RUN, coverageLines, mergeCoverage, type FlowCoverage } from ".
 // therefore leave the process as it found it (environment, patches, servers): the suites do.
 //
 // `--repeat N` is ours: it plays every scenario N times (FLOW_REPEAT) to measure a live flow's steadiness.
-// Usage: run-specs <folder|file>... [--repeat N] [node:test options]
 const SKIPPED_FOLDERS = new Set(["node_modules", ".tmp", "bench", "fixtures"]);
 
 function specsUnder(path: string): string[] {
@@ -47,6 +49,33 @@ function shareFiles(files: string[], n: number): { entries: string[]; dir: strin
   return { entries, dir };
 }
 
+answerHelp(`Usage: run-specs <folder|spec file|scenario file or folder>... [--repeat N] [node:test options]
+   as: npm test [-- …], npm run test:flows [-- …], npm run test:<flow> [-- …]
+
+Runs the *.spec.ts files under the folders given (one node:test process per core), then prints
+what the scenarios reached of each flow. Given scenario files or folders (scenarios/team,
+scenarios/basic-flow.scenario.json), it runs just those scenarios, through the specs that call
+describeFlowScenarios for their flows, with those specs' checks. node:test's options pass
+through, e.g. --test-name-pattern "BasicFlow: basic-flow" (suites are named
+"<Flow>: <scenario name>", tests "<n>. <label>"), --test-reporter=junit
+--test-reporter-destination=junit.xml. --repeat N plays every scenario N times (FLOW_REPEAT).`);
+
+// node:test's options that take a value as the next argument, so that value is not taken for a path.
+const VALUE_OPTIONS = new Set([
+  "--test-name-pattern",
+  "--test-skip-pattern",
+  "--test-reporter",
+  "--test-reporter-destination",
+  "--test-concurrency",
+  "--test-timeout",
+  "--test-shard",
+  "--import",
+  "--require",
+  "-r",
+  "--conditions",
+  "-C",
+]);
+
 const args = process.argv.slice(2);
 const repeatAt = args.findIndex((arg) => arg === "--repeat" || arg.startsWith("--repeat="));
 if (repeatAt !== -1) {
@@ -58,10 +87,30 @@ if (repeatAt !== -1) {
   }
   process.env["FLOW_REPEAT"] = value;
 }
-const firstOption = args.findIndex((arg) => arg.startsWith("-"));
-const paths = firstOption === -1 ? args : args.slice(0, firstOption);
-const options = firstOption === -1 ? [] : args.slice(firstOption);
-const files = paths.flatMap(specsUnder);
+const paths: string[] = [];
+const options: string[] = [];
+for (let index = 0; index < args.length; index++) {
+  const arg = args[index]!;
+  if (!arg.startsWith("-")) paths.push(arg);
+  else {
+    options.push(arg);
+    if (VALUE_OPTIONS.has(arg) && index + 1 < args.length) options.push(args[++index]!);
+  }
+}
+const missing = paths.filter((path) => !existsSync(path));
+if (missing.length) {
+  console.error(`run-specs: ${missing.join(", ")}: no such file or folder.`);
+  process.exit(2);
+}
+// A scenario path is a JSON file, or a folder with no spec in it (scenarios/, scenarios/team).
+const isScenarioPath = (path: string) => (statSync(path).isDirectory() ? specsUnder(path).length === 0 : path.endsWith(".json"));
+const scenarioPaths = paths.filter(isScenarioPath);
+const specPaths = paths.filter((path) => !isScenarioPath(path));
+let files = (specPaths.length || !scenarioPaths.length ? specPaths : ["test"]).flatMap(specsUnder);
+if (scenarioPaths.length) {
+  files = await scenarioSpecs(files, scenarioPaths);
+  process.env["FLOW_SCENARIOS"] = scenarioPaths.join(delimiter);
+}
 if (files.length === 0) {
   console.error(`run-specs: no *.spec.ts under ${paths.join(", ") || "(no path given)"}; nothing to run.`);
   process.exit(1);
@@ -82,6 +131,44 @@ child.on("exit", (code, signal) => {
   reportCoverage(run);
   process.exit(code ?? (signal ? 1 : 0));
 });
+
+/**
+ * The specs that run the scenarios at `scenarioPaths`: those among `files` that describe the
+ * scenarios of a flow. A scenario whose registered flow no spec describes would be run by none,
+ * so that stops the run, saying which spec to add.
+ */
+async function scenarioSpecs(files: string[], scenarioPaths: string[]): Promise<string[]> {
+  const described = new Map(files.map((file) => [file, flowsDescribedBy(file)]));
+  const runs = new Set([...described.values()].flat());
+  const { registeredFlows } = await import("../flows/index.ts");
+  const registered = new Set(registeredFlows.map((entry) => entry.flow.name));
+  const found = discoverSelected(scenarioPaths);
+  const flowNames = found.files.map((file) => {
+    try {
+      return (JSON.parse(readFileSync(file, "utf8")) as { flowName?: unknown }).flowName;
+    } catch {
+      return undefined;
+    }
+  });
+  const wanted = new Set(flowNames.filter((name): name is string => typeof name === "string" && registered.has(name)));
+  const unrun = found.files.filter((_, index) => wanted.has(flowNames[index] as string) && !runs.has(flowNames[index] as string));
+  for (const file of unrun) {
+    const flowName = flowNames[found.files.indexOf(file)] as string;
+    console.error(
+      `run-specs: ${file} is a ${flowName} scenario, but no spec given runs ${flowName}'s scenarios; add test/flows/${kebabCase(flowName)}.spec.ts calling describeFlowScenarios("${flowName}", { flows: registeredFlows }).`,
+    );
+  }
+  if (unrun.length) process.exit(1);
+  // A file of no registered flow (or not JSON, or misnamed, or missing) is every flow spec's to
+  // report, with the loader's problems; the others need only their own flows' specs.
+  const unattributed = found.missing.length + found.misnamed.length > 0 || flowNames.some((name) => typeof name !== "string" || !registered.has(name));
+  return files.filter((file) => described.get(file)!.some((flow) => unattributed || wanted.has(flow)));
+}
+
+/** `HomeInsuranceFlow` → `home-insurance-flow`. */
+function kebabCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+}
 
 /** Merges the coverage files of `run`'s processes into test/.tmp/flow-coverage.json and prints a line per flow. */
 function reportCoverage(run: string): void {

@@ -3,6 +3,15 @@ import { loadConfig } from "../config.ts";
 import { createApp } from "../create-app.ts";
 import { isFlowcheckError } from "../errors.ts";
 import { serve } from "../serve.ts";
+import { answerHelp } from "./answer-help.ts";
+
+answerHelp(`Usage: npm start
+
+Serves the registered flows (src/flows/index.ts) over HTTP on HOST:PORT (default
+127.0.0.1:3000), with sessions in SQLITE_PATH (default data/flowcheck.sqlite), or in MongoDB with
+SESSION_STORE=MONGO. Reads .env first; a variable already set wins. FLOW_MODEL picks the model
+(scripted, live, record, replay); unset, it is live when OPENAI_API_KEY is set, else scripted.
+.env.example lists every variable.`);
 
 loadDotenv({ quiet: true });
 

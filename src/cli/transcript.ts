@@ -1,10 +1,18 @@
 import { readFileSync } from "node:fs";
 import { renderTranscript } from "../testing/render-transcript.ts";
 import type { Transcript } from "../testing/transcript.ts";
+import { answerHelp } from "./answer-help.ts";
+
+const USAGE = `Usage: npm run transcript -- <test/.tmp/…-failure.json>
+
+Prints a failure transcript, which a failing scenario run writes under test/.tmp/ and names in
+its failure message: each turn's input, answer, checks and stored session, for reading instead
+of re-running the conversation.`;
+answerHelp(USAGE);
 
 const [file] = process.argv.slice(2);
 if (!file) {
-  console.error("Usage: npm run transcript -- <test/.tmp/…-failure.json>");
+  console.error(USAGE);
   process.exit(2);
 }
 let transcript: Transcript;

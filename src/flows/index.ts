@@ -1,13 +1,16 @@
 import type { FlowEntry } from "../engine/index.ts";
-import { BasicFlow } from "./basic/basic-flow.ts";
-import { basicFlowScripts } from "./basic/basic-flow-scripts.ts";
-import { homeInsuranceFlowEntry } from "./home-insurance/index.ts";
-import { hotelFlowEntry } from "./hotel/index.ts";
-import { invoiceFlowEntry } from "./invoice/index.ts";
+import { demoFlows } from "./demo-flows.ts";
+import { teamFlows } from "./team-flows.ts";
 
-export const basicFlowEntry: FlowEntry = Object.freeze({ flow: BasicFlow, scripts: basicFlowScripts });
+/**
+ * Every flow `npm start` serves and the flow suites run: the demo flows, then yours. To serve
+ * yours alone, drop `...demoFlows` here; to delete the demos, remove their folders here, their
+ * scenarios and their specs (README, "Your own flows").
+ */
+export const registeredFlows: readonly FlowEntry[] = Object.freeze([...demoFlows, ...teamFlows]);
 
-/** The demo flows `npm start` serves, each with its scripted model. */
-export const demoFlows: readonly FlowEntry[] = Object.freeze([basicFlowEntry, hotelFlowEntry, invoiceFlowEntry, homeInsuranceFlowEntry]);
-
-export { BasicFlow, basicFlowScripts, homeInsuranceFlowEntry, hotelFlowEntry, invoiceFlowEntry };
+export { demoFlows, teamFlows };
+export { BasicFlow, basicFlowEntry, basicFlowScripts } from "./basic/index.ts";
+export { homeInsuranceFlowEntry } from "./home-insurance/index.ts";
+export { hotelFlowEntry } from "./hotel/index.ts";
+export { invoiceFlowEntry } from "./invoice/index.ts";

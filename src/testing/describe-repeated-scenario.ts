@@ -1,7 +1,8 @@
-import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
 import type { LoadedScenario } from "./scenario.ts";
+import { ScenarioFailure } from "./scenario-failure.ts";
+import { scenarioLocation } from "./scenario-location.ts";
 import { runScenario, type FinalReport, type TurnReport } from "./scenario-run.ts";
 import { startScenarioTarget } from "./scenario-target.ts";
 import { noteCoverage } from "./flow-coverage.ts";
@@ -62,11 +63,12 @@ export function describeRepeatedScenario(loaded: LoadedScenario, options: Scenar
       }
     });
 
-    const judge = (passes: number, failures: string[], label: string, scores: number[] | undefined, t: { diagnostic(message: string): void }) => {
+    const judge = (passes: number, failures: string[], label: string, scores: number[] | undefined, t: { diagnostic(message: string): void }, turnIndex?: number) => {
       const rate = passes / repeat;
       t.diagnostic(`${label}: passed ${passes} of ${repeat} runs (${Math.round(rate * 100)}%)${scores ? `; ${spread(scores)}` : ""}`);
       if (rate < passRate) {
-        assert.fail(`${label} passed in ${passes} of ${repeat} runs, below the pass rate ${passRate} (FLOW_PASS_RATE): ${failures.join("; ")}`);
+        const message = `${label} passed in ${passes} of ${repeat} runs, below the pass rate ${passRate} (FLOW_PASS_RATE): ${failures.join("; ")}`;
+        throw new ScenarioFailure("scenario_failed", message, scenarioLocation(loaded, turnIndex));
       }
     };
 
@@ -87,7 +89,7 @@ export function describeRepeatedScenario(loaded: LoadedScenario, options: Scenar
           return;
         }
         const failures = reports.flatMap((report, k) => (report?.outcome === "passed" ? [] : [`run ${k + 1}: ${why(report)}`]));
-        judge(repeat - failures.length, failures, name, undefined, t);
+        judge(repeat - failures.length, failures, name, undefined, t, index);
       });
       if (turn.expectedResponse === undefined) return;
       test(`${index + 1}. ${turn.label} · judge`, (t) => {
@@ -99,7 +101,7 @@ export function describeRepeatedScenario(loaded: LoadedScenario, options: Scenar
         }
         const failures = verdicts.flatMap((check, k) => (check?.outcome === "passed" ? [] : [`run ${k + 1}: ${check?.message ?? "not graded"}`]));
         const scores = graded.flatMap((check) => (check!.verdict ? [check!.verdict.score] : []));
-        judge(repeat - failures.length, failures, `the judge of ${name}`, scores, t);
+        judge(repeat - failures.length, failures, `the judge of ${name}`, scores, t, index);
       });
     });
 

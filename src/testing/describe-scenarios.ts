@@ -1,6 +1,4 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { FlowEntry } from "../engine/scripted-model.ts";
 import { loadConfig, modelModeOf, type Config } from "../config.ts";
@@ -9,7 +7,10 @@ import { ChatClient } from "./chat-client.ts";
 import { noteCoverage } from "./flow-coverage.ts";
 import { flowProblems } from "./flow-problems.ts";
 import type { JudgeSetup } from "./judge/judge-for-run.ts";
+import { isFlowcheckError } from "../errors.ts";
 import { loadScenario } from "./load-scenario.ts";
+import { ScenarioFailure } from "./scenario-failure.ts";
+import { scenarioLocation } from "./scenario-location.ts";
 import { scenarioCases } from "./scenario-cases.ts";
 import type { LoadedScenario } from "./scenario.ts";
 import { clientOptions, ScenarioRun, type DomainCheck, type Judge, type RunOptions, type TurnCheck } from "./scenario-run.ts";
@@ -35,19 +36,6 @@ export interface ScenarioSuiteOptions {
  */
 export const START_TEST = "the target starts, serves the flow, and the persisted contract can be checked";
 
-/** `HomeInsuranceFlow` → `home-insurance-flow`. */
-export function kebabCase(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
-}
-
-/** The scenario files in `dir` (default `scenarios`), sorted. */
-export function scenarioFiles(dir = "scenarios"): string[] {
-  return readdirSync(dir)
-    .filter((name) => name.endsWith(".scenario.json"))
-    .sort()
-    .map((name) => join(dir, name));
-}
-
 /**
  * One scenario file as a node:test suite: a `describe` per scenario and a test per turn, named
  * `"<n>. <label>"`, each judged turn followed by `"<n>. <label> · judge"`, then `final state`.
@@ -56,17 +44,22 @@ export function scenarioFiles(dir = "scenarios"): string[] {
  * failing test carrying every problem, and none of its turns runs. A file with `cases` is a suite
  * per case, named `<name>.<case>`.
  */
-export function describeScenario(file: string, options: ScenarioSuiteOptions): void {
+export function describeScenario(file: string, options: ScenarioSuiteOptions & { root?: string }): void {
   let loaded: LoadedScenario;
   try {
-    loaded = loadScenario(file, options.flows.map((entry) => entry.flow));
+    loaded = loadScenario(file, options.flows.map((entry) => entry.flow), options.root === undefined ? {} : { root: options.root });
   } catch (error) {
-    test(`${file} is a valid scenario`, () => {
-      throw error;
-    });
+    describeInvalidFile(file, error);
     return;
   }
   for (const each of scenarioCases(loaded)) describeLoaded(each, options);
+}
+
+/** A file that does not load, as one failing test carrying every problem. */
+export function describeInvalidFile(file: string, error: unknown): void {
+  test(`${file} is a valid scenario`, () => {
+    throw isFlowcheckError(error) ? new ScenarioFailure(error.code, error.message) : error;
+  });
 }
 
 /** One conversation as a suite: a scenario file, or one case of it. */
@@ -85,6 +78,10 @@ function describeLoaded(loaded: LoadedScenario, options: ScenarioSuiteOptions): 
     const artifactsDir = options.artifactsDir ?? "test/.tmp";
     const writer = new TranscriptWriter(artifactsDir);
     const where = () => (writer.path ? `\nTranscript: ${writer.path} (npm run transcript -- ${writer.path})` : "");
+    // The turn's (or, without an index, the final expectations') line leads, for editors to open.
+    const fail = (failure: string | undefined, turnIndex: number | undefined, after = ""): never => {
+      throw new ScenarioFailure("scenario_failed", `${failure}${after}${where()}`, scenarioLocation(loaded, turnIndex) ?? loaded.name);
+    };
 
     let judging: JudgeSetup | undefined;
     let runOptions: RunOptions = {};
@@ -132,7 +129,7 @@ function describeLoaded(loaded: LoadedScenario, options: ScenarioSuiteOptions): 
       }
       if (problems.length) {
         unserved = true;
-        assert.fail(problems.join("\n"));
+        throw new ScenarioFailure("scenario_invalid", problems.join("\n"));
       }
       if (!target?.sessions) {
         t.skip(target?.sessionsUnavailable ?? "no store to read");
@@ -153,7 +150,7 @@ function describeLoaded(loaded: LoadedScenario, options: ScenarioSuiteOptions): 
         // failure among them is this test's failure, or a filtered run would pass without a word.
         while (run.reports.length < index && !run.failedTurn) {
           const earlier = await run.playTurn(run.reports.length);
-          if (earlier.outcome === "failed") assert.fail(`${earlier.failure} (played before turn ${index + 1}, which needs it)${where()}`);
+          if (earlier.outcome === "failed") fail(earlier.failure, earlier.number - 1, ` (played before turn ${index + 1}, which needs it)`);
         }
         const failedTurn = run.failedTurn;
         if (failedTurn) {
@@ -163,7 +160,7 @@ function describeLoaded(loaded: LoadedScenario, options: ScenarioSuiteOptions): 
           return;
         }
         const report = await run.playTurn(index);
-        if (report.outcome === "failed") assert.fail(`${report.failure}${where()}`);
+        if (report.outcome === "failed") fail(report.failure, index);
         if (report.outcome === "skipped") t.skip(report.skipReason);
       });
       if (turn.expectedResponse !== undefined) {
@@ -176,9 +173,9 @@ function describeLoaded(loaded: LoadedScenario, options: ScenarioSuiteOptions): 
           const report = run.reports[index];
           const verdict = report?.checks.find((c) => c.contract === "judge");
           if (!report || report.outcome === "skipped") t.skip(report?.skipReason ?? `turn ${index + 1} did not run`);
-          else if (!verdict) assert.fail(`turn ${index + 1} '${turn.label}' has no judge verdict`);
+          else if (!verdict) fail(`turn ${index + 1} '${turn.label}' has no judge verdict`, index);
           else if (verdict.outcome === "skipped") t.skip(verdict.message);
-          else if (verdict.outcome === "failed") assert.fail(`turn ${index + 1} '${turn.label}': ${verdict.message}${where()}`);
+          else if (verdict.outcome === "failed") fail(`turn ${index + 1} '${turn.label}': ${verdict.message}`, index);
         });
       }
     });
@@ -191,7 +188,7 @@ function describeLoaded(loaded: LoadedScenario, options: ScenarioSuiteOptions): 
       }
       while (run.reports.length < turns.length && !run.failedTurn) {
         const earlier = await run.playTurn(run.reports.length);
-        if (earlier.outcome === "failed") assert.fail(`${earlier.failure} (played before the final state, which needs it)${where()}`);
+        if (earlier.outcome === "failed") fail(earlier.failure, earlier.number - 1, " (played before the final state, which needs it)");
       }
       const report = await run.finish();
       const stats = judging?.stats;
@@ -201,7 +198,7 @@ function describeLoaded(loaded: LoadedScenario, options: ScenarioSuiteOptions): 
         );
       }
       if (report.outcome === "skipped") t.skip(report.skipReason);
-      if (report.outcome === "failed") assert.fail(`${loaded.name}: ${report.failure}${where()}`);
+      if (report.outcome === "failed") fail(report.failure, undefined);
     });
   });
 }
@@ -233,19 +230,4 @@ function liveOnlySkip(loaded: LoadedScenario, options: ScenarioSuiteOptions): st
   if (modelModeOf(config, flow.envPrefix, "scripted") !== "scripted") return undefined;
   const why = !config.openai.apiKey ? "no OPENAI_API_KEY is set" : config.flowModel ? `FLOW_MODEL=${config.flowModel}` : "FLOW_MODEL is not set";
   return `live-only scenario: ${flow.name} would run on its scripted model (${why}); run it with FLOW_MODEL=live, record or replay`;
-}
-
-/** Every scenario file in `dir` whose flowName is `flowName`, each as `describeScenario`. */
-export function describeFlowScenarios(flowName: string, options: ScenarioSuiteOptions & { dir?: string }): void {
-  const files = scenarioFiles(options.dir).filter((file) => {
-    try {
-      return (JSON.parse(readFileSync(file, "utf8")) as { flowName?: unknown }).flowName === flowName;
-    } catch {
-      return false;
-    }
-  });
-  if (files.length === 0) {
-    test(`${flowName} has scenarios`, () => assert.fail(`No file in ${options.dir ?? "scenarios"}/ has "flowName": "${flowName}".`));
-  }
-  for (const file of files) describeScenario(file, options);
 }

@@ -1,4 +1,6 @@
-export { describeScenario, describeFlowScenarios, scenarioFiles, kebabCase, type ScenarioSuiteOptions } from "./describe-scenarios.ts";
+export { describeScenario, type ScenarioSuiteOptions } from "./describe-scenarios.ts";
+export { describeFlowScenarios, type FlowScenariosOptions, type ScenarioChecks } from "./describe-flow-scenarios.ts";
+export { discoverScenarios, type ScenarioDiscovery, type MisnamedScenario } from "./scenario-discovery.ts";
 export { loadScenario } from "./load-scenario.ts";
 export { ScenarioRun, runScenario, type TurnReport, type FinalReport, type ScenarioEvent, type Judge, type DomainCheck, type TurnCheck, type RunOptions } from "./scenario-run.ts";
 export { startScenarioTarget, type ScenarioTarget, type SessionReader, type TargetOptions } from "./scenario-target.ts";

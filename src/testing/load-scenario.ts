@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
-import { basename } from "node:path";
+import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import moment from "moment";
 import { FlowcheckError } from "../errors.ts";
 import type { FlowDefinition } from "../engine/flow.ts";
 import { closestName } from "./closest-name.ts";
+import { jsonLines } from "./json-lines.ts";
 import { compilePattern, isSuccessStatus, type LoadedScenario, type Scenario } from "./scenario.ts";
 import { caseProblems } from "./scenario-cases.ts";
 import { stepReferences } from "./step-references.ts";
@@ -76,14 +77,45 @@ function describeSchemaError(error: ErrorObject, data: unknown): string {
   }
 }
 
-function schemaProblems(data: unknown): string[] {
-  if (validateScenario(data)) return [];
+/** The schema's problems, described, and ajv's errors behind them. */
+function schemaProblems(data: unknown): { problems: string[]; errors: ErrorObject[] } {
+  if (validateScenario(data)) return { problems: [], errors: [] };
   const errors = validateScenario.errors ?? [];
   const oneOfPaths = new Set(errors.filter((e) => e.keyword === "oneOf").map((e) => e.instancePath));
-  return errors
+  const problems = errors
     .filter((e) => e.keyword !== "propertyNames")
     .filter((e) => e.keyword === "oneOf" || !oneOfPaths.has(e.instancePath))
     .map((e) => describeSchemaError(e, data));
+  return { problems, errors };
+}
+
+/** `/turns/2/expectState` → `["turns", "2", "expectState"]`. */
+function pointerParts(pointer: string): string[] {
+  return pointer.split("/").slice(1).map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/**
+ * The file without the values the schema refused, so that the meaning checks can run on the rest
+ * and every problem is reported in one pass; with the turns that had any schema problem, whose
+ * other keys may be the mistake's own (a typo'd key leaves a required one missing).
+ */
+function soundPart(data: object, errors: readonly ErrorObject[]): { scenario: Scenario; touchedTurns: Set<number> } {
+  const copy = structuredClone(data) as Record<string, unknown>;
+  const touchedTurns = new Set<number>();
+  for (const error of errors) {
+    const turn = /^\/turns\/(\d+)/.exec(error.instancePath);
+    if (turn) touchedTurns.add(Number(turn[1]));
+    if (["required", "additionalProperties", "propertyNames"].includes(error.keyword)) continue;
+    const propertyName = (error as ErrorObject & { propertyName?: string }).propertyName;
+    const parts = pointerParts(error.instancePath);
+    if (propertyName !== undefined) parts.push(propertyName);
+    const last = parts.pop();
+    if (last === undefined) continue;
+    const parent = parts.reduce<unknown>((value, part) => (value !== null && typeof value === "object" ? (value as Record<string, unknown>)[part] : undefined), copy);
+    // An array keeps its indexes, with a hole where the refused item was, so paths still match the file.
+    if (parent !== null && typeof parent === "object") delete (parent as Record<string, unknown>)[last];
+  }
+  return { scenario: copy as unknown as Scenario, touchedTurns };
 }
 
 function unknownStep(flow: FlowDefinition, step: string): string | undefined {
@@ -94,12 +126,13 @@ function unknownStep(flow: FlowDefinition, step: string): string | undefined {
 
 /**
  * What the schema cannot say: unique labels, a registered flow, existing steps, regexes that compile.
- * `typoTurns` are turns with an unknown key, whose missing keys are likely the typo's own.
+ * It reads what the schema let through: `touchedTurns` had a schema problem, so a key missing from
+ * them is likely the mistake's own and is not reported again.
  */
-function meaningProblems(scenario: Scenario, flows: readonly FlowDefinition[], typoTurns: ReadonlySet<number>): string[] {
+function meaningProblems(scenario: Scenario, flows: readonly FlowDefinition[], touchedTurns: ReadonlySet<number>): string[] {
   const problems: string[] = [];
   const flow = flows.find((candidate) => candidate.name === scenario.flowName);
-  if (!flow) {
+  if (!flow && scenario.flowName !== undefined) {
     const names = flows.map((candidate) => candidate.name);
     const guess = closestName(scenario.flowName, names);
     problems.push(`flowName: "${scenario.flowName}" is not a registered flow${guess ? `; did you mean ${guess}?` : "."} The flows are ${names.join(", ")}.`);
@@ -112,16 +145,16 @@ function meaningProblems(scenario: Scenario, flows: readonly FlowDefinition[], t
     }
   };
   const labels = new Map<string, number>();
-  scenario.turns.forEach((turn, index) => {
-    const at = (path: string) => `turns[${index}].${path} (turn "${turn.label}")`;
-    const first = labels.get(turn.label);
+  (scenario.turns ?? []).forEach((turn, index) => {
+    const at = (path: string) => (turn.label === undefined ? `turns[${index}].${path}` : `turns[${index}].${path} (turn "${turn.label}")`);
+    const first = turn.label === undefined ? undefined : labels.get(turn.label);
     if (first !== undefined) problems.push(`${at("label")}: "${turn.label}" is also the label of turns[${first}]; labels name the tests, so each must be unique.`);
-    else labels.set(turn.label, index);
+    else if (turn.label !== undefined) labels.set(turn.label, index);
     const answered = isSuccessStatus(turn.expectedStatus ?? 200);
-    if (answered && turn.expectedActiveStep === undefined && !typoTurns.has(index)) {
+    if (answered && turn.expectedActiveStep === undefined && !touchedTurns.has(index)) {
       problems.push(`${at("expectedActiveStep")}: missing; every answered turn must say which step the session is on after it.`);
     }
-    if (!answered && (turn.expectedActiveStep !== undefined || turn.completed !== undefined || turn.expectState !== undefined)) {
+    if (!answered && !touchedTurns.has(index) && (turn.expectedActiveStep !== undefined || turn.completed !== undefined || turn.expectState !== undefined)) {
       problems.push(`${at("expectedStatus")}: ${turn.expectedStatus} is an error status, so the turn changes nothing; drop expectedActiveStep, completed and expectState from it.`);
     }
     checkSteps(index);
@@ -148,16 +181,36 @@ function meaningProblems(scenario: Scenario, flows: readonly FlowDefinition[], t
   return problems;
 }
 
-function positionOf(text: string, message: string): string {
-  const offset = /position (\d+)/.exec(message);
-  if (!offset) return "";
+/**
+ * Where JSON.parse stopped, in our words, and its reason without the position it gives: V8 names
+ * an offset, and from Node 22 on also a line and column, so its text differs between runtimes.
+ */
+function describeJsonError(text: string, message: string): string {
+  const reason = message.replace(/\s*\n\s*/g, " ");
+  const offset = /\s*in JSON at position (\d+)(?:\s*\(line \d+ column \d+\))?/.exec(reason);
+  if (!offset) return `: ${reason}`;
   const before = text.slice(0, Number(offset[1]));
   const line = before.split("\n").length;
-  return ` at line ${line}, column ${before.length - before.lastIndexOf("\n")}`;
+  return ` at line ${line}, column ${before.length - before.lastIndexOf("\n")}: ${reason.replace(offset[0], "")}`;
 }
 
-export function scenarioNameOf(file: string): string {
-  return basename(file).replace(/\.scenario\.json$|\.json$/, "");
+/**
+ * What a scenario file is called in suite names, transcripts and check keys: its path under
+ * `root` (default `scenarios`) without `.scenario.json`, e.g. `team/ada-lovelace`; a file
+ * elsewhere by its own name.
+ */
+export function scenarioNameOf(file: string, root = "scenarios"): string {
+  const under = relative(resolve(root), resolve(file));
+  const name = under.startsWith("..") || isAbsolute(under) ? basename(file) : under.split(sep).join("/");
+  return name.replace(/\.scenario\.json$|\.json$/, "");
+}
+
+/** Each turn's line (its label's, else its own) and the final expectations' (the first of them, else the file's end). */
+function linesOf(text: string, scenario: Scenario): NonNullable<LoadedScenario["lines"]> {
+  const lines = jsonLines(text);
+  const turns = scenario.turns.map((_, index) => lines.get(`/turns/${index}/label`) ?? lines.get(`/turns/${index}`)!);
+  const finals = ["finalState", "finalExecution", "finalChildren", "finalMemory"].flatMap((key) => lines.get(`/${key}`) ?? []);
+  return { turns, final: finals.length ? Math.min(...finals) : text.split("\n").length };
 }
 
 /**
@@ -165,7 +218,7 @@ export function scenarioNameOf(file: string): string {
  * `scenario_invalid` error naming the file, each with its JSON path, the turn's label, the value
  * found and what is allowed.
  */
-export function loadScenario(file: string, flows: readonly FlowDefinition[]): LoadedScenario {
+export function loadScenario(file: string, flows: readonly FlowDefinition[], options: { root?: string } = {}): LoadedScenario {
   const fail = (problems: string[]): never => {
     throw new FlowcheckError(
       "scenario_invalid",
@@ -183,22 +236,13 @@ export function loadScenario(file: string, flows: readonly FlowDefinition[]): Lo
   try {
     data = JSON.parse(text);
   } catch (error) {
-    const message = (error as Error).message.replace(/\s*\n\s*/g, " ");
-    return fail([`the file is not valid JSON${positionOf(text, message)}: ${message}`]);
+    return fail([`the file is not valid JSON${describeJsonError(text, (error as Error).message)}`]);
   }
-  const problems = schemaProblems(data);
-  // Unknown keys aside, the shape is sound, so the flow checks can run too and every problem is
-  // reported in one pass; any other schema problem could make them misread the file.
-  const onlyUnknownKeys = (validateScenario.errors ?? []).every((error) => error.keyword === "additionalProperties");
-  if (problems.length && !onlyUnknownKeys) return fail(problems);
-  const typoTurns = new Set(
-    (validateScenario.errors ?? []).flatMap((error) => {
-      const turn = /^\/turns\/(\d+)$/.exec(error.instancePath);
-      return turn ? [Number(turn[1])] : [];
-    }),
-  );
-  problems.push(...meaningProblems(data as Scenario, flows, typoTurns), ...caseProblems(data as Scenario));
+  const { problems, errors } = schemaProblems(data);
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return fail(problems);
+  const { scenario: sound, touchedTurns } = soundPart(data, errors);
+  problems.push(...meaningProblems(sound, flows, touchedTurns), ...caseProblems(sound));
   if (problems.length) return fail(problems);
   const scenario = data as Scenario;
-  return { file, name: scenarioNameOf(file), scenario };
+  return { file, name: scenarioNameOf(file, options.root), scenario, lines: linesOf(text, scenario) };
 }

@@ -50,6 +50,8 @@ export function caseProblems(scenario: Scenario): string[] {
   const problems: string[] = [];
   const labels = new Map<string, number>();
   scenario.cases.forEach((scenarioCase, index) => {
+    // A case the schema refused (no label, no values) has been reported already.
+    if (scenarioCase.label === undefined || scenarioCase.values === undefined) return;
     const at = `cases[${index}] (case "${scenarioCase.label}")`;
     // The label names the case's suite, transcript and cassette, by its slug.
     const first = labels.get(caseSlug(scenarioCase.label));
@@ -61,7 +63,7 @@ export function caseProblems(scenario: Scenario): string[] {
     for (const name of Object.keys(scenarioCase.values)) {
       if (!used.has(name)) problems.push(`${at}.values.${name}: {{${name}}} is used nowhere in the turns or the final expectations.`);
     }
-    expandCase(scenario, scenarioCase).turns.forEach((turn, turnIndex) => {
+    (expandCase(scenario, scenarioCase).turns ?? []).forEach((turn, turnIndex) => {
       for (const pattern of turn.responseMatches === undefined ? [] : [turn.responseMatches].flat()) {
         try {
           compilePattern(pattern);
@@ -88,5 +90,6 @@ export function scenarioCases(loaded: LoadedScenario): LoadedScenario[] {
     name: `${loaded.name}.${caseSlug(scenarioCase.label)}`,
     scenario: expandCase(loaded.scenario, scenarioCase),
     caseLabel: scenarioCase.label,
+    ...(loaded.lines ? { lines: loaded.lines } : {}),
   }));
 }

@@ -8,6 +8,7 @@ import { persistedChecks } from "./persisted-checks.ts";
 import { readAnswer, type Answer } from "./read-answer.ts";
 import { redactHeaders } from "./redact.ts";
 import { isSuccessStatus, type LoadedScenario, type Scenario, type ScenarioTurn } from "./scenario.ts";
+import { scenarioLocation } from "./scenario-location.ts";
 import type { ScenarioTarget, SessionReader } from "./scenario-target.ts";
 import { transportChecks } from "./transport-checks.ts";
 
@@ -26,6 +27,8 @@ export interface TurnReport {
   skipReason?: string;
   /** For a failed turn, every failed check with the response, in one message. */
   failure?: string;
+  /** For a failed turn, where it stands in its file (`scenarios/basic-flow.scenario.json:27`), when it was read from one. */
+  location?: string;
   request?: { method: string; path: string; headers: Record<string, string>; body: unknown };
   response?: { status: number; headers: Record<string, string>; body: unknown };
   /**
@@ -41,6 +44,8 @@ export interface FinalReport {
   outcome: Outcome;
   skipReason?: string;
   failure?: string;
+  /** For a failed final state, where the final expectations stand in the file, when it was read from one. */
+  location?: string;
   checks: Check[];
   /** The whole session as the store held it at the end, after the last turn played. */
   stored?: SessionDocument;
@@ -315,6 +320,8 @@ export class ScenarioRun {
   }
 
   #record(report: TurnReport): TurnReport {
+    const location = report.outcome === "failed" ? scenarioLocation(this.loaded, report.number - 1) : undefined;
+    if (location) report.location = location;
     this.reports.push(report);
     if (report.outcome === "failed") this.#failedTurn ??= report;
     this.#emit({ type: "turn:end", report });
@@ -355,6 +362,8 @@ export class ScenarioRun {
         : { outcome: "passed", checks };
       if (stored) report.stored = stored;
     }
+    const location = report.outcome === "failed" ? scenarioLocation(this.loaded) : undefined;
+    if (location) report.location = location;
     this.#final = report;
     this.#emit({ type: "final", report });
     return report;

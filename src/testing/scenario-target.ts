@@ -149,7 +149,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   const undoEnv = () => added.forEach((key) => delete env[key]);
   const scratchRoot = resolve(options.scratchDir ?? "test/.tmp");
   mkdirSync(scratchRoot, { recursive: true });
-  const scratch = await mkdtemp(join(scratchRoot, `${loaded.name}-`));
+  const scratch = await mkdtemp(join(scratchRoot, `${loaded.name.replaceAll("/", "-")}-`));
   let app: App | undefined;
   let server: http.Server | undefined;
   try {

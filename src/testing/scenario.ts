@@ -51,6 +51,8 @@ export interface LoadedScenario {
   scenario: Scenario;
   /** For one case of a scenario with `cases`: its label. */
   caseLabel?: string;
+  /** Where its parts stand in the file: each turn's line (its label's), and the final expectations'. */
+  lines?: { turns: readonly number[]; final: number };
 }
 
 export const DEFAULT_JUDGE_MIN_SCORE = 0.75;

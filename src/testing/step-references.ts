@@ -15,8 +15,9 @@ export interface StepReference {
  */
 export function stepReferences(scenario: Scenario): StepReference[] {
   const references: StepReference[] = [];
-  scenario.turns.forEach((turn, index) => {
-    const at = (path: string) => `turns[${index}].${path} (turn "${turn.label}")`;
+  // `?? []` and the label's guard: the loader also reads a file whose turns the schema refused.
+  (scenario.turns ?? []).forEach((turn, index) => {
+    const at = (path: string) => (turn.label === undefined ? `turns[${index}].${path}` : `turns[${index}].${path} (turn "${turn.label}")`);
     if (turn.expectedActiveStep !== undefined) references.push({ path: at("expectedActiveStep"), step: turn.expectedActiveStep, turn: index });
     for (const step of Object.keys(turn.expectState ?? {})) references.push({ path: at(`expectState.${step}`), step, turn: index });
   });

@@ -1,6 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { preview } from "../engine/scripted-model.ts";
+import type { LoadedScenario } from "./scenario.ts";
+import { scenarioLocation } from "./scenario-location.ts";
 import type { FinalReport, ScenarioEvent, TargetSummary, TurnReport } from "./scenario-run.ts";
 
 export const TRANSCRIPT_KINDS = ["contract", "semantic"] as const;
@@ -15,8 +17,10 @@ export interface Transcript {
   pins: Record<string, string>;
   startedAt: string;
   outcome: "passed" | "failed";
-  /** The first failure's message. */
+  /** The first failure's message, starting with where it stands in the file (as node:test shows it). */
   failure?: string;
+  /** Where the first failure stands in the scenario file: `scenarios/basic-flow.scenario.json:27`. */
+  location?: string;
   turns: TurnReport[];
   final?: FinalReport;
 }
@@ -29,6 +33,7 @@ export class TranscriptWriter {
   readonly #dir: string;
   readonly #suffix: string;
   #transcript: Transcript | undefined;
+  #loaded: LoadedScenario | undefined;
   #path: string | undefined;
 
   /** `run` tells repeated runs of one scenario apart: `<scenario>-run2-contract-failure.json`. */
@@ -45,6 +50,7 @@ export class TranscriptWriter {
   readonly listener = (event: ScenarioEvent): void => {
     switch (event.type) {
       case "scenario:start":
+        this.#loaded = event.scenario;
         this.#transcript = {
           transcript: 1,
           kind: "contract",
@@ -63,16 +69,16 @@ export class TranscriptWriter {
         break;
       case "turn:end":
         this.#transcript?.turns.push(event.report);
-        if (event.report.outcome === "failed") this.#fail(event.report.failure, event.report.checks);
+        if (event.report.outcome === "failed") this.#fail(event.report.failure, event.report.checks, event.report.number - 1);
         else {
           const verdict = event.report.checks.find((c) => c.contract === "judge" && c.outcome === "failed");
           const response = JSON.stringify(preview(event.report.answer ?? "", 200));
-          if (verdict) this.#fail(`turn ${event.report.number} '${event.report.label}': ${verdict.message}; response: ${response}`, event.report.checks);
+          if (verdict) this.#fail(`turn ${event.report.number} '${event.report.label}': ${verdict.message}; response: ${response}`, event.report.checks, event.report.number - 1);
         }
         break;
       case "final":
         if (this.#transcript) this.#transcript.final = event.report;
-        if (event.report.outcome === "failed") this.#fail(event.report.failure, event.report.checks);
+        if (event.report.outcome === "failed") this.#fail(event.report.failure, event.report.checks, undefined);
         break;
       case "scenario:end":
         if (event.outcome === "failed") this.#write();
@@ -81,12 +87,14 @@ export class TranscriptWriter {
     }
   };
 
-  #fail(failure: string | undefined, checks: TurnReport["checks"]): void {
+  #fail(failure: string | undefined, checks: TurnReport["checks"], turnIndex: number | undefined): void {
     const transcript = this.#transcript;
     if (!transcript) return;
     if (transcript.outcome === "passed") {
       transcript.outcome = "failed";
-      if (failure) transcript.failure = failure;
+      const location = this.#loaded && scenarioLocation(this.#loaded, turnIndex);
+      if (location) transcript.location = location;
+      if (failure) transcript.failure = location ? `${location}: ${failure}` : failure;
       const contractFailed = checks.some((c) => c.outcome === "failed" && c.contract !== "judge");
       transcript.kind = contractFailed ? "contract" : "semantic";
     }
@@ -97,8 +105,9 @@ export class TranscriptWriter {
   #write(): void {
     const transcript = this.#transcript;
     if (!transcript) return;
-    mkdirSync(this.#dir, { recursive: true });
     const path = join(this.#dir, `${transcript.scenario.name}${this.#suffix}-${transcript.kind}-failure.json`);
+    // A scenario in a folder of scenarios/ (`team/ada`) has its transcript in the same folder here.
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, `${JSON.stringify(transcript, null, 2)}\n`);
     this.#path = relative(process.cwd(), path) || path;
   }

@@ -1,15 +1,14 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 
-function runSpecs(args: string[]): Promise<{ code: number | null; stdout: string }> {
-  const env = { ...process.env };
+function runSpecs(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string }> {
+  const env = { ...process.env, ...extraEnv };
   // This test runs under node:test itself; the child must run as a top-level test run.
   delete env["NODE_TEST_CONTEXT"];
   return new Promise((resolvePromise, reject) => {
@@ -22,7 +21,7 @@ function runSpecs(args: string[]): Promise<{ code: number | null; stdout: string
   });
 }
 
-const shares = () => readdirSync(tmpdir()).filter((name) => name.startsWith("flowcheck-specs-")).length;
+const shares = (dir: string) => readdirSync(dir).filter((name) => name.startsWith("flowcheck-specs-")).length;
 
 test("run-specs runs the spec files in one process per share, reports a file that cannot load as one failing test, and removes its share files", async () => {
   const dir = await tempDir("run-specs");
@@ -36,9 +35,11 @@ test("run-specs runs the spec files in one process per share, reports a file tha
       );
     }
     writeFileSync(join(dir.path, "broken.spec.ts"), `throw new Error("broken on purpose");\n`);
-    const sharesBefore = shares();
+    // A temp folder of the child's own, so another run of the suite on the machine cannot change the count.
+    const tmp = join(dir.path, "tmp");
+    mkdirSync(tmp);
 
-    const { code, stdout } = await runSpecs([dir.path, "--test-concurrency=2"]);
+    const { code, stdout } = await runSpecs([dir.path, "--test-concurrency=2"], { TMPDIR: tmp });
 
     assert.equal(code, 1, stdout);
     assert.match(stdout, /^not ok \d+ - .*broken\.spec\.ts loads$/m);
@@ -49,7 +50,7 @@ test("run-specs runs the spec files in one process per share, reports a file tha
     const ran = readFileSync(pids, "utf8").trim().split("\n");
     assert.equal(ran.length, 4);
     assert.equal(new Set(ran).size, 2, "five files in two processes");
-    assert.equal(shares(), sharesBefore, "the share files are removed");
+    assert.equal(shares(tmp), 0, "the share files are removed");
   } finally {
     dir.remove();
   }

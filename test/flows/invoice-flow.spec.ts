@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { demoFlows } from "../../src/flows/index.ts";
+import { registeredFlows } from "../../src/flows/index.ts";
 import { renderInvoiceCsv } from "../../src/flows/invoice/index.ts";
 import type { ConfirmState, LineItemsState } from "../../src/flows/invoice/invoice-of.ts";
 import { describeFlowScenarios, parseCsv, stepState } from "../../src/testing/index.ts";
@@ -23,25 +23,32 @@ function assertArithmetic(lines: LineItemsState): void {
 }
 
 describeFlowScenarios("InvoiceFlow", {
-  flows: demoFlows,
-  eachTurn: (head) => {
-    if (head.steps["LineItemsStep"]) assertArithmetic(stepState<LineItemsState>(head, "LineItemsStep"));
+  flows: registeredFlows,
+  // The arithmetic is the flow's own invariant: every invoice scenario must keep it, after every turn.
+  everyScenario: {
+    eachTurn: (head) => {
+      if (head.steps["LineItemsStep"]) assertArithmetic(stepState<LineItemsState>(head, "LineItemsStep"));
+    },
   },
-  domain: (document) => {
-    const lines = stepState<LineItemsState>(document, "LineItemsStep");
-    assert.ok((lines.items ?? []).length > 0, "the issued invoice has lines");
-    assertArithmetic(lines);
-    const items = lines.items ?? [];
+  scenarios: {
+    "invoice-flow": {
+      domain: (document) => {
+        const lines = stepState<LineItemsState>(document, "LineItemsStep");
+        assert.ok((lines.items ?? []).length > 0, "the issued invoice has lines");
+        assertArithmetic(lines);
+        const items = lines.items ?? [];
 
-    const confirm = stepState<ConfirmState>(document, "ConfirmStep");
-    assert.equal(document.runStatus, "completed");
-    assert.match(confirm.invoiceNumber ?? "", /^INV-20270715-[0-9A-F]{6}$/, "the number carries the pinned issue date");
+        const confirm = stepState<ConfirmState>(document, "ConfirmStep");
+        assert.equal(document.runStatus, "completed");
+        assert.match(confirm.invoiceNumber ?? "", /^INV-20270715-[0-9A-F]{6}$/, "the number carries the pinned issue date");
 
-    // The CSV agrees with the state: one row per line, then the totals.
-    const csv = parseCsv(renderInvoiceCsv({ steps: document.steps, runStatus: document.runStatus, currentStep: document.flow.currentStep }));
-    assert.equal(csv.rows.length, items.length + 1);
-    const totals = csv.rows.at(-1)!;
-    assert.deepStrictEqual([totals["kind"], totals["invoice"]], ["total", confirm.invoiceNumber]);
-    assert.equal(Math.round(Number(totals["total"]) * 100), lines.totalCents);
+        // The CSV agrees with the state: one row per line, then the totals.
+        const csv = parseCsv(renderInvoiceCsv({ steps: document.steps, runStatus: document.runStatus, currentStep: document.flow.currentStep }));
+        assert.equal(csv.rows.length, items.length + 1);
+        const totals = csv.rows.at(-1)!;
+        assert.deepStrictEqual([totals["kind"], totals["invoice"]], ["total", confirm.invoiceNumber]);
+        assert.equal(Math.round(Number(totals["total"]) * 100), lines.totalCents);
+      },
+    },
   },
 });

@@ -8,6 +8,7 @@ import { test } from "node:test";
 import type { Transcript } from "../../src/testing/index.ts";
 import { writeScenarioSpec } from "../support/scenario-spec.ts";
 import { tempDir } from "../support/temp-path.ts";
+import { turnLocation } from "../support/turn-location.ts";
 import { FakeChatServer, jsonReply } from "./fake-chat-server.ts";
 
 // Each test writes a spec file that calls describeScenario and runs it with node:test in a child
@@ -102,7 +103,8 @@ test("a scenario whose third turn expects the wrong step fails that turn with th
   const dir = await tempDir("describe-scenario");
   try {
     const artifacts = join(dir.path, "artifacts");
-    const spec = writeScenarioSpec(dir.path, "wrong-step", writeWrongStepScenario(dir.path), artifacts);
+    const scenarioFile = writeWrongStepScenario(dir.path);
+    const spec = writeScenarioSpec(dir.path, "wrong-step", scenarioFile, artifacts);
     const run = await runSpec(spec);
     assert.equal(run.code, 1, run.stderr);
     const results = tapResults(run.stdout);
@@ -113,7 +115,7 @@ test("a scenario whose third turn expects the wrong step fails that turn with th
     assert.equal(third.ok, false);
     assert.equal(
       third.error,
-      `turn 3 'two cities': expected active step WeatherStep, stored AddressStep (runStatus running); response: ${TURN_3_RESPONSE}\n` +
+      `${turnLocation(scenarioFile, "two cities", ROOT)}: turn 3 'two cities': expected active step WeatherStep, stored AddressStep (runStatus running); response: ${TURN_3_RESPONSE}\n` +
         `Transcript: ${shown} (npm run transcript -- ${shown})`,
     );
 
@@ -191,7 +193,7 @@ test("a name pattern that selects a turn after a failing one fails that turn wit
     assert.equal(run.code, 1, run.stdout + run.stderr);
     const fourth = result(tapResults(run.stdout), "4. bad zip stays");
     assert.equal(fourth.ok, false);
-    assert.match(fourth.error ?? "", /^turn 3 'two cities': expected active step WeatherStep, stored AddressStep \(runStatus running\); response: .* \(played before turn 4, which needs it\)$/m);
+    assert.match(fourth.error ?? "", /^[^ ]+wrong-step\.scenario\.json:\d+: turn 3 'two cities': expected active step WeatherStep, stored AddressStep \(runStatus running\); response: .* \(played before turn 4, which needs it\)$/m);
     assert.ok(existsSync(join(artifacts, "wrong-step-contract-failure.json")));
   } finally {
     dir.remove();
@@ -332,7 +334,7 @@ test("with FLOW_REPEAT=2 a turn that fails in both runs fails with each run's re
     const results = tapResults(run.stdout);
     const third = result(results, "3. two cities");
     assert.equal(third.ok, false);
-    assert.match(third.error ?? "", /^turn 3 'two cities' passed in 0 of 2 runs, below the pass rate 1 \(FLOW_PASS_RATE\): run 1: .*expected active step WeatherStep, stored AddressStep.*; run 2: /);
+    assert.match(third.error ?? "", /^[^ ]+\.scenario\.json:\d+: turn 3 'two cities' passed in 0 of 2 runs, below the pass rate 1 \(FLOW_PASS_RATE\): run 1: .*expected active step WeatherStep, stored AddressStep.*; run 2: /);
     for (const name of ["4. bad zip stays", "6. completed session refuses more", "final state"]) {
       assert.equal(result(results, name).directive, "SKIP turn 3 failed", name);
     }

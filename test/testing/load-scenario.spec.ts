@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { after, before, test } from "node:test";
 import { FlowcheckError } from "../../src/errors.ts";
 import { demoFlows } from "../../src/flows/index.ts";
-import { cassettePathOf, loadScenario, scenarioFiles } from "../../src/testing/index.ts";
+import { cassettePathOf, discoverScenarios, loadScenario } from "../../src/testing/index.ts";
 import { scenarioCases } from "../../src/testing/scenario-cases.ts";
 import { tempDir } from "../support/temp-path.ts";
 
@@ -48,11 +48,11 @@ function problemsOf(file: string): string[] {
 test("a valid scenario loads with its file and its name taken from the file name", () => {
   const content = { $schema: "./scenario.schema.json", flowName: "BasicFlow", turns: [turn("name accepted", { expectedActiveStep: "WeatherStep" })] };
   const file = write("valid-one", content);
-  assert.deepEqual(loadScenario(file, flows), { file, name: "valid-one", scenario: content });
+  assert.deepEqual(loadScenario(file, flows), { file, name: "valid-one", scenario: content, lines: { turns: [6], final: 11 } });
 });
 
 test("the scenario files under scenarios/ load", () => {
-  const files = scenarioFiles(resolve(import.meta.dirname, "..", "..", "scenarios"));
+  const { files } = discoverScenarios(resolve(import.meta.dirname, "..", "..", "scenarios"));
   assert.ok(files.some((file) => file.endsWith("basic-flow.scenario.json")), files.join(", "));
   for (const file of files) assert.equal(loadScenario(file, flows).file, file);
 });
@@ -168,7 +168,7 @@ test("regular expressions that do not compile are refused, bare or in the /patte
 test("invalid JSON is refused with the line and column of the mistake", () => {
   const file = write("broken", '{\n  "flowName": "BasicFlow"\n  "turns": []\n}\n');
   assert.deepEqual(problemsOf(file), [
-    "the file is not valid JSON at line 3, column 3: Expected ',' or '}' after property value in JSON at position 30",
+    "the file is not valid JSON at line 3, column 3: Expected ',' or '}' after property value",
   ]);
   assert.deepEqual(problemsOf(write("blank", "")), ["the file is not valid JSON: Unexpected end of JSON input"]);
 });

@@ -6,6 +6,7 @@ import { basicFlowScripts } from "../../../src/flows/index.ts";
 import type { CassetteFile } from "../../../src/testing/cassette/cassette.ts";
 import { startFakeOpenAI, PASSING_VERDICT, type CompletionRequest, type FakeOpenAI } from "../../support/fake-openai-server.ts";
 import { tempDir } from "../../support/temp-path.ts";
+import { finalLocation, turnLocation } from "../../support/turn-location.ts";
 import {
   BASIC_FLOW_FILE,
   JUDGE_TESTS,
@@ -170,7 +171,7 @@ describe("a cassette of BasicFlow, recorded against a local OpenAI-compatible se
       assert.equal(third.ok, false);
       const lines = third.error?.split("\n") ?? [];
       assert.deepEqual(lines.slice(0, 3), [
-        `turn 3 'two cities': expected status 200, got 502 (cassette_mismatch: Replay of ${folder.cassette}: call 7 (turn 3 'two cities', BasicFlow/WeatherStep) differs from the recording in system:`,
+        `${turnLocation(folder.file, "two cities", ROOT)}: turn 3 'two cities': expected status 200, got 502 (cassette_mismatch: Replay of ${folder.cassette}: call 7 (turn 3 'two cities', BasicFlow/WeatherStep) differs from the recording in system:`,
         '  recorded: "The user is John Wick. Ask for exactly 2 city aliases (LA, NYC, SF, CHI, SEA, PDX) and call get_wea…"',
         '  now:      "The user is John Wick. Ask for exactly two city aliases (LA, NYC, SF, CHI, SEA, PDX) and call get_w…"',
       ]);
@@ -206,7 +207,7 @@ describe("a cassette of BasicFlow, recorded against a local OpenAI-compatible se
         ok: false,
         directive: undefined,
         error:
-          `basic-flow: final state: every recorded call made: 5 recorded calls were never made, from call 15 (turn 5 'address completes the flow', BasicFlow/AddressStep) in ${folder.cassette}. ` +
+          `${finalLocation(folder.file, ROOT)}: final state: every recorded call made: 5 recorded calls were never made, from call 15 (turn 5 'address completes the flow', BasicFlow/AddressStep) in ${folder.cassette}. ` +
           "The flow now makes fewer calls than when it was recorded; record it again if that is intended.\n" +
           `Transcript: ${shown} (npm run transcript -- ${shown})`,
       });

@@ -103,7 +103,7 @@ test("with JUDGE=required and no key, every judge test fails saying the judge is
       assert.equal(found.ok, false, name);
       const turn = name.replace(/ · judge$/, "");
       const [number, label] = [turn.slice(0, turn.indexOf(".")), turn.slice(turn.indexOf(".") + 2)];
-      assert.match(found.error ?? "", new RegExp(`^turn ${number} '${label}': JUDGE=required, but ${NO_KEY}\nTranscript: `), name);
+      assert.match(found.error ?? "", new RegExp(`^[^ ]+\\.scenario\\.json:\\d+: turn ${number} '${label}': JUDGE=required, but ${NO_KEY}\nTranscript: `), name);
     });
     for (const name of [...TURN_TESTS, "final state"]) assert.deepEqual(result(results, name), { ok: true, directive: undefined, error: undefined }, name);
     assert.match(run.stdout, /^# fail 5$/m);

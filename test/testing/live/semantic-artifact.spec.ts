@@ -7,6 +7,7 @@ import type { Transcript } from "../../../src/testing/index.ts";
 import { startFakeOpenAI, PASSING_VERDICT, type FakeOpenAI } from "../../support/fake-openai-server.ts";
 import { tempDir } from "../../support/temp-path.ts";
 import { BASIC_FLOW_FILE, JUDGE_TESTS, result, ROOT, runCommand, runSpec, tapResults, TURN_TESTS, writeSpec } from "./child-run.ts";
+import { turnLocation } from "../../support/turn-location.ts";
 
 // A judge that fails one turn of BasicFlow with a reason, what is missing and what contradicts:
 // the run goes on, and `<scenario>-semantic-failure.json` holds the transcript and the verdict.
@@ -49,7 +50,7 @@ test("a judge failing turn 2 writes the semantic artifact with the whole transcr
     assert.deepEqual(result(results, "2. name accepted · judge"), {
       ok: false,
       directive: undefined,
-      error: `turn 2 'name accepted': ${MESSAGE}\nTranscript: ${shown} (npm run transcript -- ${shown})`,
+      error: `${turnLocation(BASIC_FLOW_FILE, "name accepted", ROOT)}: turn 2 'name accepted': ${MESSAGE}\nTranscript: ${shown} (npm run transcript -- ${shown})`,
     });
     // A judge failure does not stop the conversation: every turn and the final state still pass.
     for (const name of [...TURN_TESTS, "final state", ...JUDGE_TESTS.filter((n) => !n.startsWith("2."))]) {
@@ -64,7 +65,7 @@ test("a judge failing turn 2 writes the semantic artifact with the whole transcr
     assert.equal(transcript.scenario.name, "basic-flow");
     assert.equal(
       transcript.failure,
-      `turn 2 'name accepted': ${MESSAGE}; response: "Nice to meet you, John Wick. Which two cities should I check? Give two aliases, like LA, NYC."`,
+      `${turnLocation(BASIC_FLOW_FILE, "name accepted", ROOT)}: turn 2 'name accepted': ${MESSAGE}; response: "Nice to meet you, John Wick. Which two cities should I check? Give two aliases, like LA, NYC."`,
     );
     assert.deepEqual(
       transcript.turns.map((turn) => [turn.number, turn.label, turn.outcome]),
