@@ -1,7 +1,10 @@
 import type { Verdict } from "./judge/judge-verdict.ts";
 
-/** Which contract a check belongs to; `judge` checks are graded by a model. */
-export type Contract = "transport" | "persisted" | "expectation" | "domain" | "judge" | "cassette";
+/**
+ * Which contract a check belongs to; `judge` checks are graded by a model, and `answer` checks hold
+ * the answer's own claims to the turn when the store cannot be read to check what was stored.
+ */
+export type Contract = "transport" | "persisted" | "answer" | "expectation" | "domain" | "judge" | "cassette";
 
 export interface Check {
   contract: Contract;

@@ -1,5 +1,6 @@
 import { headOf, type SessionDocument, type SessionHead } from "../engine/session-document.ts";
 import { preview } from "../engine/scripted-model.ts";
+import { answerChecks } from "./answer-checks.ts";
 import { check, failed, passed, skipped, type Check } from "./check.ts";
 import { ChatClient, type ChatClientOptions, type ChatExchange } from "./chat-client.ts";
 import { expectationChecks } from "./expectation-checks.ts";
@@ -220,7 +221,7 @@ export class ScenarioRun {
     const unreadable = sessions ? undefined : (this.#target.sessionsUnavailable ?? "no store to read");
     const persisted = sessions
       ? persistedChecks(turn, scenario.flowName, answer, stored, expectsError ? before : this.#stored, sessions.description, this.#session)
-      : [skipped("persisted", "persisted contract", unreadable!)];
+      : [skipped("persisted", "persisted contract", unreadable!), ...answerChecks(turn, answer)];
     const checks = [...(restarted ? [restarted] : []), ...transport.checks, ...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
     if (this.#options.eachTurn && !expectsError && stored) checks.push(await this.#eachTurn(headOf(stored), turn));
     if (modelCalls !== undefined) {
@@ -240,6 +241,8 @@ export class ScenarioRun {
     // and its message already quotes the error, so the response is not repeated after it.
     const status = failures.find((c) => c.name === "status");
     const told = status ? [status] : failures;
+    // An answer check reads like a stored fact; naming it says the step is the server's word alone.
+    const tell = (c: Check) => (c.contract === "answer" ? `answer ${c.name}: ${c.message}` : c.message);
     const response = status && answer.json?.["error"] ? "" : `; response: ${JSON.stringify(preview(answer.text, 200))}`;
     const report: TurnReport = {
       number: index + 1,
@@ -248,7 +251,7 @@ export class ScenarioRun {
       answer: answer.text,
       outcome: failures.length ? "failed" : "passed",
       ...(failures.length
-        ? { failure: `turn ${index + 1} '${turn.label}': ${told.map((c) => c.message).join("; ")}${response}` }
+        ? { failure: `turn ${index + 1} '${turn.label}': ${told.map(tell).join("; ")}${response}` }
         : {}),
       request: { ...exchange.request, headers: redactHeaders(exchange.request.headers, Object.keys(this.#options.headers ?? {})), body: parseBody(exchange.request.body) },
       response: { status: exchange.response.status, headers: redactHeaders(exchange.response.headers), body: answer.events ?? answer.json ?? exchange.response.body },
