@@ -5,6 +5,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { COVERAGE_RUN, coverageLines, mergeCoverage, type FlowCoverage } from "../testing/flow-coverage.ts";
+import { closestName } from "../testing/closest-name.ts";
 import { discoverSelected } from "../testing/scenario-discovery.ts";
 import { flowsDescribedBy } from "../testing/scenario-specs.ts";
 import { answerHelp } from "./answer-help.ts";
@@ -108,7 +109,7 @@ const scenarioPaths = paths.filter(isScenarioPath);
 const specPaths = paths.filter((path) => !isScenarioPath(path));
 let files = (specPaths.length || !scenarioPaths.length ? specPaths : ["test"]).flatMap(specsUnder);
 if (scenarioPaths.length) {
-  files = await scenarioSpecs(files, scenarioPaths);
+  files = scenarioSpecs(files, scenarioPaths);
   process.env["FLOW_SCENARIOS"] = scenarioPaths.join(delimiter);
 }
 if (files.length === 0) {
@@ -134,14 +135,12 @@ child.on("exit", (code, signal) => {
 
 /**
  * The specs that run the scenarios at `scenarioPaths`: those among `files` that describe the
- * scenarios of a flow. A scenario whose registered flow no spec describes would be run by none,
- * so that stops the run, saying which spec to add.
+ * scenarios of those files' flows. A scenario whose flow no spec describes would be run by none,
+ * so that stops the run, saying which spec to add or which flow was meant.
  */
-async function scenarioSpecs(files: string[], scenarioPaths: string[]): Promise<string[]> {
+function scenarioSpecs(files: string[], scenarioPaths: string[]): string[] {
   const described = new Map(files.map((file) => [file, flowsDescribedBy(file)]));
-  const runs = new Set([...described.values()].flat());
-  const { registeredFlows } = await import("../flows/index.ts");
-  const registered = new Set(registeredFlows.map((entry) => entry.flow.name));
+  const runs = [...new Set([...described.values()].flat())];
   const found = discoverSelected(scenarioPaths);
   const flowNames = found.files.map((file) => {
     try {
@@ -150,19 +149,22 @@ async function scenarioSpecs(files: string[], scenarioPaths: string[]): Promise<
       return undefined;
     }
   });
-  const wanted = new Set(flowNames.filter((name): name is string => typeof name === "string" && registered.has(name)));
-  const unrun = found.files.filter((_, index) => wanted.has(flowNames[index] as string) && !runs.has(flowNames[index] as string));
-  for (const file of unrun) {
-    const flowName = flowNames[found.files.indexOf(file)] as string;
+  let unrun = 0;
+  found.files.forEach((file, index) => {
+    const flowName = flowNames[index];
+    if (typeof flowName !== "string" || runs.includes(flowName)) return;
+    unrun += 1;
+    const guess = closestName(flowName, runs);
     console.error(
-      `run-specs: ${file} is a ${flowName} scenario, but no spec given runs ${flowName}'s scenarios; add test/flows/${kebabCase(flowName)}.spec.ts calling describeFlowScenarios("${flowName}", { flows: registeredFlows }).`,
+      `run-specs: ${file} has "flowName": "${flowName}", but no spec given runs ${flowName}'s scenarios (they run ${runs.join(", ") || "no flow's"})` +
+        `${guess ? `; did you mean ${guess}?` : "."} Fix the flowName, or add test/flows/${kebabCase(flowName)}.spec.ts calling describeFlowScenarios("${flowName}", { flows: registeredFlows }).`,
     );
-  }
-  if (unrun.length) process.exit(1);
-  // A file of no registered flow (or not JSON, or misnamed, or missing) is every flow spec's to
+  });
+  if (unrun) process.exit(1);
+  // A file that is not JSON, has no flowName, is misnamed or missing is every flow spec's to
   // report, with the loader's problems; the others need only their own flows' specs.
-  const unattributed = found.missing.length + found.misnamed.length > 0 || flowNames.some((name) => typeof name !== "string" || !registered.has(name));
-  return files.filter((file) => described.get(file)!.some((flow) => unattributed || wanted.has(flow)));
+  const unattributed = found.missing.length + found.misnamed.length > 0 || flowNames.some((name) => typeof name !== "string");
+  return files.filter((file) => described.get(file)!.some((flow) => unattributed || flowNames.includes(flow)));
 }
 
 /** `HomeInsuranceFlow` → `home-insurance-flow`. */

@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { tempDir } from "../support/temp-path.ts";
+import { ROOT, runNode, tapResults, type ChildRun } from "../testing/live/child-run.ts";
+
+// run-specs given scenario files or folders runs just those scenarios through the specs that
+// describe their flows: here a spec of the test's own, on RelayFlow (test/support/relay-flow.ts).
+
+let dir: { path: string; remove(): void };
+let specs: string;
+let scenarios: string;
+
+const turns = [
+  { label: "greets", input: "hello", expectedActiveStep: "FarewellStep" },
+  { label: "ends", input: "bye", expectedActiveStep: "FarewellStep", completed: true },
+];
+
+function runSpecs(...args: string[]): Promise<ChildRun> {
+  return runNode(["--import", "tsx", join(ROOT, "src", "cli", "run-specs.ts"), ...args]);
+}
+
+before(async () => {
+  dir = await tempDir("run-specs-scenarios");
+  specs = join(dir.path, "specs");
+  scenarios = join(dir.path, "scenarios");
+  mkdirSync(join(scenarios, "team"), { recursive: true });
+  mkdirSync(specs);
+  writeFileSync(join(scenarios, "first.scenario.json"), JSON.stringify({ flowName: "RelayFlow", turns }));
+  writeFileSync(join(scenarios, "team", "second.scenario.json"), JSON.stringify({ flowName: "RelayFlow", turns }));
+  writeFileSync(join(scenarios, "team", "other.scenario.json"), JSON.stringify({ flowName: "NoSpecFlow", turns }));
+  const from = (path: string) => JSON.stringify(join(ROOT, path));
+  writeFileSync(
+    join(specs, "relay-flow.spec.ts"),
+    `import { describeFlowScenarios } from ${from("src/testing/index.ts")};\nimport { relayFlows } from ${from("test/support/relay-flow.ts")};\n` +
+      `describeFlowScenarios("RelayFlow", { flows: relayFlows, dir: ${JSON.stringify(scenarios)}, artifactsDir: ${JSON.stringify(join(dir.path, "artifacts"))} });\n`,
+  );
+  writeFileSync(join(specs, "unit.spec.ts"), `import { test } from "node:test";\ntest("a unit spec", () => {});\n`);
+});
+
+after(() => dir.remove());
+
+test("a scenario file given runs that file's scenarios alone, through the spec of its flow and no other spec", async () => {
+  const child = await runSpecs(specs, join(scenarios, "first.scenario.json"), "--test-reporter=tap");
+  assert.equal(child.code, 0, child.stdout + child.stderr);
+  const suites = [...tapResults(child.stdout).keys()].filter((name) => name.startsWith("RelayFlow: "));
+  assert.deepEqual(suites, ["RelayFlow: first"]);
+  assert.doesNotMatch(child.stdout, /a unit spec/);
+});
+
+test("node:test options may come before the paths, their values not taken for paths", async () => {
+  const child = await runSpecs("--test-reporter", "tap", "--test-name-pattern", "greets", specs, join(scenarios, "team", "second.scenario.json"));
+  assert.equal(child.code, 0, child.stdout + child.stderr);
+  const results = tapResults(child.stdout);
+  assert.equal(results.get("1. greets")?.ok, true);
+  assert.equal(results.has("RelayFlow: first"), false);
+});
+
+test("a scenario whose flow no spec given runs stops the run before any test, naming the file and the spec to add", async () => {
+  const child = await runSpecs(specs, join(scenarios, "team"));
+  assert.equal(child.code, 1);
+  assert.match(child.stderr, /other\.scenario\.json has "flowName": "NoSpecFlow", but no spec given runs NoSpecFlow's scenarios \(they run RelayFlow\)\. Fix the flowName, or add test\/flows\/no-spec-flow\.spec\.ts/);
+  assert.equal(child.stdout, "");
+});
+
+test("a path that does not exist is refused, naming it", async () => {
+  const child = await runSpecs(specs, join(scenarios, "absent.scenario.json"));
+  assert.equal(child.code, 2);
+  assert.match(child.stderr, /absent\.scenario\.json: no such file or folder/);
+});
+
+for (const [command, usage] of [
+  ["run-specs.ts", /^Usage: run-specs /],
+  ["check-scenarios.ts", /^Usage: npm run scenarios:check/],
+  ["transcript.ts", /^Usage: npm run transcript -- /],
+  ["start.ts", /^Usage: npm start/],
+] as const) {
+  test(`${command} answers --help and -h with its usage, and takes neither for a file`, async () => {
+    for (const flag of ["--help", "-h"]) {
+      const child = await runNode(["--import", "tsx", join(ROOT, "src", "cli", command), flag]);
+      assert.equal(child.code, 0, child.stderr);
+      assert.match(child.stdout, usage);
+    }
+  });
+}
