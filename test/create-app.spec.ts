@@ -6,6 +6,7 @@ import { loadConfig } from "../src/config.ts";
 import { createApp } from "../src/create-app.ts";
 import { Model } from "../src/engine/index.ts";
 import { SqliteSessionStore } from "../src/store/sqlite/sqlite-session-store.ts";
+import { basicFlowEntry } from "./fixtures/flows/index.ts";
 import { tempDir } from "./support/temp-path.ts";
 
 test("two apps in one process keep their own models and can be closed in any order", async () => {
@@ -13,7 +14,7 @@ test("two apps in one process keep their own models and can be closed in any ord
   const originalCreate = Model.prototype.createInstance;
   const originalConnect = net.Socket.prototype.connect;
   const open = (name: string) =>
-    createApp({ config: loadConfig({}), store: new SqliteSessionStore(join(dir.path, `${name}.sqlite`)), log: () => undefined });
+    createApp({ flows: [basicFlowEntry], config: loadConfig({}), store: new SqliteSessionStore(join(dir.path, `${name}.sqlite`)), log: () => undefined });
   try {
     const first = await open("first");
     const second = await open("second");

@@ -25,12 +25,13 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import Database from "better-sqlite3";
-import { BasicFlow, basicFlowEntry } from "../../src/flows/index.ts";
 import { loadScenario } from "../../src/testing/load-scenario.ts";
 import type { LoadedScenario, Scenario, ScenarioTurn } from "../../src/testing/scenario.ts";
 import { SCRATCH_SETTINGS } from "../../src/store/sqlite/sqlite-session-store.ts";
 import { ScenarioRun } from "../../src/testing/scenario-run.ts";
 import { startScenarioTarget, type ScenarioTarget } from "../../src/testing/scenario-target.ts";
+import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
+import { fixtureScenario } from "../support/fixture-scenario.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 const RESULTS = join(ROOT, "test", "bench", "results.json");
@@ -265,7 +266,7 @@ interface StackResult {
   concurrentP99Micros: number;
 }
 
-const BASIC_FLOW_SCENARIO = join(ROOT, "scenarios", "basic-flow.scenario.json");
+const BASIC_FLOW_SCENARIO = fixtureScenario("basic-flow");
 
 /** The app with BasicFlow, warmed up; each block plays whole conversations one after another. */
 async function startStack(dir: string): Promise<Timed & { on: ScenarioTarget; loaded: LoadedScenario; parts: { http: number[]; store: number[] } }> {
@@ -440,7 +441,7 @@ function writeSpec(dir: string, name: string, scenarioFile: string): string {
     spec,
     [
       "// Written by test/bench/bench.ts and removed when it ends.",
-      `import { basicFlowEntry } from ${JSON.stringify(from(join(ROOT, "src", "flows", "index.ts")))};`,
+      `import { basicFlowEntry } from ${JSON.stringify(from(join(ROOT, "test", "fixtures", "flows", "index.ts")))};`,
       `import { describeScenario } from ${JSON.stringify(from(join(ROOT, "src", "testing", "index.ts")))};`,
       "",
       `describeScenario(${JSON.stringify(scenarioFile)}, { flows: [basicFlowEntry], artifactsDir: ${JSON.stringify(dir)} });`,
@@ -697,7 +698,7 @@ async function main(): Promise<void> {
       // floorRatio is the median of the blocks' ratios; these are the quartiles around it.
       floorRatioQuartiles: ratioSpread ? [round(ratioSpread.p25, 2), round(ratioSpread.p75, 2)] : null,
       stack: {
-        scenario: "scenarios/basic-flow.scenario.json",
+        scenario: relative(ROOT, BASIC_FLOW_SCENARIO),
         conversations: STACK.conversations,
         blocks: BLOCKS,
         playTurnMicros: round(stack.turnMicros),

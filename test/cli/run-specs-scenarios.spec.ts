@@ -24,7 +24,7 @@ function runSpecs(...args: string[]): Promise<ChildRun> {
 before(async () => {
   dir = await tempDir("run-specs-scenarios");
   specs = join(dir.path, "specs");
-  scenarios = join(dir.path, "scenarios");
+  scenarios = join(dir.path, "our-scenarios");
   mkdirSync(join(scenarios, "team"), { recursive: true });
   mkdirSync(specs);
   writeFileSync(join(scenarios, "first.scenario.json"), JSON.stringify({ flowName: "RelayFlow", turns }));

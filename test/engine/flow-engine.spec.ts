@@ -27,8 +27,8 @@ import {
   type TurnWrite,
 } from "../../src/engine/index.ts";
 import { FlowcheckError, isFlowcheckError, type ErrorCode } from "../../src/errors.ts";
-import { demoFlows } from "../../src/flows/index.ts";
 import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
+import { basicFlowEntry } from "../fixtures/flows/index.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -949,7 +949,7 @@ describe("FlowEngine: BasicFlow on its scripted model", () => {
   }
 
   test("BasicFlow refuses a placeholder name, saves a real one, the weather and a checked address, then completes", async (t) => {
-    const { engine } = await harness(t, demoFlows);
+    const { engine } = await harness(t, [basicFlowEntry]);
     const first = await engine.chat({ flow: "BasicFlow", message: "John Doe" });
     assert.equal(first.currentStep, "NameStep");
     assert.equal(first.runStatus, "running");
@@ -985,7 +985,7 @@ describe("FlowEngine: BasicFlow on its scripted model", () => {
   });
 
   test("BasicFlow stays on AddressStep when the AddressCheck child refuses a ZIP code", async (t) => {
-    const { engine } = await harness(t, demoFlows);
+    const { engine } = await harness(t, [basicFlowEntry]);
     const session = await reachAddressStep(engine);
     const outcome = await engine.chat({ session, message: "1600 SW Murray Blvd, Beaverton, OR 9700" });
     assert.equal(outcome.currentStep, "AddressStep");

@@ -24,7 +24,9 @@ async function errorOf(emitter: net.Socket | http.ClientRequest): Promise<Error 
   return error;
 }
 
-const originalConnect = net.Socket.prototype.connect;
+// Read when the tests start, not when this file loads: in a process shared with other spec files,
+// one of theirs may still have an app (and so a guard) open while this file is imported.
+let originalConnect: typeof net.Socket.prototype.connect;
 
 describe("isLoopbackHost", () => {
   test("loopback addresses and names are loopback", () => {
@@ -61,6 +63,7 @@ describe("guardLoopbackOnly", () => {
   let port: number;
 
   before(async () => {
+    originalConnect = net.Socket.prototype.connect;
     loopback = net.createServer((socket) => {
       socket.on("data", (data) => socket.end(`pong:${data.toString()}`));
     });
@@ -180,6 +183,7 @@ describe("guardLoopbackOnly", () => {
 });
 
 test("holds on the guard can be lifted in any order, and the guard goes with the last one", () => {
+  originalConnect = net.Socket.prototype.connect;
   const liftOuter = guardLoopbackOnly("scripted");
   const liftInner = guardLoopbackOnly("replay");
   const guarded = net.Socket.prototype.connect;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import Database from "better-sqlite3";
-import { basicFlowScripts } from "../../src/flows/index.ts";
+import { basicFlowEntry, basicFlowScripts } from "../fixtures/flows/index.ts";
 import { startFakeOpenAI, type CompletionRequest, type FakeOpenAI } from "../support/fake-openai-server.ts";
 import { jsonClient, type JsonAnswer } from "../support/json-client.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
@@ -25,6 +25,7 @@ async function withLive(body: (live: Live) => Promise<void>): Promise<void> {
   let client: ReturnType<typeof jsonClient> | undefined;
   try {
     server = await startTestServer({
+      flows: [basicFlowEntry],
       env: { FLOW_MODEL: "live", OPENAI_API_KEY: "k", OPENAI_BASE_URL: fake.baseURL, OPENAI_MAX_RETRIES: "0", OPENAI_TIMEOUT_MS: "3000" },
     });
     client = jsonClient(server.url);

@@ -6,8 +6,8 @@ import { after, before, beforeEach, describe, test } from "node:test";
 import { loadConfig } from "../../src/config.ts";
 import { createApp, type App } from "../../src/create-app.ts";
 import type { SessionDocument } from "../../src/engine/index.ts";
-import { BasicFlow } from "../../src/flows/index.ts";
 import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
+import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -104,6 +104,7 @@ beforeEach(() => {
 async function liveApp(): Promise<{ app: App; close: () => Promise<void> }> {
   const dir = await tempDir("openai-live");
   const app = await createApp({
+    flows: [basicFlowEntry],
     config: loadConfig({
       FLOW_MODEL: "live",
       OPENAI_API_KEY: "test-key",
@@ -140,7 +141,7 @@ describe("OpenAIChatModel against a local OpenAI-compatible server", () => {
   test("the app runs BasicFlow in live mode when FLOW_MODEL=live", async () => {
     const { app, close } = await liveApp();
     try {
-      assert.deepStrictEqual(app.modelModes, { BasicFlow: "live", HotelFlow: "live", InvoiceFlow: "live", HomeInsuranceFlow: "live" });
+      assert.deepStrictEqual(app.modelModes, { BasicFlow: "live" });
       assert.equal(app.config.openai.baseURL, baseURL);
       assert.equal(app.config.openai.maxRetries, 0);
     } finally {

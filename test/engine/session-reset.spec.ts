@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import Database from "better-sqlite3";
+import { basicFlowEntry } from "../fixtures/flows/index.ts";
 import { jsonClient } from "../support/json-client.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 
@@ -28,7 +29,7 @@ function storedHead(server: TestServer, id: string): string | undefined {
 }
 
 test("a session stored in a version this code cannot read is reset: a new id in body and header, reset true, the old one kept", async () => {
-  const server = await startTestServer();
+  const server = await startTestServer({ flows: [basicFlowEntry] });
   const client = jsonClient(server.url);
   try {
     const first = await client.post("/ai/chat", { flow: "BasicFlow", message: "John Wick" });
@@ -55,7 +56,7 @@ test("a session stored in a version this code cannot read is reset: a new id in 
 });
 
 test("a damaged session whose flow cannot be read is refused with invalid_request unless the request names the flow", async () => {
-  const server = await startTestServer();
+  const server = await startTestServer({ flows: [basicFlowEntry] });
   const client = jsonClient(server.url);
   try {
     const first = await client.post("/ai/chat", { flow: "BasicFlow", message: "John Wick" });

@@ -40,9 +40,9 @@ interface Server {
   exited: Promise<void>;
 }
 
-/** Starts `src/cli/start.ts` as a child process and resolves once it prints the URL it serves. */
+/** Starts the BasicFlow fixture's server as a child process and resolves once it prints the URL it serves. */
 function startServer(sqlitePath: string): Promise<Server> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/start.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "test/support/serve-basic-flow.ts"], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SQLITE_PATH: sqlitePath, FLOW_MODEL: "scripted" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -5,8 +5,8 @@ import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { test, type TestContext } from "node:test";
 import { FLOW_MEMORY } from "../../src/engine/session-document.ts";
-import { basicFlowScripts } from "../../src/flows/index.ts";
 import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
+import { basicFlowScripts } from "../fixtures/flows/index.ts";
 import { startFakeOpenAI } from "../support/fake-openai-server.ts";
 import { tempDir } from "../support/temp-path.ts";
 
@@ -28,9 +28,9 @@ interface Server {
   output: () => string;
 }
 
-/** Starts `src/cli/start.ts` as a child process with `env` and resolves once it prints its URL. */
+/** Starts the BasicFlow fixture's server as a child process with `env` and resolves once it prints its URL. */
 function startServer(name: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/start.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "test/support/serve-basic-flow.ts"], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],

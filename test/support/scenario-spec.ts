@@ -4,17 +4,17 @@ import { join, resolve } from "node:path";
 const ROOT = resolve(import.meta.dirname, "..", "..");
 
 /**
- * Writes `<dir>/<name>.spec.ts`, a spec that runs `scenarioFile` with describeScenario and the demo
- * flows (transcripts in `artifactsDir`, else the default), for a test to run in a child process.
+ * Writes `<dir>/<name>.spec.ts`, a spec that runs `scenarioFile` with describeScenario and the
+ * BasicFlow fixture (transcripts in `artifactsDir`, else the default), for a test to run in a child process.
  */
 export function writeScenarioSpec(dir: string, name: string, scenarioFile: string, artifactsDir?: string): string {
   const spec = join(dir, `${name}.spec.ts`);
-  const options = artifactsDir === undefined ? "{ flows: demoFlows }" : `{ flows: demoFlows, artifactsDir: ${JSON.stringify(artifactsDir)} }`;
+  const options = artifactsDir === undefined ? "{ flows: [basicFlowEntry] }" : `{ flows: [basicFlowEntry], artifactsDir: ${JSON.stringify(artifactsDir)} }`;
   writeFileSync(
     spec,
     [
       `import { describeScenario } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
-      `import { demoFlows } from ${JSON.stringify(join(ROOT, "src", "flows", "index.ts"))};`,
+      `import { basicFlowEntry } from ${JSON.stringify(join(ROOT, "test", "fixtures", "flows", "index.ts"))};`,
       "",
       `describeScenario(${JSON.stringify(scenarioFile)}, ${options});`,
       "",

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { createApp, type App, type AppOptions } from "../../src/create-app.ts";
+import type { FlowEntry } from "../../src/engine/index.ts";
 import { serve, type RunningServer } from "../../src/serve.ts";
 import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
 import { tempDir } from "./temp-path.ts";
@@ -15,11 +16,12 @@ export interface TestServer {
 }
 
 /**
- * The app on 127.0.0.1 with an ephemeral port and its own SQLite file under test/.tmp. The
- * environment is `env` alone (not process.env), so a test sees only the pins it sets.
+ * The app serving `flows` on 127.0.0.1 with an ephemeral port and its own SQLite file under test/.tmp.
+ * The environment is `env` alone (not process.env), so a test sees only the pins it sets. `flows` is
+ * required, so no spec serves whatever flows the app registers by default.
  */
 export async function startTestServer(
-  options: Omit<AppOptions, "config" | "store"> & { env?: Record<string, string> } = {},
+  options: Omit<AppOptions, "config" | "store" | "flows"> & { flows: readonly FlowEntry[]; env?: Record<string, string> },
 ): Promise<TestServer> {
   const dir = await tempDir("server");
   const sqlitePath = join(dir.path, "sessions.sqlite");

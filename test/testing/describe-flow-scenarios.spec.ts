@@ -31,7 +31,7 @@ function run(env: Record<string, string> = {}): Promise<ChildRun> {
 
 before(async () => {
   dir = await tempDir("describe-flow-scenarios");
-  scenarios = join(dir.path, "scenarios");
+  scenarios = join(dir.path, "our-scenarios");
   writeJson("relay.scenario.json", { flowName: "RelayFlow", tags: ["smoke"], turns: relayTurns("top") });
   writeJson("team/deep/nested.scenario.json", { flowName: "RelayFlow", turns: relayTurns("nested") });
   writeJson("clock.scenario.json", { flowName: "ClockFlow", turns: [{ label: "tick", input: "now?", expectedActiveStep: "ClockStep" }] });

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { join, relative, resolve } from "node:path";
 import { test } from "node:test";
 import type { Transcript } from "../../src/testing/index.ts";
+import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { writeScenarioSpec } from "../support/scenario-spec.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { turnLocation } from "../support/turn-location.ts";
@@ -15,7 +16,7 @@ import { FakeChatServer, jsonReply } from "./fake-chat-server.ts";
 // process, as `npm run test:flows` would, then reads its TAP output and its artifacts.
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
-const BASIC_FLOW_FILE = join(ROOT, "scenarios", "basic-flow.scenario.json");
+const BASIC_FLOW_FILE = fixtureScenario("basic-flow");
 const NO_JUDGE = "no OPENAI_API_KEY is set, so no LLM judge can be reached and expectedResponse is not graded";
 const START_TEST = "the target starts, serves the flow, and the persisted contract can be checked";
 const TURN_3_RESPONSE = '"Today: LA 72°F, NYC 64°F. What is your US postal address, with the ZIP code?"';

@@ -1,18 +1,18 @@
 import assert from "node:assert/strict";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { test } from "node:test";
-import { demoFlows } from "../../src/flows/index.ts";
 import { loadScenario, runScenario, startScenarioTarget } from "../../src/testing/index.ts";
+import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
+import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 import { collect } from "./fake-chat-server.ts";
 
-const BASIC_FLOW_FILE = resolve(import.meta.dirname, "..", "..", "scenarios", "basic-flow.scenario.json");
-const basicFlow = loadScenario(BASIC_FLOW_FILE, demoFlows.map((entry) => entry.flow));
+const basicFlow = loadScenario(fixtureScenario("basic-flow"), [BasicFlow]);
 const NO_SQLITE_PATH = "FLOW_BASE_URL is set but SQLITE_PATH is not, so the target's store cannot be read; the persisted contract is not checked";
 
 /** A running server and `env` set over process.env (undefined unsets), all undone afterwards. */
 async function withExternalServer(env: (server: TestServer) => Record<string, string | undefined>, body: (server: TestServer) => Promise<void>): Promise<void> {
-  const server = await startTestServer();
+  const server = await startTestServer({ flows: [basicFlowEntry] });
   const names = ["FLOW_BASE_URL", "SQLITE_PATH", "SESSION_STORE", "MONGO_URL"];
   const saved = names.map((name) => [name, process.env[name]] as const);
   try {
@@ -32,7 +32,7 @@ test("with FLOW_BASE_URL and SQLITE_PATH the runner drives the running server an
   await withExternalServer(
     (server) => ({ FLOW_BASE_URL: server.url, SQLITE_PATH: server.sqlitePath }),
     async (server) => {
-      const target = await startScenarioTarget(basicFlow, { flows: demoFlows });
+      const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry] });
       let played: Awaited<ReturnType<typeof collect>>;
       try {
         assert.equal(target.baseUrl, server.url);
@@ -64,7 +64,7 @@ test("with FLOW_BASE_URL and no SQLITE_PATH the persisted contract and expectSta
   await withExternalServer(
     (server) => ({ FLOW_BASE_URL: server.url }),
     async (server) => {
-      const target = await startScenarioTarget(basicFlow, { flows: demoFlows });
+      const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry] });
       let played: Awaited<ReturnType<typeof collect>>;
       try {
         assert.equal(target.sessions, undefined);
@@ -103,7 +103,7 @@ test("with FLOW_BASE_URL and a SQLITE_PATH that does not exist the store is unav
   await withExternalServer(
     (server) => ({ FLOW_BASE_URL: server.url, SQLITE_PATH: join(server.sqlitePath, "..", "elsewhere.sqlite") }),
     async (server) => {
-      const target = await startScenarioTarget(basicFlow, { flows: demoFlows });
+      const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry] });
       try {
         assert.equal(target.sessions, undefined);
         assert.equal(
@@ -121,7 +121,7 @@ test("with FLOW_BASE_URL and another SESSION_STORE the store is unavailable, nam
   await withExternalServer(
     (server) => ({ FLOW_BASE_URL: server.url, SESSION_STORE: "REDIS", SQLITE_PATH: server.sqlitePath }),
     async () => {
-      const target = await startScenarioTarget(basicFlow, { flows: demoFlows });
+      const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry] });
       try {
         assert.equal(target.sessions, undefined);
         assert.equal(target.sessionsUnavailable, "SESSION_STORE=REDIS cannot be read by this runner; the persisted contract is not checked");
@@ -136,7 +136,7 @@ test("with FLOW_BASE_URL, SESSION_STORE=MONGO and no MONGO_URL the store is unav
   await withExternalServer(
     (server) => ({ FLOW_BASE_URL: server.url, SESSION_STORE: "MONGO" }),
     async () => {
-      const target = await startScenarioTarget(basicFlow, { flows: demoFlows });
+      const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry] });
       try {
         assert.equal(target.sessions, undefined);
         assert.equal(target.sessionsUnavailable, "SESSION_STORE=MONGO is set but MONGO_URL is not, so the target's store cannot be read; the persisted contract is not checked");

@@ -4,19 +4,19 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import type { SessionDocument } from "../../src/engine/session-document.ts";
-import { BasicFlow, demoFlows } from "../../src/flows/index.ts";
 import { addToCoverage, coverageLines, mergeCoverage, type FlowCoverage } from "../../src/testing/flow-coverage.ts";
 import { loadScenario, runScenario, startScenarioTarget } from "../../src/testing/index.ts";
+import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
+import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { writeScenarioSpec } from "../support/scenario-spec.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { collect } from "./fake-chat-server.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
-const BASIC_FLOW_FILE = join(ROOT, "scenarios", "basic-flow.scenario.json");
 
 /** The BasicFlow scenario cut to its first `turns` turns, written to `dir`, without final expectations. */
 function firstTurns(dir: string, turns: number): string {
-  const scenario = JSON.parse(readFileSync(BASIC_FLOW_FILE, "utf8")) as Record<string, unknown> & { turns: unknown[] };
+  const scenario = JSON.parse(readFileSync(fixtureScenario("basic-flow"), "utf8")) as Record<string, unknown> & { turns: unknown[] };
   for (const key of ["$schema", "finalState", "finalExecution", "finalChildren"]) delete scenario[key];
   scenario.turns = scenario.turns.slice(0, turns);
   const file = join(dir, `first-${turns}.scenario.json`);
@@ -31,7 +31,7 @@ async function storedAfter(turns: number): Promise<SessionDocument> {
   delete process.env["FLOW_BASE_URL"];
   try {
     const loaded = loadScenario(firstTurns(dir.path, turns), [BasicFlow]);
-    const target = await startScenarioTarget(loaded, { flows: demoFlows, scratchDir: dir.path });
+    const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: dir.path });
     try {
       const played = await collect(runScenario(loaded, target));
       assert.equal(played.outcome, "passed");

@@ -1,14 +1,16 @@
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { FlowcheckError } from "../../src/errors.ts";
-import { demoFlows } from "../../src/flows/index.ts";
 import { cassettePathOf, discoverScenarios, loadScenario } from "../../src/testing/index.ts";
 import { scenarioCases } from "../../src/testing/scenario-cases.ts";
+import { BasicFlow } from "../fixtures/flows/index.ts";
+import { fixtureScenario } from "../support/fixture-scenario.ts";
+import { ClockFlow } from "../support/clock-flow.ts";
 import { tempDir } from "../support/temp-path.ts";
 
-const flows = demoFlows.map((entry) => entry.flow);
+const flows = [BasicFlow, ClockFlow];
 const STEPS = "Its steps are NameStep, WeatherStep, AddressStep.";
 
 let dir: { path: string; remove: () => void };
@@ -51,9 +53,9 @@ test("a valid scenario loads with its file and its name taken from the file name
   assert.deepEqual(loadScenario(file, flows), { file, name: "valid-one", scenario: content, lines: { turns: [6], final: 11 } });
 });
 
-test("the scenario files under scenarios/ load", () => {
-  const { files } = discoverScenarios(resolve(import.meta.dirname, "..", "..", "scenarios"));
-  assert.ok(files.some((file) => file.endsWith("basic-flow.scenario.json")), files.join(", "));
+test("the scenario files found under a folder load, each with the path it was found at", () => {
+  const { files } = discoverScenarios(dirname(fixtureScenario("basic-flow")));
+  for (const name of ["basic-flow", "basic-flow-placeholder-names"]) assert.ok(files.includes(fixtureScenario(name)), files.join(", "));
   for (const file of files) assert.equal(loadScenario(file, flows).file, file);
 });
 
@@ -115,10 +117,10 @@ test("duplicate labels are refused, each naming the turn that has the label firs
 
 test("an unknown flow is refused with the closest registered flow", () => {
   assert.deepEqual(problemsOf(write("flow-typo", { flowName: "BasicFlw", turns: [turn("one")] })), [
-    'flowName: "BasicFlw" is not a registered flow; did you mean BasicFlow? The flows are BasicFlow, HotelFlow, InvoiceFlow, HomeInsuranceFlow.',
+    'flowName: "BasicFlw" is not a registered flow; did you mean BasicFlow? The flows are BasicFlow, ClockFlow.',
   ]);
   assert.deepEqual(problemsOf(write("flow-unknown", { flowName: "HotelBookingFlow", turns: [turn("one")] })), [
-    'flowName: "HotelBookingFlow" is not a registered flow. The flows are BasicFlow, HotelFlow, InvoiceFlow, HomeInsuranceFlow.',
+    'flowName: "HotelBookingFlow" is not a registered flow. The flows are BasicFlow, ClockFlow.',
   ]);
 });
 
@@ -235,7 +237,7 @@ test("a regular expression literal with an unknown flag is refused, not matched 
 });
 
 test("a scenario with cases is one conversation per case, each with its values in place of the placeholders and a name and tape of its own", () => {
-  const file = resolve(import.meta.dirname, "..", "..", "scenarios", "basic-flow-placeholder-names.scenario.json");
+  const file = fixtureScenario("basic-flow-placeholder-names");
   const loaded = loadScenario(file, flows);
   const cases = scenarioCases(loaded);
   assert.deepEqual(
@@ -251,7 +253,7 @@ test("a scenario with cases is one conversation per case, each with its values i
   assert.equal(cases[1]!.scenario.turns[0]!.expectedResponse, "The assistant should say Jane Doe looks like a placeholder and ask for the user's real name.");
   assert.equal(cases[1]!.scenario.cases, undefined);
   assert.equal(cassettePathOf(file, cases[1]!.caseLabel), file.replace(/\.scenario\.json$/, ".jane-doe.cassette.json"));
-  assert.deepEqual(scenarioCases(loadScenario(resolve(import.meta.dirname, "..", "..", "scenarios", "basic-flow.scenario.json"), flows)).length, 1);
+  assert.deepEqual(scenarioCases(loadScenario(fixtureScenario("basic-flow"), flows)).length, 1);
 });
 
 test("cases are refused when a placeholder has no value, a value is used nowhere, two labels name one suite, or a value breaks a pattern", () => {

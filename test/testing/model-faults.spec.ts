@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { demoFlows } from "../../src/flows/index.ts";
 import { loadScenario, runScenario, startScenarioTarget } from "../../src/testing/index.ts";
+import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { checkNamed, collect, failures, fakeScenario, playAgainstFake } from "./fake-chat-server.ts";
 
@@ -15,8 +15,8 @@ async function playBasicFlow(turns: unknown[]) {
   try {
     const file = join(dir.path, "faults.scenario.json");
     writeFileSync(file, JSON.stringify({ flowName: "BasicFlow", turns }));
-    const loaded = loadScenario(file, demoFlows.map((entry) => entry.flow));
-    const target = await startScenarioTarget(loaded, { flows: demoFlows, scratchDir: dir.path });
+    const loaded = loadScenario(file, [BasicFlow]);
+    const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: dir.path });
     try {
       return await collect(runScenario(loaded, target));
     } finally {

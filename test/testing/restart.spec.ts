@@ -1,24 +1,26 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { test } from "node:test";
-import { demoFlows } from "../../src/flows/index.ts";
+import type { FlowEntry } from "../../src/engine/index.ts";
 import { loadScenario, runScenario, ScenarioRun, startScenarioTarget, type LoadedScenario } from "../../src/testing/index.ts";
+import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
+import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { clockFlows } from "../support/clock-flow.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { checkNamed, collect, fakeScenario, playAgainstFake } from "./fake-chat-server.ts";
 
-const BASIC_FLOW_FILE = resolve(import.meta.dirname, "..", "..", "scenarios", "basic-flow.scenario.json");
+const BASIC_FLOW_FILE = fixtureScenario("basic-flow");
 
 /** The BasicFlow scenario, with `restartBefore` on the turns at `indexes`. */
 function basicFlowRestarting(...indexes: number[]): LoadedScenario {
-  const loaded = loadScenario(BASIC_FLOW_FILE, demoFlows.map((entry) => entry.flow));
+  const loaded = loadScenario(BASIC_FLOW_FILE, [BasicFlow]);
   const turns = loaded.scenario.turns.map((turn, index) => (indexes.includes(index) ? { ...turn, restartBefore: true } : turn));
   return { ...loaded, scenario: { ...loaded.scenario, turns } };
 }
 
 /** Plays `loaded` against the app booted in this process, with a scratch folder of its own. */
-async function playHere(loaded: LoadedScenario, flows: typeof demoFlows | typeof clockFlows): Promise<Awaited<ReturnType<typeof collect>>> {
+async function playHere(loaded: LoadedScenario, flows: readonly FlowEntry[]): Promise<Awaited<ReturnType<typeof collect>>> {
   const scratch = await tempDir("restart");
   try {
     let played: Awaited<ReturnType<typeof collect>> | undefined;
@@ -52,7 +54,7 @@ test("restarting an app booted in this process closes its store, folding the log
   try {
     await inProcess(async () => {
       const loaded = basicFlowRestarting();
-      const target = await startScenarioTarget(loaded, { flows: demoFlows, scratchDir: scratch.path });
+      const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: scratch.path });
       const run = new ScenarioRun(loaded, target);
       try {
         run.start();
@@ -77,7 +79,7 @@ test("restarting an app booted in this process closes its store, folding the log
 });
 
 test("a turn with restartBefore is played on an app booted again, and says so among its checks", async () => {
-  const played = await playHere(basicFlowRestarting(2, 5), demoFlows);
+  const played = await playHere(basicFlowRestarting(2, 5), [basicFlowEntry]);
   assert.equal(played.outcome, "passed", played.turns.find((turn) => turn.failure)?.failure ?? played.final.failure);
   assert.deepEqual(
     played.turns.map((turn) => turn.checks.find((c) => c.name === "restartBefore")?.outcome),

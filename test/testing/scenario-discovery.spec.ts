@@ -57,7 +57,7 @@ test("selected paths: a folder is discovered whole, a file taken as it is, a mis
 });
 
 test("FLOW_SCENARIOS holds the selected paths, separated by colons; unset or empty, every file runs", () => {
-  assert.deepEqual(selectedScenarioPaths({ FLOW_SCENARIOS: "scenarios/a.scenario.json:scenarios/team" }), ["scenarios/a.scenario.json", "scenarios/team"]);
+  assert.deepEqual(selectedScenarioPaths({ FLOW_SCENARIOS: "ours/a.scenario.json:ours/team" }), ["ours/a.scenario.json", "ours/team"]);
   assert.equal(selectedScenarioPaths({}), undefined);
   assert.equal(selectedScenarioPaths({ FLOW_SCENARIOS: "" }), undefined);
 });

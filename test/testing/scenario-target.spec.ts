@@ -1,18 +1,19 @@
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { randomUUID } from "node:crypto";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
 import { isFlowcheckError } from "../../src/errors.ts";
-import { demoFlows } from "../../src/flows/index.ts";
 import { MongoSessionStore } from "../../src/store/mongo/mongo-session-store.ts";
 import { loadScenario, runScenario, startScenarioTarget, stepState, type LoadedScenario } from "../../src/testing/index.ts";
+import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
+import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { clockFlows } from "../support/clock-flow.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { collect } from "./fake-chat-server.ts";
 
-const BASIC_FLOW_FILE = resolve(import.meta.dirname, "..", "..", "scenarios", "basic-flow.scenario.json");
+const BASIC_FLOW_FILE = fixtureScenario("basic-flow");
 const PIN = "2027-07-15T00:00:00.000Z";
 const EARLIER = "2026-01-02T03:04:05.000Z";
 const VARIABLE = "CLOCK_FLOW_CURRENT_DATE";
@@ -48,12 +49,12 @@ test("the whole BasicFlow scenario passes against the app booted in this process
   try {
     await keepingEnv(["FLOW_BASE_URL"], async () => {
       delete process.env["FLOW_BASE_URL"];
-      const loaded = loadScenario(BASIC_FLOW_FILE, demoFlows.map((entry) => entry.flow));
-      const target = await startScenarioTarget(loaded, { flows: demoFlows, scratchDir: scratch.path });
+      const loaded = loadScenario(BASIC_FLOW_FILE, [BasicFlow]);
+      const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: scratch.path });
       let played: Awaited<ReturnType<typeof collect>>;
       try {
         assert.match(target.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-        assert.deepEqual(target.models, { BasicFlow: "scripted", HotelFlow: "scripted", InvoiceFlow: "scripted", HomeInsuranceFlow: "scripted" });
+        assert.deepEqual(target.models, { BasicFlow: "scripted" });
         assert.match(target.sessions?.description ?? "", /^SQLite .*basic-flow-[^/]+\/sessions\.sqlite \(scratch: removed when the scenario ends\)$/);
         assert.equal(readdirSync(scratch.path).length, 1);
         // The scratch store is the run's alone (no lock calls per statement, nothing flushed to disk).
@@ -203,8 +204,8 @@ test(
       delete process.env["FLOW_BASE_URL"];
       process.env["SESSION_STORE"] = "MONGO";
       process.env["DOCUMENT_DB"] = database;
-      const loaded = loadScenario(BASIC_FLOW_FILE, demoFlows.map((entry) => entry.flow));
-      const target = await startScenarioTarget(loaded, { flows: demoFlows });
+      const loaded = loadScenario(BASIC_FLOW_FILE, [BasicFlow]);
+      const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry] });
       let played: Awaited<ReturnType<typeof collect>>;
       try {
         assert.match(target.sessions?.description ?? "", new RegExp(`^MongoDB .* database ${database} \\(kept after the scenario\\)$`));

@@ -5,9 +5,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
-import { basicFlowScripts, demoFlows } from "../../src/flows/index.ts";
 import { loadScenario, ScenarioRun, TranscriptWriter, type Transcript } from "../../src/testing/index.ts";
 import { redactHeaders } from "../../src/testing/redact.ts";
+import { BasicFlow, basicFlowEntry, basicFlowScripts } from "../fixtures/flows/index.ts";
 import { startFakeOpenAI } from "../support/fake-openai-server.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { startTestServer } from "../support/test-server.ts";
@@ -181,7 +181,7 @@ test("redactHeaders replaces authorization, proxy-authorization, cookie, set-coo
 test("a transcript of a turn whose answer carries authorization, cookie and x-api-key headers records them redacted", async () => {
   const key = secret("sk-test-");
   const dir = await tempDir("secrets-headers");
-  const server = await startTestServer({ env: { FLOW_MODEL: "scripted" } });
+  const server = await startTestServer({ flows: [basicFlowEntry], env: { FLOW_MODEL: "scripted" } });
   // The server behind a proxy that adds credential headers to every answer, as a gateway might.
   const proxy = await recordingProxy(server.url, (headers) => ({
     ...headers,
@@ -199,7 +199,7 @@ test("a transcript of a turn whose answer carries authorization, cookie and x-ap
     delete scenario.finalExecution;
     const file = join(dir.path, "headers.scenario.json");
     writeFileSync(file, JSON.stringify({ ...scenario, $schema: undefined }));
-    const loaded = loadScenario(file, demoFlows.map((entry) => entry.flow));
+    const loaded = loadScenario(file, [BasicFlow]);
     const writer = new TranscriptWriter(join(dir.path, "artifacts"));
     const run = new ScenarioRun(loaded, {
       baseUrl: proxy.url,

@@ -129,7 +129,7 @@ test("a passing run writes nothing and removes a stale transcript of the same sc
 const transcript: Transcript = {
   transcript: 1,
   kind: "contract",
-  scenario: { file: "scenarios/demo.scenario.json", name: "demo", flowName: "DemoFlow", description: "A demo." },
+  scenario: { file: "test/testing/demo.scenario.json", name: "demo", flowName: "DemoFlow", description: "A demo." },
   target: { baseUrl: "http://127.0.0.1:4000", store: "SQLite test/.tmp/demo/sessions.sqlite", models: { DemoFlow: "scripted" } },
   pins: { DEMO_FLOW_CURRENT_DATE: "2027-07-15T00:00:00.000Z", OPENAI_API_KEY: "[redacted]" },
   startedAt: "2027-07-15T00:00:00.000Z",
@@ -190,7 +190,7 @@ test("renderTranscript prints the conversation, the stored step, and marks faile
   assert.equal(
     renderTranscript(transcript),
     [
-      "DemoFlow · demo (scenarios/demo.scenario.json) — FAILED (contract)",
+      "DemoFlow · demo (test/testing/demo.scenario.json) — FAILED (contract)",
       "A demo.",
       "",
       "turn 2 'city': expected active step AddressStep, stored WeatherStep (runStatus running); response: \"Which city?\"",

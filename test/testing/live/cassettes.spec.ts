@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { basicFlowScripts } from "../../../src/flows/index.ts";
 import type { CassetteFile } from "../../../src/testing/cassette/cassette.ts";
+import { basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { startFakeOpenAI, PASSING_VERDICT, type CompletionRequest, type FakeOpenAI } from "../../support/fake-openai-server.ts";
 import { tempDir } from "../../support/temp-path.ts";
 import { finalLocation, turnLocation } from "../../support/turn-location.ts";
@@ -37,7 +37,8 @@ after(async () => {
 });
 
 const PASSED = { ok: true, directive: undefined, error: undefined };
-const SCENARIOS_CASSETTE = join(ROOT, "scenarios", "basic-flow.cassette.json");
+/** Where a cassette of the fixture scenario itself would go: the recording is of a copy, elsewhere. */
+const FIXTURE_CASSETTE = BASIC_FLOW_FILE.replace(/\.scenario\.json$/, ".cassette.json");
 
 /** Every call of BasicFlow's scenario, as [position, turn, label, kind, where]. */
 const CALLS = [
@@ -107,7 +108,7 @@ describe("a cassette of BasicFlow, recorded against a local OpenAI-compatible se
     assert.equal(recording.code, 0, recording.stdout + recording.stderr);
     const results = tapResults(recording.stdout);
     for (const name of [...TURN_TESTS, ...JUDGE_TESTS, "final state"]) assert.deepEqual(result(results, name), PASSED, name);
-    assert.equal(existsSync(SCENARIOS_CASSETTE), false, "nothing is written in scenarios/");
+    assert.equal(existsSync(FIXTURE_CASSETTE), false, "nothing is written next to the fixture the scenario was copied from");
 
     const cassette = JSON.parse(readFileSync(cassetteFile, "utf8")) as CassetteFile;
     assert.equal(cassette.cassette, 1);

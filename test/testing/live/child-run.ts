@@ -3,13 +3,14 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Scenario } from "../../../src/testing/index.ts";
+import { fixtureScenario } from "../../support/fixture-scenario.ts";
 
 // Helpers for the live specs: a spec file that calls describeScenario, run with node:test in a
 // child process (asynchronously, so the fake OpenAI server in this process keeps answering), and
 // its TAP output read back by test name.
 
 export const ROOT = resolve(import.meta.dirname, "..", "..", "..");
-export const BASIC_FLOW_FILE = join(ROOT, "scenarios", "basic-flow.scenario.json");
+export const BASIC_FLOW_FILE = fixtureScenario("basic-flow");
 export const NO_KEY = "no OPENAI_API_KEY is set, so no LLM judge can be reached and expectedResponse is not graded";
 /** The BasicFlow turns with an `expectedResponse`, as their judge tests are named. */
 export const JUDGE_TESTS = [
@@ -106,16 +107,16 @@ export function result(results: Map<string, TapResult>, name: string): TapResult
   return found;
 }
 
-/** A spec file in `dir` that runs `scenarioFile` with the demo flows, its artifacts in `artifactsDir`. */
+/** A spec file in `dir` that runs `scenarioFile` with the BasicFlow fixture, its artifacts in `artifactsDir`. */
 export function writeSpec(dir: string, scenarioFile: string, artifactsDir: string): string {
   const spec = join(dir, "scenario.spec.ts");
   writeFileSync(
     spec,
     [
       `import { describeScenario } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
-      `import { demoFlows } from ${JSON.stringify(join(ROOT, "src", "flows", "index.ts"))};`,
+      `import { basicFlowEntry } from ${JSON.stringify(join(ROOT, "test", "fixtures", "flows", "index.ts"))};`,
       "",
-      `describeScenario(${JSON.stringify(scenarioFile)}, { flows: demoFlows, artifactsDir: ${JSON.stringify(artifactsDir)} });`,
+      `describeScenario(${JSON.stringify(scenarioFile)}, { flows: [basicFlowEntry], artifactsDir: ${JSON.stringify(artifactsDir)} });`,
       "",
     ].join("\n"),
   );
@@ -126,7 +127,7 @@ export function readBasicFlow(): Scenario {
   return JSON.parse(readFileSync(BASIC_FLOW_FILE, "utf8")) as Scenario;
 }
 
-/** `scenario` as `<dir>/<name>.scenario.json` (without `$schema`, which is relative to scenarios/). */
+/** `scenario` as `<dir>/<name>.scenario.json` (without `$schema`, which is relative to the file it came from). */
 export function writeScenario(dir: string, name: string, scenario: Scenario): string {
   const copy = { ...scenario };
   delete copy.$schema;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { basicFlowScripts } from "../../../src/flows/index.ts";
+import { basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
 import { tempDir } from "../../support/temp-path.ts";
 import { JUDGE_TESTS, NO_KEY, readBasicFlow, result, ROOT, runSpec, tapResults, TURN_TESTS, writeScenario, type ChildRun } from "./child-run.ts";
@@ -34,10 +34,10 @@ async function runBoth(env: Record<string, string>, signal?: AbortSignal): Promi
       spec,
       [
         `import { describeScenario } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
-        `import { demoFlows } from ${JSON.stringify(join(ROOT, "src", "flows", "index.ts"))};`,
+        `import { basicFlowEntry } from ${JSON.stringify(join(ROOT, "test", "fixtures", "flows", "index.ts"))};`,
         `const artifactsDir = ${JSON.stringify(join(dir.path, "artifacts"))};`,
-        `describeScenario(${JSON.stringify(basic)}, { flows: demoFlows, artifactsDir });`,
-        `describeScenario(${JSON.stringify(liveOnly)}, { flows: demoFlows, artifactsDir });`,
+        `describeScenario(${JSON.stringify(basic)}, { flows: [basicFlowEntry], artifactsDir });`,
+        `describeScenario(${JSON.stringify(liveOnly)}, { flows: [basicFlowEntry], artifactsDir });`,
         "",
       ].join("\n"),
     );

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, test } from "node:test";
-import { basicFlowScripts } from "../../../src/flows/index.ts";
 import { openAIJudgeClient } from "../../../src/testing/judge/judge-client.ts";
 import { createLlmJudge } from "../../../src/testing/judge/llm-judge.ts";
 import type { Check, Scenario, ScenarioTurn } from "../../../src/testing/index.ts";
 import type { Answer } from "../../../src/testing/read-answer.ts";
+import { basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
 
 // The LLM judge against a local OpenAI-compatible server whose judge answers each test picks:

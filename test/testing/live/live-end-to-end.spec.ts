@@ -1,16 +1,21 @@
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
-import { basicFlowScripts } from "../../../src/flows/index.ts";
+import { basicFlowScripts } from "../../fixtures/flows/index.ts";
+import { fixtureScenario } from "../../support/fixture-scenario.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
-import { JUDGE_TESTS, judgeSummaries, result, runSpec, tapResults, TURN_TESTS } from "./child-run.ts";
+import { tempDir } from "../../support/temp-path.ts";
+import { JUDGE_TESTS, judgeSummaries, result, ROOT, runSpec, tapResults, TURN_TESTS } from "./child-run.ts";
 
 // A placeholder refused (a tool call, then the answer), then a name accepted (a tool call that
 // advances, then WeatherStep's answer).
 const MODEL_CALLS_PER_CASE = 4;
 
-// The repo's own BasicFlow suite, run live against a local OpenAI-compatible server, as
-// `FLOW_MODEL=live npm run test:flows` with OPENAI_BASE_URL set would: the fake answers the model
-// from BasicFlow's scripts and the judge with a passing verdict.
+// A flow suite like test/flows/basic-flow.spec.ts, on the BasicFlow fixture and its two scenario
+// files, run live against a local OpenAI-compatible server, as `FLOW_MODEL=live npm run test:flows`
+// with OPENAI_BASE_URL set would: the fake answers the model from BasicFlow's scripts and the judge
+// with a passing verdict.
 
 let fake: FakeOpenAI;
 
@@ -22,9 +27,28 @@ after(async () => {
   await fake.close();
 });
 
-test("FLOW_MODEL=live drives test/flows/basic-flow.spec.ts through the server: every turn and every judge test passes, none skipped", async (t) => {
+/** A spec in `dir` that runs every fixture scenario of BasicFlow with describeFlowScenarios. */
+function writeFlowSuite(dir: string): string {
+  const spec = join(dir, "basic-flow.spec.ts");
+  const options = `{ flows: [basicFlowEntry], dir: ${JSON.stringify(dirname(fixtureScenario("basic-flow")))}, artifactsDir: ${JSON.stringify(join(dir, "artifacts"))} }`;
+  writeFileSync(
+    spec,
+    [
+      `import { describeFlowScenarios } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
+      `import { basicFlowEntry } from ${JSON.stringify(join(ROOT, "test", "fixtures", "flows", "index.ts"))};`,
+      "",
+      `describeFlowScenarios("BasicFlow", ${options});`,
+      "",
+    ].join("\n"),
+  );
+  return spec;
+}
+
+test("FLOW_MODEL=live drives a flow suite through the server: every turn and every judge test passes, none skipped", async (t) => {
+  const dir = await tempDir("live-end-to-end");
+  t.after(dir.remove);
   const run = await runSpec(
-    "test/flows/basic-flow.spec.ts",
+    writeFlowSuite(dir.path),
     // The judge cache is off so that the judge is asked on every run, not answered from test/.tmp.
     { FLOW_MODEL: "live", OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL, JUDGE_CACHE: "off" },
     t.signal,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, beforeEach, test } from "node:test";
-import { basicFlowScripts } from "../../../src/flows/index.ts";
+import { basicFlowEntry, basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
 import { jsonClient } from "../../support/json-client.ts";
 import { startTestServer, type TestServer } from "../../support/test-server.ts";
@@ -25,6 +25,7 @@ beforeEach(() => {
 
 function liveServer(): Promise<TestServer> {
   return startTestServer({
+    flows: [basicFlowEntry],
     env: {
       FLOW_MODEL: "live",
       OPENAI_API_KEY: "test-key",

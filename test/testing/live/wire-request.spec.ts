@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, beforeEach, describe, test } from "node:test";
-import { basicFlowScripts, BasicFlow } from "../../../src/flows/index.ts";
 import { openAIJudgeClient } from "../../../src/testing/judge/judge-client.ts";
 import { createLlmJudge } from "../../../src/testing/judge/llm-judge.ts";
 import type { Scenario, ScenarioTurn, TurnReport } from "../../../src/testing/index.ts";
+import { BasicFlow, basicFlowEntry, basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { startFakeOpenAI, type CompletionRequest, type FakeOpenAI } from "../../support/fake-openai-server.ts";
 import { jsonClient } from "../../support/json-client.ts";
 import { tempDir } from "../../support/temp-path.ts";
@@ -167,6 +167,7 @@ describe("the judge's request", () => {
 describe("a live step's model request", () => {
   test("has the model from OPENAI_MODEL, the step's system prompt first, and the step's tools as functions", async () => {
     const server = await startTestServer({
+      flows: [basicFlowEntry],
       env: {
         FLOW_MODEL: "live",
         OPENAI_API_KEY: "test-key",

@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { test } from "node:test";
+
+// A team adds its flows and scenario files next to the demo's and may delete the demo's: the specs
+// of the engine, HTTP and tester must keep passing, so they use test/fixtures/ alone. test/flows/
+// holds the demo flows' own specs; test/bench/ is not part of npm test.
+
+const TEST_ROOT = import.meta.dirname;
+const ROOT = resolve(TEST_ROOT, "..");
+const NOT_SCANNED = new Set(["flows", "bench", ".tmp"].map((folder) => join(TEST_ROOT, folder)));
+
+const DEPENDENCIES: readonly { what: string; pattern: RegExp }[] = [
+  { what: "imports or names a path in src/flows/", pattern: /src\/flows\b|["'`]src["'`],\s*["'`]flows["'`]/ },
+  { what: "uses demoFlows, the demo flows' registry", pattern: /\bdemoFlows\b/ },
+  {
+    what: "names a path in scenarios/ other than the schema",
+    pattern: /(?<!fixtures\/)(?<![\w.-])scenarios\/(?!scenario\.schema\.json\b)|(?<!["'`]fixtures["'`],\s*)["'`]scenarios["'`](?!\s*,\s*["'`]scenario\.schema\.json["'`])/,
+  },
+  { what: "calls discoverScenarios() without a folder, which reads scenarios/", pattern: /\bdiscoverScenarios\(\s*\)/ },
+  { what: "uses registeredFlows, which holds the flows a team registers", pattern: /\bregisteredFlows\b/ },
+];
+
+/** `text` without its comments, line by line: a comment may name what the code must not use. */
+function codeOf(text: string): string[] {
+  return text.split("\n").map((line) => {
+    const trimmed = line.trimStart();
+    if (trimmed.startsWith("//") || trimmed.startsWith("/*") || trimmed.startsWith("*")) return "";
+    return line.replace(/\s\/\/\s.*$/, "");
+  });
+}
+
+/** Each line of `text` that depends on the demo flows or the scenario files in scenarios/, as `line N: what`. */
+function demoDependencies(text: string): string[] {
+  return codeOf(text).flatMap((line, index) =>
+    DEPENDENCIES.filter(({ pattern }) => pattern.test(line)).map(({ what }) => `line ${index + 1}: ${what}`),
+  );
+}
+
+function tsFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return NOT_SCANNED.has(path) ? [] : tsFilesUnder(path);
+    return entry.name.endsWith(".ts") && path !== import.meta.filename ? [path] : [];
+  });
+}
+
+test("no spec, support or fixture file outside test/flows/ imports the demo flows or reads a scenario file in scenarios/ other than the schema", () => {
+  const files = tsFilesUnder(TEST_ROOT);
+  assert.ok(files.length > 50, `only ${files.length} files were scanned`);
+  const found = files.flatMap((file) => demoDependencies(readFileSync(file, "utf8")).map((problem) => `${relative(ROOT, file)} ${problem}`));
+  assert.deepEqual(
+    found,
+    [],
+    `These depend on the demo flows or the scenarios a team keeps in scenarios/, so adding, changing or deleting those would break them:\n- ${found.join("\n- ")}\n` +
+      "Use the fixtures (test/fixtures/flows/, test/fixtures/scenarios/ by fixtureScenario()) instead; a test about the demo flows themselves belongs in test/flows/.",
+  );
+});
+
+test("the scan names an import of the demo flows, the registries, paths into scenarios/ and a discoverScenarios() without a folder, and passes the fixtures and the schema", () => {
+  const dependent = [
+    'import { BasicFlow } from "../../src/flows/index.ts";',
+    'const spec = `import { x } from ${JSON.stringify(join(ROOT, "src", "flows", "index.ts"))};`;',
+    "const flows = demoFlows.map((entry) => entry.flow);",
+    'const file = resolve(import.meta.dirname, "..", "..", "scenarios", "basic-flow.scenario.json");',
+    'const file = "scenarios/basic-flow.scenario.json";',
+    "const { files } = discoverScenarios();",
+    "const flows = registeredFlows;",
+  ].join("\n");
+  assert.deepEqual(demoDependencies(dependent), [
+    "line 1: imports or names a path in src/flows/",
+    "line 2: imports or names a path in src/flows/",
+    "line 3: uses demoFlows, the demo flows' registry",
+    "line 4: names a path in scenarios/ other than the schema",
+    "line 5: names a path in scenarios/ other than the schema",
+    "line 6: calls discoverScenarios() without a folder, which reads scenarios/",
+    "line 7: uses registeredFlows, which holds the flows a team registers",
+  ]);
+  const independent = [
+    'import { BasicFlow } from "../fixtures/flows/index.ts";',
+    'const schema = join(ROOT, "scenarios", "scenario.schema.json");',
+    'const pointer = { $schema: "../../../scenarios/scenario.schema.json" };',
+    'const file = join(import.meta.dirname, "..", "fixtures", "scenarios", "basic-flow.scenario.json");',
+    "// The demo's scenarios/basic-flow.scenario.json and src/flows/ are named in a comment only.",
+  ].join("\n");
+  assert.deepEqual(demoDependencies(independent), []);
+});
