@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { delimiter, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { COVERAGE_RUN, coverageLines, mergeCoverage, type FlowCoverage } from "../testing/flow-coverage.ts";
 import { closestName } from "../testing/closest-name.ts";
@@ -116,6 +116,12 @@ if (files.length === 0) {
   console.error(`run-specs: no *.spec.ts under ${paths.join(", ") || "(no path given)"}; nothing to run.`);
   process.exit(1);
 }
+// node:test opens a reporter's file without making its folder: test/.tmp/ does not exist in a
+// fresh checkout, and a nightly job's JUnit report would die there before any test ran.
+options.forEach((option, index) => {
+  const destination = option.startsWith("--test-reporter-destination=") ? option.slice(option.indexOf("=") + 1) : option === "--test-reporter-destination" ? options[index + 1] : undefined;
+  if (destination && destination !== "stdout" && destination !== "stderr") mkdirSync(dirname(resolve(destination)), { recursive: true });
+});
 const asked = options.find((option) => option.startsWith("--test-concurrency="))?.split("=")[1];
 const processes = Math.max(1, Math.min(files.length, asked ? Number(asked) || 1 : availableParallelism()));
 const { entries, dir } = shareFiles(files, processes);

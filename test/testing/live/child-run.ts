@@ -45,12 +45,12 @@ export function runNode(args: string[], env: Record<string, string> = {}, signal
   return runCommand(process.execPath, args, env, signal);
 }
 
-/** `command <args>` in the project folder, with the environment `runNode` gives. */
-export function runCommand(command: string, args: string[], env: Record<string, string> = {}, signal?: AbortSignal): Promise<ChildRun> {
+/** `command <args>` in the project folder (or `cwd`), with the environment `runNode` gives. */
+export function runCommand(command: string, args: string[], env: Record<string, string> = {}, signal?: AbortSignal, cwd = ROOT): Promise<ChildRun> {
   const childEnv: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!INHERITED.test(key)) childEnv[key] = value;
   Object.assign(childEnv, env);
-  const child = spawn(command, args, { cwd: ROOT, env: childEnv, stdio: ["ignore", "pipe", "pipe"], ...(signal ? { signal } : {}) });
+  const child = spawn(command, args, { cwd, env: childEnv, stdio: ["ignore", "pipe", "pipe"], ...(signal ? { signal } : {}) });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
