@@ -10,7 +10,3 @@ import { teamFlows } from "./team-flows.ts";
 export const registeredFlows: readonly FlowEntry[] = Object.freeze([...demoFlows, ...teamFlows]);
 
 export { demoFlows, teamFlows };
-export { BasicFlow, basicFlowEntry, basicFlowScripts } from "./basic/index.ts";
-export { homeInsuranceFlowEntry } from "./home-insurance/index.ts";
-export { hotelFlowEntry } from "./hotel/index.ts";
-export { invoiceFlowEntry } from "./invoice/index.ts";
