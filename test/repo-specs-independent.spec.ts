@@ -10,6 +10,9 @@ import { test } from "node:test";
 const TEST_ROOT = import.meta.dirname;
 const ROOT = resolve(TEST_ROOT, "..");
 const NOT_SCANNED = new Set(["flows", "bench", ".tmp"].map((folder) => join(TEST_ROOT, folder)));
+// It names the files the README's guide adds (src/flows/feedback/, scenarios/feedback-flow…), and
+// writes them in a copy of the repository, never in this one.
+const NAMES_THE_GUIDE = join(TEST_ROOT, "readme-example.spec.ts");
 
 const DEPENDENCIES: readonly { what: string; pattern: RegExp }[] = [
   { what: "imports or names a path in src/flows/", pattern: /src\/flows\b|["'`]src["'`],\s*["'`]flows["'`]/ },
@@ -42,7 +45,7 @@ function tsFilesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return NOT_SCANNED.has(path) ? [] : tsFilesUnder(path);
-    return entry.name.endsWith(".ts") && path !== import.meta.filename ? [path] : [];
+    return entry.name.endsWith(".ts") && path !== import.meta.filename && path !== NAMES_THE_GUIDE ? [path] : [];
   });
 }
 
