@@ -148,6 +148,10 @@ function scenarioSpecs(files: string[], scenarioPaths: string[]): string[] {
   const described = new Map(files.map((file) => [file, flowsDescribedBy(file)]));
   const runs = [...new Set([...described.values()].flat())];
   const found = discoverSelected(scenarioPaths);
+  if (found.files.length + found.misnamed.length === 0) {
+    console.error(`run-specs: no *.scenario.json under ${scenarioPaths.join(", ")}; nothing to run.`);
+    process.exit(1);
+  }
   const flowNames = found.files.map((file) => {
     try {
       return (JSON.parse(readFileSync(file, "utf8")) as { flowName?: unknown }).flowName;

@@ -64,6 +64,14 @@ test("a scenario whose flow no spec given runs stops the run before any test, na
   assert.equal(child.stdout, "");
 });
 
+test("a folder with no scenario in it stops the run, saying so, instead of running nothing green", async () => {
+  const empty = join(dir.path, "empty");
+  mkdirSync(empty);
+  const child = await runSpecs(specs, empty);
+  assert.equal(child.code, 1);
+  assert.match(child.stderr, /no \*\.scenario\.json under .*empty; nothing to run\./);
+});
+
 test("a path that does not exist is refused, naming it", async () => {
   const child = await runSpecs(specs, join(scenarios, "absent.scenario.json"));
   assert.equal(child.code, 2);
