@@ -183,7 +183,9 @@ export function loadScenario(file: string, flows: readonly FlowDefinition[]): Lo
   try {
     data = JSON.parse(text);
   } catch (error) {
-    const message = (error as Error).message.replace(/\s*\n\s*/g, " ");
+    // V8 gives the offset ("at position 30") and Node 22 and later add "(line 3 column 3)": the
+    // line and column come from the offset instead, so every Node version says them once, alike.
+    const message = (error as Error).message.replace(/\s*\n\s*/g, " ").replace(/ \(line \d+ column \d+\)$/, "");
     return fail([`the file is not valid JSON${positionOf(text, message)}: ${message}`]);
   }
   const problems = schemaProblems(data);
