@@ -7,8 +7,9 @@ import { tempDir } from "../support/temp-path.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 
-function runSpecs(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string }> {
-  const env = { ...process.env, ...extraEnv };
+/** Runs run-specs with `args`, its temporary files in `tmp`. */
+function runSpecs(args: string[], tmp: string): Promise<{ code: number | null; stdout: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
   // This test runs under node:test itself; the child must run as a top-level test run.
   delete env["NODE_TEST_CONTEXT"];
   return new Promise((resolvePromise, reject) => {
@@ -20,8 +21,6 @@ function runSpecs(args: string[], extraEnv: Record<string, string> = {}): Promis
     child.on("close", (code) => resolvePromise({ code, stdout }));
   });
 }
-
-const shares = (dir: string) => readdirSync(dir).filter((name) => name.startsWith("flowcheck-specs-")).length;
 
 test("run-specs runs the spec files in one process per share, reports a file that cannot load as one failing test, and removes its share files", async () => {
   const dir = await tempDir("run-specs");
@@ -35,11 +34,12 @@ test("run-specs runs the spec files in one process per share, reports a file tha
       );
     }
     writeFileSync(join(dir.path, "broken.spec.ts"), `throw new Error("broken on purpose");\n`);
-    // A temp folder of the child's own, so another run of the suite on the machine cannot change the count.
+    // A temporary folder of its own: other runs of run-specs on the machine add and remove share files in the shared one.
     const tmp = join(dir.path, "tmp");
     mkdirSync(tmp);
 
-    const { code, stdout } = await runSpecs([dir.path, "--test-concurrency=2"], { TMPDIR: tmp });
+    // TAP by name: from Node 23 on, the default reporter is spec even when the output is a pipe.
+    const { code, stdout } = await runSpecs([dir.path, "--test-concurrency=2", "--test-reporter=tap"], tmp);
 
     assert.equal(code, 1, stdout);
     assert.match(stdout, /^not ok \d+ - .*broken\.spec\.ts loads$/m);
@@ -50,7 +50,7 @@ test("run-specs runs the spec files in one process per share, reports a file tha
     const ran = readFileSync(pids, "utf8").trim().split("\n");
     assert.equal(ran.length, 4);
     assert.equal(new Set(ran).size, 2, "five files in two processes");
-    assert.equal(shares(tmp), 0, "the share files are removed");
+    assert.deepEqual(readdirSync(tmp).filter((name) => name.startsWith("flowcheck-specs-")), [], "the share files are removed");
   } finally {
     dir.remove();
   }

@@ -175,9 +175,8 @@ test("a name pattern that selects a later turn alone still plays the earlier tur
     const results = tapResults(run.stdout);
     // On a fresh session the flow is on NameStep: this turn passes only after turns 1 to 3 were played.
     assert.deepEqual(result(results, "4. bad zip stays"), { ok: true, directive: undefined, error: undefined });
-    for (const name of ["1. name rejected", "3. two cities", "5. address completes the flow", "final state"]) {
-      assert.equal(result(results, name).directive, "SKIP test name does not match pattern", name);
-    }
+    // Node 20 lists the other turns as skipped and Node 22 and later leave them out, so the count
+    // is what shows that none of them ran as a test of its own.
     assert.match(run.stdout, /^# pass 1$/m);
     assert.equal(existsSync(artifacts), false);
   } finally {

@@ -167,12 +167,15 @@ test("regular expressions that do not compile are refused, bare or in the /patte
   ]);
 });
 
-test("invalid JSON is refused with the line and column of the mistake", () => {
-  const file = write("broken", '{\n  "flowName": "BasicFlow"\n  "turns": []\n}\n');
-  assert.deepEqual(problemsOf(file), [
-    "the file is not valid JSON at line 3, column 3: Expected ',' or '}' after property value",
-  ]);
-  assert.deepEqual(problemsOf(write("blank", "")), ["the file is not valid JSON: Unexpected end of JSON input"]);
+// What follows the colon is V8's own text, which changes between Node versions; the position is ours.
+test("invalid JSON is refused with the line and column of the mistake, named once", () => {
+  const [problem, ...more] = problemsOf(write("broken", '{\n  "flowName": "BasicFlow"\n  "turns": []\n}\n'));
+  assert.deepEqual(more, []);
+  assert.match(problem!, /^the file is not valid JSON at line 3, column 3: \S/);
+  assert.deepEqual(problem!.match(/\bline\b/g), ["line"], problem);
+  const [blank, ...moreBlank] = problemsOf(write("blank", ""));
+  assert.deepEqual(moreBlank, []);
+  assert.match(blank!, /^the file is not valid JSON: \S/);
 });
 
 test("a missing file is refused naming the file", () => {
