@@ -101,8 +101,11 @@ interface SessionLog {
 }
 
 test("sessions survive SIGKILLs at random moments: every answered turn is stored once, in order, and no turn is half-stored", { timeout: 60_000 }, async (t) => {
-  const seed = Date.now() % 1_000_000;
-  t.diagnostic(`seed ${seed}`);
+  // TEST_SEED=<seed> replays the kill moments of a failed run; every failure message names its seed.
+  const given = process.env["TEST_SEED"];
+  assert.ok(given === undefined || /^\d+$/.test(given), `TEST_SEED=${given} is not a whole number`);
+  const seed = given === undefined ? Date.now() % 1_000_000 : Number(given);
+  t.diagnostic(`seed ${seed} (replay with TEST_SEED=${seed})`);
   const next = random(seed);
   const dir = await tempDir("crash-recovery");
   const sqlitePath = join(dir.path, "sessions.sqlite");
