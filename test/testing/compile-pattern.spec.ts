@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { compilePattern, isSuccessStatus } from "../../src/testing/scenario.ts";
+import { compilePattern, isSuccessStatus } from "../../src/testing/scenario/scenario.ts";
 
 test("a /pattern/flags string compiles to the pattern with its flags", () => {
   const pattern = compilePattern("/address/i");

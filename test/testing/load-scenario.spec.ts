@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
 import { FlowcheckError } from "../../src/errors.ts";
 import { cassettePathOf, discoverScenarios, loadScenario } from "../../src/testing/index.ts";
-import { scenarioCases } from "../../src/testing/scenario-cases.ts";
+import { scenarioCases } from "../../src/testing/scenario/scenario-cases.ts";
 import { BasicFlow } from "../fixtures/flows/index.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { ClockFlow } from "../support/clock-flow.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { failed, passed } from "../../src/testing/check.ts";
+import { failed, passed } from "../../src/testing/checks/check.ts";
 import { runScenario, ScenarioRun, type Judge, type ScenarioEvent } from "../../src/testing/index.ts";
 import { collect, FakeChatServer, fakeScenario, playAgainstFake } from "./fake-chat-server.ts";
 

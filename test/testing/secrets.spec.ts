@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { test } from "node:test";
 import { loadScenario, ScenarioRun, TranscriptWriter, type Transcript } from "../../src/testing/index.ts";
-import { redactHeaders } from "../../src/testing/redact.ts";
+import { redactHeaders } from "../../src/testing/client/redact-headers.ts";
 import { BasicFlow, basicFlowEntry, basicFlowScripts } from "../fixtures/flows/index.ts";
 import { startFakeOpenAI } from "../support/fake-openai-server.ts";
 import { tempDir } from "../support/temp-path.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { test } from "node:test";
-import { failed, passed } from "../../src/testing/check.ts";
+import { failed, passed } from "../../src/testing/checks/check.ts";
 import { renderTranscript, runScenario, TranscriptWriter, type Judge, type LoadedScenario, type RunOptions, type Transcript } from "../../src/testing/index.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { FakeChatServer, fakeScenario } from "./fake-chat-server.ts";

@@ -1,6 +1,6 @@
-import type { Check } from "../check.ts";
-import { DEFAULT_JUDGE_MIN_SCORE } from "../scenario.ts";
-import type { Judge } from "../scenario-run.ts";
+import type { Check } from "../checks/check.ts";
+import { DEFAULT_JUDGE_MIN_SCORE } from "../scenario/scenario.ts";
+import type { Judge } from "../run/scenario-run.ts";
 import { JudgeCache } from "./judge-cache.ts";
 import type { JudgeClient, JudgeCompletion } from "./judge-client.ts";
 import { judgePrompt } from "./judge-prompt.ts";

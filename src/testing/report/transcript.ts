@@ -1,9 +1,9 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { preview } from "../engine/scripted-model.ts";
-import type { LoadedScenario } from "./scenario.ts";
-import { scenarioLocation } from "./scenario-location.ts";
-import type { FinalReport, ScenarioEvent, TargetSummary, TurnReport } from "./scenario-run.ts";
+import { preview } from "../../engine/scripted-model.ts";
+import type { LoadedScenario } from "../scenario/scenario.ts";
+import { scenarioLocation } from "../scenario/scenario-location.ts";
+import type { FinalReport, ScenarioEvent, TargetSummary, TurnReport } from "../run/scenario-run.ts";
 
 export const TRANSCRIPT_KINDS = ["contract", "semantic"] as const;
 export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import type { Config } from "../../config.ts";
 import type { Cassette } from "../cassette/cassette.ts";
-import type { Judge } from "../scenario-run.ts";
-import { JudgeCache } from "./judge-cache.ts";
-import { openAIJudgeClient, type JudgeClient } from "./judge-client.ts";
-import { createLlmJudge, newJudgeStats, type JudgeStats } from "./llm-judge.ts";
+import type { Judge } from "./scenario-run.ts";
+import { JudgeCache } from "../judge/judge-cache.ts";
+import { openAIJudgeClient, type JudgeClient } from "../judge/judge-client.ts";
+import { createLlmJudge, newJudgeStats, type JudgeStats } from "../judge/llm-judge.ts";
 
 export interface JudgeSetup {
   judge: Judge | undefined;

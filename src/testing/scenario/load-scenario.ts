@@ -2,14 +2,14 @@ import { readFileSync } from "node:fs";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import moment from "moment";
-import { FlowcheckError } from "../errors.ts";
-import type { FlowDefinition } from "../engine/flow.ts";
+import { FlowcheckError } from "../../errors.ts";
+import type { FlowDefinition } from "../../engine/flow.ts";
 import { closestName } from "./closest-name.ts";
 import { jsonLines } from "./json-lines.ts";
 import { compilePattern, isSuccessStatus, type LoadedScenario, type Scenario } from "./scenario.ts";
 import { caseProblems } from "./scenario-cases.ts";
 import { stepReferences } from "./step-references.ts";
-import scenarioSchema from "../../scenarios/scenario.schema.json" with { type: "json" };
+import scenarioSchema from "../../../scenarios/scenario.schema.json" with { type: "json" };
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
 const validateScenario = ajv.compile<Scenario>(scenarioSchema);

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import type { SessionHead } from "../engine/session-document.ts";
+import type { SessionHead } from "../../engine/session-document.ts";
 import { check, failed, type Check } from "./check.ts";
-import type { Answer } from "./read-answer.ts";
-import { isSuccessStatus, type ScenarioTurn } from "./scenario.ts";
+import type { Answer } from "../answer/read-answer.ts";
+import { isSuccessStatus, type ScenarioTurn } from "../scenario/scenario.ts";
 
 /**
  * The persisted contract: the session re-read from the store is on the expected flow, step and run

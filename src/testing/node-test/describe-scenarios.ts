@@ -1,22 +1,22 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { FlowEntry } from "../engine/scripted-model.ts";
-import { loadConfig, modelModeOf, type Config } from "../config.ts";
+import type { FlowEntry } from "../../engine/scripted-model.ts";
+import { loadConfig, modelModeOf, type Config } from "../../config.ts";
 import { describeRepeatedScenario } from "./describe-repeated-scenario.ts";
-import { ChatClient } from "./chat-client.ts";
-import { noteCoverage } from "./flow-coverage.ts";
-import { flowProblems } from "./flow-problems.ts";
-import type { JudgeSetup } from "./judge/judge-for-run.ts";
-import { isFlowcheckError } from "../errors.ts";
-import { loadScenario } from "./load-scenario.ts";
+import { ChatClient } from "../client/chat-client.ts";
+import { noteCoverage } from "../report/flow-coverage.ts";
+import { flowProblems } from "../checks/flow-problems.ts";
+import type { JudgeSetup } from "../run/judge-for-run.ts";
+import { isFlowcheckError } from "../../errors.ts";
+import { loadScenario } from "../scenario/load-scenario.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
-import { scenarioLocation } from "./scenario-location.ts";
-import { scenarioCases } from "./scenario-cases.ts";
-import type { LoadedScenario } from "./scenario.ts";
-import { clientOptions, ScenarioRun, type DomainCheck, type Judge, type RunOptions, type TurnCheck } from "./scenario-run.ts";
-import { startScenarioTarget, type ScenarioTarget } from "./scenario-target.ts";
+import { scenarioLocation } from "../scenario/scenario-location.ts";
+import { scenarioCases } from "../scenario/scenario-cases.ts";
+import type { LoadedScenario } from "../scenario/scenario.ts";
+import { clientOptions, ScenarioRun, type DomainCheck, type Judge, type RunOptions, type TurnCheck } from "../run/scenario-run.ts";
+import { startScenarioTarget, type ScenarioTarget } from "../target/scenario-target.ts";
 import { suiteRunOptions } from "./suite-run-options.ts";
-import { TranscriptWriter } from "./transcript.ts";
+import { TranscriptWriter } from "../report/transcript.ts";
 
 export interface ScenarioSuiteOptions {
   /** The flows the app serves (with their scripts); the scenario's flowName must be one of them. */

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "../errors.ts";
+import type { ErrorCode } from "../../errors.ts";
 
 /**
  * A scenario's failure as node:test reports it: the message alone, starting with the scenario's

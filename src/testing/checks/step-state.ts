@@ -1,4 +1,4 @@
-import type { SessionHead } from "../engine/session-document.ts";
+import type { SessionHead } from "../../engine/session-document.ts";
 
 /**
  * The state a step owns in a stored session (whole, or its head as a turn check gets it), for

@@ -1,17 +1,17 @@
-import { headOf, type SessionDocument, type SessionHead } from "../engine/session-document.ts";
-import { preview } from "../engine/scripted-model.ts";
-import { answerChecks } from "./answer-checks.ts";
-import { check, failed, passed, skipped, type Check } from "./check.ts";
-import { ChatClient, type ChatClientOptions, type ChatExchange } from "./chat-client.ts";
-import { expectationChecks } from "./expectation-checks.ts";
-import { finalChecks } from "./final-checks.ts";
-import { persistedChecks } from "./persisted-checks.ts";
-import { readAnswer, type Answer } from "./read-answer.ts";
-import { redactHeaders } from "./redact.ts";
-import { isSuccessStatus, type LoadedScenario, type Scenario, type ScenarioTurn } from "./scenario.ts";
-import { scenarioLocation } from "./scenario-location.ts";
-import type { ScenarioTarget, SessionReader } from "./scenario-target.ts";
-import { transportChecks } from "./transport-checks.ts";
+import { headOf, type SessionDocument, type SessionHead } from "../../engine/session-document.ts";
+import { preview } from "../../engine/scripted-model.ts";
+import { answerChecks } from "../checks/answer-checks.ts";
+import { check, failed, passed, skipped, type Check } from "../checks/check.ts";
+import { ChatClient, type ChatClientOptions, type ChatExchange } from "../client/chat-client.ts";
+import { expectationChecks } from "../checks/expectation-checks.ts";
+import { finalChecks } from "../checks/final-checks.ts";
+import { persistedChecks } from "../checks/persisted-checks.ts";
+import { readAnswer, type Answer } from "../answer/read-answer.ts";
+import { redactHeaders } from "../client/redact-headers.ts";
+import { isSuccessStatus, type LoadedScenario, type Scenario, type ScenarioTurn } from "../scenario/scenario.ts";
+import { scenarioLocation } from "../scenario/scenario-location.ts";
+import type { ScenarioTarget, SessionReader } from "../target/scenario-target.ts";
+import { transportChecks } from "../checks/transport-checks.ts";
 
 export type Outcome = "passed" | "failed" | "skipped";
 

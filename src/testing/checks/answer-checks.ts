@@ -1,6 +1,6 @@
 import { check, skipped, type Check } from "./check.ts";
-import type { Answer } from "./read-answer.ts";
-import { isSuccessStatus, type ScenarioTurn } from "./scenario.ts";
+import type { Answer } from "../answer/read-answer.ts";
+import { isSuccessStatus, type ScenarioTurn } from "../scenario/scenario.ts";
 
 function stepClaim(claimed: unknown): string {
   if (typeof claimed === "string") return `it is on ${claimed}`;

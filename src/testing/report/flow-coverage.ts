@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FlowDefinition } from "../engine/flow.ts";
-import type { ExecutionEntry, SessionDocument } from "../engine/session-document.ts";
+import type { FlowDefinition } from "../../engine/flow.ts";
+import type { ExecutionEntry, SessionDocument } from "../../engine/session-document.ts";
 
 /**
  * What a run's scenarios reached of each flow, child flows included: for every step whether a

@@ -1,13 +1,13 @@
 import { before, describe, test } from "node:test";
 import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
-import type { LoadedScenario } from "./scenario.ts";
+import type { LoadedScenario } from "../scenario/scenario.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
-import { scenarioLocation } from "./scenario-location.ts";
-import { runScenario, type FinalReport, type TurnReport } from "./scenario-run.ts";
-import { startScenarioTarget } from "./scenario-target.ts";
-import { noteCoverage } from "./flow-coverage.ts";
+import { scenarioLocation } from "../scenario/scenario-location.ts";
+import { runScenario, type FinalReport, type TurnReport } from "../run/scenario-run.ts";
+import { startScenarioTarget } from "../target/scenario-target.ts";
+import { noteCoverage } from "../report/flow-coverage.ts";
 import { suiteRunOptions } from "./suite-run-options.ts";
-import { TranscriptWriter } from "./transcript.ts";
+import { TranscriptWriter } from "../report/transcript.ts";
 
 interface PlayedRun {
   turns: TurnReport[];

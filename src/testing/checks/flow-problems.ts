@@ -1,8 +1,8 @@
-import { preview } from "../engine/scripted-model.ts";
-import type { ChatClient } from "./chat-client.ts";
-import { parseObject } from "./read-answer.ts";
-import type { Scenario } from "./scenario.ts";
-import { stepReferences } from "./step-references.ts";
+import { preview } from "../../engine/scripted-model.ts";
+import type { ChatClient } from "../client/chat-client.ts";
+import { parseObject } from "../answer/read-answer.ts";
+import type { Scenario } from "../scenario/scenario.ts";
+import { stepReferences } from "../scenario/step-references.ts";
 
 interface ListedFlow {
   name: string;

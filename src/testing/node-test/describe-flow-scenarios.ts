@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { describeScenario, type ScenarioSuiteOptions } from "./describe-scenarios.ts";
-import { scenarioNameOf } from "./load-scenario.ts";
+import { scenarioNameOf } from "../scenario/load-scenario.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
-import { discoverScenarios, discoverSelected, selectedScenarioPaths, type ScenarioDiscovery } from "./scenario-discovery.ts";
-import type { DomainCheck, TurnCheck } from "./scenario-run.ts";
+import { discoverScenarios, discoverSelected, selectedScenarioPaths, type ScenarioDiscovery } from "../scenario/scenario-discovery.ts";
+import type { DomainCheck, TurnCheck } from "../run/scenario-run.ts";
 
 /** Checks in code for some of a flow's scenarios: after the last turn (`domain`), after every answered turn (`eachTurn`). */
 export interface ScenarioChecks {

@@ -1,8 +1,8 @@
-import { loadConfig } from "../config.ts";
+import { loadConfig } from "../../config.ts";
 import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
-import { judgeForRun, type JudgeSetup } from "./judge/judge-for-run.ts";
-import type { RunOptions } from "./scenario-run.ts";
-import type { ScenarioTarget } from "./scenario-target.ts";
+import { judgeForRun, type JudgeSetup } from "../run/judge-for-run.ts";
+import type { RunOptions } from "../run/scenario-run.ts";
+import type { ScenarioTarget } from "../target/scenario-target.ts";
 
 /**
  * What a flow suite's run of a scenario on `target` is played with: the spec's judge or the one

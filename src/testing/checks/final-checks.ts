@@ -1,7 +1,7 @@
-import type { SessionDocument } from "../engine/session-document.ts";
+import type { SessionDocument } from "../../engine/session-document.ts";
 import { check, type Check } from "./check.ts";
 import { matchPartial } from "./match-partial.ts";
-import type { Scenario } from "./scenario.ts";
+import type { Scenario } from "../scenario/scenario.ts";
 
 /** One line per execution entry or child run, to show what was stored when the lengths differ. */
 function entrySummary(entry: Record<string, unknown>): string {

@@ -1,5 +1,5 @@
 import http from "node:http";
-import { SESSION_HEADER } from "../http/http-exchange.ts";
+import { SESSION_HEADER } from "../../http/http-exchange.ts";
 
 export interface ChatExchange {
   request: { method: string; path: string; headers: Record<string, string>; body: string };

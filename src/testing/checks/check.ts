@@ -1,4 +1,4 @@
-import type { Verdict } from "./judge/judge-verdict.ts";
+import type { Verdict } from "../judge/judge-verdict.ts";
 
 /**
  * Which contract a check belongs to; `judge` checks are graded by a model, and `answer` checks hold

@@ -2,18 +2,18 @@ import { existsSync, mkdirSync } from "node:fs";
 import type http from "node:http";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { DEFAULTS, loadConfig, type Config } from "../config.ts";
-import { FlowcheckError } from "../errors.ts";
-import { Cassette } from "./cassette/cassette.ts";
-import { keepAliveAgent } from "./chat-client.ts";
+import { DEFAULTS, loadConfig, type Config } from "../../config.ts";
+import { FlowcheckError } from "../../errors.ts";
+import { Cassette } from "../cassette/cassette.ts";
+import { keepAliveAgent } from "../client/chat-client.ts";
 import { ModelFaults } from "./model-faults.ts";
-import { createApp, type App } from "../create-app.ts";
-import type { FlowEntry } from "../engine/scripted-model.ts";
-import type { SessionDocument, SessionHead } from "../engine/session-document.ts";
-import type { SessionStore } from "../engine/session-store.ts";
-import { createNodeServer, listen } from "../http/node-server.ts";
-import { SqliteSessionStore } from "../store/sqlite/sqlite-session-store.ts";
-import type { LoadedScenario } from "./scenario.ts";
+import { createApp, type App } from "../../create-app.ts";
+import type { FlowEntry } from "../../engine/scripted-model.ts";
+import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
+import type { SessionStore } from "../../engine/session-store.ts";
+import { createNodeServer, listen } from "../../http/node-server.ts";
+import { SqliteSessionStore } from "../../store/sqlite/sqlite-session-store.ts";
+import type { LoadedScenario } from "../scenario/scenario.ts";
 
 /** Where the persisted contract reads sessions from. */
 export interface SessionReader {
@@ -93,7 +93,7 @@ async function externalTarget(baseUrl: string, env: NodeJS.ProcessEnv, scenarioK
   if (kind === "MONGO") {
     if (!mongoUrl) sessionsUnavailable = "SESSION_STORE=MONGO is set but MONGO_URL is not, so the target's store cannot be read; the persisted contract is not checked";
     else {
-      const { MongoSessionStore } = await import("../store/mongo/mongo-session-store.ts");
+      const { MongoSessionStore } = await import("../../store/mongo/mongo-session-store.ts");
       sessions = await MongoSessionStore.open(mongoUrl, env["DOCUMENT_DB"] ?? DEFAULTS.DOCUMENT_DB);
     }
   } else if (kind !== "SQLITE") sessionsUnavailable = `SESSION_STORE=${kind} cannot be read by this runner; the persisted contract is not checked`;
@@ -121,7 +121,7 @@ async function externalTarget(baseUrl: string, env: NodeJS.ProcessEnv, scenarioK
  */
 async function openRunStore(config: Config, scratch: string): Promise<{ store: SessionStore; kept: string }> {
   if (config.sessionStore === "MONGO") {
-    const { MongoSessionStore } = await import("../store/mongo/mongo-session-store.ts");
+    const { MongoSessionStore } = await import("../../store/mongo/mongo-session-store.ts");
     return { store: await MongoSessionStore.open(config.mongo.url!, config.mongo.database), kept: "kept after the scenario" };
   }
   return { store: new SqliteSessionStore(join(scratch, "sessions.sqlite"), { scratch: true }), kept: "scratch: removed when the scenario ends" };
