@@ -1,6 +1,7 @@
 import { check, skipped, type Check } from "./check.ts";
 import type { Answer } from "../answer/read-answer.ts";
-import { isSuccessStatus, type ScenarioTurn } from "../scenario/scenario.ts";
+import type { ScenarioTurn } from "../scenario/scenario.ts";
+import { isSuccessStatus } from "../scenario/is-success-status.ts";
 
 function stepClaim(claimed: unknown): string {
   if (typeof claimed === "string") return `it is on ${claimed}`;

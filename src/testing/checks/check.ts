@@ -1,10 +1,18 @@
-import type { Verdict } from "../judge/judge-verdict.ts";
-
 /**
  * Which contract a check belongs to; `judge` checks are graded by a model, and `answer` checks hold
  * the answer's own claims to the turn when the store cannot be read to check what was stored.
  */
 export type Contract = "transport" | "persisted" | "answer" | "expectation" | "domain" | "judge" | "cassette";
+
+/** What the judge must answer, as JSON; a judged check carries it. */
+export interface Verdict {
+  pass: boolean;
+  /** 0 to 1: how fully the answer meets the expectation. */
+  score: number;
+  reason: string;
+  missing: string[];
+  contradictions: string[];
+}
 
 export interface Check {
   contract: Contract;

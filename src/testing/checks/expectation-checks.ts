@@ -2,7 +2,8 @@ import type { SessionHead } from "../../engine/session-document.ts";
 import { check, skipped, type Check } from "./check.ts";
 import { matchPartial } from "./match-partial.ts";
 import type { Answer } from "../answer/read-answer.ts";
-import { compilePattern, type ScenarioTurn } from "../scenario/scenario.ts";
+import type { ScenarioTurn } from "../scenario/scenario.ts";
+import { compilePattern } from "../scenario/compile-pattern.ts";
 
 /**
  * The turn's own expectations on the answer's text and on the stored state. `storeUnavailable` says

@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from "node:util";
 import type { SessionHead } from "../../engine/session-document.ts";
 import { check, failed, type Check } from "./check.ts";
 import type { Answer } from "../answer/read-answer.ts";
-import { isSuccessStatus, type ScenarioTurn } from "../scenario/scenario.ts";
+import type { ScenarioTurn } from "../scenario/scenario.ts";
+import { isSuccessStatus } from "../scenario/is-success-status.ts";
 
 /**
  * The persisted contract: the session re-read from the store is on the expected flow, step and run

@@ -2,7 +2,8 @@ import { SESSION_HEADER } from "../../http/http-exchange.ts";
 import { check, type Check } from "./check.ts";
 import type { ChatExchange } from "../client/chat-client.ts";
 import type { Answer } from "../answer/read-answer.ts";
-import { isSuccessStatus, type ScenarioTurn } from "../scenario/scenario.ts";
+import type { ScenarioTurn } from "../scenario/scenario.ts";
+import { isSuccessStatus } from "../scenario/is-success-status.ts";
 
 function headerOf(exchange: ChatExchange): string | undefined {
   const value = exchange.response.headers[SESSION_HEADER.toLowerCase()];

@@ -4,7 +4,7 @@ import { describeScenario, type ScenarioSuiteOptions } from "./describe-scenario
 import { scenarioNameOf } from "../scenario/load-scenario.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
 import { discoverScenarios, discoverSelected, selectedScenarioPaths, type ScenarioDiscovery } from "../scenario/scenario-discovery.ts";
-import type { DomainCheck, TurnCheck } from "../run/scenario-run.ts";
+import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
 
 /** Checks in code for some of a flow's scenarios: after the last turn (`domain`), after every answered turn (`eachTurn`). */
 export interface ScenarioChecks {

@@ -1,13 +1,15 @@
 import { before, describe, test } from "node:test";
+import { loadConfig } from "../../config.ts";
 import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
-import { runScenario, type FinalReport, type TurnReport } from "../run/scenario-run.ts";
+import { runScenario } from "../run/run-scenario.ts";
+import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
 import { startScenarioTarget } from "../target/scenario-target.ts";
 import { noteCoverage } from "../report/flow-coverage.ts";
 import { suiteRunOptions } from "./suite-run-options.ts";
-import { TranscriptWriter } from "../report/transcript.ts";
+import { TranscriptWriter } from "../report/transcript-writer.ts";
 
 interface PlayedRun {
   turns: TurnReport[];
@@ -115,4 +117,14 @@ export function describeRepeatedScenario(loaded: LoadedScenario, options: Scenar
       judge(repeat - failures.length, failures, "the final state", undefined, t);
     });
   });
+}
+
+/** `FLOW_REPEAT` and `FLOW_PASS_RATE`, read when the suite is defined (a bad value is reported by the run). */
+export function repeatOf(): { times: number; passRate: number } {
+  try {
+    const config = loadConfig();
+    return { times: config.repeat, passRate: config.passRate };
+  } catch {
+    return { times: 1, passRate: 1 };
+  }
 }

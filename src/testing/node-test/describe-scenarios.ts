@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
-import { loadConfig, modelModeOf, type Config } from "../../config.ts";
-import { describeRepeatedScenario } from "./describe-repeated-scenario.ts";
+import { describeRepeatedScenario, repeatOf } from "./describe-repeated-scenario.ts";
 import { ChatClient } from "../client/chat-client.ts";
 import { noteCoverage } from "../report/flow-coverage.ts";
 import { flowProblems } from "../checks/flow-problems.ts";
@@ -13,10 +12,14 @@ import { ScenarioFailure } from "./scenario-failure.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
 import { scenarioCases } from "../scenario/scenario-cases.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
-import { clientOptions, ScenarioRun, type DomainCheck, type Judge, type RunOptions, type TurnCheck } from "../run/scenario-run.ts";
+import { ScenarioRun } from "../run/scenario-run.ts";
+import { clientOptions, type RunOptions } from "../run/run-options.ts";
+import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
+import type { Judge } from "../judge/judge.ts";
 import { startScenarioTarget, type ScenarioTarget } from "../target/scenario-target.ts";
+import { liveOnlySkip } from "./live-only-skip.ts";
 import { suiteRunOptions } from "./suite-run-options.ts";
-import { TranscriptWriter } from "../report/transcript.ts";
+import { TranscriptWriter } from "../report/transcript-writer.ts";
 
 export interface ScenarioSuiteOptions {
   /** The flows the app serves (with their scripts); the scenario's flowName must be one of them. */
@@ -201,33 +204,4 @@ function describeLoaded(loaded: LoadedScenario, options: ScenarioSuiteOptions): 
       if (report.outcome === "failed") fail(report.failure, undefined);
     });
   });
-}
-
-/** `FLOW_REPEAT` and `FLOW_PASS_RATE`, read when the suite is defined (a bad value is reported by the run). */
-function repeatOf(): { times: number; passRate: number } {
-  try {
-    const config = loadConfig();
-    return { times: config.repeat, passRate: config.passRate };
-  } catch {
-    return { times: 1, passRate: 1 };
-  }
-}
-
-/**
- * Why a scenario tagged `live-only` cannot run now: its flow would run on the scripted model. Read
- * when the suite is defined, with the scenario's env defaults under what is already set.
- */
-function liveOnlySkip(loaded: LoadedScenario, options: ScenarioSuiteOptions): string | undefined {
-  if (!loaded.scenario.tags?.includes("live-only")) return undefined;
-  const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)!.flow;
-  let config: Config;
-  try {
-    config = loadConfig({ ...loaded.scenario.env, ...process.env });
-  } catch {
-    // The run itself reports the bad environment, with every problem.
-    return undefined;
-  }
-  if (modelModeOf(config, flow.envPrefix, "scripted") !== "scripted") return undefined;
-  const why = !config.openai.apiKey ? "no OPENAI_API_KEY is set" : config.flowModel ? `FLOW_MODEL=${config.flowModel}` : "FLOW_MODEL is not set";
-  return `live-only scenario: ${flow.name} would run on its scripted model (${why}); run it with FLOW_MODEL=live, record or replay`;
 }

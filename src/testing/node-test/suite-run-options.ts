@@ -1,7 +1,7 @@
 import { loadConfig } from "../../config.ts";
 import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
 import { judgeForRun, type JudgeSetup } from "../run/judge-for-run.ts";
-import type { RunOptions } from "../run/scenario-run.ts";
+import type { RunOptions } from "../run/run-options.ts";
 import type { ScenarioTarget } from "../target/scenario-target.ts";
 
 /**

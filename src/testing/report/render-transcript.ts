@@ -1,6 +1,6 @@
 import type { Check } from "../checks/check.ts";
 import type { StreamEvent } from "../answer/parse-event-stream.ts";
-import type { TurnReport } from "../run/scenario-run.ts";
+import type { TurnReport } from "../checks/turn-report.ts";
 import type { Transcript } from "./transcript.ts";
 
 function answerText(body: unknown): string {

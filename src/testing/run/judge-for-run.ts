@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { Config } from "../../config.ts";
 import type { Cassette } from "../cassette/cassette.ts";
-import type { Judge } from "./scenario-run.ts";
+import type { Judge } from "../judge/judge.ts";
 import { JudgeCache } from "../judge/judge-cache.ts";
 import { openAIJudgeClient, type JudgeClient } from "../judge/judge-client.ts";
 import { createLlmJudge, newJudgeStats, type JudgeStats } from "../judge/llm-judge.ts";

@@ -1,107 +1,27 @@
 import { headOf, type SessionDocument, type SessionHead } from "../../engine/session-document.ts";
-import { preview } from "../../engine/scripted-model.ts";
 import { answerChecks } from "../checks/answer-checks.ts";
-import { check, failed, passed, skipped, type Check } from "../checks/check.ts";
-import { ChatClient, type ChatClientOptions, type ChatExchange } from "../client/chat-client.ts";
+import { check, failed, skipped, type Check } from "../checks/check.ts";
+import { ChatClient, type ChatExchange } from "../client/chat-client.ts";
 import { expectationChecks } from "../checks/expectation-checks.ts";
 import { finalChecks } from "../checks/final-checks.ts";
 import { persistedChecks } from "../checks/persisted-checks.ts";
 import { readAnswer, type Answer } from "../answer/read-answer.ts";
 import { redactHeaders } from "../client/redact-headers.ts";
-import { isSuccessStatus, type LoadedScenario, type Scenario, type ScenarioTurn } from "../scenario/scenario.ts";
+import type { LoadedScenario, ScenarioTurn } from "../scenario/scenario.ts";
+import { isSuccessStatus } from "../scenario/is-success-status.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
-import type { ScenarioTarget, SessionReader } from "../target/scenario-target.ts";
+import { readHead } from "../target/read-head.ts";
+import type { ScenarioTarget } from "../target/scenario-target.ts";
+import { eachTurnCheck } from "../checks/domain-check.ts";
 import { transportChecks } from "../checks/transport-checks.ts";
-
-export type Outcome = "passed" | "failed" | "skipped";
-
-export interface TurnReport {
-  /** 1-based, as the tests are numbered. */
-  number: number;
-  label: string;
-  input: string;
-  /** The answer's text (its `response`, or an error's message), when there was an answer. */
-  answer?: string;
-  /** The contracts' outcome; a judge's verdict is in `checks` and does not fail the turn. */
-  outcome: Outcome;
-  /** For a skipped turn, why. */
-  skipReason?: string;
-  /** For a failed turn, every failed check with the response, in one message. */
-  failure?: string;
-  /** For a failed turn, where it stands in its file (`scenarios/basic-flow.scenario.json:27`), when it was read from one. */
-  location?: string;
-  request?: { method: string; path: string; headers: Record<string, string>; body: unknown };
-  response?: { status: number; headers: Record<string, string>; body: unknown };
-  /**
-   * The session as the store held it after the turn: its head, which the checks read. The whole
-   * session, conversation included, is in the final report.
-   */
-  stored?: SessionHead;
-  checks: Check[];
-  millis?: { http: number; store: number };
-}
-
-export interface FinalReport {
-  outcome: Outcome;
-  skipReason?: string;
-  failure?: string;
-  /** For a failed final state, where the final expectations stand in the file, when it was read from one. */
-  location?: string;
-  checks: Check[];
-  /** The whole session as the store held it at the end, after the last turn played. */
-  stored?: SessionDocument;
-}
-
-/** Grades `expectedResponse`; without one, judged checks are reported as skipped, never passed. */
-export type Judge = (request: { scenario: Scenario; turn: ScenarioTurn; answer: Answer; history: TurnReport[] }) => Promise<Check>;
-
-/** Extra domain checks in code: throw (e.g. with node:assert) to fail. */
-export type DomainCheck = (document: SessionDocument, scenario: Scenario) => void | Promise<void>;
-
-/** A domain check in code run after every answered turn, on the session's head as stored: throw to fail the turn. */
-export type TurnCheck = (head: SessionHead, turn: ScenarioTurn, scenario: Scenario) => void | Promise<void>;
-
-export type ScenarioEvent =
-  | { type: "scenario:start"; scenario: LoadedScenario; target: TargetSummary }
-  | { type: "turn:end"; report: TurnReport }
-  | { type: "final"; report: FinalReport }
-  | { type: "scenario:end"; outcome: "passed" | "failed" };
-
-export interface TargetSummary {
-  baseUrl: string;
-  store: string;
-  pins: Readonly<Record<string, string>>;
-  models?: Readonly<Record<string, string>>;
-}
-
-export interface RunOptions {
-  judge?: Judge;
-  /** Why there is no judge; the judged checks are skipped with it. */
-  judgeUnavailable?: string;
-  /** A missing judge fails the judged checks instead (`JUDGE=required`). */
-  judgeRequired?: boolean;
-  domain?: DomainCheck;
-  /** Run after every answered turn whose session could be read (`eachTurn`). */
-  eachTurn?: TurnCheck;
-  /** How long a turn may take, from sending it to the answer's last byte; unset: no limit. */
-  turnTimeoutMs?: number;
-  /** Headers added to every request (`FLOW_HEADERS`); their values never reach a report or transcript. */
-  headers?: Readonly<Record<string, string>>;
-}
+import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
+import { clientOptions, type RunOptions } from "./run-options.ts";
+import { restartCheck } from "./restart-check.ts";
+import type { ScenarioEvent } from "./scenario-event.ts";
+import { sendTurn } from "./send-turn.ts";
+import { turnFailure } from "./turn-failure.ts";
 
 const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is not graded";
-
-/** What a run's requests to the target carry besides the turn: its timeout and extra headers. */
-export function clientOptions(options: RunOptions): ChatClientOptions {
-  return {
-    ...(options.turnTimeoutMs === undefined ? {} : { timeoutMs: options.turnTimeoutMs }),
-    ...(options.headers ? { headers: options.headers } : {}),
-  };
-}
-
-function readHead(sessions: SessionReader, id: string): Promise<SessionHead | undefined> {
-  return sessions.fetchHead ? sessions.fetchHead(id) : sessions.fetchAll(id).then((document) => document && headOf(document));
-}
 
 function parseBody(text: string): unknown {
   try {
@@ -182,7 +102,7 @@ export class ScenarioRun {
       return this.skipTurn(index, "failModelCall needs the app in the test process; against FLOW_BASE_URL the turn is not played");
     }
     this.#target.cassette?.beginTurn(index + 1, turn.label);
-    const restarted = turn.restartBefore || turn.clockAt !== undefined ? await this.#restart(turn.clockAt) : undefined;
+    const restarted = turn.restartBefore || turn.clockAt !== undefined ? await restartCheck(this.#target, turn.clockAt) : undefined;
     if (restarted?.outcome === "failed") {
       return this.#record({ number: index + 1, label: turn.label, input: turn.input, outcome: "failed", failure: `turn ${index + 1} '${turn.label}': ${restarted.message}`, checks: [restarted] });
     }
@@ -196,7 +116,7 @@ export class ScenarioRun {
     const before = expectsError && sessions && this.#session ? await sessions.fetchAll(this.#session) : undefined;
     let sent: { exchange: ChatExchange; modelCalls?: number };
     try {
-      sent = await this.#send(turn);
+      sent = await sendTurn(this.#client, this.#target, this.loaded.scenario.flowName, this.#session, turn);
     } catch (error) {
       const message = (error as Error).message;
       return this.#record({
@@ -223,7 +143,7 @@ export class ScenarioRun {
       ? persistedChecks(turn, scenario.flowName, answer, stored, expectsError ? before : this.#stored, sessions.description, this.#session)
       : [skipped("persisted", "persisted contract", unreadable!), ...answerChecks(turn, answer)];
     const checks = [...(restarted ? [restarted] : []), ...transport.checks, ...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
-    if (this.#options.eachTurn && !expectsError && stored) checks.push(await this.#eachTurn(headOf(stored), turn));
+    if (this.#options.eachTurn && !expectsError && stored) checks.push(await eachTurnCheck(this.#options.eachTurn, headOf(stored), turn, this.loaded.scenario));
     if (modelCalls !== undefined) {
       const call = turn.failModelCall!;
       checks.push(check("expectation", "failModelCall", modelCalls >= call ? undefined : `the turn made ${modelCalls} model call${modelCalls === 1 ? "" : "s"}, so call ${call} never failed; pick a call the turn makes`));
@@ -237,13 +157,6 @@ export class ScenarioRun {
     if (stored) this.#stored = headOf(stored);
     this.#lastWhole = expectsError && stored ? { turns: this.reports.length + 1, document: stored as SessionDocument } : undefined;
 
-    // An unexpected status explains the failures after it; saying it alone keeps the message readable,
-    // and its message already quotes the error, so the response is not repeated after it.
-    const status = failures.find((c) => c.name === "status");
-    const told = status ? [status] : failures;
-    // An answer check reads like a stored fact; naming it says the step is the server's word alone.
-    const tell = (c: Check) => (c.contract === "answer" ? `answer ${c.name}: ${c.message}` : c.message);
-    const response = status && answer.json?.["error"] ? "" : `; response: ${JSON.stringify(preview(answer.text, 200))}`;
     const report: TurnReport = {
       number: index + 1,
       label: turn.label,
@@ -251,7 +164,7 @@ export class ScenarioRun {
       answer: answer.text,
       outcome: failures.length ? "failed" : "passed",
       ...(failures.length
-        ? { failure: `turn ${index + 1} '${turn.label}': ${told.map(tell).join("; ")}${response}` }
+        ? { failure: turnFailure(index + 1, turn.label, failures, answer) }
         : {}),
       request: { ...exchange.request, headers: redactHeaders(exchange.request.headers, Object.keys(this.#options.headers ?? {})), body: parseBody(exchange.request.body) },
       response: { status: exchange.response.status, headers: redactHeaders(exchange.response.headers), body: answer.events ?? answer.json ?? exchange.response.body },
@@ -260,54 +173,6 @@ export class ScenarioRun {
       millis: { http: exchange.millis, store: storeMillis },
     };
     return this.#record(report);
-  }
-
-  /**
-   * Sends the turn's message. With failModelCall the chosen model call of the turn fails meanwhile,
-   * and the calls the turn made are counted.
-   */
-  async #send(turn: ScenarioTurn): Promise<{ exchange: ChatExchange; modelCalls?: number }> {
-    const faults = turn.failModelCall === undefined ? undefined : this.#target.faults!;
-    faults?.arm(turn.failModelCall!);
-    try {
-      const exchange = await this.#client.send({
-        flow: this.loaded.scenario.flowName,
-        ...(this.#session ? { session: this.#session } : {}),
-        message: turn.input,
-        ...(turn.accept ? { accept: turn.accept } : {}),
-      });
-      return faults ? { exchange, modelCalls: faults.disarm() } : { exchange };
-    } finally {
-      faults?.disarm();
-    }
-  }
-
-  /** The spec's check of every answered turn, as a check of the domain contract. */
-  async #eachTurn(head: SessionHead, turn: ScenarioTurn): Promise<Check> {
-    try {
-      await this.#options.eachTurn!(head, turn, this.loaded.scenario);
-      return passed("domain", "eachTurn");
-    } catch (error) {
-      return failed("domain", "eachTurn", (error as Error).message);
-    }
-  }
-
-  /** `restartBefore` or `clockAt`: the target booted again (with its clock moved), or why it could not be. */
-  async #restart(clock: string | undefined): Promise<Check> {
-    const target = this.#target;
-    const name = clock === undefined ? "restartBefore" : "clockAt";
-    if (!target.restart) {
-      // A restart only shows more; a clock that cannot be moved makes the turn meaningless.
-      return clock === undefined
-        ? skipped("persisted", name, "the target runs elsewhere (FLOW_BASE_URL) and cannot be restarted from here; the turn was played without a restart")
-        : failed("persisted", name, `the target runs elsewhere (FLOW_BASE_URL), so its clock cannot be moved to ${clock}; play this scenario against the app in the test process`);
-    }
-    try {
-      await target.restart(clock === undefined ? {} : { clock });
-      return passed("persisted", name);
-    } catch (error) {
-      return failed("persisted", name, `the app could not be booted again on its store: ${(error as Error).message}`);
-    }
   }
 
   /** A promise only when a judge is asked: a run without one (every scripted run) waits for nothing. */
@@ -378,30 +243,3 @@ export class ScenarioRun {
   }
 }
 
-/** Plays a whole scenario, skipping the turns after a failed one, and yields its events. */
-export async function* runScenario(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}): AsyncGenerator<ScenarioEvent> {
-  const run = new ScenarioRun(loaded, target, options);
-  const queue: ScenarioEvent[] = [];
-  run.on((event) => queue.push(event));
-  const drain = function* () {
-    while (queue.length) yield queue.shift()!;
-  };
-  let ended = false;
-  try {
-    run.start();
-    yield* drain();
-    for (let index = 0; index < loaded.scenario.turns.length; index++) {
-      const failedTurn = run.failedTurn;
-      if (failedTurn) run.skipTurn(index, `turn ${failedTurn.number} failed`);
-      else await run.playTurn(index);
-      yield* drain();
-    }
-    await run.finish();
-    run.end();
-    ended = true;
-    yield* drain();
-  } finally {
-    // A caller that stops iterating early still gets the connection closed.
-    if (!ended) run.end();
-  }
-}

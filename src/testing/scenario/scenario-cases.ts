@@ -1,4 +1,5 @@
-import { compilePattern, type LoadedScenario, type Scenario, type ScenarioCase } from "./scenario.ts";
+import type { LoadedScenario, Scenario, ScenarioCase } from "./scenario.ts";
+import { compilePattern } from "./compile-pattern.ts";
 
 const PLACEHOLDER = /\{\{([A-Za-z][A-Za-z0-9_]*)\}\}/g;
 

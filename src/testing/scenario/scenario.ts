@@ -56,14 +56,3 @@ export interface LoadedScenario {
 }
 
 export const DEFAULT_JUDGE_MIN_SCORE = 0.75;
-
-export function isSuccessStatus(status: number): boolean {
-  return status >= 200 && status < 300;
-}
-
-/** `/pattern/flags` or a bare pattern (no flags). */
-export function compilePattern(source: string): RegExp {
-  // Any letters after the last slash are flags, so a typo'd flag fails to compile instead of matching text.
-  const literal = /^\/(.+)\/([a-z]*)$/s.exec(source);
-  return literal ? new RegExp(literal[1]!, literal[2]) : new RegExp(source);
-}
