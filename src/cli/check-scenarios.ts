@@ -1,7 +1,7 @@
 import { registeredFlows } from "../flows/index.ts";
 import { isFlowcheckError } from "../errors.ts";
-import { loadScenario } from "../testing/load-scenario.ts";
-import { discoverScenarios, discoverSelected } from "../testing/scenario-discovery.ts";
+import { loadScenario } from "../testing/scenario/load-scenario.ts";
+import { discoverScenarios, discoverSelected } from "../testing/scenario/scenario-discovery.ts";
 import { answerHelp } from "./answer-help.ts";
 
 answerHelp(`Usage: npm run scenarios:check [-- <file or folder>...]

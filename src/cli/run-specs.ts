@@ -4,10 +4,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { availableParallelism, tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { COVERAGE_RUN, coverageLines, mergeCoverage, type FlowCoverage } from "../testing/flow-coverage.ts";
-import { closestName } from "../testing/closest-name.ts";
-import { discoverSelected } from "../testing/scenario-discovery.ts";
-import { flowsDescribedBy } from "../testing/scenario-specs.ts";
+import { COVERAGE_RUN, coverageLines, mergeCoverage, type FlowCoverage } from "../testing/report/flow-coverage.ts";
+import { closestName } from "../testing/scenario/closest-name.ts";
+import { discoverSelected } from "../testing/scenario/scenario-discovery.ts";
+import { flowsDescribedBy } from "../testing/node-test/scenario-specs.ts";
 import { answerHelp } from "./answer-help.ts";
 
 // Node 20's test runner expands no globs and takes options only before the files, so this finds

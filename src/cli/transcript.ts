@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { renderTranscript } from "../testing/render-transcript.ts";
-import type { Transcript } from "../testing/transcript.ts";
+import { renderTranscript } from "../testing/report/render-transcript.ts";
+import type { Transcript } from "../testing/report/transcript.ts";
 import { answerHelp } from "./answer-help.ts";
 
 const USAGE = `Usage: npm run transcript -- <test/.tmp/…-failure.json>

@@ -23,12 +23,18 @@ interface Side {
 
 async function side(tree: string, scratch: string): Promise<Side> {
   const load = (path: string) => import(pathToFileURL(join(tree, path)).href);
-  // The demo BasicFlow's entry: in its own folder's index since the flows were registered apart
-  // from the demos, in the flows' index before.
-  const { BasicFlow, basicFlowEntry } = await load("src/flows/basic/index.ts").catch(() => load("src/flows/index.ts"));
-  const { loadScenario } = await load("src/testing/load-scenario.ts");
-  const { ScenarioRun } = await load("src/testing/scenario-run.ts");
-  const { startScenarioTarget } = await load("src/testing/scenario-target.ts");
+  // Each tree is read through its public entry points: the app's (src/index.ts) for the demo
+  // BasicFlow's entry, the tester's (src/testing/index.ts) for loading and playing the scenario. An
+  // older tree, whose entry points did not have these yet, is read where the names were then.
+  const app = await load("src/index.ts");
+  const basicFlowEntry =
+    (app.registeredFlows as { flow: { name: string } }[] | undefined)?.find((entry) => entry.flow.name === "BasicFlow") ??
+    (await load("src/flows/basic/index.ts").catch(() => load("src/flows/index.ts"))).basicFlowEntry;
+  const BasicFlow = basicFlowEntry.flow;
+  const testing = await load("src/testing/index.ts");
+  const { loadScenario } = testing.loadScenario ? testing : await load("src/testing/load-scenario.ts");
+  const { ScenarioRun } = testing.ScenarioRun ? testing : await load("src/testing/scenario-run.ts");
+  const { startScenarioTarget } = testing.startScenarioTarget ? testing : await load("src/testing/scenario-target.ts");
   const loaded = loadScenario(join(tree, "scenarios", "basic-flow.scenario.json"), [BasicFlow]);
   const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: scratch });
   const turns: number = loaded.scenario.turns.length;

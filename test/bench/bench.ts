@@ -25,11 +25,11 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import Database from "better-sqlite3";
-import { loadScenario } from "../../src/testing/load-scenario.ts";
-import type { LoadedScenario, Scenario, ScenarioTurn } from "../../src/testing/scenario.ts";
+import { loadScenario } from "../../src/testing/scenario/load-scenario.ts";
+import type { LoadedScenario, Scenario, ScenarioTurn } from "../../src/testing/scenario/scenario.ts";
 import { SCRATCH_SETTINGS } from "../../src/store/sqlite/sqlite-session-store.ts";
-import { ScenarioRun } from "../../src/testing/scenario-run.ts";
-import { startScenarioTarget, type ScenarioTarget } from "../../src/testing/scenario-target.ts";
+import { ScenarioRun } from "../../src/testing/run/scenario-run.ts";
+import { startScenarioTarget, type ScenarioTarget } from "../../src/testing/target/scenario-target.ts";
 import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
 

@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { test } from "node:test";
 import { registeredFlows } from "../../src/flows/index.ts";
 import { discoverScenarios } from "../../src/testing/index.ts";
-import { flowsDescribedBy } from "../../src/testing/scenario-specs.ts";
+import { flowsDescribedBy } from "../../src/testing/node-test/scenario-specs.ts";
 
 // The flow specs run the scenarios of their flows and report broken files; this makes sure every
 // registered flow's scenarios have a spec to run them, and that editors can check every file.

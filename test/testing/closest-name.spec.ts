@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { closestName } from "../../src/testing/closest-name.ts";
+import { closestName } from "../../src/testing/scenario/closest-name.ts";
 
 const TURN_KEYS = ["label", "input", "expectedResponse", "minScore", "expectedActiveStep", "completed", "responseMustInclude", "expectState"];
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { compilePattern, isSuccessStatus } from "../../src/testing/scenario.ts";
+import { isSuccessStatus } from "../../src/testing/scenario/is-success-status.ts";
+import { compilePattern } from "../../src/testing/scenario/compile-pattern.ts";
 
 test("a /pattern/flags string compiles to the pattern with its flags", () => {
   const pattern = compilePattern("/address/i");

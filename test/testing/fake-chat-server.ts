@@ -2,7 +2,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ExecutionEntry, SessionDocument } from "../../src/engine/session-document.ts";
 import { runScenario } from "../../src/testing/index.ts";
-import type { Check, FinalReport, LoadedScenario, RunOptions, Scenario, ScenarioEvent, ScenarioTarget, TurnReport } from "../../src/testing/index.ts";
+import type { FinalReport, Scenario, TurnReport } from "../../src/testing/index.ts";
+import type { ScenarioTarget } from "../../src/testing/target/scenario-target.ts";
+import type { ScenarioEvent } from "../../src/testing/run/scenario-event.ts";
+import type { LoadedScenario } from "../../src/testing/scenario/scenario.ts";
+import type { Check } from "../../src/testing/checks/check.ts";
+import type { RunOptions } from "../../src/testing/run/run-options.ts";
 
 /** What the fake server saw of one request. */
 export interface FakeRequest {

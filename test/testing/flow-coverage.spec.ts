@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import type { SessionDocument } from "../../src/engine/session-document.ts";
-import { addToCoverage, coverageLines, mergeCoverage, type FlowCoverage } from "../../src/testing/flow-coverage.ts";
+import { addToCoverage, coverageLines, mergeCoverage, type FlowCoverage } from "../../src/testing/report/flow-coverage.ts";
 import { loadScenario, runScenario, startScenarioTarget } from "../../src/testing/index.ts";
 import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";

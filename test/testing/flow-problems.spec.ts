@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ChatClient } from "../../src/testing/chat-client.ts";
-import { flowProblems } from "../../src/testing/flow-problems.ts";
+import { ChatClient } from "../../src/testing/client/chat-client.ts";
+import { flowProblems } from "../../src/testing/checks/flow-problems.ts";
 import { FakeChatServer, fakeScenario, jsonReply, type FakeOptions } from "./fake-chat-server.ts";
 
 const scenario = fakeScenario(

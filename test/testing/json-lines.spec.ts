@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { jsonLines } from "../../src/testing/json-lines.ts";
+import { jsonLines } from "../../src/testing/scenario/json-lines.ts";
 
 test("every value of a JSON text has the line it starts on, an object member the line of its key", () => {
   const text = ['{', '  "flowName": "BasicFlow",', '  "turns": [', '    {', '      "label": "one",', '      "input": "a, {b} \\"c\\""', "    },", '    { "label": "two" }', "  ],", '  "a/b~c": [1,', "    2]", "}"].join("\n");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { matchPartial } from "../../src/testing/index.ts";
+import { matchPartial } from "../../src/testing/checks/match-partial.ts";
 
 test("an object matches when every expected key matches, whatever other keys the actual object has", () => {
   assert.deepEqual(matchPartial({ name: "John Wick" }, { name: "John Wick", age: 40 }, "steps.NameStep"), []);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseCsv } from "../../src/testing/parse-csv.ts";
+import { parseCsv } from "../../src/testing/answer/parse-csv.ts";
 
 test("a CSV with a header parses into rows by column name", () => {
   assert.deepEqual(parseCsv("item,qty\nwidget,3\ngadget,1\n"), {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseEventStream } from "../../src/testing/parse-event-stream.ts";
+import { parseEventStream } from "../../src/testing/answer/parse-event-stream.ts";
 
 test("a stream splits into its events in order, with their names and data", () => {
   const text = 'event: token\ndata: {"text":"Hi "}\n\nevent: token\ndata: {"text":"there"}\n\nevent: done\ndata: {"success":true}\n\n';

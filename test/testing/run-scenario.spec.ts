@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { failed, passed } from "../../src/testing/check.ts";
-import { runScenario, ScenarioRun, type Judge, type ScenarioEvent } from "../../src/testing/index.ts";
+import { failed, passed } from "../../src/testing/checks/check.ts";
+import { runScenario, ScenarioRun } from "../../src/testing/index.ts";
+import type { Judge } from "../../src/testing/judge/judge.ts";
+import type { ScenarioEvent } from "../../src/testing/run/scenario-event.ts";
 import { collect, FakeChatServer, fakeScenario, playAgainstFake } from "./fake-chat-server.ts";
 
 const conversation = fakeScenario(

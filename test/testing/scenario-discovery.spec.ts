@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { discoverScenarios } from "../../src/testing/index.ts";
-import { discoverSelected, selectedScenarioPaths } from "../../src/testing/scenario-discovery.ts";
+import { discoverSelected, selectedScenarioPaths } from "../../src/testing/scenario/scenario-discovery.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 let dir: { path: string; remove(): void };

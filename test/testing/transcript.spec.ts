@@ -2,8 +2,12 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { test } from "node:test";
-import { failed, passed } from "../../src/testing/check.ts";
-import { renderTranscript, runScenario, TranscriptWriter, type Judge, type LoadedScenario, type RunOptions, type Transcript } from "../../src/testing/index.ts";
+import { failed, passed } from "../../src/testing/checks/check.ts";
+import { renderTranscript, runScenario, type Transcript } from "../../src/testing/index.ts";
+import type { Judge } from "../../src/testing/judge/judge.ts";
+import type { LoadedScenario } from "../../src/testing/scenario/scenario.ts";
+import type { RunOptions } from "../../src/testing/run/run-options.ts";
+import { TranscriptWriter } from "../../src/testing/report/transcript-writer.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { FakeChatServer, fakeScenario } from "./fake-chat-server.ts";
 

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
-import { runScenario, type ScenarioTarget } from "../../src/testing/index.ts";
+import { runScenario } from "../../src/testing/index.ts";
+import type { ScenarioTarget } from "../../src/testing/target/scenario-target.ts";
 import { checkNamed, collect, failures, fakeScenario, jsonReply, playAgainstFake, sse, type FakeReply } from "./fake-chat-server.ts";
 
 const threeTurns = fakeScenario([

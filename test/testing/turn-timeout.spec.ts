@@ -3,7 +3,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { loadConfig } from "../../src/config.ts";
-import { runScenario, type ScenarioTarget } from "../../src/testing/index.ts";
+import { runScenario } from "../../src/testing/index.ts";
+import type { ScenarioTarget } from "../../src/testing/target/scenario-target.ts";
 import { collect, fakeScenario } from "./fake-chat-server.ts";
 
 /** A server that reads every request and never answers it; `requests` counts what it received. */

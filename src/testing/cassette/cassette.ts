@@ -3,9 +3,9 @@ import { FlowcheckError } from "../../errors.ts";
 import type { ChatModel, ModelReply, ModelRequest } from "../../engine/chat-model.ts";
 import type { ModelWrapper } from "../../engine/model-wrapper.ts";
 import type { JudgeClient, JudgeCompletion, JudgeRequest } from "../judge/judge-client.ts";
-import type { LoadedScenario } from "../scenario.ts";
+import type { LoadedScenario } from "../scenario/scenario.ts";
 import { firstDifference, showDifference } from "./first-difference.ts";
-import { caseSlug } from "../scenario-cases.ts";
+import { caseSlug } from "../scenario/scenario-cases.ts";
 
 /** One recorded call, model or judge, in the order the scenario made them. */
 export interface CassetteCall {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Verdict } from "./judge-verdict.ts";
+import type { Verdict } from "../checks/check.ts";
 
 /** Verdicts on disk, one file per key, so a rerun over identical answers makes no judge call. */
 export class JudgeCache {

@@ -1,14 +1,5 @@
 import { Ajv } from "ajv";
-
-/** What the judge must answer, as JSON. */
-export interface Verdict {
-  pass: boolean;
-  /** 0 to 1: how fully the answer meets the expectation. */
-  score: number;
-  reason: string;
-  missing: string[];
-  contradictions: string[];
-}
+import type { Verdict } from "../checks/check.ts";
 
 const ajv = new Ajv({ allErrors: true, strict: true });
 const validateVerdict = ajv.compile<Verdict>({

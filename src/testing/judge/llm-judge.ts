@@ -1,10 +1,11 @@
-import type { Check } from "../check.ts";
-import { DEFAULT_JUDGE_MIN_SCORE } from "../scenario.ts";
-import type { Judge } from "../scenario-run.ts";
+import type { Check } from "../checks/check.ts";
+import { DEFAULT_JUDGE_MIN_SCORE } from "../scenario/scenario.ts";
+import type { Judge } from "./judge.ts";
 import { JudgeCache } from "./judge-cache.ts";
 import type { JudgeClient, JudgeCompletion } from "./judge-client.ts";
 import { judgePrompt } from "./judge-prompt.ts";
-import { parseVerdict, type Verdict } from "./judge-verdict.ts";
+import { parseVerdict } from "./judge-verdict.ts";
+import type { Verdict } from "../checks/check.ts";
 
 /** What the judge did in a run, for the run's summary. */
 export interface JudgeStats {

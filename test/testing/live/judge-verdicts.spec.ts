@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, beforeEach, describe, test } from "node:test";
 import { openAIJudgeClient } from "../../../src/testing/judge/judge-client.ts";
 import { createLlmJudge } from "../../../src/testing/judge/llm-judge.ts";
-import type { Check, Scenario, ScenarioTurn } from "../../../src/testing/index.ts";
-import type { Answer } from "../../../src/testing/read-answer.ts";
+import type { Scenario, ScenarioTurn } from "../../../src/testing/index.ts";
+import type { Check } from "../../../src/testing/checks/check.ts";
+import type { Answer } from "../../../src/testing/answer/read-answer.ts";
 import { basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
 

@@ -1,0 +1,43 @@
+/**
+ * Which contract a check belongs to; `judge` checks are graded by a model, and `answer` checks hold
+ * the answer's own claims to the turn when the store cannot be read to check what was stored.
+ */
+export type Contract = "transport" | "persisted" | "answer" | "expectation" | "domain" | "judge" | "cassette";
+
+/** What the judge must answer, as JSON; a judged check carries it. */
+export interface Verdict {
+  pass: boolean;
+  /** 0 to 1: how fully the answer meets the expectation. */
+  score: number;
+  reason: string;
+  missing: string[];
+  contradictions: string[];
+}
+
+export interface Check {
+  contract: Contract;
+  /** What was checked, e.g. `status`, `expectedActiveStep`, `responseMustInclude[0]`. */
+  name: string;
+  outcome: "passed" | "failed" | "skipped";
+  /** For a failure, what was expected and what was found; for a skip, why. */
+  message?: string;
+  /** For a judge check that got a verdict: the verdict and the score it needed. */
+  verdict?: Verdict & { minScore: number };
+}
+
+export function passed(contract: Contract, name: string): Check {
+  return { contract, name, outcome: "passed" };
+}
+
+export function failed(contract: Contract, name: string, message: string): Check {
+  return { contract, name, outcome: "failed", message };
+}
+
+export function skipped(contract: Contract, name: string, why: string): Check {
+  return { contract, name, outcome: "skipped", message: why };
+}
+
+/** Passed when `problem` is undefined, else failed with it. */
+export function check(contract: Contract, name: string, problem: string | undefined): Check {
+  return problem === undefined ? passed(contract, name) : failed(contract, name, problem);
+}

@@ -1,0 +1,67 @@
+import type { SessionDocument } from "../../engine/session-document.ts";
+import { check, type Check } from "./check.ts";
+import { matchPartial } from "./match-partial.ts";
+import type { Scenario } from "../scenario/scenario.ts";
+
+/** One line per execution entry or child run, to show what was stored when the lengths differ. */
+function entrySummary(entry: Record<string, unknown>): string {
+  const to = entry["to"] ? ` → ${String(entry["to"])}` : "";
+  return `${String(entry["turn"])}:${String(entry["step"])}.${String(entry["name"])} ${String(entry["outcome"])}${to}`;
+}
+
+function childSummary(child: Record<string, unknown>): string {
+  return `${String(child["turn"])}:${String(child["parentStep"])} → ${String(child["flow"])} ${String(child["runStatus"])}`;
+}
+
+function messageSummary(message: Record<string, unknown>): string {
+  const calls = Array.isArray(message["toolCalls"]) ? ` [${(message["toolCalls"] as { name?: unknown }[]).map((call) => String(call.name)).join(", ")}]` : "";
+  return `${String(message["role"])}${calls}`;
+}
+
+/** A list that must have as many items as expected, each matching its expected item partially. */
+function listProblems(
+  expected: readonly Record<string, unknown>[],
+  stored: readonly Record<string, unknown>[],
+  path: string,
+  what: string,
+  summary: (item: Record<string, unknown>) => string,
+): string[] {
+  if (stored.length !== expected.length) {
+    return [`expected ${expected.length} ${what}, stored ${stored.length}: ${stored.map(summary).join(", ") || "none"}`];
+  }
+  return expected.flatMap((item, index) => matchPartial(item, stored[index], `${path}[${index}]`));
+}
+
+/**
+ * The domain contract at the end: each step's state, the whole execution log, the nested runs,
+ * and the memory namespaces the scenario lists.
+ */
+export function finalChecks(scenario: Scenario, stored: SessionDocument | undefined): Check[] {
+  const checks: Check[] = [];
+  const none = ["no session was stored"];
+  for (const [step, expected] of Object.entries(scenario.finalState ?? {})) {
+    const problems = stored ? matchPartial(expected, stored.steps[step] ?? {}, `steps.${step}`) : none;
+    checks.push(check("domain", `finalState.${step}`, problems.length ? problems.join("; ") : undefined));
+  }
+  if (scenario.finalExecution) {
+    const log = (stored?.execution ?? []) as unknown as Record<string, unknown>[];
+    const problems = stored ? listProblems(scenario.finalExecution, log, "execution", "execution entries", entrySummary) : none;
+    checks.push(check("domain", "finalExecution", problems.length ? problems.join("; ") : undefined));
+  }
+  if (scenario.finalChildren) {
+    const children = (stored?.children ?? []) as unknown as Record<string, unknown>[];
+    const problems = stored ? listProblems(scenario.finalChildren, children, "children", "nested runs", childSummary) : none;
+    checks.push(check("domain", "finalChildren", problems.length ? problems.join("; ") : undefined));
+  }
+  for (const [namespace, expected] of Object.entries(scenario.finalMemory ?? {})) {
+    const messages = stored?.memory[namespace] as unknown as Record<string, unknown>[] | undefined;
+    const namespaces = Object.keys(stored?.memory ?? {});
+    const problems = !stored
+      ? none
+      : !messages
+        ? [`memory has no namespace ${namespace}; it has ${namespaces.join(", ") || "none"}`]
+        : listProblems(expected, messages, `memory.${namespace}`, "messages", messageSummary);
+    checks.push(check("domain", `finalMemory.${namespace}`, problems.length ? problems.join("; ") : undefined));
+  }
+  return checks;
+}

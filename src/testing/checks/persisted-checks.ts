@@ -1,0 +1,54 @@
+import { isDeepStrictEqual } from "node:util";
+import type { SessionHead } from "../../engine/session-document.ts";
+import { check, failed, type Check } from "./check.ts";
+import type { Answer } from "../answer/read-answer.ts";
+import type { ScenarioTurn } from "../scenario/scenario.ts";
+import { isSuccessStatus } from "../scenario/is-success-status.ts";
+
+/**
+ * The persisted contract: the session re-read from the store is on the expected flow, step and run
+ * status, holds exactly one more turn than before, and agrees with what the answer claimed. After an
+ * error answer, the stored session must be exactly as it was: the caller then passes the whole
+ * session, conversation included, as it was before the turn and after it.
+ */
+export function persistedChecks(
+  turn: ScenarioTurn,
+  flowName: string,
+  answer: Answer,
+  stored: SessionHead | undefined,
+  previous: SessionHead | undefined,
+  where: string,
+  session: string | undefined,
+): Check[] {
+  if (!isSuccessStatus(turn.expectedStatus ?? 200)) {
+    if (!previous) return [];
+    const changed = Object.keys({ ...previous, ...stored }).filter(
+      (key) => !isDeepStrictEqual(previous[key as keyof SessionHead], stored?.[key as keyof SessionHead]),
+    );
+    return [check("persisted", "unchanged", changed.length ? `the error answer changed the stored session: ${changed.join(", ")} differ from before the turn` : undefined)];
+  }
+  if (session === undefined) return [failed("persisted", "stored", "the answer carries no session id, so the store could not be read")];
+  if (!stored) return [failed("persisted", "stored", `session ${session} is not in ${where}`)];
+
+  const wantedStatus = turn.completed ? "completed" : "running";
+  const state = `(runStatus ${stored.runStatus})`;
+  const json = answer.json ?? {};
+  const checks = [
+    check("persisted", "flow", stored.flow.name === flowName ? undefined : `expected flow ${flowName}, stored ${stored.flow.name}`),
+    check("persisted", "expectedActiveStep", stored.flow.currentStep === turn.expectedActiveStep ? undefined : `expected active step ${turn.expectedActiveStep}, stored ${stored.flow.currentStep} ${state}`),
+    check("persisted", "completed", stored.runStatus === wantedStatus ? undefined : `expected runStatus ${wantedStatus}, stored ${stored.runStatus}`),
+    check("persisted", "turns", stored.turns === (previous?.turns ?? 0) + 1 ? undefined : `expected the store to hold ${(previous?.turns ?? 0) + 1} turns, it holds ${stored.turns}`),
+  ];
+  // A document answer (CSV) claims nothing about the session; a JSON one must tell the truth.
+  const claims: [string, unknown, unknown][] = answer.json
+    ? [
+        ["currentStep", json["currentStep"], stored.flow.currentStep],
+        ["runStatus", json["runStatus"], stored.runStatus],
+        ["completed", json["completed"], stored.runStatus === "completed"],
+      ]
+    : [];
+  for (const [field, claimed, truth] of claims) {
+    checks.push(check("persisted", `answer's ${field}`, claimed === truth ? undefined : `the answer says ${field} ${JSON.stringify(claimed)} but the store has ${JSON.stringify(truth)}`));
+  }
+  return checks;
+}

@@ -1,0 +1,41 @@
+import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
+import type { Check } from "./check.ts";
+
+export type Outcome = "passed" | "failed" | "skipped";
+
+export interface TurnReport {
+  /** 1-based, as the tests are numbered. */
+  number: number;
+  label: string;
+  input: string;
+  /** The answer's text (its `response`, or an error's message), when there was an answer. */
+  answer?: string;
+  /** The contracts' outcome; a judge's verdict is in `checks` and does not fail the turn. */
+  outcome: Outcome;
+  /** For a skipped turn, why. */
+  skipReason?: string;
+  /** For a failed turn, every failed check with the response, in one message. */
+  failure?: string;
+  /** For a failed turn, where it stands in its file (`scenarios/basic-flow.scenario.json:27`), when it was read from one. */
+  location?: string;
+  request?: { method: string; path: string; headers: Record<string, string>; body: unknown };
+  response?: { status: number; headers: Record<string, string>; body: unknown };
+  /**
+   * The session as the store held it after the turn: its head, which the checks read. The whole
+   * session, conversation included, is in the final report.
+   */
+  stored?: SessionHead;
+  checks: Check[];
+  millis?: { http: number; store: number };
+}
+
+export interface FinalReport {
+  outcome: Outcome;
+  skipReason?: string;
+  failure?: string;
+  /** For a failed final state, where the final expectations stand in the file, when it was read from one. */
+  location?: string;
+  checks: Check[];
+  /** The whole session as the store held it at the end, after the last turn played. */
+  stored?: SessionDocument;
+}

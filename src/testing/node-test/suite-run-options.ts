@@ -1,0 +1,26 @@
+import { loadConfig } from "../../config.ts";
+import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
+import { judgeForRun, type JudgeSetup } from "../run/judge-for-run.ts";
+import type { RunOptions } from "../run/run-options.ts";
+import type { ScenarioTarget } from "../target/scenario-target.ts";
+
+/**
+ * What a flow suite's run of a scenario on `target` is played with: the spec's judge or the one
+ * the environment allows (with why there is none), its domain checks (final and each turn's), the turn timeout, and the
+ * headers every request carries.
+ */
+export function suiteRunOptions(target: ScenarioTarget, options: ScenarioSuiteOptions, artifactsDir: string): { run: RunOptions; judging: JudgeSetup | undefined } {
+  const config = target.config ?? loadConfig();
+  const judging = options.judge ? undefined : judgeForRun(config, target.cassette, artifactsDir);
+  const judge = options.judge ?? judging?.judge;
+  const run: RunOptions = {
+    ...(judge ? { judge } : {}),
+    ...(judging?.unavailable ? { judgeUnavailable: judging.unavailable } : {}),
+    ...(judging?.required ? { judgeRequired: true } : {}),
+    ...(options.domain ? { domain: options.domain } : {}),
+    ...(options.eachTurn ? { eachTurn: options.eachTurn } : {}),
+    turnTimeoutMs: config.turnTimeoutMs,
+    ...(Object.keys(config.requestHeaders).length ? { headers: config.requestHeaders } : {}),
+  };
+  return { run, judging };
+}

@@ -1,0 +1,98 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FlowDefinition } from "../../engine/flow.ts";
+import type { ExecutionEntry, SessionDocument } from "../../engine/session-document.ts";
+
+/**
+ * What a run's scenarios reached of each flow, child flows included: for every step whether a
+ * session was on it, and for every tool the outcomes it returned (an empty list: never called).
+ * Built from the stored sessions, so it shows what was persisted, not what was asked for.
+ */
+export interface FlowCoverage {
+  [flow: string]: {
+    /** The flow whose scenarios ran this one, for a child flow. */
+    childOf?: string;
+    scenarios: number;
+    steps: Record<string, boolean>;
+    /** `Step.tool` → the outcomes seen, sorted. */
+    tools: Record<string, string[]>;
+  };
+}
+
+function blank(flow: FlowDefinition, childOf: string | undefined, into: FlowCoverage): FlowCoverage[string] {
+  const entry = (into[flow.name] ??= { ...(childOf ? { childOf } : {}), scenarios: 0, steps: {}, tools: {} });
+  for (const step of flow.stepNames) {
+    entry.steps[step] ??= false;
+    for (const tool of flow.tools(step)) entry.tools[`${step}.${tool.name}`] ??= [];
+  }
+  for (const child of flow.children) blank(child, childOf ?? flow.name, into);
+  return entry;
+}
+
+function record(entry: FlowCoverage[string], execution: readonly ExecutionEntry[], currentStep: string): void {
+  entry.steps[currentStep] = true;
+  for (const { step, kind, name, outcome, to } of execution) {
+    entry.steps[step] = true;
+    if (to !== undefined) entry.steps[to] = true;
+    if (kind !== "tool") continue;
+    const outcomes = (entry.tools[`${step}.${name}`] ??= []);
+    if (!outcomes.includes(outcome)) {
+      outcomes.push(outcome);
+      outcomes.sort();
+    }
+  }
+}
+
+/** Adds one scenario's stored session, on `flow`, to `coverage`. */
+export function addToCoverage(coverage: FlowCoverage, flow: FlowDefinition, document: SessionDocument): void {
+  const root = blank(flow, undefined, coverage);
+  root.scenarios++;
+  record(root, document.execution, document.flow.currentStep);
+  for (const child of document.children) {
+    const entry = coverage[child.flow];
+    if (entry) record(entry, child.execution, child.currentStep);
+  }
+}
+
+/** Both coverages in one: a step reached in either is reached, a tool's outcomes are both lists'. */
+export function mergeCoverage(into: FlowCoverage, from: FlowCoverage): FlowCoverage {
+  for (const [flow, entry] of Object.entries(from)) {
+    const target = (into[flow] ??= { ...(entry.childOf ? { childOf: entry.childOf } : {}), scenarios: 0, steps: {}, tools: {} });
+    target.scenarios += entry.scenarios;
+    for (const [step, reached] of Object.entries(entry.steps)) target.steps[step] = (target.steps[step] ?? false) || reached;
+    for (const [tool, outcomes] of Object.entries(entry.tools)) target.tools[tool] = [...new Set([...(target.tools[tool] ?? []), ...outcomes])].sort();
+  }
+  return into;
+}
+
+/** One line per flow, each flow followed by its children: how much was reached, and what never was. */
+export function coverageLines(coverage: FlowCoverage): string[] {
+  const order = ([flow, entry]: [string, FlowCoverage[string]]) => (entry.childOf ? `${entry.childOf} ${flow}` : flow);
+  return Object.entries(coverage)
+    .sort((a, b) => order(a).localeCompare(order(b)))
+    .map(([flow, entry]) => {
+      const steps = Object.entries(entry.steps);
+      const tools = Object.entries(entry.tools);
+      const unreached = steps.filter(([, reached]) => !reached).map(([step]) => step);
+      const uncalled = tools.filter(([, outcomes]) => outcomes.length === 0).map(([tool]) => tool);
+      const name = entry.childOf ? `${flow} (child of ${entry.childOf})` : `${flow} (${entry.scenarios} scenario${entry.scenarios === 1 ? "" : "s"})`;
+      const missing = [...(unreached.length ? [`steps never reached: ${unreached.join(", ")}`] : []), ...(uncalled.length ? [`tools never called: ${uncalled.join(", ")}`] : [])];
+      return `${name}: steps ${steps.length - unreached.length} of ${steps.length}, tools ${tools.length - uncalled.length} of ${tools.length}${missing.length ? `; ${missing.join("; ")}` : ""}`;
+    });
+}
+
+/** The variable run-specs sets so that the processes it starts write their coverage under its run. */
+export const COVERAGE_RUN = "FLOWCHECK_COVERAGE_RUN";
+
+const coverage: FlowCoverage = {};
+
+/**
+ * Adds a scenario's stored session to this process's coverage and writes it to
+ * `<artifactsDir>/coverage/<run>-<pid>.json`, which run-specs merges when its processes are done.
+ */
+export function noteCoverage(artifactsDir: string, flow: FlowDefinition, document: SessionDocument): void {
+  addToCoverage(coverage, flow, document);
+  const dir = join(artifactsDir, "coverage");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${process.env[COVERAGE_RUN] ?? "run"}-${process.pid}.json`), `${JSON.stringify(coverage)}\n`);
+}

@@ -1,0 +1,19 @@
+import { failed, passed, skipped, type Check } from "../checks/check.ts";
+import type { ScenarioTarget } from "../target/scenario-target.ts";
+
+/** `restartBefore` or `clockAt`: the target booted again (with its clock moved), or why it could not be. */
+export async function restartCheck(target: ScenarioTarget, clock: string | undefined): Promise<Check> {
+  const name = clock === undefined ? "restartBefore" : "clockAt";
+  if (!target.restart) {
+    // A restart only shows more; a clock that cannot be moved makes the turn meaningless.
+    return clock === undefined
+      ? skipped("persisted", name, "the target runs elsewhere (FLOW_BASE_URL) and cannot be restarted from here; the turn was played without a restart")
+      : failed("persisted", name, `the target runs elsewhere (FLOW_BASE_URL), so its clock cannot be moved to ${clock}; play this scenario against the app in the test process`);
+  }
+  try {
+    await target.restart(clock === undefined ? {} : { clock });
+    return passed("persisted", name);
+  } catch (error) {
+    return failed("persisted", name, `the app could not be booted again on its store: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,245 @@
+import { headOf, type SessionDocument, type SessionHead } from "../../engine/session-document.ts";
+import { answerChecks } from "../checks/answer-checks.ts";
+import { check, failed, skipped, type Check } from "../checks/check.ts";
+import { ChatClient, type ChatExchange } from "../client/chat-client.ts";
+import { expectationChecks } from "../checks/expectation-checks.ts";
+import { finalChecks } from "../checks/final-checks.ts";
+import { persistedChecks } from "../checks/persisted-checks.ts";
+import { readAnswer, type Answer } from "../answer/read-answer.ts";
+import { redactHeaders } from "../client/redact-headers.ts";
+import type { LoadedScenario, ScenarioTurn } from "../scenario/scenario.ts";
+import { isSuccessStatus } from "../scenario/is-success-status.ts";
+import { scenarioLocation } from "../scenario/scenario-location.ts";
+import { readHead } from "../target/read-head.ts";
+import type { ScenarioTarget } from "../target/scenario-target.ts";
+import { eachTurnCheck } from "../checks/domain-check.ts";
+import { transportChecks } from "../checks/transport-checks.ts";
+import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
+import { clientOptions, type RunOptions } from "./run-options.ts";
+import { restartCheck } from "./restart-check.ts";
+import type { ScenarioEvent } from "./scenario-event.ts";
+import { sendTurn } from "./send-turn.ts";
+import { turnFailure } from "./turn-failure.ts";
+
+const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is not graded";
+
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Plays a scenario against a target one turn at a time and checks every contract. Each step is an
+ * event, so the node:test integration, the transcript writer and any report consume one stream.
+ */
+export class ScenarioRun {
+  readonly loaded: LoadedScenario;
+  readonly reports: TurnReport[] = [];
+  readonly #target: ScenarioTarget;
+  readonly #client: ChatClient;
+  readonly #options: RunOptions;
+  readonly #listeners: ((event: ScenarioEvent) => void)[] = [];
+  #session: string | undefined;
+  #stored: SessionHead | undefined;
+  /** The whole session as read right after the last turn played, when that turn read it whole. */
+  #lastWhole: { turns: number; document: SessionDocument } | undefined;
+  #final: FinalReport | undefined;
+  #failedTurn: TurnReport | undefined;
+
+  constructor(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}) {
+    this.loaded = loaded;
+    this.#target = target;
+    this.#client = new ChatClient(target.baseUrl, target.agent, clientOptions(options));
+    this.#options = options;
+  }
+
+  get session(): string | undefined {
+    return this.#session;
+  }
+
+  /** The first failed turn, if any. Asked before every turn, so kept rather than searched for. */
+  get failedTurn(): TurnReport | undefined {
+    return this.#failedTurn;
+  }
+
+  /** Whether anything failed: a turn's contracts, a judge's verdict, or the final state. */
+  get failed(): boolean {
+    const judged = this.reports.some((report) => report.checks.some((c) => c.contract === "judge" && c.outcome === "failed"));
+    return judged || this.failedTurn !== undefined || this.#final?.outcome === "failed";
+  }
+
+  on(listener: (event: ScenarioEvent) => void): this {
+    this.#listeners.push(listener);
+    return this;
+  }
+
+  #emit(event: ScenarioEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  start(): void {
+    const target = this.#target;
+    this.#emit({
+      type: "scenario:start",
+      scenario: this.loaded,
+      target: {
+        baseUrl: target.baseUrl,
+        store: target.sessions?.description ?? `not read: ${target.sessionsUnavailable}`,
+        pins: target.pins,
+        ...(target.models ? { models: target.models } : {}),
+      },
+    });
+  }
+
+  async playTurn(index: number): Promise<TurnReport> {
+    const { scenario } = this.loaded;
+    const turn = scenario.turns[index]!;
+    if (turn.failModelCall !== undefined && !this.#target.faults) {
+      // An error turn leaves the session as it was, so the turns after a skipped one still hold.
+      return this.skipTurn(index, "failModelCall needs the app in the test process; against FLOW_BASE_URL the turn is not played");
+    }
+    this.#target.cassette?.beginTurn(index + 1, turn.label);
+    const restarted = turn.restartBefore || turn.clockAt !== undefined ? await restartCheck(this.#target, turn.clockAt) : undefined;
+    if (restarted?.outcome === "failed") {
+      return this.#record({ number: index + 1, label: turn.label, input: turn.input, outcome: "failed", failure: `turn ${index + 1} '${turn.label}': ${restarted.message}`, checks: [restarted] });
+    }
+    const sessions = this.#target.sessions;
+    // An error answer must leave the whole session as it was, conversation included, so such a
+    // turn reads it whole before, and after unless the store proves it wrote nothing in between;
+    // any other turn's checks read the head alone. The mark is taken first: a write that lands
+    // while the session is read then shows as a change.
+    const expectsError = !isSuccessStatus(turn.expectedStatus ?? 200);
+    const mark = expectsError && this.#session ? sessions?.writeMark?.() : undefined;
+    const before = expectsError && sessions && this.#session ? await sessions.fetchAll(this.#session) : undefined;
+    let sent: { exchange: ChatExchange; modelCalls?: number };
+    try {
+      sent = await sendTurn(this.#client, this.#target, this.loaded.scenario.flowName, this.#session, turn);
+    } catch (error) {
+      const message = (error as Error).message;
+      return this.#record({
+        number: index + 1,
+        label: turn.label,
+        input: turn.input,
+        outcome: "failed",
+        failure: `turn ${index + 1} '${turn.label}': ${message}`,
+        checks: [failed("transport", "request", message)],
+      });
+    }
+    const { exchange, modelCalls } = sent;
+    const answer = readAnswer(exchange.response.headers, exchange.response.body);
+    const transport = transportChecks(turn, exchange, answer, this.#session);
+    this.#session = transport.session;
+
+    const storeStarted = performance.now();
+    const unwritten = mark !== undefined && sessions!.writeMark!() === mark;
+    const stored =
+      sessions && this.#session ? (unwritten ? before : await (expectsError ? sessions.fetchAll(this.#session) : readHead(sessions, this.#session))) : undefined;
+    const storeMillis = performance.now() - storeStarted;
+    const unreadable = sessions ? undefined : (this.#target.sessionsUnavailable ?? "no store to read");
+    const persisted = sessions
+      ? persistedChecks(turn, scenario.flowName, answer, stored, expectsError ? before : this.#stored, sessions.description, this.#session)
+      : [skipped("persisted", "persisted contract", unreadable!), ...answerChecks(turn, answer)];
+    const checks = [...(restarted ? [restarted] : []), ...transport.checks, ...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
+    if (this.#options.eachTurn && !expectsError && stored) checks.push(await eachTurnCheck(this.#options.eachTurn, headOf(stored), turn, this.loaded.scenario));
+    if (modelCalls !== undefined) {
+      const call = turn.failModelCall!;
+      checks.push(check("expectation", "failModelCall", modelCalls >= call ? undefined : `the turn made ${modelCalls} model call${modelCalls === 1 ? "" : "s"}, so call ${call} never failed; pick a call the turn makes`));
+    }
+    // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
+    const failures = checks.filter((c) => c.outcome === "failed");
+    if (turn.expectedResponse !== undefined) {
+      const verdict = failures.length ? skipped("judge", "expectedResponse", `turn ${index + 1} failed its contracts`) : this.#judge(turn, answer);
+      checks.push(verdict instanceof Promise ? await verdict : verdict);
+    }
+    if (stored) this.#stored = headOf(stored);
+    this.#lastWhole = expectsError && stored ? { turns: this.reports.length + 1, document: stored as SessionDocument } : undefined;
+
+    const report: TurnReport = {
+      number: index + 1,
+      label: turn.label,
+      input: turn.input,
+      answer: answer.text,
+      outcome: failures.length ? "failed" : "passed",
+      ...(failures.length
+        ? { failure: turnFailure(index + 1, turn.label, failures, answer) }
+        : {}),
+      request: { ...exchange.request, headers: redactHeaders(exchange.request.headers, Object.keys(this.#options.headers ?? {})), body: parseBody(exchange.request.body) },
+      response: { status: exchange.response.status, headers: redactHeaders(exchange.response.headers), body: answer.events ?? answer.json ?? exchange.response.body },
+      ...(this.#stored && stored ? { stored: this.#stored } : {}),
+      checks,
+      millis: { http: exchange.millis, store: storeMillis },
+    };
+    return this.#record(report);
+  }
+
+  /** A promise only when a judge is asked: a run without one (every scripted run) waits for nothing. */
+  #judge(turn: ScenarioTurn, answer: Answer): Check | Promise<Check> {
+    const { judge, judgeUnavailable = NO_JUDGE, judgeRequired } = this.#options;
+    if (judge) return judge({ scenario: this.loaded.scenario, turn, answer, history: this.reports });
+    return judgeRequired ? failed("judge", "expectedResponse", `JUDGE=required, but ${judgeUnavailable}`) : skipped("judge", "expectedResponse", judgeUnavailable);
+  }
+
+  skipTurn(index: number, reason: string): TurnReport {
+    const turn = this.loaded.scenario.turns[index]!;
+    return this.#record({ number: index + 1, label: turn.label, input: turn.input, outcome: "skipped", skipReason: reason, checks: [] });
+  }
+
+  #record(report: TurnReport): TurnReport {
+    const location = report.outcome === "failed" ? scenarioLocation(this.loaded, report.number - 1) : undefined;
+    if (location) report.location = location;
+    this.reports.push(report);
+    if (report.outcome === "failed") this.#failedTurn ??= report;
+    this.#emit({ type: "turn:end", report });
+    return report;
+  }
+
+  /** The domain contract on the stored session: the scenario's final expectations and the spec's own checks. */
+  async finish(): Promise<FinalReport> {
+    const failedTurn = this.failedTurn;
+    const sessions = this.#target.sessions;
+    let report: FinalReport;
+    if (failedTurn) {
+      report = { outcome: "skipped", skipReason: `turn ${failedTurn.number} failed`, checks: [] };
+      // For the transcript: the whole session as the failure left it, when it can be read at all.
+      const stored = sessions && this.#session ? await sessions.fetchAll(this.#session).catch(() => undefined) : undefined;
+      if (stored) report.stored = stored;
+    } else if (!sessions) {
+      report = { outcome: "skipped", skipReason: this.#target.sessionsUnavailable ?? "no store to read", checks: [] };
+    } else {
+      // A last turn that read the session whole leaves nothing to read again.
+      const last = this.#lastWhole?.turns === this.reports.length ? this.#lastWhole.document : undefined;
+      const stored = last ?? (this.#session ? await sessions.fetchAll(this.#session) : undefined);
+      const checks = finalChecks(this.loaded.scenario, stored);
+      const cassette = this.#target.cassette;
+      if (cassette?.mode === "replay") checks.push(check("cassette", "every recorded call made", cassette.leftovers()));
+      if (this.#options.domain) {
+        try {
+          if (!stored) throw new Error("no session was stored");
+          await this.#options.domain(stored, this.loaded.scenario);
+          checks.push({ contract: "domain", name: "domain checks", outcome: "passed" });
+        } catch (error) {
+          checks.push(failed("domain", "domain checks", (error as Error).message));
+        }
+      }
+      const failures = checks.filter((c) => c.outcome === "failed");
+      report = failures.length
+        ? { outcome: "failed", failure: `final state: ${failures.map((c) => `${c.name}: ${c.message}`).join("; ")}`, checks }
+        : { outcome: "passed", checks };
+      if (stored) report.stored = stored;
+    }
+    const location = report.outcome === "failed" ? scenarioLocation(this.loaded) : undefined;
+    if (location) report.location = location;
+    this.#final = report;
+    this.#emit({ type: "final", report });
+    return report;
+  }
+
+  end(): void {
+    this.#client.close();
+    this.#emit({ type: "scenario:end", outcome: this.failed ? "failed" : "passed" });
+  }
+}
+

@@ -1,0 +1,75 @@
+import { readFileSync } from "node:fs";
+import { basename, isAbsolute, relative, resolve, sep } from "node:path";
+import { FlowcheckError } from "../../errors.ts";
+import type { FlowDefinition } from "../../engine/flow.ts";
+import { jsonLines } from "./json-lines.ts";
+import { meaningProblems } from "./meaning-problems.ts";
+import type { LoadedScenario, Scenario } from "./scenario.ts";
+import { caseProblems } from "./scenario-cases.ts";
+import { schemaProblems, soundPart } from "./schema-problems.ts";
+
+/**
+ * Where JSON.parse stopped, in our words, and its reason without the position it gives: V8 names
+ * an offset, and from Node 22 on also a line and column, so its text differs between runtimes.
+ */
+function describeJsonError(text: string, message: string): string {
+  const reason = message.replace(/\s*\n\s*/g, " ");
+  const offset = /\s*in JSON at position (\d+)(?:\s*\(line \d+ column \d+\))?/.exec(reason);
+  if (!offset) return `: ${reason}`;
+  const before = text.slice(0, Number(offset[1]));
+  const line = before.split("\n").length;
+  return ` at line ${line}, column ${before.length - before.lastIndexOf("\n")}: ${reason.replace(offset[0], "")}`;
+}
+
+/**
+ * What a scenario file is called in suite names, transcripts and check keys: its path under
+ * `root` (default `scenarios`) without `.scenario.json`, e.g. `team/ada-lovelace`; a file
+ * elsewhere by its own name.
+ */
+export function scenarioNameOf(file: string, root = "scenarios"): string {
+  const under = relative(resolve(root), resolve(file));
+  const name = under.startsWith("..") || isAbsolute(under) ? basename(file) : under.split(sep).join("/");
+  return name.replace(/\.scenario\.json$|\.json$/, "");
+}
+
+/** Each turn's line (its label's, else its own) and the final expectations' (the first of them, else the file's end). */
+function linesOf(text: string, scenario: Scenario): NonNullable<LoadedScenario["lines"]> {
+  const lines = jsonLines(text);
+  const turns = scenario.turns.map((_, index) => lines.get(`/turns/${index}/label`) ?? lines.get(`/turns/${index}`)!);
+  const finals = ["finalState", "finalExecution", "finalChildren", "finalMemory"].flatMap((key) => lines.get(`/${key}`) ?? []);
+  return { turns, final: finals.length ? Math.min(...finals) : text.split("\n").length };
+}
+
+/**
+ * Reads and checks a scenario file before any turn runs. Every problem is reported at once in a
+ * `scenario_invalid` error naming the file, each with its JSON path, the turn's label, the value
+ * found and what is allowed.
+ */
+export function loadScenario(file: string, flows: readonly FlowDefinition[], options: { root?: string } = {}): LoadedScenario {
+  const fail = (problems: string[]): never => {
+    throw new FlowcheckError(
+      "scenario_invalid",
+      `${file} is not a valid scenario (${problems.length} problem${problems.length === 1 ? "" : "s"}); no turn was run:\n- ${problems.join("\n- ")}`,
+      { details: problems },
+    );
+  };
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return fail([`the file cannot be read: ${(error as Error).message}`]);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return fail([`the file is not valid JSON${describeJsonError(text, (error as Error).message)}`]);
+  }
+  const { problems, errors } = schemaProblems(data);
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return fail(problems);
+  const { scenario: sound, touchedTurns } = soundPart(data, errors);
+  problems.push(...meaningProblems(sound, flows, touchedTurns), ...caseProblems(sound));
+  if (problems.length) return fail(problems);
+  const scenario = data as Scenario;
+  return { file, name: scenarioNameOf(file, options.root), scenario, lines: linesOf(text, scenario) };
+}

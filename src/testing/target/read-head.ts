@@ -1,0 +1,7 @@
+import { headOf, type SessionHead } from "../../engine/session-document.ts";
+import type { SessionReader } from "./scenario-target.ts";
+
+/** The session's head, which is all a turn's checks read: the reader's own, else cut from the whole session. */
+export function readHead(sessions: SessionReader, id: string): Promise<SessionHead | undefined> {
+  return sessions.fetchHead ? sessions.fetchHead(id) : sessions.fetchAll(id).then((document) => document && headOf(document));
+}
