@@ -5,13 +5,16 @@ import { after, before, test } from "node:test";
 import { tempDir } from "./support/temp-path.ts";
 import { runCommand, tapResults, type ChildRun } from "./testing/live/child-run.ts";
 
-// The README's "Your first flow and scenario, step by step" prints every file of a new flow. This
-// builds exactly those files in a copy of the repository and runs the commands the README gives
-// on them, so that a change to the flow API that breaks the guide breaks this test too.
+// The guide "Your first flow and scenario, step by step" (docs/first-flow.md, which the README's
+// section of that name points to) prints every file of a new flow. This builds exactly those files
+// in a copy of the repository and runs the commands the guide gives on them, so that a change to
+// the flow API that breaks the guide breaks this test too.
 
 const ROOT = resolve(import.meta.dirname, "..");
+const HEADING = "Your first flow and scenario, step by step";
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
-const GUIDE = README.slice(README.indexOf("### Your first flow and scenario, step by step"), README.indexOf("### Your own flows, without the demos"));
+const GUIDE_FILE = readFileSync(join(ROOT, "docs", "first-flow.md"), "utf8");
+const GUIDE = GUIDE_FILE.slice(GUIDE_FILE.indexOf(`# ${HEADING}\n`));
 
 /** Each file the guide prints, by path: a bold `path` line, then its fenced block. */
 function printedFiles(guide: string): Map<string, string> {
@@ -41,6 +44,14 @@ after(() => copy.remove());
 function inCopy(script: string, ...args: string[]): Promise<ChildRun> {
   return runCommand("npm", ["run", "--silent", script, ...(args.length ? ["--", ...args] : [])], {}, undefined, copy.path);
 }
+
+test("the README's section on the first flow points to the guide that prints its files", () => {
+  assert.ok(GUIDE_FILE.startsWith(`# ${HEADING}\n`), `docs/first-flow.md does not start with "# ${HEADING}"`);
+  const start = README.indexOf(`### ${HEADING}\n`);
+  assert.notEqual(start, -1, `README.md has no heading "### ${HEADING}"`);
+  const section = README.slice(start, README.indexOf("\n#", start + 1));
+  assert.match(section, /\]\(docs\/first-flow\.md\)/, "the README's section does not link to docs/first-flow.md");
+});
 
 test("the guide prints the flow's steps, flow, scripts, entry, registration, scenario and spec", () => {
   assert.deepEqual([...files.keys()].sort(), [

@@ -10,7 +10,7 @@ import { test } from "node:test";
 const TEST_ROOT = import.meta.dirname;
 const ROOT = resolve(TEST_ROOT, "..");
 const NOT_SCANNED = new Set(["flows", "bench", ".tmp"].map((folder) => join(TEST_ROOT, folder)));
-// It names the files the README's guide adds (src/flows/feedback/, scenarios/feedback-flow…), and
+// It names the files the first-flow guide adds (src/flows/feedback/, scenarios/feedback-flow…), and
 // writes them in a copy of the repository, never in this one.
 const NAMES_THE_GUIDE = join(TEST_ROOT, "readme-example.spec.ts");
 
