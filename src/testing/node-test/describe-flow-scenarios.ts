@@ -86,34 +86,14 @@ export function describeFlowScenarios(flowName: string, options: FlowScenariosOp
       `${file.file} looks like a scenario (it has flowName or turns) but is not named *.scenario.json, so no command loads it; rename it to ${file.rename}.`,
     );
   }
-
   const headers = new Map(all.files.map((file) => [file, headerOf(file)]));
   const flowFiles = all.files.filter((file) => headers.get(file)?.flowName === flowName);
-  const flowNames = new Set(flowFiles.map((file) => scenarioNameOf(file, dir)));
-  const flowTags = new Set(flowFiles.flatMap((file) => [headers.get(file)?.tags].flat().filter((tag) => typeof tag === "string")));
-  for (const name of Object.keys(options.scenarios ?? {})) {
-    if (flowNames.has(name)) continue;
-    failing(`${flowName}: the checks for "${name}" have a scenario`, `The spec has checks for the scenario "${name}", but no ${flowName} scenario file under ${dir}/ has that name; the names are ${[...flowNames].join(", ") || "(none)"}. Rename the key to the file's path under ${dir}/ without .scenario.json.`);
-  }
-  for (const tag of Object.keys(options.tags ?? {})) {
-    if (flowTags.has(tag)) continue;
-    failing(`${flowName}: the checks for the tag "${tag}" have a scenario`, `The spec has checks for the tag "${tag}", but no ${flowName} scenario under ${dir}/ carries it; the tags are ${[...flowTags].join(", ") || "(none)"}.`);
-  }
-
+  checkScopes(flowName, options, dir, flowFiles.map((file) => [file, headers.get(file)!]));
   for (const file of run.files) {
     const header = headers.get(file) ?? headerOf(file);
     if (!ours(header?.flowName)) continue;
-    if (header?.flowName !== flowName) {
-      // It does not parse, or names no registered flow: the loader says which, with the fix.
-      describeScenario(file, { ...options, root: dir });
-      continue;
-    }
-    const tags = [header.tags].flat().filter((tag): tag is string => typeof tag === "string");
-    const checks = combine([
-      ...(options.everyScenario ? [options.everyScenario] : []),
-      ...tags.flatMap((tag) => options.tags?.[tag] ?? []),
-      ...(options.scenarios?.[scenarioNameOf(file, dir)] ? [options.scenarios[scenarioNameOf(file, dir)]!] : []),
-    ]);
+    // One that does not parse, or names no registered flow, is described too: the loader says which, with the fix.
+    const checks = header?.flowName === flowName ? checksFor(options, scenarioNameOf(file, dir), tagsOf(header)) : {};
     describeScenario(file, { ...options, ...checks, root: dir });
   }
   if (flowFiles.length === 0 && !selection) {
@@ -121,3 +101,26 @@ export function describeFlowScenarios(flowName: string, options: FlowScenariosOp
   }
 }
 
+function tagsOf(header: ScenarioHeader | undefined): string[] {
+  return [header?.tags].flat().filter((tag): tag is string => typeof tag === "string");
+}
+
+/** The checks a scenario of the flow is held to: the flow's, its tags', then its own. */
+function checksFor(options: FlowScenariosOptions, name: string, tags: readonly string[]): ScenarioChecks {
+  const own = options.scenarios?.[name];
+  return combine([...(options.everyScenario ? [options.everyScenario] : []), ...tags.flatMap((tag) => options.tags?.[tag] ?? []), ...(own ? [own] : [])]);
+}
+
+/** A failing test for each scenario name or tag the spec has checks for that no file of the flow has. */
+function checkScopes(flowName: string, options: FlowScenariosOptions, dir: string, files: readonly [string, ScenarioHeader][]): void {
+  const names = new Set(files.map(([file]) => scenarioNameOf(file, dir)));
+  const tags = new Set(files.flatMap(([, header]) => tagsOf(header)));
+  for (const name of Object.keys(options.scenarios ?? {})) {
+    if (names.has(name)) continue;
+    failing(`${flowName}: the checks for "${name}" have a scenario`, `The spec has checks for the scenario "${name}", but no ${flowName} scenario file under ${dir}/ has that name; the names are ${[...names].join(", ") || "(none)"}. Rename the key to the file's path under ${dir}/ without .scenario.json.`);
+  }
+  for (const tag of Object.keys(options.tags ?? {})) {
+    if (tags.has(tag)) continue;
+    failing(`${flowName}: the checks for the tag "${tag}" have a scenario`, `The spec has checks for the tag "${tag}", but no ${flowName} scenario under ${dir}/ carries it; the tags are ${[...tags].join(", ") || "(none)"}.`);
+  }
+}

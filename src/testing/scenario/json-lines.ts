@@ -4,61 +4,69 @@
  * object member the line is the key's. The text must be valid JSON.
  */
 export function jsonLines(text: string): Map<string, number> {
-  const lines = new Map<string, number>();
-  let at = 0;
-  let line = 1;
+  const scanner = new JsonScanner(text);
+  scanner.value("", 0);
+  return scanner.lines;
+}
 
-  const skipSpace = () => {
-    while (at < text.length) {
-      const char = text[at]!;
-      if (char === "\n") line += 1;
-      else if (char !== " " && char !== "\t" && char !== "\r") return;
-      at += 1;
-    }
-  };
-  const readString = (): string => {
-    const start = at;
-    at += 1;
-    while (text[at] !== '"') at += text[at] === "\\" ? 2 : 1;
-    at += 1;
-    return JSON.parse(text.slice(start, at)) as string;
-  };
-  const escape = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
+const escapeKey = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
-  const readValue = (pointer: string, keyLine: number) => {
-    skipSpace();
-    lines.set(pointer, keyLine || line);
-    const char = text[at];
-    if (char === "{" || char === "[") {
-      const close = char === "{" ? "}" : "]";
-      at += 1;
-      skipSpace();
-      let index = 0;
-      while (text[at] !== close) {
-        if (close === "}") {
-          const memberLine = line;
-          const key = readString();
-          skipSpace();
-          at += 1; // the colon
-          readValue(`${pointer}/${escape(key)}`, memberLine);
-        } else {
-          readValue(`${pointer}/${index}`, 0);
-        }
-        index += 1;
-        skipSpace();
-        if (text[at] === ",") {
-          at += 1;
-          skipSpace();
-        }
+/** A cursor over valid JSON text that notes each value's line as it passes. */
+class JsonScanner {
+  readonly lines = new Map<string, number>();
+  readonly #text: string;
+  #at = 0;
+  #line = 1;
+
+  constructor(text: string) {
+    this.#text = text;
+  }
+
+  /** Reads the value at the cursor, noting its line (`keyLine` for an object member's). */
+  value(pointer: string, keyLine: number): void {
+    this.#skipSpace();
+    this.lines.set(pointer, keyLine || this.#line);
+    const char = this.#text[this.#at];
+    if (char === "{" || char === "[") this.#container(pointer, char === "{" ? "}" : "]");
+    else if (char === '"') this.#string();
+    else while (this.#at < this.#text.length && !/[\s,\]}]/.test(this.#text[this.#at]!)) this.#at += 1;
+  }
+
+  #container(pointer: string, close: string): void {
+    this.#at += 1;
+    this.#skipSpace();
+    for (let index = 0; this.#text[this.#at] !== close; index++) {
+      if (close === "}") {
+        const keyLine = this.#line;
+        const key = this.#string();
+        this.#skipSpace();
+        this.#at += 1; // the colon
+        this.value(`${pointer}/${escapeKey(key)}`, keyLine);
+      } else {
+        this.value(`${pointer}/${index}`, 0);
       }
-      at += 1;
-    } else if (char === '"') {
-      readString();
-    } else {
-      while (at < text.length && !/[\s,\]}]/.test(text[at]!)) at += 1;
+      this.#skipSpace();
+      if (this.#text[this.#at] === ",") {
+        this.#at += 1;
+        this.#skipSpace();
+      }
     }
-  };
+    this.#at += 1;
+  }
 
-  readValue("", 0);
-  return lines;
+  #string(): string {
+    const start = this.#at;
+    this.#at += 1;
+    while (this.#text[this.#at] !== '"') this.#at += this.#text[this.#at] === "\\" ? 2 : 1;
+    this.#at += 1;
+    return JSON.parse(this.#text.slice(start, this.#at)) as string;
+  }
+
+  #skipSpace(): void {
+    for (; this.#at < this.#text.length; this.#at++) {
+      const char = this.#text[this.#at]!;
+      if (char === "\n") this.#line += 1;
+      else if (char !== " " && char !== "\t" && char !== "\r") return;
+    }
+  }
 }
