@@ -1,4 +1,4 @@
-import { before, describe, test } from "node:test";
+import { before, describe, test, type TestContext } from "node:test";
 import { loadConfig } from "../../config.ts";
 import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
@@ -33,88 +33,92 @@ function spread(scores: number[]): string {
   return `judge scores min ${sorted[0]!.toFixed(2)}, median ${median.toFixed(2)}, max ${sorted.at(-1)!.toFixed(2)}`;
 }
 
+/** Each of `repeat` runs of the scenario, each on a fresh app, with its own transcript. */
+async function playRuns(loaded: LoadedScenario, options: ScenarioSuiteOptions, repeat: number): Promise<PlayedRun[]> {
+  const artifactsDir = options.artifactsDir ?? "test/.tmp";
+  const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)!.flow;
+  const runs: PlayedRun[] = [];
+  for (let k = 1; k <= repeat; k++) {
+    const target = await startScenarioTarget(loaded, { flows: options.flows });
+    try {
+      const writer = new TranscriptWriter(artifactsDir, `run${k}`);
+      const played: PlayedRun = { turns: [], final: undefined };
+      for await (const event of runScenario(loaded, target, suiteRunOptions(target, options, artifactsDir).run)) {
+        writer.listener(event);
+        if (event.type === "turn:end") played.turns.push(event.report);
+        if (event.type === "final") played.final = event.report;
+        if (event.type === "final" && event.report.stored) noteCoverage(artifactsDir, flow, event.report.stored);
+      }
+      runs.push(played);
+    } finally {
+      await target.close();
+    }
+  }
+  return runs;
+}
+
+/** The one reason every run skipped this, if they all did for the same reason: the test is then skipped too. */
+function skippedInEveryRun(reports: ({ outcome: string; skipReason?: string } | undefined)[]): string | undefined {
+  const reasons = new Set(reports.map((report) => (report?.outcome === "skipped" ? report.skipReason : undefined)));
+  const [reason] = reasons;
+  return reasons.size === 1 ? reason : undefined;
+}
+
+interface Rate {
+  label: string;
+  /** Why each run that did not pass failed, as `run <k>: …`. */
+  failures: string[];
+  scores?: number[];
+  location: string | undefined;
+}
+
+/** Reports how many of `repeat` runs passed, and fails the test below `passRate`. */
+function holdRate(t: TestContext, rate: Rate, repeat: number, passRate: number): void {
+  const passes = repeat - rate.failures.length;
+  const share = passes / repeat;
+  t.diagnostic(`${rate.label}: passed ${passes} of ${repeat} runs (${Math.round(share * 100)}%)${rate.scores ? `; ${spread(rate.scores)}` : ""}`);
+  if (share < passRate) {
+    const message = `${rate.label} passed in ${passes} of ${repeat} runs, below the pass rate ${passRate} (FLOW_PASS_RATE): ${rate.failures.join("; ")}`;
+    throw new ScenarioFailure("scenario_failed", message, rate.location);
+  }
+}
+
 /**
  * A scenario played `repeat` times, each run on a fresh app, to measure how steady a live flow is:
  * one test per turn reports its pass rate and the spread of its judge scores, and fails below
  * `passRate`. Each failed run leaves its own transcript (`<scenario>-run<k>-<kind>-failure.json`).
  */
 export function describeRepeatedScenario(loaded: LoadedScenario, options: ScenarioSuiteOptions, repeat: number, passRate: number): void {
-  const turns = loaded.scenario.turns;
-  const artifactsDir = options.artifactsDir ?? "test/.tmp";
-
-  const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)!.flow;
   describe(`${loaded.scenario.flowName}: ${loaded.name} × ${repeat}`, () => {
-    const runs: PlayedRun[] = [];
-
+    let runs: PlayedRun[] = [];
     before(async () => {
-      for (let k = 1; k <= repeat; k++) {
-        const target = await startScenarioTarget(loaded, { flows: options.flows });
-        try {
-          const writer = new TranscriptWriter(artifactsDir, `run${k}`);
-          const played: PlayedRun = { turns: [], final: undefined };
-          for await (const event of runScenario(loaded, target, suiteRunOptions(target, options, artifactsDir).run)) {
-            writer.listener(event);
-            if (event.type === "turn:end") played.turns.push(event.report);
-            if (event.type === "final") played.final = event.report;
-            if (event.type === "final" && event.report.stored) noteCoverage(artifactsDir, flow, event.report.stored);
-          }
-          runs.push(played);
-        } finally {
-          await target.close();
-        }
-      }
+      runs = await playRuns(loaded, options, repeat);
     });
-
-    const judge = (passes: number, failures: string[], label: string, scores: number[] | undefined, t: { diagnostic(message: string): void }, turnIndex?: number) => {
-      const rate = passes / repeat;
-      t.diagnostic(`${label}: passed ${passes} of ${repeat} runs (${Math.round(rate * 100)}%)${scores ? `; ${spread(scores)}` : ""}`);
-      if (rate < passRate) {
-        const message = `${label} passed in ${passes} of ${repeat} runs, below the pass rate ${passRate} (FLOW_PASS_RATE): ${failures.join("; ")}`;
-        throw new ScenarioFailure("scenario_failed", message, scenarioLocation(loaded, turnIndex));
-      }
-    };
-
-    /** The one reason every run skipped this, if they all did for the same reason: the test is then skipped too. */
-    const skippedInEveryRun = (reports: ({ outcome: string; skipReason?: string } | undefined)[]): string | undefined => {
-      const reasons = new Set(reports.map((report) => (report?.outcome === "skipped" ? report.skipReason : undefined)));
-      const [reason] = reasons;
-      return reasons.size === 1 ? reason : undefined;
-    };
-
-    turns.forEach((turn, index) => {
+    loaded.scenario.turns.forEach((turn, index) => {
       const name = `turn ${index + 1} '${turn.label}'`;
+      const location = scenarioLocation(loaded, index);
       test(`${index + 1}. ${turn.label}`, (t) => {
         const reports = runs.map((run) => run.turns[index]);
         const skipped = skippedInEveryRun(reports);
-        if (skipped !== undefined) {
-          t.skip(skipped);
-          return;
-        }
+        if (skipped !== undefined) return t.skip(skipped);
         const failures = reports.flatMap((report, k) => (report?.outcome === "passed" ? [] : [`run ${k + 1}: ${why(report)}`]));
-        judge(repeat - failures.length, failures, name, undefined, t, index);
+        holdRate(t, { label: name, failures, location }, repeat, passRate);
       });
       if (turn.expectedResponse === undefined) return;
       test(`${index + 1}. ${turn.label} · judge`, (t) => {
         const verdicts = runs.map((run) => judgeOf(run.turns[index]));
         const graded = verdicts.filter((check) => check && check.outcome !== "skipped");
-        if (graded.length === 0) {
-          t.skip(verdicts.find((check) => check?.message)?.message ?? "the turn was never graded");
-          return;
-        }
+        if (graded.length === 0) return t.skip(verdicts.find((check) => check?.message)?.message ?? "the turn was never graded");
         const failures = verdicts.flatMap((check, k) => (check?.outcome === "passed" ? [] : [`run ${k + 1}: ${check?.message ?? "not graded"}`]));
         const scores = graded.flatMap((check) => (check!.verdict ? [check!.verdict.score] : []));
-        judge(repeat - failures.length, failures, `the judge of ${name}`, scores, t, index);
+        holdRate(t, { label: `the judge of ${name}`, failures, scores, location }, repeat, passRate);
       });
     });
-
     test("final state", (t) => {
       const skipped = skippedInEveryRun(runs.map((run) => run.final));
-      if (skipped !== undefined) {
-        t.skip(skipped);
-        return;
-      }
+      if (skipped !== undefined) return t.skip(skipped);
       const failures = runs.flatMap((run, k) => (run.final?.outcome === "passed" ? [] : [`run ${k + 1}: ${run.final?.failure ?? run.final?.skipReason ?? "not reached"}`]));
-      judge(repeat - failures.length, failures, "the final state", undefined, t);
+      holdRate(t, { label: "the final state", failures, location: scenarioLocation(loaded) }, repeat, passRate);
     });
   });
 }
