@@ -1,0 +1,149 @@
+import type http from "node:http";
+import { mkdirSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { loadConfig, type Config } from "../../config.ts";
+import { createApp, type App } from "../../create-app.ts";
+import type { SessionStore } from "../../engine/session-store.ts";
+import { createNodeServer, listen } from "../../http/node-server.ts";
+import { SqliteSessionStore } from "../../store/sqlite/sqlite-session-store.ts";
+import { Cassette } from "../cassette/cassette.ts";
+import { keepAliveAgent } from "../client/chat-client.ts";
+import type { LoadedScenario } from "../scenario/scenario.ts";
+import { ModelFaults } from "./model-faults.ts";
+import type { ScenarioTarget, SessionReader, TargetOptions } from "./scenario-target.ts";
+import { pinsOf } from "./target-pins.ts";
+
+/**
+ * Opens where the app in this process keeps its sessions: MongoDB when SESSION_STORE=MONGO
+ * (DOCUMENT_DB; the sessions stay there to be looked at), else a scratch SQLite file in `scratch`.
+ * Opening it again reopens the same sessions.
+ */
+async function openRunStore(config: Config, scratch: string): Promise<{ store: SessionStore; kept: string }> {
+  if (config.sessionStore === "MONGO") {
+    const { MongoSessionStore } = await import("../../store/mongo/mongo-session-store.ts");
+    return { store: await MongoSessionStore.open(config.mongo.url!, config.mongo.database), kept: "kept after the scenario" };
+  }
+  return { store: new SqliteSessionStore(join(scratch, "sessions.sqlite"), { scratch: true }), kept: "scratch: removed when the scenario ends" };
+}
+
+/** Sets the scenario's `env` defaults where the environment has no value; returns what undoes them. */
+function applyScenarioEnv(env: NodeJS.ProcessEnv, defaults: Readonly<Record<string, string>> = {}): () => void {
+  const added = Object.keys(defaults).filter((key) => env[key] === undefined);
+  for (const key of added) env[key] = defaults[key];
+  return () => added.forEach((key) => delete env[key]);
+}
+
+/**
+ * The app a scenario runs on, booted again with nothing in memory, on the store as the last one
+ * left it, for a restart or a clock change: a process started again.
+ */
+class RunApp {
+  app!: App;
+  /** How the store keeps its sessions after the run, for the target's description. */
+  kept = "";
+  readonly faults = new ModelFaults();
+  readonly #options: TargetOptions;
+  readonly #scratch: string;
+  readonly #cassette: Cassette | undefined;
+  readonly #clockPin: string;
+  /** The configuration the app reads, moved on by a clock change. */
+  #config: Config;
+
+  constructor(loaded: LoadedScenario, options: TargetOptions, config: Config, scratch: string, cassette: Cassette | undefined) {
+    this.#options = options;
+    this.#config = config;
+    this.#scratch = scratch;
+    this.#cassette = cassette;
+    this.#clockPin = `${options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)?.flow.envPrefix}_CURRENT_DATE`;
+  }
+
+  async boot(): Promise<void> {
+    const opened = await openRunStore(this.#config, this.#scratch);
+    this.kept = opened.kept;
+    try {
+      this.app = await createApp({
+        flows: this.#options.flows,
+        config: this.#config,
+        store: opened.store,
+        defaultModelMode: "scripted",
+        wrapModel: this.faults.wrap,
+        ...(this.#cassette ? { cassette: this.#cassette.models } : {}),
+      });
+    } catch (error) {
+      await opened.store.close();
+      throw error;
+    }
+  }
+
+  async restart(clock: string | undefined): Promise<void> {
+    if (clock !== undefined) this.#config = loadConfig({ ...this.#config.env, [this.#clockPin]: clock });
+    await this.app.close();
+    await this.boot();
+  }
+
+  /** The sessions as the current app's store holds them, whichever app that is by then. */
+  sessions(): SessionReader {
+    const store = () => this.app.store;
+    return {
+      description: `${store().description} (${this.kept})`,
+      fetchAll: (id) => store().fetchAll(id),
+      fetchHead: (id) => store().fetchHead(id),
+      ...(store() instanceof SqliteSessionStore ? { writeMark: () => (store() as SqliteSessionStore).writeMark() } : {}),
+    };
+  }
+}
+
+/**
+ * The app, booted in this process on 127.0.0.1 with an ephemeral port and a SQLite file of its own
+ * (or, with SESSION_STORE=MONGO, MongoDB), after the scenario's `env` defaults are set (a value
+ * already in the environment wins; they are undone on close). It can be restarted.
+ */
+export async function inProcessTarget(loaded: LoadedScenario, options: TargetOptions, env: NodeJS.ProcessEnv, scenarioKeys: string[]): Promise<ScenarioTarget> {
+  const undoEnv = applyScenarioEnv(env, loaded.scenario.env);
+  const scratchRoot = resolve(options.scratchDir ?? "test/.tmp");
+  mkdirSync(scratchRoot, { recursive: true });
+  const scratch = await mkdtemp(join(scratchRoot, `${loaded.name.replaceAll("/", "-")}-`));
+  let run: RunApp | undefined;
+  let server: http.Server | undefined;
+  try {
+    const config = loadConfig(env);
+    const tape = config.flowModel === "record" || config.flowModel === "replay" ? config.flowModel : undefined;
+    const cassette = tape ? Cassette.open(loaded, tape, { modelName: config.openai.model, ci: config.ci }) : undefined;
+    const apps = new RunApp(loaded, options, config, scratch, cassette);
+    run = apps;
+    await apps.boot();
+    // The server outlives the apps it serves, so a restart keeps the address the runner talks to.
+    const running = createNodeServer((request) => apps.app.handler(request));
+    server = running;
+    const url = await listen(running, "127.0.0.1", 0);
+    const agent = keepAliveAgent();
+    return {
+      config,
+      ...(cassette ? { cassette } : {}),
+      baseUrl: url,
+      agent,
+      sessions: apps.sessions(),
+      pins: pinsOf(env, scenarioKeys),
+      models: apps.app.modelModes,
+      faults: apps.faults,
+      restart: (restartOptions = {}) => apps.restart(restartOptions.clock),
+      close: async () => {
+        agent.destroy();
+        const closed = new Promise<void>((done) => running.close(() => done()));
+        running.closeIdleConnections();
+        await closed;
+        await apps.app.close();
+        cassette?.save();
+        undoEnv();
+        await rm(scratch, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    server?.close();
+    await run?.app?.close();
+    undoEnv();
+    await rm(scratch, { recursive: true, force: true });
+    throw error;
+  }
+}
