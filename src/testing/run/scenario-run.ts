@@ -10,7 +10,6 @@ import { redactHeaders } from "../client/redact-headers.ts";
 import type { LoadedScenario, ScenarioTurn } from "../scenario/scenario.ts";
 import { isSuccessStatus } from "../scenario/is-success-status.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
-import { readHead } from "../target/read-head.ts";
 import type { ScenarioTarget } from "../target/scenario-target.ts";
 import { eachTurnCheck } from "../checks/domain-check.ts";
 import { transportChecks } from "../checks/transport-checks.ts";
@@ -19,9 +18,15 @@ import { clientOptions, type RunOptions } from "./run-options.ts";
 import { restartCheck } from "./restart-check.ts";
 import type { ScenarioEvent } from "./scenario-event.ts";
 import { sendTurn } from "./send-turn.ts";
+import { readAfterTurn, readBeforeTurn } from "./session-reads.ts";
 import { turnFailure } from "./turn-failure.ts";
 
 const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is not graded";
+
+/** Whether the turn made the model call that `failModelCall` was to fail. */
+function failModelCallCheck(call: number, modelCalls: number): Check {
+  return check("expectation", "failModelCall", modelCalls >= call ? undefined : `the turn made ${modelCalls} model call${modelCalls === 1 ? "" : "s"}, so call ${call} never failed; pick a call the turn makes`);
+}
 
 function parseBody(text: string): unknown {
   try {
@@ -95,59 +100,32 @@ export class ScenarioRun {
   }
 
   async playTurn(index: number): Promise<TurnReport> {
-    const { scenario } = this.loaded;
-    const turn = scenario.turns[index]!;
+    const turn = this.loaded.scenario.turns[index]!;
     if (turn.failModelCall !== undefined && !this.#target.faults) {
       // An error turn leaves the session as it was, so the turns after a skipped one still hold.
       return this.skipTurn(index, "failModelCall needs the app in the test process; against FLOW_BASE_URL the turn is not played");
     }
     this.#target.cassette?.beginTurn(index + 1, turn.label);
     const restarted = turn.restartBefore || turn.clockAt !== undefined ? await restartCheck(this.#target, turn.clockAt) : undefined;
-    if (restarted?.outcome === "failed") {
-      return this.#record({ number: index + 1, label: turn.label, input: turn.input, outcome: "failed", failure: `turn ${index + 1} '${turn.label}': ${restarted.message}`, checks: [restarted] });
-    }
-    const sessions = this.#target.sessions;
-    // An error answer must leave the whole session as it was, conversation included, so such a
-    // turn reads it whole before, and after unless the store proves it wrote nothing in between;
-    // any other turn's checks read the head alone. The mark is taken first: a write that lands
-    // while the session is read then shows as a change.
+    if (restarted?.outcome === "failed") return this.#unanswered(index, restarted.message, [restarted]);
     const expectsError = !isSuccessStatus(turn.expectedStatus ?? 200);
-    const mark = expectsError && this.#session ? sessions?.writeMark?.() : undefined;
-    const before = expectsError && sessions && this.#session ? await sessions.fetchAll(this.#session) : undefined;
+    const before = await readBeforeTurn(this.#target.sessions, this.#session, expectsError);
     let sent: { exchange: ChatExchange; modelCalls?: number };
     try {
       sent = await sendTurn(this.#client, this.#target, this.loaded.scenario.flowName, this.#session, turn);
     } catch (error) {
       const message = (error as Error).message;
-      return this.#record({
-        number: index + 1,
-        label: turn.label,
-        input: turn.input,
-        outcome: "failed",
-        failure: `turn ${index + 1} '${turn.label}': ${message}`,
-        checks: [failed("transport", "request", message)],
-      });
+      return this.#unanswered(index, message, [failed("transport", "request", message)]);
     }
-    const { exchange, modelCalls } = sent;
-    const answer = readAnswer(exchange.response.headers, exchange.response.body);
-    const transport = transportChecks(turn, exchange, answer, this.#session);
+    const answer = readAnswer(sent.exchange.response.headers, sent.exchange.response.body);
+    const transport = transportChecks(turn, sent.exchange, answer, this.#session);
     this.#session = transport.session;
 
     const storeStarted = performance.now();
-    const unwritten = mark !== undefined && sessions!.writeMark!() === mark;
-    const stored =
-      sessions && this.#session ? (unwritten ? before : await (expectsError ? sessions.fetchAll(this.#session) : readHead(sessions, this.#session))) : undefined;
+    const stored = await readAfterTurn(this.#target.sessions, this.#session, expectsError, before);
     const storeMillis = performance.now() - storeStarted;
-    const unreadable = sessions ? undefined : (this.#target.sessionsUnavailable ?? "no store to read");
-    const persisted = sessions
-      ? persistedChecks(turn, scenario.flowName, answer, stored, expectsError ? before : this.#stored, sessions.description, this.#session)
-      : [skipped("persisted", "persisted contract", unreadable!), ...answerChecks(turn, answer)];
-    const checks = [...(restarted ? [restarted] : []), ...transport.checks, ...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
-    if (this.#options.eachTurn && !expectsError && stored) checks.push(await eachTurnCheck(this.#options.eachTurn, headOf(stored), turn, this.loaded.scenario));
-    if (modelCalls !== undefined) {
-      const call = turn.failModelCall!;
-      checks.push(check("expectation", "failModelCall", modelCalls >= call ? undefined : `the turn made ${modelCalls} model call${modelCalls === 1 ? "" : "s"}, so call ${call} never failed; pick a call the turn makes`));
-    }
+    const checks = [...(restarted ? [restarted] : []), ...transport.checks, ...(await this.#storedChecks(turn, answer, stored, expectsError ? before.document : this.#stored))];
+    if (sent.modelCalls !== undefined) checks.push(failModelCallCheck(turn.failModelCall!, sent.modelCalls));
     // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
     const failures = checks.filter((c) => c.outcome === "failed");
     if (turn.expectedResponse !== undefined) {
@@ -156,23 +134,38 @@ export class ScenarioRun {
     }
     if (stored) this.#stored = headOf(stored);
     this.#lastWhole = expectsError && stored ? { turns: this.reports.length + 1, document: stored as SessionDocument } : undefined;
-
-    const report: TurnReport = {
+    return this.#record({
       number: index + 1,
       label: turn.label,
       input: turn.input,
       answer: answer.text,
       outcome: failures.length ? "failed" : "passed",
-      ...(failures.length
-        ? { failure: turnFailure(index + 1, turn.label, failures, answer) }
-        : {}),
-      request: { ...exchange.request, headers: redactHeaders(exchange.request.headers, Object.keys(this.#options.headers ?? {})), body: parseBody(exchange.request.body) },
-      response: { status: exchange.response.status, headers: redactHeaders(exchange.response.headers), body: answer.events ?? answer.json ?? exchange.response.body },
+      ...(failures.length ? { failure: turnFailure(index + 1, turn.label, failures, answer) } : {}),
+      request: { ...sent.exchange.request, headers: redactHeaders(sent.exchange.request.headers, Object.keys(this.#options.headers ?? {})), body: parseBody(sent.exchange.request.body) },
+      response: { status: sent.exchange.response.status, headers: redactHeaders(sent.exchange.response.headers), body: answer.events ?? answer.json ?? sent.exchange.response.body },
       ...(this.#stored && stored ? { stored: this.#stored } : {}),
       checks,
-      millis: { http: exchange.millis, store: storeMillis },
-    };
-    return this.#record(report);
+      millis: { http: sent.exchange.millis, store: storeMillis },
+    });
+  }
+
+  /** A turn that failed before it had an answer: a restart that failed, or a request that did. */
+  #unanswered(index: number, message: string | undefined, checks: Check[]): TurnReport {
+    const turn = this.loaded.scenario.turns[index]!;
+    return this.#record({ number: index + 1, label: turn.label, input: turn.input, outcome: "failed", failure: `turn ${index + 1} '${turn.label}': ${message}`, checks });
+  }
+
+  /** The persisted (or, without a store, the answer's) contract, the expectations, and the spec's check of every turn. */
+  async #storedChecks(turn: ScenarioTurn, answer: Answer, stored: SessionHead | SessionDocument | undefined, previous: SessionHead | SessionDocument | undefined): Promise<Check[]> {
+    const sessions = this.#target.sessions;
+    const unreadable = sessions ? undefined : (this.#target.sessionsUnavailable ?? "no store to read");
+    const persisted = sessions
+      ? persistedChecks(turn, this.loaded.scenario.flowName, answer, stored, previous, sessions.description, this.#session)
+      : [skipped("persisted", "persisted contract", unreadable!), ...answerChecks(turn, answer)];
+    const checks = [...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
+    const expectsError = !isSuccessStatus(turn.expectedStatus ?? 200);
+    if (this.#options.eachTurn && !expectsError && stored) checks.push(await eachTurnCheck(this.#options.eachTurn, headOf(stored), turn, this.loaded.scenario));
+    return checks;
   }
 
   /** A promise only when a judge is asked: a run without one (every scripted run) waits for nothing. */
