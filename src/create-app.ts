@@ -45,6 +45,73 @@ function withChildren(flow: FlowDefinition): FlowDefinition[] {
   return [flow, ...flow.children.flatMap(withChildren)];
 }
 
+interface ModelPlan {
+  /** The model mode of each registered flow. */
+  modelModes: Record<string, ModelMode>;
+  /** The scripts of the flows (and their children) that run scripted. */
+  scripts: Record<string, Script>;
+  /** Each flow's and child flow's clock. */
+  clocks: Map<string, Clock>;
+}
+
+/** Each flow's model mode, the scripts of the scripted ones, and every flow's clock. */
+function planModels(entries: readonly FlowEntry[], config: Config, defaultMode: ModelMode): ModelPlan {
+  const plan: ModelPlan = { modelModes: {}, scripts: {}, clocks: new Map() };
+  for (const { flow, scripts } of entries) {
+    const mode = modelModeOf(config, flow.envPrefix, defaultMode);
+    plan.modelModes[flow.name] = mode;
+    for (const member of withChildren(flow)) {
+      // A child without a pin of its own reads its parent flow's, so a pinned scenario has one time.
+      const own = `${member.envPrefix}_CURRENT_DATE`;
+      const variable = config.env[own] === undefined ? `${flow.envPrefix}_CURRENT_DATE` : own;
+      plan.clocks.set(member.name, createClock(config.env[variable], variable));
+      if (mode !== "scripted") continue;
+      const script = scripts?.[member.name];
+      if (!script) {
+        throw new FlowcheckError(
+          "config_invalid",
+          `${flow.name} runs with the scripted model but has no script for ${member.name}. Give the flow's entry scripts for it, or run it with FLOW_MODEL=live.`,
+        );
+      }
+      plan.scripts[member.name] = script;
+    }
+  }
+  return plan;
+}
+
+/** The flows that call a live model, and those taped; refuses modes the app cannot serve. */
+function checkModes(modelModes: Readonly<Record<string, ModelMode>>, config: Config, cassette: ModelWrapper | undefined): { live: string[]; taped: Set<string> } {
+  const flowsIn = (...wanted: ModelMode[]) => Object.keys(modelModes).filter((name) => wanted.includes(modelModes[name]!));
+  const live = flowsIn("live", "record");
+  if (live.length && !config.openai.apiKey) {
+    throw new FlowcheckError("config_invalid", `${live.join(", ")} run with the live model, which needs OPENAI_API_KEY; set it, or set FLOW_MODEL=scripted.`);
+  }
+  const taped = new Set(flowsIn("record", "replay"));
+  if (taped.size && !cassette) {
+    throw new FlowcheckError(
+      "config_invalid",
+      `${[...taped].join(", ")} run with FLOW_MODEL=${config.flowModel}, which records or replays one scenario's cassette; run the scenarios (npm run test:flows) instead of npm start.`,
+    );
+  }
+  return { live, taped };
+}
+
+/**
+ * Installs the app's models on its own Model (scripts, tape, the outermost wrapper) and the
+ * loopback guard when no flow is live; returns what undoes them, in reverse.
+ */
+function installModels(model: Model, plan: ModelPlan, modes: { live: string[]; taped: Set<string> }, config: Config, options: AppOptions): () => void {
+  const { cassette, wrapModel } = options;
+  const undo = [
+    Object.keys(plan.scripts).length ? useScriptedModel(plan.scripts, { model }) : undefined,
+    cassette && modes.taped.size ? useModelWrapper((context, make) => (modes.taped.has(context.rootFlow) ? cassette(context, make) : make()), { model }) : undefined,
+    // Installed last, so outermost: a failure it injects happens before any tape records or replays.
+    wrapModel ? useModelWrapper(wrapModel, { model }) : undefined,
+    modes.live.length === 0 ? guardLoopbackOnly(config.flowModel === "replay" ? "replay" : "scripted") : undefined,
+  ];
+  return () => undo.reverse().forEach((restore) => restore?.());
+}
+
 /**
  * Builds the engine, store and HTTP handler from the configuration, read once. Pins in the
  * environment (`<FLOW>_CURRENT_DATE`, `<FLOW>_USE_SCRIPTED_MODEL`) must be set before this call.
@@ -52,60 +119,18 @@ function withChildren(flow: FlowDefinition): FlowDefinition[] {
 export async function createApp(options: AppOptions = {}): Promise<App> {
   const config = options.config ?? loadConfig();
   const entries = options.flows ?? registeredFlows;
-  const modelModes: Record<string, ModelMode> = {};
-  const scripts: Record<string, Script> = {};
-  const clocks = new Map<string, Clock>();
-
-  for (const { flow, scripts: flowScripts } of entries) {
-    const mode = modelModeOf(config, flow.envPrefix, options.defaultModelMode ?? "scripted");
-    modelModes[flow.name] = mode;
-    for (const member of withChildren(flow)) {
-      // A child without a pin of its own reads its parent flow's, so a pinned scenario has one time.
-      const own = `${member.envPrefix}_CURRENT_DATE`;
-      const variable = config.env[own] === undefined ? `${flow.envPrefix}_CURRENT_DATE` : own;
-      clocks.set(member.name, createClock(config.env[variable], variable));
-      if (mode !== "scripted") continue;
-      const script = flowScripts?.[member.name];
-      if (!script) {
-        throw new FlowcheckError(
-          "config_invalid",
-          `${flow.name} runs with the scripted model but has no script for ${member.name}. Give the flow's entry scripts for it, or run it with FLOW_MODEL=live.`,
-        );
-      }
-      scripts[member.name] = script;
-    }
-  }
-  const flowsIn = (...wanted: ModelMode[]) => Object.keys(modelModes).filter((name) => wanted.includes(modelModes[name]!));
-  const live = flowsIn("live", "record");
-  if (live.length && !config.openai.apiKey) {
-    throw new FlowcheckError("config_invalid", `${live.join(", ")} run with the live model, which needs OPENAI_API_KEY; set it, or set FLOW_MODEL=scripted.`);
-  }
-  const taped = new Set(flowsIn("record", "replay"));
-  const cassette = options.cassette;
-  if (taped.size && !cassette) {
-    throw new FlowcheckError(
-      "config_invalid",
-      `${[...taped].join(", ")} run with FLOW_MODEL=${config.flowModel}, which records or replays one scenario's cassette; run the scenarios (npm run test:flows) instead of npm start.`,
-    );
-  }
-
+  const plan = planModels(entries, config, options.defaultModelMode ?? "scripted");
+  const modes = checkModes(plan.modelModes, config, options.cassette);
   const store = options.store ?? (await openSessionStore(config, options.defaultSqlitePath ?? "data/flowcheck.sqlite"));
   // The app scripts and tapes its own Model alone, so apps in one process never see each other's.
   const model = new Model({ ...config.openai });
-  const restoreScripts = Object.keys(scripts).length ? useScriptedModel(scripts, { model }) : undefined;
-  const restoreTape =
-    cassette && taped.size
-      ? useModelWrapper((context, make) => (taped.has(context.rootFlow) ? cassette(context, make) : make()), { model })
-      : undefined;
-  // Installed last, so outermost: a failure it injects happens before any tape records or replays.
-  const unwrap = options.wrapModel ? useModelWrapper(options.wrapModel, { model }) : undefined;
-  const liftGuard = live.length === 0 ? guardLoopbackOnly(config.flowModel === "replay" ? "replay" : "scripted") : undefined;
+  const uninstall = installModels(model, plan, modes, config, options);
   const engine = new FlowEngine({
     flows: entries.map((entry) => entry.flow),
     store,
     model,
     clockOf: (flow) => {
-      const clock = clocks.get(flow);
+      const clock = plan.clocks.get(flow);
       if (!clock) throw new FlowcheckError("flow_invalid", `${flow} is neither registered nor a declared child of a registered flow.`);
       return clock;
     },
@@ -116,14 +141,11 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     engine,
     store,
     handler: createHandler(engine, options.log),
-    modelModes: Object.freeze(modelModes),
+    modelModes: Object.freeze(plan.modelModes),
     close: () =>
       (closed ??= (async () => {
         try {
-          liftGuard?.();
-          unwrap?.();
-          restoreTape?.();
-          restoreScripts?.();
+          uninstall();
         } finally {
           await store.close();
         }
