@@ -108,6 +108,72 @@ function prepareLayout(db: Database.Database): void {
   }).immediate();
 }
 
+/** The connection, with the file's settings and its table layout ready; `store_unavailable` when it cannot be. */
+function openDatabase(path: string, options: SqliteStoreOptions): Database.Database {
+  try {
+    let db: Database.Database;
+    if (options.readonly) {
+      db = new Database(path, { readonly: true, fileMustExist: true });
+      const layout = db.pragma("user_version", { simple: true });
+      if (layout !== LAYOUT) {
+        throw new Error(`the file has table layout ${String(layout)}, not ${LAYOUT}; let the server that writes it open it first`);
+      }
+    } else {
+      if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+      db = new Database(path);
+      for (const setting of options.scratch ? SCRATCH_SETTINGS : SHARED_SETTINGS) db.pragma(setting);
+      prepareLayout(db);
+    }
+    db.pragma("busy_timeout = 5000");
+    return db;
+  } catch (error) {
+    throw new FlowcheckError(
+      "store_unavailable",
+      `The SQLite session store at ${path} could not be opened: ${(error as Error).message}. ` + "Check that SQLITE_PATH names a writable file in a writable folder.",
+      { cause: error },
+    );
+  }
+}
+
+/** A session's head and every turn's entries, in one read transaction: one snapshot, never half of another process's turn. */
+function readTransaction(db: Database.Database, selectHead: Database.Statement<[string], { head: string }>): (id: string) => StoredSession | undefined {
+  const selectTurns = db.prepare<[string], { turn: number; memory: string; execution: string }>(
+    "SELECT turn, memory, execution FROM session_turns WHERE session_id = ? ORDER BY turn",
+  );
+  return db.transaction((id: string) => {
+    const row = selectHead.get(id);
+    if (!row) return undefined;
+    const stored: StoredSession = { head: parsed(row.head), memory: [], execution: [] };
+    for (const turn of selectTurns.iterate(id)) {
+      const memory = parsed(turn.memory);
+      const execution = parsed(turn.execution);
+      if (!Array.isArray(memory) || !Array.isArray(execution)) {
+        stored.damage = `the entries of its turn ${turn.turn} are not JSON arrays`;
+        continue;
+      }
+      for (const append of memory) stored.memory.push(append as StoredSession["memory"][number]);
+      for (const entry of execution) stored.execution.push(entry);
+    }
+    return stored;
+  });
+}
+
+/** A turn's write: the head, matched on the turn count it was computed from, and the turn's row; false when another writer won. */
+function writeTransaction(db: Database.Database): (write: TurnWrite, creating: boolean) => boolean {
+  const insertSession = db.prepare("INSERT OR IGNORE INTO sessions (id, turns, head) VALUES (?, ?, ?)");
+  const updateSession = db.prepare("UPDATE sessions SET turns = ?, head = ? WHERE id = ? AND turns = ?");
+  const insertTurn = db.prepare("INSERT INTO session_turns (session_id, turn, memory, execution) VALUES (?, ?, ?, ?)");
+  return db.transaction((write: TurnWrite, creating: boolean) => {
+    const { head } = write;
+    const written = creating
+      ? insertSession.run(head.id, head.turns, JSON.stringify(head)).changes
+      : updateSession.run(head.turns, JSON.stringify(head), head.id, write.baseTurns).changes;
+    if (written !== 1) return false;
+    insertTurn.run(head.id, head.turns, JSON.stringify(write.memory), JSON.stringify(write.execution));
+    return true;
+  });
+}
+
 /** Sessions in one SQLite file (WAL), one transaction per turn. */
 export class SqliteSessionStore extends SessionStoreBase {
   readonly description: string;
@@ -134,66 +200,14 @@ export class SqliteSessionStore extends SessionStoreBase {
     // A scratch file's log is copied on the serving connection: no other connection may open it.
     const background = !(options.readonly || options.scratch || this.path === ":memory:");
     this.#writesBeforeCheckpointer = background ? CHECKPOINTER_AFTER_WRITES : Infinity;
-    try {
-      if (options.readonly) {
-        this.#db = new Database(this.path, { readonly: true, fileMustExist: true });
-        const layout = this.#db.pragma("user_version", { simple: true });
-        if (layout !== LAYOUT) {
-          throw new Error(`the file has table layout ${String(layout)}, not ${LAYOUT}; let the server that writes it open it first`);
-        }
-      } else {
-        if (this.path !== ":memory:") mkdirSync(dirname(this.path), { recursive: true });
-        this.#db = new Database(this.path);
-        for (const setting of options.scratch ? SCRATCH_SETTINGS : SHARED_SETTINGS) this.#db.pragma(setting);
-        prepareLayout(this.#db);
-      }
-      this.#db.pragma("busy_timeout = 5000");
-    } catch (error) {
-      throw new FlowcheckError(
-        "store_unavailable",
-        `The SQLite session store at ${this.path} could not be opened: ${(error as Error).message}. ` +
-          "Check that SQLITE_PATH names a writable file in a writable folder.",
-        { cause: error },
-      );
-    }
+    this.#db = openDatabase(this.path, options);
     const db = this.#db;
     this.#selectHead = db.prepare("SELECT head FROM sessions WHERE id = ?");
     this.#dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
     // Rows this connection has changed, and the data version that moves on another connection's commit.
     this.#writeMark = db.prepare<[], string>("SELECT total_changes() || ':' || data_version FROM pragma_data_version").pluck();
-    const selectTurns = db.prepare<[string], { turn: number; memory: string; execution: string }>(
-      "SELECT turn, memory, execution FROM session_turns WHERE session_id = ? ORDER BY turn",
-    );
-    const insertSession = db.prepare("INSERT OR IGNORE INTO sessions (id, turns, head) VALUES (?, ?, ?)");
-    const updateSession = db.prepare("UPDATE sessions SET turns = ?, head = ? WHERE id = ? AND turns = ?");
-    const insertTurn = db.prepare("INSERT INTO session_turns (session_id, turn, memory, execution) VALUES (?, ?, ?, ?)");
-
-    // One read transaction: the reads see one snapshot, never half of another process's turn.
-    this.#read = db.transaction((id: string) => {
-      const row = this.#selectHead.get(id);
-      if (!row) return undefined;
-      const stored: StoredSession = { head: parsed(row.head), memory: [], execution: [] };
-      for (const turn of selectTurns.iterate(id)) {
-        const memory = parsed(turn.memory);
-        const execution = parsed(turn.execution);
-        if (!Array.isArray(memory) || !Array.isArray(execution)) {
-          stored.damage = `the entries of its turn ${turn.turn} are not JSON arrays`;
-          continue;
-        }
-        for (const append of memory) stored.memory.push(append as StoredSession["memory"][number]);
-        for (const entry of execution) stored.execution.push(entry);
-      }
-      return stored;
-    });
-    this.#write = db.transaction((write: TurnWrite, creating: boolean) => {
-      const { head } = write;
-      const written = creating
-        ? insertSession.run(head.id, head.turns, JSON.stringify(head)).changes
-        : updateSession.run(head.turns, JSON.stringify(head), head.id, write.baseTurns).changes;
-      if (written !== 1) return false;
-      insertTurn.run(head.id, head.turns, JSON.stringify(write.memory), JSON.stringify(write.execution));
-      return true;
-    });
+    this.#read = readTransaction(db, this.#selectHead);
+    this.#write = writeTransaction(db);
   }
 
   /** SQLite's data version: it changes when another connection, in this process or another, commits. */
