@@ -133,16 +133,8 @@ function headersOf(text: string | undefined, problems: string[]): Record<string,
   return headers;
 }
 
-/**
- * Reads and checks the environment once. Every problem is reported in one `config_invalid` error,
- * each naming the variable, the value found and what is allowed.
- */
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(source)) {
-    // An empty value counts as unset, as it does in most shells' `VAR= cmd`.
-    if (value !== undefined && value !== "") env[key] = value;
-  }
+/** Each variable whose value is not allowed, naming the value and what is. */
+function envProblems(env: Readonly<Record<string, string>>): string[] {
   const problems: string[] = [];
   if (!validateEnv(env)) {
     for (const error of validateEnv.errors ?? []) {
@@ -157,7 +149,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`${key}="${value}" is not valid: expected 1 or true to use the scripted model for that flow, 0 or false not to.`);
     }
   }
-  const requestHeaders = headersOf(env["FLOW_HEADERS"], problems);
+  return problems;
+}
+
+/** Settings that need each other: a store's address, a live model's key, no recording under CI. */
+function combinationProblems(env: Readonly<Record<string, string>>): string[] {
+  const problems: string[] = [];
   if (env["SESSION_STORE"] === "MONGO" && !env["MONGO_URL"]) {
     problems.push("SESSION_STORE=MONGO needs MONGO_URL, e.g. mongodb://127.0.0.1:27017.");
   }
@@ -168,12 +165,28 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (mode === "record" && env["CI"]) {
     problems.push("FLOW_MODEL=record is refused under CI (CI is set): CI replays cassettes and never calls a live model. Record on a workstation and commit the cassette.");
   }
+  return problems;
+}
+
+/**
+ * Reads and checks the environment once. Every problem is reported in one `config_invalid` error,
+ * each naming the variable, the value found and what is allowed.
+ */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source)) {
+    // An empty value counts as unset, as it does in most shells' `VAR= cmd`.
+    if (value !== undefined && value !== "") env[key] = value;
+  }
+  const problems = envProblems(env);
+  const requestHeaders = headersOf(env["FLOW_HEADERS"], problems);
+  problems.push(...combinationProblems(env));
   if (problems.length) {
     throw new FlowcheckError("config_invalid", `The environment is not valid:\n- ${problems.join("\n- ")}`, { details: problems });
   }
   return Object.freeze({
     host: env["HOST"] ?? DEFAULTS.HOST,
-    port,
+    port: Number(env["PORT"] ?? DEFAULTS.PORT),
     sessionStore: (env["SESSION_STORE"] ?? DEFAULTS.SESSION_STORE) as Config["sessionStore"],
     sqlitePath: env["SQLITE_PATH"],
     mongo: Object.freeze({ url: env["MONGO_URL"], database: env["DOCUMENT_DB"] ?? DEFAULTS.DOCUMENT_DB }),
