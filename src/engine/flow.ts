@@ -54,6 +54,25 @@ export function envPrefixOf(flowName: string): string {
   return flowName.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
 }
 
+/** A step's tools, each name checked and its parameters schema compiled; `fail` throws. */
+function compileTools(step: string, stepClass: StepClass, fail: (message: string) => never): CompiledTool[] {
+  const seen = new Set<string>();
+  return toolsOf(stepClass).map((declared) => {
+    const at = `step ${step}, tool "${declared.name}"`;
+    if (!TOOL_NAME.test(declared.name)) fail(`${at}: a tool name is 1-64 letters, digits, _ or -.`);
+    if (seen.has(declared.name)) fail(`${at}: the name is declared twice on this step.`);
+    seen.add(declared.name);
+    if (declared.parameters["type"] !== "object") fail(`${at}: parameters must be a JSON Schema with "type": "object".`);
+    let validate: ValidateFunction;
+    try {
+      validate = compileSchema(declared.parameters);
+    } catch (error) {
+      return fail(`${at}: its parameters schema does not compile: ${(error as Error).message}`);
+    }
+    return { name: declared.name, description: declared.description, parameters: declared.parameters, method: declared.method, validate };
+  });
+}
+
 /**
  * Checks a flow once, compiles its tool schemas, and freezes it.
  *
@@ -85,21 +104,7 @@ export function defineFlow(options: FlowOptions): FlowDefinition {
     if (!PASCAL_CASE.test(name)) fail(`step class name "${name}" must be PascalCase; it names the step's state.`);
     if (byName.has(name)) fail(`step "${name}" is listed twice.`);
     byName.set(name, stepClass);
-    const seen = new Set<string>();
-    const compiled = toolsOf(stepClass).map((declared) => {
-      const at = `step ${name}, tool "${declared.name}"`;
-      if (!TOOL_NAME.test(declared.name)) fail(`${at}: a tool name is 1-64 letters, digits, _ or -.`);
-      if (seen.has(declared.name)) fail(`${at}: the name is declared twice on this step.`);
-      seen.add(declared.name);
-      if (declared.parameters["type"] !== "object") fail(`${at}: parameters must be a JSON Schema with "type": "object".`);
-      let validate: ValidateFunction;
-      try {
-        validate = compileSchema(declared.parameters);
-      } catch (error) {
-        return fail(`${at}: its parameters schema does not compile: ${(error as Error).message}`);
-      }
-      return { name: declared.name, description: declared.description, parameters: declared.parameters, method: declared.method, validate };
-    });
+    const compiled = compileTools(name, stepClass, fail);
     toolsByStep.set(name, compiled);
   }
 
