@@ -1,4 +1,4 @@
-import { Ajv } from "ajv";
+import { compileSchema } from "../../engine/schema-validator.ts";
 
 /** What the judge must answer, as JSON. */
 export interface Verdict {
@@ -10,8 +10,9 @@ export interface Verdict {
   contradictions: string[];
 }
 
-const ajv = new Ajv({ allErrors: true, strict: true });
-const validateVerdict = ajv.compile<Verdict>({
+// The engine's ajv, with the same options: an instance of its own would compile ajv's meta-schema
+// again, in every test process, judged or not.
+const validateVerdict = compileSchema<Verdict>({
   type: "object",
   properties: {
     pass: { type: "boolean" },
