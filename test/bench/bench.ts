@@ -8,11 +8,14 @@
 //   stack   BasicFlow conversations through ScenarioRun (every check on), sequential and 8 at once;
 //   growth  200-turn conversations on a step that stays, turns 1–10 against 191–200;
 //   runner  a 2000-turn scenario played by the real runner under node:test, as a child process,
-//           and the same command over as many empty tests: node:test's own share.
+//           and the same command over as many empty tests: node:test's own share;
+//   startup `npm run test:flows -- scenarios/basic-flow.scenario.json` from command to exit,
+//           beside the previous commit's figure timed in turn with it (test/bench/startup.ts).
 //
 // Options (after `npm run bench --`):
-//   --only=floor,stack,growth,runner  runs some phases; results.json is then left as it was, since
-//                                     it must always describe one whole run;
+//   --only=floor,stack,growth,runner,startup  runs some phases; results.json is then left as it
+//                                     was, since it must always describe one whole run;
+//   --startup-ref=<ref>               the commit startup is compared with (default HEAD~1);
 //   --profile=<dir>                   writes a .cpuprofile per timed part (warm-ups and start-up left
 //                                     out, which `node --cpu-prof` cannot do), the runner's children
 //                                     included; `tsx test/bench/profile-summary.ts <file>` sums one
@@ -32,6 +35,7 @@ import { ScenarioRun } from "../../src/testing/run/scenario-run.ts";
 import { startScenarioTarget, type ScenarioTarget } from "../../src/testing/target/scenario-target.ts";
 import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
+import { measureStartup, STARTUP_COMMAND, type Spread, type StartupResult } from "./startup.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 const RESULTS = join(ROOT, "test", "bench", "results.json");
@@ -53,7 +57,9 @@ const RUNNER = { short: 20, long: 2000 };
 // margin for cleaning up, and a run cut short is reported as a lower bound.
 const BUDGET_MILLIS = 112_000;
 
-const PHASES = ["floor", "stack", "growth", "runner"] as const;
+const PHASES = ["floor", "stack", "growth", "runner", "startup"] as const;
+// What a user waits for from `npm run test:flows -- <scenario>` to its exit: the target.
+const STARTUP_TARGET_MILLIS = 1000;
 type Phase = (typeof PHASES)[number];
 
 function phasesToRun(argv: string[]): Set<Phase> {
@@ -80,6 +86,7 @@ function summary(millis: number[]): { meanMicros: number; p50Micros: number; p99
 }
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+const roundMillis = ({ min, median, max }: Spread): Spread => ({ min: round(min, 0), median: round(median, 0), max: round(max, 0) });
 
 /** Everything the bench makes, undone in reverse order on the way out, whatever happened. */
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -581,6 +588,7 @@ async function main(): Promise<void> {
   let blockRatios: number[] = [];
   let growth: GrowthResult | undefined;
   let runner: { shortMillis: number; longMillis: number; millisPerTurn: number; timedOut: boolean; emptyMillisPerTest: number | undefined } | undefined;
+  let startup: StartupResult | undefined;
 
   if (phases.has("floor") || phases.has("stack")) {
     const parts = [
@@ -613,6 +621,21 @@ async function main(): Promise<void> {
   if (phases.has("growth")) {
     log(`growth: ${GROWTH.conversations} conversations of ${GROWTH.turns} turns…`);
     growth = await measureGrowth(dir);
+  }
+  // Before the runner, whose long run gets what is left of the two minutes.
+  if (phases.has("startup")) {
+    const ref = argv.find((arg) => arg.startsWith("--startup-ref="))?.slice("--startup-ref=".length) ?? "HEAD~1";
+    log(`startup: ${STARTUP_COMMAND.join(" ")}, this tree and ${ref} in turn…`);
+    startup = await measureStartup({
+      root: ROOT,
+      dir,
+      ref,
+      env: childEnv(),
+      onCleanup: (undo) => {
+        cleanups.push(undo);
+        return () => void cleanups.splice(cleanups.indexOf(undo), 1);
+      },
+    });
   }
   if (phases.has("runner")) {
     log(`runner: ${RUNNER.short} and ${RUNNER.long} turns under node:test…`);
@@ -658,6 +681,14 @@ async function main(): Promise<void> {
   rows.push([`runner wall ms, ${RUNNER.short} / ${RUNNER.long} turns`, `${show(runner?.shortMillis, 0)} / ${atLeast}${show(runner?.longMillis, 0)}`, ""]);
   rows.push(["runnerMillisPerTurn", `${atLeast}${show(runner?.millisPerTurn, 3)}`, `≤ 1.2 ${met(runner?.millisPerTurn, 1.2)}`]);
   rows.push(["  node:test alone, ms per empty test", show(runner?.emptyMillisPerTest, 3), ""]);
+  rows.push(["startupMillis (npm run test:flows -- basic-flow, median)", show(startup?.millis.median, 0), `≤ ${STARTUP_TARGET_MILLIS} ${met(startup?.millis.median, STARTUP_TARGET_MILLIS)}`]);
+  rows.push(["  min – max ms", startup ? `${show(startup.millis.min, 0)} – ${show(startup.millis.max, 0)}` : "—", ""]);
+  const baseline = startup?.baseline;
+  rows.push([
+    `  ${baseline?.ref ?? "previous commit"}${baseline && "commit" in baseline ? ` (${baseline.commit})` : ""}, same run: median, min – max ms`,
+    !baseline ? "—" : "millis" in baseline ? `${show(baseline.millis.median, 0)}, ${show(baseline.millis.min, 0)} – ${show(baseline.millis.max, 0)}` : `— (${baseline.missing})`,
+    "",
+  ]);
   const width = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
   console.log(`flowcheck bench — Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}`);
@@ -665,7 +696,7 @@ async function main(): Promise<void> {
   const benchSeconds = (performance.now() - benchStarted) / 1000;
   console.log(`(the bench took ${benchSeconds.toFixed(1)} s; commit ${commitOf()})`);
 
-  if (!(floor && stack && growth && runner && floorRatio !== undefined)) {
+  if (!(floor && stack && growth && runner && startup && floorRatio !== undefined)) {
     log(`only ${[...phases].join(", ")} ran, so ${relative(ROOT, RESULTS)} was left as it was`);
     return;
   }
@@ -684,12 +715,14 @@ async function main(): Promise<void> {
     runnerMillisPerTurn: round(runner.millisPerTurn, 3),
     // True when the long run was stopped to keep within two minutes: runnerMillisPerTurn is then a lower bound.
     runnerTimedOut: runner.timedOut,
+    startupMillis: round(startup.millis.median, 0),
     node: process.version,
     date: new Date().toISOString(),
     targets: {
       floorRatio: { max: 2.5, met: floorRatio <= 2.5 },
       growthRatio: { max: 1.3, met: growth.ratio <= 1.3 },
       runnerMillisPerTurn: { max: 1.2, met: runner.millisPerTurn <= 1.2 },
+      startupMillis: { max: STARTUP_TARGET_MILLIS, met: startup.millis.median <= STARTUP_TARGET_MILLIS },
     },
     details: {
       commit: commitOf(),
@@ -725,6 +758,12 @@ async function main(): Promise<void> {
         longMillis: round(runner.longMillis, 0),
         // The same command and the same suite shape with empty tests: node:test's own cost per test.
         emptyTestMillisPerTest: runner.emptyMillisPerTest === undefined ? null : round(runner.emptyMillisPerTest, 3),
+      },
+      startup: {
+        command: STARTUP_COMMAND.join(" "),
+        millis: roundMillis(startup.millis),
+        // The same command on the earlier commit, timed in turn with this tree's in the same run.
+        baseline: "millis" in startup.baseline ? { ...startup.baseline, millis: roundMillis(startup.baseline.millis) } : startup.baseline,
       },
       benchSeconds: round(benchSeconds, 1),
       // The 1-minute load average before and after: above ~1 on 2 cores, something else competed.

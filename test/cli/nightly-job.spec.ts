@@ -11,9 +11,7 @@ test("run-specs makes the folder a reporter writes to, so a JUnit report in a fr
     writeFileSync(join(dir.path, "one.spec.ts"), `import { test } from "node:test";\ntest("one passes", () => {});\n`);
     const junit = join(dir.path, "not", "yet", "there", "junit.xml");
     const run = await runNode([
-      "--import",
-      "tsx",
-      join(ROOT, "src", "cli", "run-specs.ts"),
+      join(ROOT, "src", "cli", "run-specs.mjs"),
       dir.path,
       "--test-reporter=spec",
       "--test-reporter-destination=stdout",
@@ -32,7 +30,7 @@ test("run-specs makes the folder a reporter writes to, so a JUnit report in a fr
 test("the nightly job is npm run test:nightly: live and judged unless told otherwise, JUnit in test/.tmp/", () => {
   const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
   const nightly = scripts["test:nightly"] ?? "";
-  assert.match(nightly, /^FLOW_MODEL=\$\{FLOW_MODEL:-live\} JUDGE=\$\{JUDGE:-required\} tsx src\/cli\/run-specs\.ts test\/flows /);
+  assert.match(nightly, /^FLOW_MODEL=\$\{FLOW_MODEL:-live\} JUDGE=\$\{JUDGE:-required\} node src\/cli\/run-specs\.mjs test\/flows /);
   assert.match(nightly, /--test-reporter=junit --test-reporter-destination=test\/\.tmp\/junit\.xml/);
 });
 

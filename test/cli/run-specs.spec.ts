@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { test } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
 
@@ -13,7 +14,7 @@ function runSpecs(args: string[], tmp: string): Promise<{ code: number | null; s
   // This test runs under node:test itself; the child must run as a top-level test run.
   delete env["NODE_TEST_CONTEXT"];
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "src", "cli", "run-specs.ts"), ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.resume();
@@ -51,6 +52,27 @@ test("run-specs runs the spec files in one process per share, reports a file tha
     assert.equal(ran.length, 4);
     assert.equal(new Set(ran).size, 2, "five files in two processes");
     assert.deepEqual(readdirSync(tmp).filter((name) => name.startsWith("flowcheck-specs-")), [], "the share files are removed");
+  } finally {
+    dir.remove();
+  }
+});
+
+test("a TypeScript module given to --import loads ahead of the specs, in the processes that run them", async () => {
+  const dir = await tempDir("run-specs-import");
+  try {
+    writeFileSync(join(dir.path, "setup.ts"), `const ran: boolean = true;\n(globalThis as { setupRan?: boolean }).setupRan = ran;\n`);
+    writeFileSync(
+      join(dir.path, "setup.spec.ts"),
+      `import assert from "node:assert/strict";\nimport { test } from "node:test";\ntest("the setup ran first", () => assert.equal((globalThis as { setupRan?: boolean }).setupRan, true));\n`,
+    );
+    const tmp = join(dir.path, "tmp");
+    mkdirSync(tmp);
+
+    const setup = pathToFileURL(join(dir.path, "setup.ts")).href;
+    const { code, stdout } = await runSpecs([join(dir.path, "setup.spec.ts"), "--import", setup, "--test-reporter=tap"], tmp);
+
+    assert.equal(code, 0, stdout);
+    assert.match(stdout, /^ok \d+ - the setup ran first$/m);
   } finally {
     dir.remove();
   }

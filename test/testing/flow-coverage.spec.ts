@@ -81,7 +81,7 @@ test("run-specs merges what its processes' scenarios reached into test/.tmp/flow
     const spec = writeScenarioSpec(dir.path, "first-two", firstTurns(dir.path, 2));
     const env = { ...process.env };
     for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "FLOW_MODEL", "OPENAI_API_KEY", "FLOW_REPEAT", "FLOWCHECK_COVERAGE_RUN"]) delete env[name];
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/run-specs.ts", spec], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["src/cli/run-specs.mjs", spec], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     const code = await new Promise<number | null>((done) => child.on("close", done));

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import scenarioSchema from "../../scenarios/scenario.schema.json" with { type: "json" };
 import { FlowcheckError } from "../../src/errors.ts";
 import { discoverScenarios, loadScenario } from "../../src/testing/index.ts";
 import { cassettePathOf } from "../../src/testing/cassette/cassette.ts";
@@ -47,6 +49,12 @@ function problemsOf(file: string): string[] {
   }
   return assert.fail(`${file} loaded, but it should have been refused`);
 }
+
+// The loader skips this check to start faster, so it is made here.
+test("scenarios/scenario.schema.json is a valid JSON Schema 2020-12 document", () => {
+  const ajv = new Ajv2020({ strict: true });
+  assert.equal(ajv.validateSchema(scenarioSchema), true, ajv.errorsText());
+});
 
 test("a valid scenario loads with its file and its name taken from the file name", () => {
   const content = { $schema: "./scenario.schema.json", flowName: "BasicFlow", turns: [turn("name accepted", { expectedActiveStep: "WeatherStep" })] };

@@ -1,8 +1,10 @@
-import { Ajv } from "ajv";
+import { compileSchema } from "../../engine/schema-validator.ts";
 import type { Verdict } from "../checks/check.ts";
 
-const ajv = new Ajv({ allErrors: true, strict: true });
-const validateVerdict = ajv.compile<Verdict>({
+
+// The engine's ajv, with the same options: an instance of its own would compile ajv's meta-schema
+// again, in every test process, judged or not.
+const validateVerdict = compileSchema<Verdict>({
   type: "object",
   properties: {
     pass: { type: "boolean" },

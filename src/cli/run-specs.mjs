@@ -1,0 +1,186 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { availableParallelism, tmpdir } from "node:os";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+// Node 20's test runner expands no globs and takes options only before the files, so this finds
+// the spec files and puts node:test's options (e.g. --test-name-pattern) first.
+//
+// It also spends one process per core rather than one per spec file: starting Node, tsx and the
+// code under test costs about half a second, far more than most spec files take to run, so each
+// process imports a share of the files and runs their tests one file after another. A spec must
+// therefore leave the process as it found it (environment, patches, servers): the suites do.
+//
+// Plain JavaScript run by plain `node`, because a user waits for every process before the tests:
+// Node 20 runs no TypeScript, and tsx's import hooks cost a process about 0.2 s (they start a
+// worker thread). Only the processes that import the specs load tsx; the TypeScript this needs
+// for scenario paths and for coverage is loaded when a run has them (see requireTypeScript).
+//
+// `--repeat N` is ours: it plays every scenario N times (FLOW_REPEAT) to measure a live flow's steadiness.
+const SKIPPED_FOLDERS = new Set(["node_modules", ".tmp", "bench", "fixtures"]);
+
+/** @type {typeof import("../testing/report/flow-coverage.ts").COVERAGE_RUN} */
+const COVERAGE_RUN = "FLOWCHECK_COVERAGE_RUN";
+
+/** @type {{ require(id: string, fromFile: string | URL): unknown } | undefined} */
+let tsx;
+
+/**
+ * One of our TypeScript modules, through tsx's require hooks, scoped to this call: they run in
+ * this thread, about a quarter of what its import hooks cost.
+ * @param {string} path relative to this file
+ */
+function requireTypeScript(path) {
+  /** @type {typeof import("tsx/cjs/api")} */
+  const api = createRequire(import.meta.url)("tsx/cjs/api");
+  tsx ??= api.register({ namespace: "run-specs" });
+  return tsx.require(path, import.meta.url);
+}
+
+/** @param {string} path @returns {string[]} */
+function specsUnder(path) {
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true })
+    .flatMap((entry) => {
+      const child = join(path, entry.name);
+      if (entry.isDirectory()) return SKIPPED_FOLDERS.has(entry.name) ? [] : specsUnder(child);
+      return entry.name.endsWith(".spec.ts") ? [child] : [];
+    })
+    .sort();
+}
+
+/**
+ * `n` shares of the files, each a file that imports its share, in a new folder; with the folder.
+ * @param {string[]} files @param {number} n
+ */
+function shareFiles(files, n) {
+  const dir = mkdtempSync(join(tmpdir(), "flowcheck-specs-"));
+  /** @type {string[][]} */
+  const shares = Array.from({ length: n }, () => []);
+  files.forEach((file, index) => shares[index % n]?.push(file));
+  // Each share loads tsx before its specs, so the node:test process that only starts the shares need not.
+  const tsxLoader = `import ${JSON.stringify(import.meta.resolve("tsx"))};\n`;
+  const entries = shares.map((share, index) => {
+    const entry = join(dir, `share-${index + 1}-of-${n}.mjs`);
+    // One file that fails to load is one failing test naming it; the share's other files still run.
+    const imports = share.map((file) => {
+      const url = JSON.stringify(pathToFileURL(resolve(file)).href);
+      return `try {\n  await import(${url});\n} catch (error) {\n  test(${JSON.stringify(`${file} loads`)}, () => {\n    throw error;\n  });\n}\n`;
+    });
+    writeFileSync(entry, `${tsxLoader}import { test } from "node:test";\n${imports.join("")}`);
+    return entry;
+  });
+  return { entries, dir };
+}
+
+const args = process.argv.slice(2);
+if (args.includes("--help") || args.includes("-h")) {
+  console.log(`Usage: run-specs <folder|spec file|scenario file or folder>... [--repeat N] [node:test options]
+   as: npm test [-- …], npm run test:flows [-- …], npm run test:<flow> [-- …]
+
+Runs the *.spec.ts files under the folders given (one node:test process per core), then prints
+what the scenarios reached of each flow. Given scenario files or folders (scenarios/team,
+scenarios/basic-flow.scenario.json), it runs just those scenarios, through the specs that call
+describeFlowScenarios for their flows, with those specs' checks. node:test's options pass
+through, e.g. --test-name-pattern "BasicFlow: basic-flow" (suites are named
+"<Flow>: <scenario name>", tests "<n>. <label>"), --test-reporter=junit
+--test-reporter-destination=junit.xml. --repeat N plays every scenario N times (FLOW_REPEAT).`);
+  process.exit(0);
+}
+
+// node:test's options that take a value as the next argument, so that value is not taken for a path.
+const VALUE_OPTIONS = new Set([
+  "--test-name-pattern",
+  "--test-skip-pattern",
+  "--test-reporter",
+  "--test-reporter-destination",
+  "--test-concurrency",
+  "--test-timeout",
+  "--test-shard",
+  "--import",
+  "--require",
+  "-r",
+  "--conditions",
+  "-C",
+]);
+
+const repeatAt = args.findIndex((arg) => arg === "--repeat" || arg.startsWith("--repeat="));
+if (repeatAt !== -1) {
+  const [flag = ""] = args.splice(repeatAt, 1);
+  const value = flag.includes("=") ? flag.split("=")[1] : args.splice(repeatAt, 1)[0];
+  if (!value || !/^[1-9][0-9]*$/.test(value)) {
+    console.error(`run-specs: --repeat takes a whole number of runs, got ${value ?? "nothing"}.`);
+    process.exit(2);
+  }
+  process.env["FLOW_REPEAT"] = value;
+}
+/** @type {string[]} */
+const paths = [];
+/** @type {string[]} */
+const options = [];
+for (let index = 0; index < args.length; index++) {
+  const arg = args[index] ?? "";
+  if (!arg.startsWith("-")) paths.push(arg);
+  else {
+    options.push(arg);
+    if (VALUE_OPTIONS.has(arg) && index + 1 < args.length) options.push(args[++index] ?? "");
+  }
+}
+/** The values `options` give `name`, as `name=value` or `name value`. @param {string} name */
+const valuesOf = (name) => options.flatMap((option, index) => (option === name ? [options[index + 1] ?? ""] : option.startsWith(`${name}=`) ? [option.slice(name.length + 1)] : []));
+const missing = paths.filter((path) => !existsSync(path));
+if (missing.length) {
+  console.error(`run-specs: ${missing.join(", ")}: no such file or folder.`);
+  process.exit(2);
+}
+// A scenario path is a JSON file, or a folder with no spec in it (scenarios/, scenarios/team).
+/** @param {string} path */
+const isScenarioPath = (path) => (statSync(path).isDirectory() ? specsUnder(path).length === 0 : path.endsWith(".json"));
+const scenarioPaths = paths.filter(isScenarioPath);
+const specPaths = paths.filter((path) => !isScenarioPath(path));
+let files = (specPaths.length || !scenarioPaths.length ? specPaths : ["test"]).flatMap(specsUnder);
+if (scenarioPaths.length) {
+  const { specsForScenarios } = /** @type {typeof import("./specs-for-scenarios.ts")} */ (requireTypeScript("./specs-for-scenarios.ts"));
+  files = specsForScenarios(files, scenarioPaths);
+  process.env["FLOW_SCENARIOS"] = scenarioPaths.join(delimiter);
+}
+if (files.length === 0) {
+  console.error(`run-specs: no *.spec.ts under ${paths.join(", ") || "(no path given)"}; nothing to run.`);
+  process.exit(1);
+}
+// node:test opens a reporter's file without making its folder: test/.tmp/ does not exist in a
+// fresh checkout, and a nightly job's JUnit report would die there before any test ran.
+for (const destination of valuesOf("--test-reporter-destination")) {
+  if (destination !== "stdout" && destination !== "stderr") mkdirSync(dirname(resolve(destination)), { recursive: true });
+}
+// A module given to --import or --require loads ahead of the shares, in every process, and may be
+// TypeScript: then tsx must load before it there too.
+const loadsModule = ["--import", "--require", "-r"].some((name) => valuesOf(name).length);
+const asked = valuesOf("--test-concurrency")[0];
+const processes = Math.max(1, Math.min(files.length, asked ? Number(asked) || 1 : availableParallelism()));
+const { entries, dir } = shareFiles(files, processes);
+const concurrency = asked ? [] : [`--test-concurrency=${processes}`];
+// The flow suites' processes each write what their scenarios reached; this run merges its own.
+const run = randomUUID().slice(0, 8);
+const child = spawn(process.execPath, [...(loadsModule ? ["--import", "tsx"] : []), "--test", ...concurrency, ...options, ...entries], {
+  stdio: "inherit",
+  env: { ...process.env, [COVERAGE_RUN]: run },
+});
+for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) process.on(signal, () => child.kill(signal));
+child.on("exit", (code, signal) => {
+  rmSync(dir, { recursive: true, force: true });
+  const folder = join("test", ".tmp");
+  const coverage = existsSync(join(folder, "coverage")) ? readdirSync(join(folder, "coverage")).filter((name) => name.startsWith(`${run}-`)) : [];
+  if (coverage.length) {
+    const { reportCoverage } = /** @type {typeof import("./report-coverage.ts")} */ (requireTypeScript("./report-coverage.ts"));
+    reportCoverage(
+      coverage.map((name) => join(folder, "coverage", name)),
+      folder,
+    );
+  }
+  // Not process.exit: tsx writes what it compiled to its cache after this, and the next run reuses it.
+  process.exitCode = code ?? (signal ? 1 : 0);
+});
