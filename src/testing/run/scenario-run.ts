@@ -109,7 +109,8 @@ export class ScenarioRun {
     const restarted = turn.restartBefore || turn.clockAt !== undefined ? await restartCheck(this.#target, turn.clockAt) : undefined;
     if (restarted?.outcome === "failed") return this.#unanswered(index, restarted.message, [restarted]);
     const expectsError = !isSuccessStatus(turn.expectedStatus ?? 200);
-    const before = await readBeforeTurn(this.#target.sessions, this.#session, expectsError);
+    // Only a turn that expects an error reads before it is sent; the others wait for nothing here.
+    const before = expectsError ? await readBeforeTurn(this.#target.sessions, this.#session) : {};
     let sent: { exchange: ChatExchange; modelCalls?: number };
     try {
       sent = await sendTurn(this.#client, this.#target, this.loaded.scenario.flowName, this.#session, turn);
@@ -124,7 +125,8 @@ export class ScenarioRun {
     const storeStarted = performance.now();
     const stored = await readAfterTurn(this.#target.sessions, this.#session, expectsError, before);
     const storeMillis = performance.now() - storeStarted;
-    const checks = [...(restarted ? [restarted] : []), ...transport.checks, ...(await this.#storedChecks(turn, answer, stored, expectsError ? before.document : this.#stored))];
+    const checks = [...(restarted ? [restarted] : []), ...transport.checks, ...this.#storedChecks(turn, answer, stored, expectsError ? before.document : this.#stored)];
+    if (this.#options.eachTurn && !expectsError && stored) checks.push(await eachTurnCheck(this.#options.eachTurn, headOf(stored), turn, this.loaded.scenario));
     if (sent.modelCalls !== undefined) checks.push(failModelCallCheck(turn.failModelCall!, sent.modelCalls));
     // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
     const failures = checks.filter((c) => c.outcome === "failed");
@@ -155,17 +157,14 @@ export class ScenarioRun {
     return this.#record({ number: index + 1, label: turn.label, input: turn.input, outcome: "failed", failure: `turn ${index + 1} '${turn.label}': ${message}`, checks });
   }
 
-  /** The persisted (or, without a store, the answer's) contract, the expectations, and the spec's check of every turn. */
-  async #storedChecks(turn: ScenarioTurn, answer: Answer, stored: SessionHead | SessionDocument | undefined, previous: SessionHead | SessionDocument | undefined): Promise<Check[]> {
+  /** The persisted (or, without a store, the answer's) contract, and the expectations. */
+  #storedChecks(turn: ScenarioTurn, answer: Answer, stored: SessionHead | SessionDocument | undefined, previous: SessionHead | SessionDocument | undefined): Check[] {
     const sessions = this.#target.sessions;
     const unreadable = sessions ? undefined : (this.#target.sessionsUnavailable ?? "no store to read");
     const persisted = sessions
       ? persistedChecks(turn, this.loaded.scenario.flowName, answer, stored, previous, sessions.description, this.#session)
       : [skipped("persisted", "persisted contract", unreadable!), ...answerChecks(turn, answer)];
-    const checks = [...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
-    const expectsError = !isSuccessStatus(turn.expectedStatus ?? 200);
-    if (this.#options.eachTurn && !expectsError && stored) checks.push(await eachTurnCheck(this.#options.eachTurn, headOf(stored), turn, this.loaded.scenario));
-    return checks;
+    return [...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
   }
 
   /** A promise only when a judge is asked: a run without one (every scripted run) waits for nothing. */

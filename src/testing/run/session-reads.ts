@@ -14,20 +14,20 @@ export interface BeforeTurn {
  * turn's checks read the head alone. The mark is taken first: a write that lands while the session
  * is read then shows as a change.
  */
-export async function readBeforeTurn(sessions: SessionReader | undefined, session: string | undefined, expectsError: boolean): Promise<BeforeTurn> {
-  if (!expectsError || !sessions || !session) return {};
+export async function readBeforeTurn(sessions: SessionReader | undefined, session: string | undefined): Promise<BeforeTurn> {
+  if (!sessions || !session) return {};
   const mark = sessions.writeMark?.();
   const document = await sessions.fetchAll(session);
   return { ...(mark === undefined ? {} : { mark }), ...(document ? { document } : {}) };
 }
 
 /** The session after the turn: whole after an error answer (or as before, if the store wrote nothing), else its head. */
-export async function readAfterTurn(
+export function readAfterTurn(
   sessions: SessionReader | undefined,
   session: string | undefined,
   expectsError: boolean,
   before: BeforeTurn,
-): Promise<SessionHead | SessionDocument | undefined> {
+): Promise<SessionHead | SessionDocument | undefined> | SessionDocument | undefined {
   if (!sessions || !session) return undefined;
   if (before.mark !== undefined && sessions.writeMark!() === before.mark) return before.document;
   return expectsError ? sessions.fetchAll(session) : readHead(sessions, session);
