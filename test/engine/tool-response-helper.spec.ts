@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { advance, complete, Step, stay } from "../src/engine/index.ts";
+import { advance, complete, Step, stay } from "../../src/engine/index.ts";
 
 class TargetStep extends Step {
   systemPrompt() {
