@@ -107,6 +107,8 @@ const VALUE_OPTIONS = new Set([
   "-C",
 ]);
 
+/** What this run adds to the environment the test processes get: it never changes its own. @type {Record<string, string>} */
+const childEnv = {};
 const repeatAt = args.findIndex((arg) => arg === "--repeat" || arg.startsWith("--repeat="));
 if (repeatAt !== -1) {
   const [flag = ""] = args.splice(repeatAt, 1);
@@ -115,7 +117,7 @@ if (repeatAt !== -1) {
     console.error(`run-specs: --repeat takes a whole number of runs, got ${value ?? "nothing"}.`);
     process.exit(2);
   }
-  process.env["FLOW_REPEAT"] = value;
+  childEnv["FLOW_REPEAT"] = value;
 }
 /** @type {string[]} */
 const paths = [];
@@ -145,7 +147,7 @@ let files = (specPaths.length || !scenarioPaths.length ? specPaths : ["test"]).f
 if (scenarioPaths.length) {
   const { specsForScenarios } = /** @type {typeof import("./specs-for-scenarios.ts")} */ (requireTypeScript("./specs-for-scenarios.ts"));
   files = specsForScenarios(files, scenarioPaths);
-  process.env["FLOW_SCENARIOS"] = scenarioPaths.join(delimiter);
+  childEnv["FLOW_SCENARIOS"] = scenarioPaths.join(delimiter);
 }
 if (files.length === 0) {
   console.error(`run-specs: no *.spec.ts under ${paths.join(", ") || "(no path given)"}; nothing to run.`);
@@ -167,7 +169,7 @@ const concurrency = asked ? [] : [`--test-concurrency=${processes}`];
 const run = randomUUID().slice(0, 8);
 const child = spawn(process.execPath, [...(loadsModule ? ["--import", "tsx"] : []), "--test", ...concurrency, ...options, ...entries], {
   stdio: "inherit",
-  env: { ...process.env, [COVERAGE_RUN]: run },
+  env: { ...process.env, ...childEnv, [COVERAGE_RUN]: run },
 });
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => {

@@ -64,6 +64,16 @@ test("a scenario whose flow no spec given runs stops the run before any test, na
   assert.equal(child.stdout, "");
 });
 
+test("--repeat N plays each scenario N times, its suite named for the repeats; a repeat that is not a whole number is refused", async () => {
+  const child = await runSpecs(specs, join(scenarios, "first.scenario.json"), "--repeat", "2", "--test-reporter=tap");
+  assert.equal(child.code, 0, child.stdout + child.stderr);
+  assert.equal(tapResults(child.stdout).get("RelayFlow: first × 2")?.ok, true, child.stdout);
+  assert.match(child.stdout, /# turn 1 'greets': passed 2 of 2 runs \(100%\)/);
+  const refused = await runSpecs(specs, "--repeat=twice");
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /--repeat takes a whole number of runs, got twice\./);
+});
+
 test("a folder with no scenario in it stops the run, saying so, instead of running nothing green", async () => {
   const empty = join(dir.path, "empty");
   mkdirSync(empty);
