@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
+import { envPrefixOf } from "../engine/flow.ts";
 import { closestName } from "../testing/scenario/closest-name.ts";
-import { discoverSelected } from "../testing/scenario/scenario-discovery.ts";
+import { discoverSelected, scenarioHeaderOf } from "../testing/scenario/scenario-discovery.ts";
 import { flowsDescribedBy } from "../testing/node-test/scenario-specs.ts";
 
 /**
@@ -16,13 +16,7 @@ export function specsForScenarios(files: string[], scenarioPaths: string[]): str
     console.error(`run-specs: no *.scenario.json under ${scenarioPaths.join(", ")}; nothing to run.`);
     process.exit(1);
   }
-  const flowNames = found.files.map((file) => {
-    try {
-      return (JSON.parse(readFileSync(file, "utf8")) as { flowName?: unknown }).flowName;
-    } catch {
-      return undefined;
-    }
-  });
+  const flowNames = found.files.map((file) => scenarioHeaderOf(file)?.flowName);
   let unrun = 0;
   found.files.forEach((file, index) => {
     const flowName = flowNames[index];
@@ -41,7 +35,7 @@ export function specsForScenarios(files: string[], scenarioPaths: string[]): str
   return files.filter((file) => described.get(file)!.some((flow) => unattributed || flowNames.includes(flow)));
 }
 
-/** `HomeInsuranceFlow` → `home-insurance-flow`. */
+/** `HomeInsuranceFlow` → `home-insurance-flow`, as the flow's spec file is named. */
 function kebabCase(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+  return envPrefixOf(name).toLowerCase().replaceAll("_", "-");
 }

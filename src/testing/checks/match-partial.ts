@@ -1,11 +1,11 @@
+import { show as quote } from "../scenario/show.ts";
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
-}
+// A mismatch quotes more of each value than a scenario's problems do: it is the value stored.
+const show = (value: unknown) => quote(value, 80);
 
 /**
  * Compares `actual` with `expected`: objects partially (every expected key must be there and match,

@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { describeScenario, type ScenarioSuiteOptions } from "./describe-scenarios.ts";
 import { scenarioNameOf } from "../scenario/load-scenario.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
-import { discoverScenarios, discoverSelected, selectedScenarioPaths, type ScenarioDiscovery } from "../scenario/scenario-discovery.ts";
+import { discoverScenarios, discoverSelected, scenarioHeaderOf, selectedScenarioPaths, type ScenarioDiscovery, type ScenarioHeader } from "../scenario/scenario-discovery.ts";
 import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
 
 /** Checks in code for some of a flow's scenarios: after the last turn (`domain`), after every answered turn (`eachTurn`). */
@@ -25,21 +24,6 @@ export interface FlowScenariosOptions extends Omit<ScenarioSuiteOptions, "domain
   everyScenario?: ScenarioChecks;
   /** Where the scenario files are, at any depth. Default `scenarios`. */
   dir?: string;
-}
-
-interface ScenarioHeader {
-  flowName?: unknown;
-  tags?: unknown;
-}
-
-/** The file's flowName and tags, or `undefined` when it is not a JSON object. */
-function headerOf(file: string): ScenarioHeader | undefined {
-  try {
-    const data = JSON.parse(readFileSync(file, "utf8")) as unknown;
-    return data !== null && typeof data === "object" && !Array.isArray(data) ? (data as ScenarioHeader) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Every check that applies to a scenario, run one after another as one. */
@@ -86,11 +70,11 @@ export function describeFlowScenarios(flowName: string, options: FlowScenariosOp
       `${file.file} looks like a scenario (it has flowName or turns) but is not named *.scenario.json, so no command loads it; rename it to ${file.rename}.`,
     );
   }
-  const headers = new Map(all.files.map((file) => [file, headerOf(file)]));
+  const headers = new Map(all.files.map((file) => [file, scenarioHeaderOf(file)]));
   const flowFiles = all.files.filter((file) => headers.get(file)?.flowName === flowName);
   checkScopes(flowName, options, dir, flowFiles.map((file) => [file, headers.get(file)!]));
   for (const file of run.files) {
-    const header = headers.get(file) ?? headerOf(file);
+    const header = headers.get(file) ?? scenarioHeaderOf(file);
     if (!ours(header?.flowName)) continue;
     // One that does not parse, or names no registered flow, is described too: the loader says which, with the fix.
     const checks = header?.flowName === flowName ? checksFor(options, scenarioNameOf(file, dir), tagsOf(header)) : {};

@@ -34,17 +34,33 @@ function jsonFilesUnder(dir: string): string[] {
     .sort();
 }
 
-/** A JSON object with `flowName` or `turns` was meant as a scenario; anything else may be data. */
-function misnamedScenario(file: string): MisnamedScenario | undefined {
-  let data: unknown;
+/** What a scenario file says before it is loaded: enough to tell whose it is, whatever else is wrong with it. */
+export interface ScenarioHeader {
+  flowName?: unknown;
+  tags?: unknown;
+  turns?: unknown;
+}
+
+/** The file's top level, or `undefined` when it is not a JSON object. */
+export function scenarioHeaderOf(file: string): ScenarioHeader | undefined {
   try {
-    data = JSON.parse(readFileSync(file, "utf8"));
+    const data = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    return data !== null && typeof data === "object" && !Array.isArray(data) ? (data as ScenarioHeader) : undefined;
   } catch {
     return undefined;
   }
-  if (data === null || typeof data !== "object" || Array.isArray(data) || !("flowName" in data || "turns" in data)) return undefined;
-  const flowName = (data as { flowName?: unknown }).flowName;
-  return { file, rename: file.replace(/(\.scenario)?\.json$/, SCENARIO_SUFFIX), ...(typeof flowName === "string" ? { flowName } : {}) };
+}
+
+/** `notes.json` → `notes.scenario.json`: the name that makes a file a scenario. */
+function renameOf(file: string): string {
+  return file.replace(/(\.scenario)?\.json$/, SCENARIO_SUFFIX);
+}
+
+/** A JSON object with `flowName` or `turns` was meant as a scenario; anything else may be data. */
+function misnamedScenario(file: string): MisnamedScenario | undefined {
+  const header = scenarioHeaderOf(file);
+  if (!header || !("flowName" in header || "turns" in header)) return undefined;
+  return { file, rename: renameOf(file), ...(typeof header.flowName === "string" ? { flowName: header.flowName } : {}) };
 }
 
 /**
@@ -74,7 +90,7 @@ export function discoverSelected(paths: readonly string[]): ScenarioDiscovery {
       found.files.push(...inside.files);
       found.misnamed.push(...inside.misnamed);
     } else if (path.endsWith(SCENARIO_SUFFIX)) found.files.push(path);
-    else found.misnamed.push(misnamedScenario(path) ?? { file: path, rename: path.replace(/(\.scenario)?\.json$/, SCENARIO_SUFFIX) });
+    else found.misnamed.push(misnamedScenario(path) ?? { file: path, rename: renameOf(path) });
   }
   found.files = [...new Set(found.files)].sort();
   return found;

@@ -54,7 +54,7 @@ function describeSchemaError(error: ErrorObject, data: unknown): string {
     case "type":
       return `${at}: ${show(value)} is ${kindOf(value)}; expected ${String(error.params["type"])}.`;
     case "enum":
-      return `${at}: ${show(value)} is not one of ${(error.params["allowedValues"] as unknown[]).map(show).join(", ")}.`;
+      return `${at}: ${show(value)} is not one of ${(error.params["allowedValues"] as unknown[]).map((value) => show(value)).join(", ")}.`;
     case "pattern": {
       const pattern = String(error.params["pattern"]);
       const shown = propertyName === undefined ? show(value) : `the key ${show(propertyName)}`;

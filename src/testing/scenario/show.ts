@@ -1,5 +1,5 @@
-/** A value as messages quote it: its JSON, cut at 60 characters. */
-export function show(value: unknown): string {
+/** A value as messages quote it: its JSON, cut at `max` characters. */
+export function show(value: unknown, max = 60): string {
   const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
