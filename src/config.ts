@@ -1,3 +1,4 @@
+import { delimiter } from "node:path";
 import { FlowcheckError } from "./errors.ts";
 import { compileSchema } from "./engine/schema-validator.ts";
 
@@ -40,6 +41,12 @@ export interface Config {
   passRate: number;
   /** Set under CI: a cassette is then never recorded and never missing. */
   ci: boolean;
+  /** The running server the flow suites drive instead of booting the app (`FLOW_BASE_URL`). */
+  targetUrl: string | undefined;
+  /** The scenario files and folders a run is narrowed to (`FLOW_SCENARIOS`); undefined: every file. */
+  scenarioPaths: readonly string[] | undefined;
+  /** The run-specs invocation this test process belongs to, which names its coverage file. */
+  coverageRun: string | undefined;
   /** The environment as it was when read, for the flows' own pins (`<FLOW>_CURRENT_DATE`, …). */
   env: Readonly<Record<string, string>>;
 }
@@ -82,6 +89,7 @@ const validateEnv = compileSchema({
     FLOW_REPEAT: { type: "string", pattern: "^[1-9][0-9]*$" },
     FLOW_PASS_RATE: { type: "string", pattern: "^(0(\\.[0-9]+)?|1(\\.0+)?)$" },
     FLOW_TURN_TIMEOUT_MS: { type: "string", pattern: "^[1-9][0-9]*$" },
+    FLOW_BASE_URL: { type: "string", pattern: "^https?://" },
   },
 });
 
@@ -92,6 +100,7 @@ const HINTS: Record<string, string> = {
   MONGO_URL: "a mongodb:// or mongodb+srv:// connection string",
   DOCUMENT_DB: "a database name of letters, digits, _ and -",
   OPENAI_BASE_URL: "an http:// or https:// URL",
+  FLOW_BASE_URL: "the http:// or https:// URL of the running server",
   OPENAI_MAX_RETRIES: "a whole number, 0 for no retries",
   OPENAI_TIMEOUT_MS: "a positive whole number of milliseconds",
   JUDGE: `one of ${JUDGE_MODES.join(", ")}`,
@@ -162,21 +171,35 @@ function combinationProblems(env: Readonly<Record<string, string>>): string[] {
   if ((mode === "live" || mode === "record") && !env["OPENAI_API_KEY"]) {
     problems.push(`FLOW_MODEL=${mode} needs OPENAI_API_KEY (any value for a local server that ignores it).`);
   }
+  if ((mode === "record" || mode === "replay") && env["FLOW_BASE_URL"]) {
+    problems.push(`FLOW_MODEL=${mode} tapes the models of an app in this process, but FLOW_BASE_URL=${env["FLOW_BASE_URL"]} runs its models elsewhere; unset one of them.`);
+  }
   if (mode === "record" && env["CI"]) {
     problems.push("FLOW_MODEL=record is refused under CI (CI is set): CI replays cassettes and never calls a live model. Record on a workstation and commit the cassette.");
   }
   return problems;
 }
 
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/** `FLOW_SCENARIOS` split into its paths; undefined when the run takes every file. */
+export function scenarioPathsOf(source: Environment = process.env): string[] | undefined {
+  const value = source["FLOW_SCENARIOS"];
+  if (!value) return undefined;
+  return value.split(delimiter).filter(Boolean);
+}
+
 /**
- * Reads and checks the environment once. Every problem is reported in one `config_invalid` error,
- * each naming the variable, the value found and what is allowed.
+ * Reads and checks the environment once: `source` (the process's) over `defaults` (a scenario's
+ * `env`), never writing either. Every problem is reported in one `config_invalid` error, each
+ * naming the variable, the value found and what is allowed.
  */
-export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(source: Environment = process.env, defaults: Readonly<Record<string, string>> = {}): Config {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(source)) {
+  // A variable set in `source` wins over a default even when empty: `VAR= cmd` unsets a scenario's pin.
+  for (const [key, value] of Object.entries({ ...defaults, ...definedIn(source) })) {
     // An empty value counts as unset, as it does in most shells' `VAR= cmd`.
-    if (value !== undefined && value !== "") env[key] = value;
+    if (value !== "") env[key] = value;
   }
   const problems = envProblems(env);
   const requestHeaders = headersOf(env["FLOW_HEADERS"], problems);
@@ -208,8 +231,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     repeat: Number(env["FLOW_REPEAT"] ?? DEFAULTS.FLOW_REPEAT),
     passRate: Number(env["FLOW_PASS_RATE"] ?? DEFAULTS.FLOW_PASS_RATE),
     ci: Boolean(env["CI"]),
+    targetUrl: env["FLOW_BASE_URL"],
+    scenarioPaths: scenarioPathsOf(env),
+    coverageRun: env["FLOWCHECK_COVERAGE_RUN"],
     env: Object.freeze(env),
   });
+}
+
+function definedIn(source: Environment): Record<string, string> {
+  return Object.fromEntries(Object.entries(source).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 /** The mode a flow runs in: its own `<FLOW>_USE_SCRIPTED_MODEL` pin, else `FLOW_MODEL`, else `fallback`. */

@@ -15,7 +15,7 @@ import { openSessionStore } from "./open-session-store.ts";
 export interface AppOptions {
   /** Default: the registered flows (`src/flows/index.ts`: the demo flows and your own). */
   flows?: readonly FlowEntry[];
-  /** Default: `loadConfig(process.env)`, read now. */
+  /** Default: the environment, read now by `loadConfig()`. */
   config?: Config;
   /** Default: the store `SESSION_STORE` names. */
   store?: SessionStore;
@@ -129,6 +129,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     flows: entries.map((entry) => entry.flow),
     store,
     model,
+    env: config.env,
     clockOf: (flow) => {
       const clock = plan.clocks.get(flow);
       if (!clock) throw new FlowcheckError("flow_invalid", `${flow} is neither registered nor a declared child of a registered flow.`);

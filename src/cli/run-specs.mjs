@@ -22,7 +22,7 @@ import { pathToFileURL } from "node:url";
 // `--repeat N` is ours: it plays every scenario N times (FLOW_REPEAT) to measure a live flow's steadiness.
 const SKIPPED_FOLDERS = new Set(["node_modules", ".tmp", "bench", "fixtures"]);
 
-/** @type {typeof import("../testing/report/flow-coverage.ts").COVERAGE_RUN} */
+// src/config.ts reads it into `coverageRun`.
 const COVERAGE_RUN = "FLOWCHECK_COVERAGE_RUN";
 
 /** @type {{ require(id: string, fromFile: string | URL): unknown } | undefined} */

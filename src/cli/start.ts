@@ -1,4 +1,5 @@
-import { config as loadDotenv } from "dotenv";
+import { existsSync, readFileSync } from "node:fs";
+import { parse } from "dotenv";
 import { loadConfig } from "../config.ts";
 import { createApp } from "../create-app.ts";
 import { isFlowcheckError } from "../errors.ts";
@@ -13,10 +14,11 @@ SESSION_STORE=MONGO. Reads .env first; a variable already set wins. FLOW_MODEL p
 (scripted, live, record, replay); unset, it is live when OPENAI_API_KEY is set, else scripted.
 .env.example lists every variable.`);
 
-loadDotenv({ quiet: true });
+// .env gives defaults under the environment, as the scenarios' env does; neither is written into it.
+const dotenv = existsSync(".env") ? parse(readFileSync(".env")) : {};
 
 try {
-  const config = loadConfig();
+  const config = loadConfig(undefined, dotenv);
   const fallback = config.openai.apiKey ? "live" : "scripted";
   const app = await createApp({ config, defaultModelMode: fallback });
   const why = config.flowModel ? `FLOW_MODEL=${config.flowModel}` : `FLOW_MODEL unset, ${config.openai.apiKey ? "OPENAI_API_KEY set" : "no OPENAI_API_KEY"}`;

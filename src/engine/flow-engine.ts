@@ -44,6 +44,8 @@ export interface FlowEngineOptions {
   store: SessionStore;
   model: Model;
   clockOf(flow: string): Clock;
+  /** What steps read as `context.env`. Default: nothing. */
+  env?: Readonly<Record<string, string>>;
 }
 
 // Sessions kept in memory between their turns: enough for every conversation a test run or a busy
@@ -56,6 +58,7 @@ export class FlowEngine {
   readonly #store: SessionStore;
   readonly #model: Model;
   readonly #clockOf: (flow: string) => Clock;
+  readonly #env: Readonly<Record<string, string>>;
   readonly #sessions = new KeyedMutex();
   readonly #recent: RecentConversations;
 
@@ -69,6 +72,7 @@ export class FlowEngine {
     this.#store = options.store;
     this.#model = options.model;
     this.#clockOf = options.clockOf;
+    this.#env = options.env ?? {};
     this.#recent = new RecentConversations(RECENT_SESSIONS);
   }
 
@@ -231,7 +235,7 @@ export class FlowEngine {
       children: document.children,
     });
     const blocked: string[] = [];
-    const response = await collectBlockedConnections(blocked, () => runTurn(run, message, { model: this.#model, rootFlow: flow.name, clockOf: this.#clockOf }));
+    const response = await collectBlockedConnections(blocked, () => runTurn(run, message, { model: this.#model, rootFlow: flow.name, clockOf: this.#clockOf, env: this.#env }));
     if (blocked.length) {
       // Failed loudly even when the flow's code caught the refused connection and went on.
       throw new FlowcheckError(

@@ -14,6 +14,7 @@ export interface TurnDependencies {
   /** The flow whose session this is; children follow its model mode. */
   rootFlow: string;
   clockOf(flow: string): Clock;
+  env: Readonly<Record<string, string>>;
 }
 
 function invalidTool(name: string, detail: string): FlowcheckError {
@@ -164,6 +165,7 @@ function stepContext(run: RunRecorder, stepName: string, deps: TurnDependencies)
     state: run.stateOf(stepName),
     stateOf: (step) => run.steps[typeof step === "string" ? step : step.name] ?? {},
     now: () => clock.now(),
+    env: deps.env,
     runChild: (child, message) => runChild(run, stepName, child, message, deps),
   };
 }

@@ -20,6 +20,11 @@ export interface StepContext<S extends object = Record<string, unknown>> {
   stateOf(step: StepClass | string): Readonly<Record<string, unknown>>;
   /** The flow's clock: its `<FLOW>_CURRENT_DATE` pin when set, else the real time. */
   now(): Moment;
+  /**
+   * The environment the app was configured with, a scenario's `env` defaults included. Read a
+   * flow's own settings here, not from the process's environment, which a scenario's defaults never reach.
+   */
+  readonly env: Readonly<Record<string, string>>;
   /** Runs `flow` as a child of this step with one message; it never moves this run's cursor. */
   runChild(flow: FlowDefinition, message: string): Promise<ChildOutcome>;
 }

@@ -1,9 +1,13 @@
 import { defineFlow, scriptedText, Step, type Script, type StepContext } from "../../src/engine/index.ts";
 
-/** A one-step flow that answers with its clock: `Today is <context.now()>.` Its pin is CLOCK_FLOW_CURRENT_DATE. */
+/**
+ * A one-step flow that answers with its clock, `Today is <context.now()>.`, and its setting
+ * CLOCK_FLOW_NOTE from `context.env` when there is one. Its pin is CLOCK_FLOW_CURRENT_DATE.
+ */
 class ClockStep extends Step {
   systemPrompt(context: StepContext): string {
-    return `Today is ${context.now().toISOString()}.`;
+    const note = context.env["CLOCK_FLOW_NOTE"];
+    return `Today is ${context.now().toISOString()}.${note === undefined ? "" : ` Note: ${note}.`}`;
   }
 }
 

@@ -7,6 +7,7 @@ import { renderTranscript, runScenario, startScenarioTarget, type Scenario, type
 import type { RunOptions } from "../../src/testing/run/run-options.ts";
 import { TranscriptWriter } from "../../src/testing/report/transcript-writer.ts";
 import { relayFlows } from "../support/relay-flow.ts";
+import { envWith } from "../support/env-with.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { startTestServer } from "../support/test-server.ts";
 import { collect, FAKE_FLOW, FakeChatServer, type Played } from "./fake-chat-server.ts";
@@ -31,13 +32,10 @@ function relayScenario(turns: Scenario["turns"]) {
  */
 async function playExternal(turns: Scenario["turns"], options: { readableStore?: boolean; run?: RunOptions; transcripts?: TranscriptWriter } = {}): Promise<Omit<Played, "fake">> {
   const server = await startTestServer({ flows: relayFlows });
-  const saved = STORE_ENV.map((name) => [name, process.env[name]] as const);
   try {
-    for (const name of STORE_ENV) delete process.env[name];
-    process.env["FLOW_BASE_URL"] = server.url;
-    if (options.readableStore) process.env["SQLITE_PATH"] = server.sqlitePath;
+    const env = envWith({ ...Object.fromEntries(STORE_ENV.map((name) => [name, undefined])), FLOW_BASE_URL: server.url, ...(options.readableStore ? { SQLITE_PATH: server.sqlitePath } : {}) });
     const loaded = relayScenario(turns);
-    const target = await startScenarioTarget(loaded, { flows: relayFlows });
+    const target = await startScenarioTarget(loaded, { flows: relayFlows, env });
     try {
       const events = runScenario(loaded, target, options.run);
       return await collect(options.transcripts ? tee(events, options.transcripts.listener) : events);
@@ -45,10 +43,6 @@ async function playExternal(turns: Scenario["turns"], options: { readableStore?:
       await target.close();
     }
   } finally {
-    for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
     await server.close();
   }
 }

@@ -4,26 +4,23 @@ import { test } from "node:test";
 import { loadScenario, runScenario, startScenarioTarget } from "../../src/testing/index.ts";
 import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
+import { envWith } from "../support/env-with.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 import { collect } from "./fake-chat-server.ts";
 
 const basicFlow = loadScenario(fixtureScenario("basic-flow"), [BasicFlow]);
 const NO_SQLITE_PATH = "FLOW_BASE_URL is set but SQLITE_PATH is not, so the target's store cannot be read; the persisted contract is not checked";
 
-/** A running server and `env` set over process.env (undefined unsets), all undone afterwards. */
-async function withExternalServer(env: (server: TestServer) => Record<string, string | undefined>, body: (server: TestServer) => Promise<void>): Promise<void> {
+/** A running server, and the environment a target of it is read with: `env` over this process's, the store variables unset. */
+async function withExternalServer(
+  env: (server: TestServer) => Record<string, string | undefined>,
+  body: (server: TestServer, env: Record<string, string | undefined>) => Promise<void>,
+): Promise<void> {
   const server = await startTestServer({ flows: [basicFlowEntry] });
-  const names = ["FLOW_BASE_URL", "SQLITE_PATH", "SESSION_STORE", "MONGO_URL"];
-  const saved = names.map((name) => [name, process.env[name]] as const);
+  const unset = { FLOW_BASE_URL: undefined, SQLITE_PATH: undefined, SESSION_STORE: undefined, MONGO_URL: undefined };
   try {
-    for (const name of names) delete process.env[name];
-    for (const [name, value] of Object.entries(env(server))) if (value !== undefined) process.env[name] = value;
-    await body(server);
+    await body(server, envWith({ ...unset, ...env(server) }));
   } finally {
-    for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
     await server.close();
   }
 }
@@ -31,8 +28,8 @@ async function withExternalServer(env: (server: TestServer) => Record<string, st
 test("with FLOW_BASE_URL and SQLITE_PATH the runner drives the running server and reads its store read-only", async () => {
   await withExternalServer(
     (server) => ({ FLOW_BASE_URL: server.url, SQLITE_PATH: server.sqlitePath }),
-    async (server) => {
-      const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry] });
+    async (server, env) => {
+      const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry], env });
       let played: Awaited<ReturnType<typeof collect>>;
       try {
         assert.equal(target.baseUrl, server.url);
@@ -63,8 +60,8 @@ test("with FLOW_BASE_URL and SQLITE_PATH the runner drives the running server an
 test("with FLOW_BASE_URL and no SQLITE_PATH the persisted contract and expectState are skipped saying why, and the final report is skipped, never passed", async () => {
   await withExternalServer(
     (server) => ({ FLOW_BASE_URL: server.url }),
-    async (server) => {
-      const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry] });
+    async (server, env) => {
+      const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry], env });
       let played: Awaited<ReturnType<typeof collect>>;
       try {
         assert.equal(target.sessions, undefined);
@@ -102,8 +99,8 @@ test("with FLOW_BASE_URL and no SQLITE_PATH the persisted contract and expectSta
 test("with FLOW_BASE_URL and a SQLITE_PATH that does not exist the store is unavailable, naming the path", async () => {
   await withExternalServer(
     (server) => ({ FLOW_BASE_URL: server.url, SQLITE_PATH: join(server.sqlitePath, "..", "elsewhere.sqlite") }),
-    async (server) => {
-      const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry] });
+    async (server, env) => {
+      const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry], env });
       try {
         assert.equal(target.sessions, undefined);
         assert.equal(
@@ -117,29 +114,43 @@ test("with FLOW_BASE_URL and a SQLITE_PATH that does not exist the store is unav
   );
 });
 
-test("with FLOW_BASE_URL and another SESSION_STORE the store is unavailable, naming the store", async () => {
-  await withExternalServer(
-    (server) => ({ FLOW_BASE_URL: server.url, SESSION_STORE: "REDIS", SQLITE_PATH: server.sqlitePath }),
-    async () => {
-      const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry] });
-      try {
-        assert.equal(target.sessions, undefined);
-        assert.equal(target.sessionsUnavailable, "SESSION_STORE=REDIS cannot be read by this runner; the persisted contract is not checked");
-      } finally {
-        await target.close();
-      }
-    },
-  );
+test("with FLOW_BASE_URL, a SESSION_STORE this runner cannot read, or MONGO without MONGO_URL, the target does not start, saying what to set", async () => {
+  for (const [store, problem] of [
+    [{ SESSION_STORE: "REDIS" }, /SESSION_STORE="REDIS" is not valid: expected one of SQLITE, MONGO/],
+    [{ SESSION_STORE: "MONGO" }, /SESSION_STORE=MONGO needs MONGO_URL/],
+  ] as const) {
+    await withExternalServer(
+      (server) => ({ FLOW_BASE_URL: server.url, ...store }),
+      async (_server, env) => {
+        await assert.rejects(startScenarioTarget(basicFlow, { flows: [basicFlowEntry], env }), { code: "config_invalid", message: problem });
+      },
+    );
+  }
 });
 
-test("with FLOW_BASE_URL, SESSION_STORE=MONGO and no MONGO_URL the store is unavailable, saying what is missing", async () => {
+test("with FLOW_BASE_URL and FLOW_MODEL=record or replay the target does not start: the models are the server's", async () => {
+  for (const mode of ["record", "replay"]) {
+    await withExternalServer(
+      (server) => ({ FLOW_BASE_URL: server.url, FLOW_MODEL: mode, OPENAI_API_KEY: "sk-test", CI: undefined }),
+      async (server, env) => {
+        await assert.rejects(startScenarioTarget(basicFlow, { flows: [basicFlowEntry], env }), {
+          code: "config_invalid",
+          message: new RegExp(`FLOW_MODEL=${mode} tapes the models of an app in this process, but FLOW_BASE_URL=${server.url} runs its models elsewhere`),
+        });
+      },
+    );
+  }
+});
+
+test("with FLOW_BASE_URL the scenario's env defaults are neither pinned nor read: the server booted with its own environment", async () => {
+  const pinned = { ...basicFlow, scenario: { ...basicFlow.scenario, env: { BASIC_FLOW_CURRENT_DATE: "2027-01-01T00:00:00.000Z" } } };
   await withExternalServer(
-    (server) => ({ FLOW_BASE_URL: server.url, SESSION_STORE: "MONGO" }),
-    async () => {
-      const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry] });
+    (server) => ({ FLOW_BASE_URL: server.url, SQLITE_PATH: server.sqlitePath, BASIC_FLOW_CURRENT_DATE: undefined }),
+    async (_server, env) => {
+      const target = await startScenarioTarget(pinned, { flows: [basicFlowEntry], env });
       try {
-        assert.equal(target.sessions, undefined);
-        assert.equal(target.sessionsUnavailable, "SESSION_STORE=MONGO is set but MONGO_URL is not, so the target's store cannot be read; the persisted contract is not checked");
+        assert.equal(target.pins["BASIC_FLOW_CURRENT_DATE"], undefined);
+        assert.equal(target.config?.env["BASIC_FLOW_CURRENT_DATE"], undefined);
       } finally {
         await target.close();
       }

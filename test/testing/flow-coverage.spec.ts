@@ -9,6 +9,7 @@ import { loadScenario, runScenario, startScenarioTarget } from "../../src/testin
 import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { writeScenarioSpec } from "../support/scenario-spec.ts";
+import { envWith } from "../support/env-with.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { collect } from "./fake-chat-server.ts";
 
@@ -27,11 +28,9 @@ function firstTurns(dir: string, turns: number): string {
 /** The session a scenario of BasicFlow's first `turns` turns leaves stored, played in this process. */
 async function storedAfter(turns: number): Promise<SessionDocument> {
   const dir = await tempDir("flow-coverage");
-  const saved = process.env["FLOW_BASE_URL"];
-  delete process.env["FLOW_BASE_URL"];
   try {
     const loaded = loadScenario(firstTurns(dir.path, turns), [BasicFlow]);
-    const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: dir.path });
+    const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: dir.path, env: envWith({ FLOW_BASE_URL: undefined }) });
     try {
       const played = await collect(runScenario(loaded, target));
       assert.equal(played.outcome, "passed");
@@ -40,7 +39,6 @@ async function storedAfter(turns: number): Promise<SessionDocument> {
       await target.close();
     }
   } finally {
-    if (saved !== undefined) process.env["FLOW_BASE_URL"] = saved;
     dir.remove();
   }
 }

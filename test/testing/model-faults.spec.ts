@@ -4,26 +4,24 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { loadScenario, runScenario, startScenarioTarget } from "../../src/testing/index.ts";
 import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
+import { envWith } from "../support/env-with.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { checkNamed, collect, failures, fakeScenario, playAgainstFake } from "./fake-chat-server.ts";
 
 /** Plays a BasicFlow scenario with these turns, loaded from a file like any other, in this process. */
 async function playBasicFlow(turns: unknown[]) {
   const dir = await tempDir("model-faults");
-  const saved = process.env["FLOW_BASE_URL"];
-  delete process.env["FLOW_BASE_URL"];
   try {
     const file = join(dir.path, "faults.scenario.json");
     writeFileSync(file, JSON.stringify({ flowName: "BasicFlow", turns }));
     const loaded = loadScenario(file, [BasicFlow]);
-    const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: dir.path });
+    const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: dir.path, env: envWith({ FLOW_BASE_URL: undefined }) });
     try {
       return await collect(runScenario(loaded, target));
     } finally {
       await target.close();
     }
   } finally {
-    if (saved !== undefined) process.env["FLOW_BASE_URL"] = saved;
     dir.remove();
   }
 }

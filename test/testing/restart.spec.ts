@@ -8,6 +8,7 @@ import type { LoadedScenario } from "../../src/testing/scenario/scenario.ts";
 import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { clockFlows } from "../support/clock-flow.ts";
+import { envWith } from "../support/env-with.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { checkNamed, collect, fakeScenario, playAgainstFake } from "./fake-chat-server.ts";
 
@@ -20,60 +21,46 @@ function basicFlowRestarting(...indexes: number[]): LoadedScenario {
   return { ...loaded, scenario: { ...loaded.scenario, turns } };
 }
 
+/** FLOW_BASE_URL and the clock's pin unset, so the app boots in this process on the scenario's own pins. */
+const IN_PROCESS = envWith({ FLOW_BASE_URL: undefined, CLOCK_FLOW_CURRENT_DATE: undefined });
+
 /** Plays `loaded` against the app booted in this process, with a scratch folder of its own. */
 async function playHere(loaded: LoadedScenario, flows: readonly FlowEntry[]): Promise<Awaited<ReturnType<typeof collect>>> {
   const scratch = await tempDir("restart");
   try {
-    let played: Awaited<ReturnType<typeof collect>> | undefined;
-    await inProcess(async () => {
-      const target = await startScenarioTarget(loaded, { flows, scratchDir: scratch.path });
-      try {
-        played = await collect(runScenario(loaded, target));
-      } finally {
-        await target.close();
-      }
-    });
-    return played!;
+    const target = await startScenarioTarget(loaded, { flows, scratchDir: scratch.path, env: IN_PROCESS });
+    try {
+      return await collect(runScenario(loaded, target));
+    } finally {
+      await target.close();
+    }
   } finally {
     scratch.remove();
-  }
-}
-
-/** Runs `body` with FLOW_BASE_URL unset, so the app boots in this process, and puts it back. */
-async function inProcess(body: () => Promise<void>): Promise<void> {
-  const saved = process.env["FLOW_BASE_URL"];
-  delete process.env["FLOW_BASE_URL"];
-  try {
-    await body();
-  } finally {
-    if (saved !== undefined) process.env["FLOW_BASE_URL"] = saved;
   }
 }
 
 test("restarting an app booted in this process closes its store, folding the log into the file, and the session resumes from the file", async () => {
   const scratch = await tempDir("restart");
   try {
-    await inProcess(async () => {
-      const loaded = basicFlowRestarting();
-      const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: scratch.path });
-      const run = new ScenarioRun(loaded, target);
-      try {
-        run.start();
-        for (const index of [0, 1]) assert.equal((await run.playTurn(index)).outcome, "passed");
-        const wal = join(scratch.path, readdirSync(scratch.path)[0]!, "sessions.sqlite-wal");
-        assert.ok(statSync(wal).size > 0, "two turns are in the write-ahead log");
-        await target.restart!();
-        assert.ok(!existsSync(wal) || statSync(wal).size === 0, "the closed store folded its log into the file");
-        for (const index of [2, 3, 4, 5]) {
-          const report = await run.playTurn(index);
-          assert.equal(report.outcome, "passed", report.failure);
-        }
-        assert.equal((await run.finish()).outcome, "passed");
-      } finally {
-        run.end();
-        await target.close();
+    const loaded = basicFlowRestarting();
+    const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: scratch.path, env: IN_PROCESS });
+    const run = new ScenarioRun(loaded, target);
+    try {
+      run.start();
+      for (const index of [0, 1]) assert.equal((await run.playTurn(index)).outcome, "passed");
+      const wal = join(scratch.path, readdirSync(scratch.path)[0]!, "sessions.sqlite-wal");
+      assert.ok(statSync(wal).size > 0, "two turns are in the write-ahead log");
+      await target.restart!();
+      assert.ok(!existsSync(wal) || statSync(wal).size === 0, "the closed store folded its log into the file");
+      for (const index of [2, 3, 4, 5]) {
+        const report = await run.playTurn(index);
+        assert.equal(report.outcome, "passed", report.failure);
       }
-    });
+      assert.equal((await run.finish()).outcome, "passed");
+    } finally {
+      run.end();
+      await target.close();
+    }
   } finally {
     scratch.remove();
   }
@@ -121,14 +108,7 @@ test("clockAt boots the app again with the flow's clock moved to that instant, o
       ],
     },
   };
-  const saved = process.env["CLOCK_FLOW_CURRENT_DATE"];
-  delete process.env["CLOCK_FLOW_CURRENT_DATE"];
-  let played: Awaited<ReturnType<typeof collect>>;
-  try {
-    played = await playHere(loaded, clockFlows);
-  } finally {
-    if (saved !== undefined) process.env["CLOCK_FLOW_CURRENT_DATE"] = saved;
-  }
+  const played = await playHere(loaded, clockFlows);
   assert.equal(played.outcome, "passed", played.turns.find((turn) => turn.failure)?.failure);
   assert.deepEqual(
     played.turns.map((turn) => turn.checks.find((c) => c.name === "clockAt")?.outcome),

@@ -1,8 +1,9 @@
 import { test } from "node:test";
+import { scenarioPathsOf } from "../../config.ts";
 import { describeScenario, type ScenarioSuiteOptions } from "./describe-scenarios.ts";
 import { scenarioNameOf } from "../scenario/load-scenario.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
-import { discoverScenarios, discoverSelected, scenarioHeaderOf, selectedScenarioPaths, type ScenarioDiscovery, type ScenarioHeader } from "../scenario/scenario-discovery.ts";
+import { discoverScenarios, discoverSelected, scenarioHeaderOf, type ScenarioDiscovery, type ScenarioHeader } from "../scenario/scenario-discovery.ts";
 import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
 
 /** Checks in code for some of a flow's scenarios: after the last turn (`domain`), after every answered turn (`eachTurn`). */
@@ -56,7 +57,7 @@ function failing(name: string, message: string): void {
 export function describeFlowScenarios(flowName: string, options: FlowScenariosOptions): void {
   const dir = options.dir ?? "scenarios";
   const registered = new Set(options.flows.map((entry) => entry.flow.name));
-  const selection = selectedScenarioPaths();
+  const selection = scenarioPathsOf();
   const all = discoverScenarios(dir);
   const run: ScenarioDiscovery = selection ? discoverSelected(selection) : all;
   // A file that cannot be told to be another registered flow's is every flow spec's to report.

@@ -47,7 +47,7 @@ async function playRuns(loaded: LoadedScenario, options: ScenarioSuiteOptions, r
         writer.listener(event);
         if (event.type === "turn:end") played.turns.push(event.report);
         if (event.type === "final") played.final = event.report;
-        if (event.type === "final" && event.report.stored) noteCoverage(artifactsDir, flow, event.report.stored);
+        if (event.type === "final" && event.report.stored) noteCoverage(artifactsDir, target.config?.coverageRun, flow, event.report.stored);
       }
       runs.push(played);
     } finally {

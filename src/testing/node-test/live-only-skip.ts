@@ -11,7 +11,7 @@ export function liveOnlySkip(loaded: LoadedScenario, options: ScenarioSuiteOptio
   const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)!.flow;
   let config: Config;
   try {
-    config = loadConfig({ ...loaded.scenario.env, ...process.env });
+    config = loadConfig(undefined, loaded.scenario.env);
   } catch {
     // The run itself reports the bad environment, with every problem.
     return undefined;

@@ -61,8 +61,9 @@ export class ScenarioSuite {
     this.#judging = prepared.judging;
     this.#runOptions = prepared.run;
     const flow = this.#options.flows.find((entry) => entry.flow.name === this.#loaded.scenario.flowName)!.flow;
+    const coverageRun = this.#target.config?.coverageRun;
     this.#run = new ScenarioRun(this.#loaded, this.#target, prepared.run).on(this.#writer.listener).on((event) => {
-      if (event.type === "final" && event.report.stored) noteCoverage(this.#artifactsDir, flow, event.report.stored);
+      if (event.type === "final" && event.report.stored) noteCoverage(this.#artifactsDir, coverageRun, flow, event.report.stored);
     });
     this.#run.start();
   }

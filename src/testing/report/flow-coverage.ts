@@ -81,18 +81,16 @@ export function coverageLines(coverage: FlowCoverage): string[] {
     });
 }
 
-/** The variable run-specs sets so that the processes it starts write their coverage under its run. */
-export const COVERAGE_RUN = "FLOWCHECK_COVERAGE_RUN";
-
 const coverage: FlowCoverage = {};
 
 /**
  * Adds a scenario's stored session to this process's coverage and writes it to
- * `<artifactsDir>/coverage/<run>-<pid>.json`, which run-specs merges when its processes are done.
+ * `<artifactsDir>/coverage/<run>-<pid>.json`, where `run` is the run-specs invocation this process
+ * belongs to (FLOWCHECK_COVERAGE_RUN), which merges the files when its processes are done.
  */
-export function noteCoverage(artifactsDir: string, flow: FlowDefinition, document: SessionDocument): void {
+export function noteCoverage(artifactsDir: string, run: string | undefined, flow: FlowDefinition, document: SessionDocument): void {
   addToCoverage(coverage, flow, document);
   const dir = join(artifactsDir, "coverage");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${process.env[COVERAGE_RUN] ?? "run"}-${process.pid}.json`), `${JSON.stringify(coverage)}\n`);
+  writeFileSync(join(dir, `${run ?? "run"}-${process.pid}.json`), `${JSON.stringify(coverage)}\n`);
 }

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { delimiter, join, sep } from "node:path";
+import { join, sep } from "node:path";
 
 export const SCENARIO_SUFFIX = ".scenario.json";
 
@@ -94,14 +94,4 @@ export function discoverSelected(paths: readonly string[]): ScenarioDiscovery {
   }
   found.files = [...new Set(found.files)].sort();
   return found;
-}
-
-/**
- * The scenario files and folders a run is narrowed to, from `FLOW_SCENARIOS` (paths separated by
- * `:`, as `npm run test:flows -- <paths>` sets it); `undefined` when the run takes every file.
- */
-export function selectedScenarioPaths(env: NodeJS.ProcessEnv = process.env): string[] | undefined {
-  const value = env["FLOW_SCENARIOS"];
-  if (!value) return undefined;
-  return value.split(delimiter).filter(Boolean);
 }

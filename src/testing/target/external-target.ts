@@ -1,45 +1,39 @@
 import { existsSync } from "node:fs";
-import { DEFAULTS } from "../../config.ts";
-import { FlowcheckError } from "../../errors.ts";
+import type { Config } from "../../config.ts";
 import { SqliteSessionStore } from "../../store/sqlite/sqlite-session-store.ts";
 import { keepAliveAgent } from "../client/chat-client.ts";
 import type { ScenarioTarget, SessionReader } from "./scenario-target.ts";
 import { pinsOf } from "./target-pins.ts";
 
-/**
- * The already-running server at `baseUrl` (FLOW_BASE_URL), its sessions read from SQLITE_PATH
- * (read-only) or MongoDB when this process can reach them, else not read, saying why.
- */
-export async function externalTarget(baseUrl: string, env: NodeJS.ProcessEnv, scenarioKeys: string[]): Promise<ScenarioTarget> {
-  const mode = env["FLOW_MODEL"];
-  if (mode === "record" || mode === "replay") {
-    throw new FlowcheckError(
-      "config_invalid",
-      `FLOW_MODEL=${mode} tapes the models of an app in this process, but FLOW_BASE_URL=${baseUrl} runs its models elsewhere; unset one of them.`,
-    );
+type ClosableReader = SessionReader & { close(): Promise<void> };
+
+/** The target's store as this process can read it (SQLITE_PATH read-only, or MongoDB), else why not. */
+async function openTargetSessions(config: Config): Promise<{ sessions?: ClosableReader; unavailable?: string }> {
+  const unread = "so the target's store cannot be read; the persisted contract is not checked";
+  if (config.sessionStore === "MONGO") {
+    const { MongoSessionStore } = await import("../../store/mongo/mongo-session-store.ts");
+    return { sessions: await MongoSessionStore.open(config.mongo.url!, config.mongo.database) };
   }
-  const path = env["SQLITE_PATH"];
-  const kind = env["SESSION_STORE"] ?? "SQLITE";
-  const mongoUrl = env["MONGO_URL"];
-  let sessions: (SessionReader & { close(): Promise<void> }) | undefined;
-  let sessionsUnavailable: string | undefined;
-  if (kind === "MONGO") {
-    if (!mongoUrl) sessionsUnavailable = "SESSION_STORE=MONGO is set but MONGO_URL is not, so the target's store cannot be read; the persisted contract is not checked";
-    else {
-      const { MongoSessionStore } = await import("../../store/mongo/mongo-session-store.ts");
-      sessions = await MongoSessionStore.open(mongoUrl, env["DOCUMENT_DB"] ?? DEFAULTS.DOCUMENT_DB);
-    }
-  } else if (kind !== "SQLITE") sessionsUnavailable = `SESSION_STORE=${kind} cannot be read by this runner; the persisted contract is not checked`;
-  else if (!path) sessionsUnavailable = "FLOW_BASE_URL is set but SQLITE_PATH is not, so the target's store cannot be read; the persisted contract is not checked";
-  else if (!existsSync(path)) sessionsUnavailable = `SQLITE_PATH=${path} does not exist, so the target's store cannot be read; the persisted contract is not checked`;
-  else sessions = new SqliteSessionStore(path, { readonly: true });
+  const path = config.sqlitePath;
+  if (!path) return { unavailable: `FLOW_BASE_URL is set but SQLITE_PATH is not, ${unread}` };
+  if (!existsSync(path)) return { unavailable: `SQLITE_PATH=${path} does not exist, ${unread}` };
+  return { sessions: new SqliteSessionStore(path, { readonly: true }) };
+}
+
+/**
+ * The already-running server at FLOW_BASE_URL, its sessions read from SQLITE_PATH (read-only) or
+ * MongoDB when this process can reach them, else not read, saying why.
+ */
+export async function externalTarget(baseUrl: string, config: Config, scenarioKeys: readonly string[]): Promise<ScenarioTarget> {
+  const { sessions, unavailable } = await openTargetSessions(config);
   const agent = keepAliveAgent();
   return {
     baseUrl,
     agent,
     sessions,
-    ...(sessionsUnavailable ? { sessionsUnavailable } : {}),
-    pins: pinsOf(env, scenarioKeys),
+    ...(unavailable ? { sessionsUnavailable: unavailable } : {}),
+    pins: pinsOf(config.env, scenarioKeys),
+    config,
     close: async () => {
       agent.destroy();
       await sessions?.close();

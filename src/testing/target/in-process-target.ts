@@ -27,13 +27,6 @@ async function openRunStore(config: Config, scratch: string): Promise<{ store: S
   return { store: new SqliteSessionStore(join(scratch, "sessions.sqlite"), { scratch: true }), kept: "scratch: removed when the scenario ends" };
 }
 
-/** Sets the scenario's `env` defaults where the environment has no value; returns what undoes them. */
-function applyScenarioEnv(env: NodeJS.ProcessEnv, defaults: Readonly<Record<string, string>> = {}): () => void {
-  const added = Object.keys(defaults).filter((key) => env[key] === undefined);
-  for (const key of added) env[key] = defaults[key];
-  return () => added.forEach((key) => delete env[key]);
-}
-
 /**
  * The app a scenario runs on, booted again with nothing in memory, on the store as the last one
  * left it, for a restart or a clock change: a process started again.
@@ -96,18 +89,15 @@ class RunApp {
 
 /**
  * The app, booted in this process on 127.0.0.1 with an ephemeral port and a SQLite file of its own
- * (or, with SESSION_STORE=MONGO, MongoDB), after the scenario's `env` defaults are set (a value
- * already in the environment wins; they are undone on close). It can be restarted.
+ * (or, with SESSION_STORE=MONGO, MongoDB), on `config`. It can be restarted.
  */
-export async function inProcessTarget(loaded: LoadedScenario, options: TargetOptions, env: NodeJS.ProcessEnv, scenarioKeys: string[]): Promise<ScenarioTarget> {
-  const undoEnv = applyScenarioEnv(env, loaded.scenario.env);
+export async function inProcessTarget(loaded: LoadedScenario, options: TargetOptions, config: Config, scenarioKeys: readonly string[]): Promise<ScenarioTarget> {
   const scratchRoot = resolve(options.scratchDir ?? "test/.tmp");
   mkdirSync(scratchRoot, { recursive: true });
   const scratch = await mkdtemp(join(scratchRoot, `${loaded.name.replaceAll("/", "-")}-`));
   let run: RunApp | undefined;
   let server: http.Server | undefined;
   try {
-    const config = loadConfig(env);
     const tape = config.flowModel === "record" || config.flowModel === "replay" ? config.flowModel : undefined;
     const cassette = tape ? Cassette.open(loaded, tape, { modelName: config.openai.model, ci: config.ci }) : undefined;
     const apps = new RunApp(loaded, options, config, scratch, cassette);
@@ -124,7 +114,7 @@ export async function inProcessTarget(loaded: LoadedScenario, options: TargetOpt
       baseUrl: url,
       agent,
       sessions: apps.sessions(),
-      pins: pinsOf(env, scenarioKeys),
+      pins: pinsOf(config.env, scenarioKeys),
       models: apps.app.modelModes,
       faults: apps.faults,
       restart: (restartOptions = {}) => apps.restart(restartOptions.clock),
@@ -135,14 +125,12 @@ export async function inProcessTarget(loaded: LoadedScenario, options: TargetOpt
         await closed;
         await apps.app.close();
         cassette?.save();
-        undoEnv();
         await rm(scratch, { recursive: true, force: true });
       },
     };
   } catch (error) {
     server?.close();
     await run?.app?.close();
-    undoEnv();
     await rm(scratch, { recursive: true, force: true });
     throw error;
   }

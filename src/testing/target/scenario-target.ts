@@ -1,5 +1,5 @@
 import type http from "node:http";
-import type { Config } from "../../config.ts";
+import { loadConfig, type Config } from "../../config.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
 import type { Cassette } from "../cassette/cassette.ts";
@@ -37,7 +37,10 @@ export interface ScenarioTarget {
   readonly pins: Readonly<Record<string, string>>;
   /** The model mode of each flow, when the app runs in this process. */
   readonly models?: Readonly<Record<string, string>>;
-  /** The configuration the run was read with (the scenario's env defaults applied). */
+  /**
+   * The configuration the run was read with (the scenario's env defaults applied, for an app in
+   * this process). A target of one's own may leave it out: the environment is then read as it is.
+   */
   readonly config?: Config;
   /** With FLOW_MODEL=record or replay: the scenario's model and judge calls on tape. */
   readonly cassette?: Cassette;
@@ -56,17 +59,21 @@ export interface TargetOptions {
   flows: readonly FlowEntry[];
   /** Where scratch databases go. Default `test/.tmp` under the working directory. */
   scratchDir?: string;
+  /** The environment the run is read with (undefined values unset). Default: this process's. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
  * With `FLOW_BASE_URL` set, the already-running server there. Otherwise the app, booted in this
  * process on 127.0.0.1 with an ephemeral port and a SQLite file of its own (or, with
- * SESSION_STORE=MONGO, MongoDB), after the scenario's `env` defaults are set (a value already in
- * the environment wins; they are undone on close). Such a target can be restarted.
+ * SESSION_STORE=MONGO, MongoDB), configured with the scenario's `env` defaults under the
+ * environment (a value already set wins). Such a target can be restarted. Neither writes the
+ * environment.
  */
 export async function startScenarioTarget(loaded: LoadedScenario, options: TargetOptions): Promise<ScenarioTarget> {
-  const env = process.env;
   const scenarioKeys = Object.keys(loaded.scenario.env ?? {});
-  const external = env["FLOW_BASE_URL"];
-  return external ? await externalTarget(external, env, scenarioKeys) : await inProcessTarget(loaded, options, env, scenarioKeys);
+  const config = loadConfig(options.env, loaded.scenario.env);
+  if (!config.targetUrl) return await inProcessTarget(loaded, options, config, scenarioKeys);
+  // A server elsewhere booted with its own environment: the scenario's env defaults reach neither it nor this runner.
+  return await externalTarget(config.targetUrl, loadConfig(options.env), scenarioKeys);
 }
