@@ -9,7 +9,6 @@ import { useModelWrapper, type ModelWrapper } from "./engine/model-wrapper.ts";
 import { useScriptedModel, type FlowEntry, type Script } from "./engine/scripted-model.ts";
 import type { SessionStore } from "./engine/session-store.ts";
 import { createHandler, type Handler } from "./http/create-handler.ts";
-import { registeredFlows } from "./flows/index.ts";
 import { openSessionStore } from "./open-session-store.ts";
 
 export interface AppOptions {
@@ -118,7 +117,8 @@ function installModels(model: Model, plan: ModelPlan, modes: { live: string[]; t
  */
 export async function createApp(options: AppOptions = {}): Promise<App> {
   const config = options.config ?? loadConfig();
-  const entries = options.flows ?? registeredFlows;
+  // Imported only here: an app given its flows (a scenario's) need not load every registered one.
+  const entries = options.flows ?? (await import("./flows/index.ts")).registeredFlows;
   const plan = planModels(entries, config, options.defaultModelMode ?? "scripted");
   const modes = checkModes(plan.modelModes, config, options.cassette);
   const store = options.store ?? (await openSessionStore(config, options.defaultSqlitePath ?? "data/flowcheck.sqlite"));

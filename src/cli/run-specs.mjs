@@ -172,13 +172,17 @@ const child = spawn(process.execPath, [...(loadsModule ? ["--import", "tsx"] : [
   env: { ...process.env, ...childEnv, [COVERAGE_RUN]: run },
 });
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) process.on(signal, () => child.kill(signal));
+// Compiled while the tests run, when this process has nothing else to do, rather than after them.
+/** @type {typeof import("./report-coverage.ts") | undefined} */
+let coverageReport;
+const loadCoverageReport = () => (coverageReport ??= /** @type {typeof import("./report-coverage.ts")} */ (requireTypeScript("./report-coverage.ts")));
+setImmediate(loadCoverageReport);
 child.on("exit", (code, signal) => {
   rmSync(dir, { recursive: true, force: true });
   const folder = join("test", ".tmp");
   const coverage = existsSync(join(folder, "coverage")) ? readdirSync(join(folder, "coverage")).filter((name) => name.startsWith(`${run}-`)) : [];
   if (coverage.length) {
-    const { reportCoverage } = /** @type {typeof import("./report-coverage.ts")} */ (requireTypeScript("./report-coverage.ts"));
-    reportCoverage(
+    loadCoverageReport().reportCoverage(
       coverage.map((name) => join(folder, "coverage", name)),
       folder,
     );

@@ -1,4 +1,5 @@
-import { envPrefixOf } from "../engine/flow.ts";
+// Light imports only: run-specs compiles this graph before any test process starts.
+import { envPrefixOf } from "../engine/env-prefix.ts";
 import { closestName } from "../testing/scenario/closest-name.ts";
 import { discoverSelected, scenarioHeaderOf } from "../testing/scenario/scenario-discovery.ts";
 import { flowsDescribedBy } from "../testing/node-test/scenario-specs.ts";

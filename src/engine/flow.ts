@@ -1,6 +1,7 @@
 import type { ValidateFunction } from "ajv";
 import { FlowcheckError } from "../errors.ts";
 import type { ToolDefinition } from "./chat-model.ts";
+import { envPrefixOf } from "./env-prefix.ts";
 import { compileSchema } from "./schema-validator.ts";
 import type { RunStatus, StepStates } from "./session-document.ts";
 import type { StepClass } from "./step.ts";
@@ -48,11 +49,6 @@ export interface FlowDefinition {
 
 const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-
-/** `HomeInsuranceFlow` → `HOME_INSURANCE_FLOW`. */
-export function envPrefixOf(flowName: string): string {
-  return flowName.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
-}
 
 /** A step's tools, each name checked and its parameters schema compiled; `fail` throws. */
 function compileTools(step: string, stepClass: StepClass, fail: (message: string) => never): CompiledTool[] {

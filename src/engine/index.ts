@@ -1,4 +1,5 @@
-export { defineFlow, envPrefixOf, type FlowDefinition, type FlowOptions, type Renderer } from "./flow.ts";
+export { envPrefixOf } from "./env-prefix.ts";
+export { defineFlow, type FlowDefinition, type FlowOptions, type Renderer } from "./flow.ts";
 export { Step, type StepClass, type StepContext, type ChildOutcome } from "./step.ts";
 export { tool, toolsOf, type ToolSpec } from "./tool.ts";
 export { stay, advance, complete, type ToolResult } from "./tool-result.ts";
