@@ -245,3 +245,23 @@ test("renderTranscript shows a passing run, no pins, and a failed final check", 
   assert.ok(!lines.some((line) => line.startsWith("models")), text);
   assert.deepEqual(lines.slice(-3), ["── final state ✗", "   ✗ domain domain checks: boom", ""]);
 });
+
+test("renderTranscript says 1 turn, not 1 turns, and indents a check's further lines under its first", () => {
+  const first = transcript.turns[1]!;
+  const text = renderTranscript({
+    ...transcript,
+    turns: [
+      {
+        ...first,
+        stored: { ...first.stored!, turns: 1 },
+        checks: [failed("domain", "eachTurn", "the order is wrong:\n  expected 2 lines\n  got 3")],
+      },
+    ],
+  });
+  const lines = text.split("\n");
+  assert.ok(lines.includes("   stored     WeatherStep · running · 1 turn"), text);
+  const at = lines.indexOf("   ✗ domain eachTurn: the order is wrong:");
+  assert.notEqual(at, -1, text);
+  assert.deepEqual(lines.slice(at + 1, at + 3), ["         expected 2 lines", "         got 3"]);
+  assert.ok(text.endsWith("\n") && !text.endsWith("\n\n"), "one trailing newline");
+});

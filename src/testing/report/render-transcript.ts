@@ -20,9 +20,10 @@ function answerText(body: unknown): string {
   return typeof body === "string" ? body : JSON.stringify(body);
 }
 
+/** A check that did not pass, its message's further lines indented under its first. */
 function checkLine(check: Check): string {
   const mark = check.outcome === "failed" ? "✗" : "–";
-  return `   ${mark} ${check.contract} ${check.name}: ${check.message ?? ""}`;
+  return `   ${mark} ${check.contract} ${check.name}: ${(check.message ?? "").replace(/\n/g, "\n       ")}`;
 }
 
 function renderTurn(turn: TurnReport): string[] {
@@ -31,7 +32,7 @@ function renderTurn(turn: TurnReport): string[] {
   const timing = turn.millis ? ` · ${turn.millis.http.toFixed(1)} ms` : "";
   const lines = [`── ${turn.number}. ${turn.label} ${mark}  ${turn.response?.status ?? "no answer"}${timing}`, `   user       ${turn.input}`];
   if (turn.response) lines.push(`   assistant  ${answerText(turn.response.body).replace(/\n/g, "\n              ")}`);
-  if (turn.stored) lines.push(`   stored     ${turn.stored.flow.currentStep} · ${turn.stored.runStatus} · ${turn.stored.turns} turns`);
+  if (turn.stored) lines.push(`   stored     ${turn.stored.flow.currentStep} · ${turn.stored.runStatus} · ${turn.stored.turns} turn${turn.stored.turns === 1 ? "" : "s"}`);
   const counts = (["passed", "failed", "skipped"] as const).map((outcome) => `${turn.checks.filter((c) => c.outcome === outcome).length} ${outcome}`);
   lines.push(`   checks     ${counts.join(" · ")}`);
   for (const check of turn.checks) if (check.outcome !== "passed") lines.push(checkLine(check));
