@@ -32,6 +32,8 @@ try {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 } catch (error) {
-  console.error(isFlowcheckError(error) ? `flowcheck: ${error.code}: ${error.message}` : error);
+  // A busy port is what a second `npm start` meets: its one line says the fix and nothing more.
+  if (isFlowcheckError(error, "port_in_use")) console.error(`flowcheck: ${error.message}`);
+  else console.error(isFlowcheckError(error) ? `flowcheck: ${error.code}: ${error.message}` : error);
   process.exit(1);
 }

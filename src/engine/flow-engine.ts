@@ -6,6 +6,7 @@ import type { FlowDefinition } from "./flow.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import type { Model } from "./model.ts";
 import { RecentConversations } from "./recent-conversations.ts";
+import { renderSession, type Rendering } from "./render-session.ts";
 import { RunRecorder } from "./run-recorder.ts";
 import { runTurn } from "./run-turn.ts";
 import {
@@ -15,12 +16,18 @@ import {
   type SessionHead,
 } from "./session-document.ts";
 import type { SessionStore } from "./session-store.ts";
+import { staleStepError } from "./stale-step-error.ts";
 
 export interface ChatRequest {
   /** Required to start a session; when given with a session it must be the session's flow. */
   flow?: string;
   session?: string;
   message: string;
+  /**
+   * Media types the client would rather have than JSON, in its order: the first the flow has a
+   * renderer for is rendered before the turn is saved, so a renderer that throws stores nothing.
+   */
+  renderAs?: readonly string[];
 }
 
 export interface TurnOutcome {
@@ -31,6 +38,8 @@ export interface TurnOutcome {
   completed: boolean;
   /** True when the stored session could not be read and this turn started a new one in its place. */
   reset?: true;
+  /** The session after the turn in the first of `renderAs` its flow renders, when there is one. */
+  rendered?: Rendering;
 }
 
 export interface FlowSummary {
@@ -98,10 +107,8 @@ export class FlowEngine {
 
   /** The session rendered as `mediaType` by its flow's renderer; undefined when the flow has none. */
   async render(id: string, mediaType: string): Promise<string | undefined> {
-    const document = await this.#store.fetchAll(id);
-    if (!document) return undefined;
-    const renderer = this.flow(document.flow.name).renderers[mediaType];
-    return renderer?.({ steps: document.steps, runStatus: document.runStatus, currentStep: document.flow.currentStep });
+    const head = await this.#store.fetchHead(id);
+    return head && renderSession(this.flow(head.flow.name), head, [mediaType])?.body;
   }
 
   /**
@@ -121,7 +128,7 @@ export class FlowEngine {
       } catch (error) {
         return Promise.reject(error);
       }
-      return this.#start(flow, request.message);
+      return this.#start(flow, request);
     }
     const id = request.session;
     // Not async, like the mutex's fast path: the promise a turn on a session waits for is the
@@ -135,7 +142,7 @@ export class FlowEngine {
     );
   }
 
-  async #start(flow: FlowDefinition, message: string): Promise<TurnOutcome> {
+  async #start(flow: FlowDefinition, request: ChatRequest): Promise<TurnOutcome> {
     const now = new Date().toISOString();
     const document: SessionDocument = {
       id: randomUUID(),
@@ -152,13 +159,14 @@ export class FlowEngine {
     };
     // `return await`, here and below: an async function that returns a promise unawaited pays for
     // an extra promise and tick to adopt it.
-    return await this.#apply(flow, document, message, this.#store.changeMark?.(), (write) => this.#store.create(write));
+    return await this.#apply(flow, document, request, this.#store.changeMark?.(), (write) => this.#store.create(write));
   }
 
   async #continue(id: string, request: ChatRequest): Promise<TurnOutcome> {
     // Read before anything else: a write by someone else after this point makes the next turn look.
     const mark = this.#store.changeMark?.();
     let document: SessionDocument | undefined;
+    let flow: FlowDefinition;
     try {
       const recent = this.#recent.take(id);
       if (recent && recent.mark !== undefined && recent.mark === mark) {
@@ -173,12 +181,14 @@ export class FlowEngine {
             ? { ...head, memory: recent.document.memory, execution: recent.document.execution }
             : this.#continuable(id, request, await this.#store.fetchAll(id));
       }
+      flow = this.flow(document.flow.name);
+      const stale = staleStepError(flow, document);
+      if (stale) throw stale;
     } catch (error) {
       if (!isFlowcheckError(error, "session_unreadable")) throw error;
       return this.#reset(id, request, error);
     }
-    const flow = this.flow(document.flow.name);
-    return await this.#apply(flow, document, request.message, mark, (write) => this.#store.saveTurn(write));
+    return await this.#apply(flow, document, request, mark, (write) => this.#store.saveTurn(write));
   }
 
   /** The session, when a turn may be applied to it; otherwise the error that says why not. */
@@ -214,13 +224,13 @@ export class FlowEngine {
         `Session "${id}" cannot be read by this version (${reason}) and names no flow of this server; send "flow" to start a new session in its place.`,
       );
     }
-    return { ...(await this.#start(this.flow(name), request.message)), reset: true };
+    return { ...(await this.#start(this.flow(name), request)), reset: true };
   }
 
   async #apply(
     flow: FlowDefinition,
     document: SessionDocument,
-    message: string,
+    request: ChatRequest,
     /** The store's change mark from before the session was read; this process's own save leaves it as it is. */
     mark: number | undefined,
     save: (write: Parameters<SessionStore["saveTurn"]>[0]) => Promise<void>,
@@ -235,7 +245,7 @@ export class FlowEngine {
       children: document.children,
     });
     const blocked: string[] = [];
-    const response = await collectBlockedConnections(blocked, () => runTurn(run, message, { model: this.#model, rootFlow: flow.name, clockOf: this.#clockOf, env: this.#env }));
+    const response = await collectBlockedConnections(blocked, () => runTurn(run, request.message, { model: this.#model, rootFlow: flow.name, clockOf: this.#clockOf, env: this.#env }));
     if (blocked.length) {
       // Failed loudly even when the flow's code caught the refused connection and went on.
       throw new FlowcheckError(
@@ -255,14 +265,18 @@ export class FlowEngine {
       createdAt: document.createdAt,
       updatedAt: new Date().toISOString(),
     };
+    // Rendered before the save: a renderer that throws fails the turn, never hides a saved one.
+    const rendered = request.renderAs?.length ? renderSession(flow, head, request.renderAs) : undefined;
     await save({ head, baseTurns: document.turns, memory: run.memoryAppends, execution: run.executionAppends });
     this.#recent.keep({ document: { ...head, memory: run.memory, execution: run.execution }, mark });
-    return {
+    const outcome: TurnOutcome = {
       session: head.id,
       response,
       currentStep: head.flow.currentStep,
       runStatus: head.runStatus,
       completed: head.runStatus === "completed",
     };
+    if (rendered) outcome.rendered = rendered;
+    return outcome;
   }
 }

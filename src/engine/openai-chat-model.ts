@@ -27,6 +27,15 @@ function toOpenAIMessage(entry: MemoryEntry): ChatCompletionMessageParam {
   }
 }
 
+/** The server's URL as a message may show it: without any user name or password in it. */
+function shownUrl(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.href.replace(/\/$/, "");
+}
+
 /** A step's chat model on the OpenAI chat completions API (or any server that speaks it). */
 export class OpenAIChatModel implements ChatModel {
   readonly #client: OpenAI;
@@ -53,10 +62,15 @@ export class OpenAIChatModel implements ChatModel {
       });
     } catch (error) {
       const status = error instanceof loadOpenAI().APIError && error.status ? ` (HTTP ${error.status})` : "";
+      // The SDK's messages end in a period of their own ("Connection error."): one sentence end, not two.
+      const reason = (error as Error).message.replace(/\.+$/, "");
       throw new FlowcheckError(
         "model_error",
-        `The model "${this.#model}" failed for ${this.#context.flow}/${this.#context.step}${status}: ${redactSecret((error as Error).message, this.#client.apiKey)}. ` +
-          "The turn was not applied; send the message again, or check OPENAI_BASE_URL and OPENAI_API_KEY.",
+        redactSecret(
+          `The model "${this.#model}" failed for ${this.#context.flow}/${this.#context.step}${status}: ${reason}. The turn was not applied; ` +
+            `send the message again, or check that OPENAI_BASE_URL (${shownUrl(this.#client.baseURL)}) reaches the model and OPENAI_API_KEY is valid.`,
+          this.#client.apiKey,
+        ),
         { cause: error },
       );
     }

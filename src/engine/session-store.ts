@@ -3,7 +3,8 @@ import type { SessionDocument, SessionHead, TurnWrite } from "./session-document
 /**
  * What the engine needs from a store. Backends live in `src/store/<backend>/`.
  * `create` and `saveTurn` are atomic: after a failure nothing of the turn is stored.
- * Both throw `session_conflict` when the stored turn count is not `write.baseTurns`.
+ * Both throw `session_conflict` when the stored turn count is not `write.baseTurns`. A failure of
+ * the store itself is `store_unavailable`, or `session_too_large` past a backend's size limit.
  */
 export interface SessionStore {
   readonly description: string;

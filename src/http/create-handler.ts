@@ -1,10 +1,13 @@
 import { Buffer } from "node:buffer";
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
-import type { ChatRequest, FlowEngine } from "../engine/flow-engine.ts";
+import type { ChatRequest, FlowEngine, TurnOutcome } from "../engine/flow-engine.ts";
+import { acceptedTypes, renderableTypes } from "./accepted-types.ts";
+import { answerSession, sessionIdOf } from "./answer-session.ts";
 import { eventStreamResponse } from "./event-stream.ts";
-import { headerValue, MAX_BODY_BYTES, SESSION_HEADER, type HttpRequest, type HttpResponse } from "./http-exchange.ts";
+import { headerValue, MAX_BODY_BYTES, type HttpRequest, type HttpResponse } from "./http-exchange.ts";
 import { errorResponse, jsonResponse } from "./json-response.ts";
 import { parseChatRequest } from "./parse-chat-request.ts";
+import { renderedResponse } from "./rendered-response.ts";
 
 export type Handler = (request: HttpRequest) => Promise<HttpResponse>;
 
@@ -12,14 +15,6 @@ const ROUTES: Record<string, string> = { "/ai/flows": "GET", "/ai/chat": "POST" 
 
 function isJson(contentType: string | undefined): boolean {
   return /^application\/json\s*(;|$)/i.test(contentType ?? "");
-}
-
-/** The media types of the Accept header, in the client's order, without parameters. */
-function acceptedTypes(request: HttpRequest): string[] {
-  return (headerValue(request, "accept") ?? "")
-    .split(",")
-    .map((part) => part.split(";")[0]!.trim().toLowerCase())
-    .filter(Boolean);
 }
 
 /** Errors that belong to an existing session carry its id, like every other answer about it. */
@@ -51,7 +46,21 @@ function chatRequestOf(request: HttpRequest): ChatRequest {
 }
 
 /**
- * The HTTP API as a function from request to response: `GET /ai/flows` and `POST /ai/chat`.
+ * The turn's answer in the first accepted type it can be given in: the flow's rendering (which the
+ * engine made before it saved the turn), an event stream, or JSON, the default.
+ */
+function turnAnswer(outcome: TurnOutcome, accepted: readonly string[]): HttpResponse {
+  if (outcome.rendered) return renderedResponse(outcome.rendered, outcome.session);
+  for (const type of accepted) {
+    if (type === "text/event-stream") return eventStreamResponse(outcome);
+    if (type === "application/json" || type === "*/*" || type === "application/*") break;
+  }
+  return jsonResponse(200, { success: true, ...outcome }, outcome.session);
+}
+
+/**
+ * The HTTP API as a function from request to response: `GET /ai/flows`, `POST /ai/chat` and
+ * `GET /ai/sessions/:id`.
  * A client's mistake always gets its 4xx code; only a bug is a 500, and it is logged.
  */
 export function createHandler(engine: FlowEngine, log: (message: string) => void = console.error): Handler {
@@ -69,35 +78,35 @@ export function createHandler(engine: FlowEngine, log: (message: string) => void
       return logged(errorResponse(error), error, "POST /ai/chat");
     }
     try {
-      const outcome = await engine.chat(chatRequest);
-      // The first accepted type this session can be answered in wins; JSON is the default.
-      for (const type of acceptedTypes(request)) {
-        if (type === "text/event-stream") return eventStreamResponse(outcome);
-        if (type === "application/json" || type === "*/*" || type === "application/*") break;
-        const rendered = await engine.render(outcome.session, type);
-        if (rendered !== undefined) {
-          return { status: 200, headers: { "Content-Type": `${type}; charset=utf-8`, [SESSION_HEADER]: outcome.session }, body: rendered };
-        }
-      }
-      return jsonResponse(200, { success: true, ...outcome }, outcome.session);
+      const accepted = acceptedTypes(request);
+      const renderAs = renderableTypes(accepted);
+      return turnAnswer(await engine.chat(renderAs.length ? { ...chatRequest, renderAs } : chatRequest), accepted);
     } catch (error) {
       return logged(errorResponse(error, sessionOfError(error, chatRequest)), error, "POST /ai/chat");
     }
   }
 
+  const session = (request: HttpRequest, id: string): Promise<HttpResponse> =>
+    answerSession(engine, id, request).catch((error: unknown) =>
+      logged(errorResponse(error, isFlowcheckError(error, "session_not_found") ? undefined : id), error, "GET /ai/sessions/:id"),
+    );
+
   // Not async: a chat turn's promise is chat's own, with no layer around it.
   return function handle(request: HttpRequest): Promise<HttpResponse> {
     const path = pathOf(request.url);
-    const method = ROUTES[path];
+    let method = ROUTES[path];
+    const id = method === undefined ? sessionIdOf(path) : undefined;
+    if (id !== undefined) method = "GET";
     try {
       if (method === undefined) {
-        throw new FlowcheckError("not_found", `There is no route ${path}; the routes are GET /ai/flows and POST /ai/chat.`);
+        throw new FlowcheckError("not_found", `There is no route ${path}; the routes are GET /ai/flows, POST /ai/chat and GET /ai/sessions/:id.`);
       }
       if (request.method !== method) {
         const response = errorResponse(new FlowcheckError("method_not_allowed", `${path} answers ${method} only, not ${request.method}.`));
         response.headers["Allow"] = method;
         return Promise.resolve(response);
       }
+      if (id !== undefined) return session(request, id);
       return path === "/ai/flows" ? Promise.resolve(jsonResponse(200, { flows: engine.listFlows() })) : chat(request);
     } catch (error) {
       return Promise.resolve(logged(errorResponse(error), error, `${request.method} ${path}`));

@@ -91,12 +91,24 @@ export function createNodeServer(handler: Handler): Server {
   });
 }
 
-/** Listens and resolves with the base URL, e.g. `http://127.0.0.1:3000`. */
+/** Why `host:port` cannot be listened on, as the catalogue says it: the busy port that `npm start` meets most, or the address. */
+function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): FlowcheckError {
+  if (error.code === "EADDRINUSE") return new FlowcheckError("port_in_use", `port ${port} is in use; set PORT`, { cause: error });
+  return new FlowcheckError("config_invalid", `cannot listen on ${host}:${port} (${error.message}); set HOST and PORT to an address of this machine.`, {
+    cause: error,
+  });
+}
+
+/**
+ * Listens and resolves with the base URL, e.g. `http://127.0.0.1:3000`; rejects with `port_in_use`
+ * when another process has the port, `config_invalid` when the address cannot be listened on.
+ */
 export function listen(server: Server, host: string, port: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
+    const failed = (error: NodeJS.ErrnoException) => reject(listenFailure(error, host, port));
+    server.once("error", failed);
     server.listen(port, host, () => {
-      server.off("error", reject);
+      server.off("error", failed);
       const address = server.address() as AddressInfo;
       const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
       resolve(`http://${shownHost}:${address.port}`);

@@ -1,4 +1,4 @@
-import { FlowcheckError } from "../errors.ts";
+import { FlowcheckError, isFlowcheckError } from "../errors.ts";
 import { headOf, SESSION_DOCUMENT_VERSION, type SessionDocument, type SessionHead, type TurnWrite } from "../engine/session-document.ts";
 import type { SessionStore } from "../engine/session-store.ts";
 import { migrateSession } from "./migrations/migrate-session.ts";
@@ -9,15 +9,16 @@ import type { StoredSession } from "./stored-session.ts";
 export type Awaitable<T> = T | Promise<T>;
 
 /**
- * `then` applied to what `start` gives, as one promise, a throw anywhere becoming its rejection.
- * A synchronous backend's turn then costs one promise per store call rather than one per layer.
+ * `then` applied to what `start` gives, as one promise, a throw anywhere becoming its rejection;
+ * a failure of the backend is rejected as what `failure` makes of it. A synchronous backend's turn
+ * then costs one promise per store call rather than one per layer.
  */
-function settle<T, R>(start: () => Awaitable<T>, then: (value: T) => Awaitable<R>): Promise<R> {
+function settle<T, R>(start: () => Awaitable<T>, then: (value: T) => Awaitable<R>, failure: (error: unknown) => unknown): Promise<R> {
   try {
     const value = start();
-    return value instanceof Promise ? value.then(then) : Promise.resolve(then(value));
+    return value instanceof Promise ? value.then(then, (error: unknown) => Promise.reject(failure(error))) : Promise.resolve(then(value));
   } catch (error) {
-    return Promise.reject(error);
+    return Promise.reject(failure(error));
   }
 }
 
@@ -39,10 +40,22 @@ export abstract class SessionStoreBase implements SessionStore {
   protected abstract apply(write: TurnWrite): Awaitable<boolean>;
   abstract close(): Promise<void>;
 
+  /**
+   * The catalogue's error for one of the backend's own failures (a lock, a lost connection, a size
+   * limit), which it then is to the client: `store_unavailable`, `session_too_large`. Anything it
+   * does not recognise, a bug included, is returned as it is.
+   */
+  protected failureOf(error: unknown): unknown {
+    return error;
+  }
+
+  readonly #failure = (error: unknown): unknown => (isFlowcheckError(error) ? error : this.failureOf(error));
+
   fetchAll(id: string): Promise<SessionDocument | undefined> {
     return settle(
       () => this.read(id),
       (stored) => stored && migrateSession(stored, id, this.description),
+      this.#failure,
     );
   }
 
@@ -55,6 +68,7 @@ export abstract class SessionStoreBase implements SessionStore {
         // An older version is migrated whole; anything else gets the whole document's precise reason.
         return this.fetchAll(id).then((document) => document && headOf(document));
       },
+      this.#failure,
     );
   }
 
@@ -64,6 +78,7 @@ export abstract class SessionStoreBase implements SessionStore {
       (inserted) => {
         if (!inserted) throw this.#conflict(write, "a session with this id exists already");
       },
+      this.#failure,
     );
   }
 
@@ -73,6 +88,7 @@ export abstract class SessionStoreBase implements SessionStore {
       (applied) => {
         if (!applied) throw this.#conflict(write, `it no longer has ${write.baseTurns} turns, or is gone`);
       },
+      this.#failure,
     );
   }
 

@@ -28,13 +28,17 @@ function storedHead(server: TestServer, id: string): string | undefined {
   }
 }
 
-test("a session stored in a version this code cannot read is reset: a new id in body and header, reset true, the old one kept", async () => {
+/**
+ * Stores a BasicFlow session, changes its head with `change`, and checks that the next message
+ * resets it: a new session in body and header, `reset: true`, the old document kept as it was.
+ */
+async function assertResetAfter(change: (head: Record<string, unknown>) => unknown): Promise<void> {
   const server = await startTestServer({ flows: [basicFlowEntry] });
   const client = jsonClient(server.url);
   try {
     const first = await client.post("/ai/chat", { flow: "BasicFlow", message: "John Wick" });
     const old = first.body["session"] as string;
-    const kept = rewriteHead(server, old, (head) => ({ ...head, version: 99 }));
+    const kept = rewriteHead(server, old, change);
 
     const answer = await client.post("/ai/chat", { message: "John Doe" }, { CHAT_SESSION_ID: old });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
@@ -43,7 +47,7 @@ test("a session stored in a version this code cannot read is reset: a new id in 
     assert.equal(answer.headers["chat_session_id"], fresh);
     assert.equal(answer.body["reset"], true);
     assert.equal(answer.body["currentStep"], "NameStep", "the message starts the flow again");
-    assert.equal(storedHead(server, old), kept, "the unreadable document is kept as it was");
+    assert.equal(storedHead(server, old), kept, "the old document is kept as it was");
     assert.equal((await server.app.store.fetchAll(fresh))?.turns, 1);
 
     const next = await client.post("/ai/chat", { message: "John Wick" }, { CHAT_SESSION_ID: fresh });
@@ -53,6 +57,10 @@ test("a session stored in a version this code cannot read is reset: a new id in 
     client.close();
     await server.close();
   }
+}
+
+test("a session stored in a version this code cannot read is reset: a new id in body and header, reset true, the old one kept", async () => {
+  await assertResetAfter((head) => ({ ...head, version: 99 }));
 });
 
 test("a damaged session whose flow cannot be read is refused with invalid_request unless the request names the flow", async () => {
@@ -77,4 +85,9 @@ test("a damaged session whose flow cannot be read is refused with invalid_reques
     client.close();
     await server.close();
   }
+});
+
+test("a session whose current step its flow no longer has takes the reset path: a new id in body and header, reset true, the old one kept", async () => {
+  // As a flow's later version leaves a session when it renames or removes the step the session is on.
+  await assertResetAfter((head) => ({ ...head, flow: { name: "BasicFlow", currentStep: "RetiredStep" } }));
 });

@@ -3,6 +3,7 @@ import { FlowcheckError } from "../../errors.ts";
 import type { TurnWrite } from "../../engine/session-document.ts";
 import { SessionStoreBase } from "../session-store-base.ts";
 import type { StoredSession } from "../stored-session.ts";
+import { mongoFailure } from "./mongo-failure.ts";
 
 /** One MongoDB document per session: the head, the turn count, and the appended entries. */
 interface SessionRecord {
@@ -104,6 +105,10 @@ export class MongoSessionStore extends SessionStoreBase {
       },
     );
     return result.matchedCount === 1;
+  }
+
+  protected override failureOf(error: unknown): unknown {
+    return mongoFailure(error, this.description);
   }
 
   /** Drops the database: for tests that made one of their own. */

@@ -56,7 +56,10 @@ export const SHARED_SETTINGS = [
  */
 export const SCRATCH_SETTINGS = ["locking_mode = EXCLUSIVE", "journal_mode = WAL", "synchronous = OFF"] as const;
 
-export type SqliteStoreOptions = { readonly?: boolean; scratch?: never } | { scratch?: boolean; readonly?: never };
+export type SqliteStoreOptions = ({ readonly?: boolean; scratch?: never } | { scratch?: boolean; readonly?: never }) & {
+  /** How long a statement waits for another connection's lock before the store fails with `store_unavailable`. Default 5000. */
+  busyTimeoutMs?: number;
+};
 
 /** The table layout this code writes, kept in `PRAGMA user_version`; 0 is a new file or layout 1. */
 const LAYOUT = 2;
@@ -124,7 +127,7 @@ function openDatabase(path: string, options: SqliteStoreOptions): Database.Datab
       for (const setting of options.scratch ? SCRATCH_SETTINGS : SHARED_SETTINGS) db.pragma(setting);
       prepareLayout(db);
     }
-    db.pragma("busy_timeout = 5000");
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     return db;
   } catch (error) {
     throw new FlowcheckError(
@@ -242,6 +245,17 @@ export class SqliteSessionStore extends SessionStoreBase {
   protected apply(write: TurnWrite): boolean {
     this.#countWrite();
     return this.#write(write, false);
+  }
+
+  // Every SQLite failure (a lock held past busy_timeout, a read-only or full disk, an I/O error)
+  // leaves the transaction rolled back: nothing of the turn is in the file.
+  protected override failureOf(error: unknown): unknown {
+    if (!(error instanceof Database.SqliteError)) return error;
+    return new FlowcheckError(
+      "store_unavailable",
+      `The session store (${this.description}) failed: ${error.message} (${error.code}). Nothing of the turn was stored; send the request again once the store is back.`,
+      { cause: error },
+    );
   }
 
   /** Whether a thread copies the write-ahead log into the file, off the connection that serves turns. */
