@@ -10,6 +10,9 @@ function toOpenAIMessage(entry: MemoryEntry): ChatCompletionMessageParam {
   switch (entry.role) {
     case "user":
       return { role: "user", content: entry.content };
+    case "handoff":
+      // Not the user's words, and not a tool result of this step's: an instruction to the model.
+      return { role: "system", content: handoffText(entry) };
     case "tool":
       return { role: "tool", tool_call_id: entry.toolCallId, content: entry.content };
     case "assistant":
@@ -34,6 +37,11 @@ function shownUrl(url: string): string {
   parsed.username = "";
   parsed.password = "";
   return parsed.href.replace(/\/$/, "");
+}
+
+/** How a hand-off reads on the wire: `Hand-off from NameStep: Saved the name Ada.` */
+function handoffText(entry: Extract<MemoryEntry, { role: "handoff" }>): string {
+  return `Hand-off from ${entry.from}: ${entry.content}`;
 }
 
 /** A step's chat model on the OpenAI chat completions API (or any server that speaks it). */

@@ -43,12 +43,14 @@ function modelFailure(error: unknown, where: string): FlowcheckError {
 /**
  * Plays one user message through a run: the current step's model answers or calls tools, tool
  * results go back to it, and the loop ends when it answers in words. Moving to another step hands the
- * loop to that step's model. Returns the answer; everything the turn did is on `run`.
+ * loop to that step's model, whose memory gets the turn's message and the hand-off note first (see
+ * `handOff`). Returns the answer; everything the turn did is on `run`.
  */
 export async function runTurn(run: RunRecorder, message: string, deps: TurnDependencies): Promise<string> {
   const flow = run.flow;
   run.remember(run.currentStep, { role: "user", content: message });
   run.remember(FLOW_MEMORY, { role: "user", content: message });
+  const heard = new Set([run.currentStep]);
 
   for (let calls = 1; ; calls++) {
     if (calls > flow.maxModelCalls) {
@@ -80,24 +82,52 @@ export async function runTurn(run: RunRecorder, message: string, deps: TurnDepen
     }
 
     run.remember(stepName, { role: "assistant", content: reply.content, toolCalls: reply.toolCalls });
-    let moved = false;
-    for (const call of reply.toolCalls) {
-      if (moved) {
-        answerTool(run, stepName, call, "Not run: an earlier call in this reply already ended the step.");
-        run.log({ step: stepName, kind: "tool", name: call.name, outcome: "skipped" });
-        continue;
-      }
-      const called = callTool(run, stepName, step, context, tools, call);
-      const result = called instanceof Promise ? await called : called;
-      if (result?.kind === "advance") {
-        run.currentStep = result.to;
-        moved = true;
-      } else if (result?.kind === "complete") {
-        run.runStatus = "completed";
-        moved = true;
-      }
-    }
+    const ended = await runToolCalls(run, stepName, step, context, tools, reply.toolCalls);
+    if (ended?.kind === "advance") handOff(run, stepName, ended, message, heard);
+    else if (ended?.kind === "complete") run.runStatus = "completed";
   }
+}
+
+/**
+ * Runs a reply's tool calls in order, and returns the result that ended the step, if one did: the
+ * calls after it are answered as not run, so the step's memory stays a valid conversation.
+ */
+async function runToolCalls(
+  run: RunRecorder,
+  stepName: string,
+  step: Step,
+  context: StepContext,
+  tools: readonly CompiledTool[],
+  calls: readonly ToolCall[],
+): Promise<ToolResult | undefined> {
+  let ended: ToolResult | undefined;
+  for (const call of calls) {
+    if (ended) {
+      answerTool(run, stepName, call, "Not run: an earlier call in this reply already ended the step.");
+      run.log({ step: stepName, kind: "tool", name: call.name, outcome: "skipped" });
+      continue;
+    }
+    const called = callTool(run, stepName, step, context, tools, call);
+    const result = called instanceof Promise ? await called : called;
+    if (result?.kind === "advance" || result?.kind === "complete") ended = result;
+  }
+  return ended;
+}
+
+/**
+ * Moves the cursor from `from` to the step the result names. That step's model has not seen this
+ * turn: its memory gets the user's message (once a turn, however often the turn comes back to it)
+ * and the advance's message as a `handoff` entry, so a model entering the step, for the first time
+ * or again, knows what the user asked and why it is here. Appended after every call of the reply
+ * is answered, so an advance to the same step keeps its tool calls and results together.
+ */
+function handOff(run: RunRecorder, from: string, result: Extract<ToolResult, { kind: "advance" }>, message: string, heard: Set<string>): void {
+  if (!heard.has(result.to)) {
+    run.remember(result.to, { role: "user", content: message });
+    heard.add(result.to);
+  }
+  run.remember(result.to, { role: "handoff", from, content: result.message });
+  run.currentStep = result.to;
 }
 
 function answerTool(run: RunRecorder, step: string, call: ToolCall, content: string): void {

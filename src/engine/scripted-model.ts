@@ -7,7 +7,10 @@ import type { MemoryEntry } from "./session-document.ts";
 
 export interface ScriptRequest extends ModelRequest {
   context: ModelContext;
-  /** The last message of the step's memory: the user's input, or a tool's result. */
+  /**
+   * The last message of the step's memory: the user's input, a tool's result, or on a step just
+   * entered by `advance` the hand-off (`role: "handoff"`, `from` the step that advanced).
+   */
   latest: MemoryEntry | undefined;
 }
 
@@ -34,6 +37,10 @@ export function preview(text: string, length = 120): string {
   return flat.length > length ? `${flat.slice(0, length)}…` : flat;
 }
 
+function describeRole(entry: MemoryEntry): string {
+  return entry.role === "handoff" ? `handoff from ${entry.from}` : entry.role;
+}
+
 class ScriptedChatModel implements ChatModel {
   readonly #script: Script;
   readonly #context: ModelContext;
@@ -47,7 +54,7 @@ class ScriptedChatModel implements ChatModel {
     const latest = request.messages.at(-1);
     const reply = this.#script({ ...request, context: this.#context, latest });
     if (reply) return reply;
-    const said = latest ? `${latest.role} "${preview(latest.content)}"` : "none (the step was just entered)";
+    const said = latest ? `${describeRole(latest)} "${preview(latest.content)}"` : "none";
     throw new FlowcheckError(
       "script_unmatched",
       `The scripted model of ${this.#context.flow} has no answer for step ${this.#context.step}. ` +

@@ -1,6 +1,6 @@
 /** The shapes the engine persists. The store's `fetchAll(id)` returns a `SessionDocument`. */
 
-export const SESSION_DOCUMENT_VERSION = 1;
+export const SESSION_DOCUMENT_VERSION = 2;
 
 export type RunStatus = "running" | "completed" | "failed";
 
@@ -14,7 +14,12 @@ export interface ToolCall {
 export type MemoryEntry =
   | { role: "user"; content: string }
   | { role: "assistant"; content: string; toolCalls?: ToolCall[] }
-  | { role: "tool"; toolCallId: string; name: string; content: string };
+  | { role: "tool"; toolCallId: string; name: string; content: string }
+  /**
+   * Why the cursor came to this step: the message of the `advance(...)` that a tool of step `from`
+   * returned. It follows the turn's user message in the memory of the step handed the turn.
+   */
+  | { role: "handoff"; from: string; content: string };
 
 /** A tool call's result, or for a child run the status it ended the turn in. */
 export type ExecutionOutcome = "stay" | "advance" | "complete" | "invalid" | "skipped" | RunStatus;

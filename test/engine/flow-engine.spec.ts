@@ -9,6 +9,7 @@ import {
   complete,
   defineFlow,
   FLOW_MEMORY,
+  SESSION_DOCUMENT_VERSION,
   stay,
   Step,
   tool,
@@ -149,9 +150,9 @@ function commandedCalls(text: string): ModelReply {
 const commandScript: Script = (request) => {
   record(request);
   const { latest, context } = request;
-  if (latest === undefined) return scriptedText(`${context.step} is listening.`);
-  if (latest.role === "tool") return scriptedText(`${context.step} heard: ${latest.content}`);
-  if (latest.role === "user") {
+  if (latest?.role === "handoff") return scriptedText(`${context.step} is listening.`);
+  if (latest?.role === "tool") return scriptedText(`${context.step} heard: ${latest.content}`);
+  if (latest?.role === "user") {
     if (latest.content === "throw") throw new Error("the model is down");
     if (latest.content.startsWith("unscripted")) return undefined;
     if (latest.content.startsWith("!")) return commandedCalls(latest.content);
@@ -211,7 +212,7 @@ const childScript: Script = (request) => {
   if (context.step === "ChildA" && latest?.role === "user") {
     return latest.content === "stop" ? scriptedText("ChildA stopped early.") : scriptedToolCalls([{ name: "next", args: {} }]);
   }
-  if (context.step === "ChildB" && latest === undefined) return scriptedToolCalls([{ name: "done", args: {} }]);
+  if (context.step === "ChildB" && latest?.role === "handoff") return scriptedToolCalls([{ name: "done", args: {} }]);
   if (latest?.role === "tool" && request.tools.length === 0) return scriptedText("Child finished.");
   return undefined;
 };
@@ -387,7 +388,7 @@ describe("FlowEngine: sessions and the cursor", () => {
     });
     const document = await stored(engine, outcome.session);
     assert.equal(document.id, outcome.session);
-    assert.equal(document.version, 1);
+    assert.equal(document.version, SESSION_DOCUMENT_VERSION);
     assert.equal(document.turns, 1);
     assert.deepStrictEqual(document.flow, { name: "CursorFlow", currentStep: "FirstStep" });
     assert.equal(document.runStatus, "running");
@@ -435,8 +436,11 @@ describe("FlowEngine: sessions and the cursor", () => {
         ["SecondStep", ["finish"]],
       ],
     );
-    // The new step's model starts with its own, empty memory.
-    assert.deepStrictEqual(seen[1]!.messages, []);
+    // The new step's model is handed the turn: the user's message, then the advance's message.
+    assert.deepStrictEqual(seen[1]!.messages, [
+      { role: "user", content: "!go" },
+      { role: "handoff", from: "FirstStep", content: "Moved to SecondStep." },
+    ]);
     const document = await stored(engine, outcome.session);
     assert.deepStrictEqual(document.flow, { name: "CursorFlow", currentStep: "SecondStep" });
     assert.deepStrictEqual(document.execution, [{ seq: 1, turn: 1, step: "FirstStep", kind: "tool", name: "go", outcome: "advance", to: "SecondStep" }]);
@@ -678,6 +682,11 @@ describe("FlowEngine: child flows", () => {
       { role: "user", content: "go on" },
       { role: "assistant", content: "Child finished." },
     ]);
+    // A hand-off inside the child is the child's: ChildB is handed the child's message.
+    assert.deepStrictEqual(child.memory["ChildB"]?.slice(0, 2), [
+      { role: "user", content: "go on" },
+      { role: "handoff", from: "ChildA", content: "On to ChildB." },
+    ]);
     // The parent's log has the child's run, then the tool that ran it.
     assert.deepStrictEqual(document.execution, [
       { seq: 1, turn: 1, step: "ParentStep", kind: "child", name: "ChildFlow", outcome: "completed" },
@@ -744,12 +753,14 @@ describe("FlowEngine: memory and the execution log", () => {
       { role: "tool", toolCallId: "call_1_go", name: "go", content: "Moved to SecondStep." },
     ]);
     assert.deepStrictEqual(memory["SecondStep"], [
+      { role: "user", content: "!go" },
+      { role: "handoff", from: "FirstStep", content: "Moved to SecondStep." },
       { role: "assistant", content: "SecondStep is listening." },
       { role: "user", content: "still here" },
       { role: "assistant", content: "SecondStep echo: still here" },
     ]);
     // A step's model sees its own namespace only.
-    assert.deepStrictEqual(seen.at(-1)!.messages, memory["SecondStep"]!.slice(0, 2));
+    assert.deepStrictEqual(seen.at(-1)!.messages, memory["SecondStep"]!.slice(0, 4));
   });
 
   test("the execution log's seq runs 1, 2, 3… across turns and each entry carries its turn", async (t) => {

@@ -213,7 +213,12 @@ describe("OpenAIChatModel against a local OpenAI-compatible server", () => {
         { role: "assistant", content: "John Doe looks like a placeholder. What is your real name?" },
         { role: "user", content: "John Wick" },
       ]);
-      assert.deepStrictEqual(received[3]!.body.messages, [{ role: "system", content: WEATHER_PROMPT }]);
+      // WeatherStep's model gets the turn's message and NameStep's hand-off, as a system message.
+      assert.deepStrictEqual(received[3]!.body.messages, [
+        { role: "system", content: WEATHER_PROMPT },
+        { role: "user", content: "John Wick" },
+        { role: "system", content: "Hand-off from NameStep: Saved the name John Wick." },
+      ]);
       assert.deepStrictEqual(received[3]!.body.tools, wireTools("WeatherStep"));
       assert.equal((await stored(app, first.session)).steps["NameStep"]?.["name"], "John Wick");
 
@@ -226,11 +231,16 @@ describe("OpenAIChatModel against a local OpenAI-compatible server", () => {
       assert.equal(third.currentStep, "AddressStep");
       assert.equal(received.length, 6);
       assert.deepStrictEqual(received[4]!.body.messages.slice(1), [
+        ...received[3]!.body.messages.slice(1),
         { role: "assistant", content: "Nice to meet you, John Wick. Which two cities?" },
         { role: "user", content: "LA and NYC" },
       ]);
       assert.equal(received[5]!.body.messages[0].role, "system");
       assert.match(received[5]!.body.messages[0].content, /^Weather found: LA 72°F, NYC 64°F\. /);
+      assert.deepStrictEqual(received[5]!.body.messages.slice(1), [
+        { role: "user", content: "LA and NYC" },
+        { role: "system", content: "Hand-off from WeatherStep: NYC is 64°F. Both cities are saved: LA 72°F, NYC 64°F." },
+      ]);
       assert.deepStrictEqual(received[5]!.body.tools, wireTools("AddressStep"));
       const afterWeather = await stored(app, first.session);
       assert.deepStrictEqual(afterWeather.steps["WeatherStep"], { city_LA: 72, city_NYC: 64 });

@@ -166,13 +166,22 @@ describe("useScriptedModel", () => {
     }
   });
 
-  test("an unmatched request with no messages says the step was just entered, and a tool result is quoted as such", async () => {
+  test("an unmatched request quotes a hand-off with the step it came from, a tool result as such, and no message as none", async () => {
     const restore = useScriptedModel({ Alpha: () => undefined });
     try {
       const chat = new Model(settings).createInstance(context("Alpha", "WeatherStep"));
+      const handedOff = [
+        { role: "user" as const, content: "John Wick" },
+        { role: "handoff" as const, from: "NameStep", content: "Saved the name John Wick." },
+      ];
+      await assert.rejects(chat.invoke(request({ messages: handedOff })), (error: unknown) => {
+        assert.ok(error instanceof FlowcheckError && error.code === "script_unmatched");
+        assert.match(error.message, /Latest message: handoff from NameStep "Saved the name John Wick\."\./);
+        return true;
+      });
       await assert.rejects(chat.invoke(request({ messages: [] })), (error: unknown) => {
         assert.ok(error instanceof FlowcheckError && error.code === "script_unmatched");
-        assert.match(error.message, /Latest message: none \(the step was just entered\)\./);
+        assert.match(error.message, /Latest message: none\./);
         return true;
       });
       const messages = [

@@ -44,6 +44,32 @@ for (let version = 1; version <= SESSION_DOCUMENT_VERSION; version++) {
   });
 }
 
+test("a version 1 session becomes version 2 with its memory as it was: no hand-off is made up for the turns before", () => {
+  const stored = fixture(1);
+  const document = migrateSession(stored, "2b1c6a4e-1f7d-4c35-9a4e-0c1a8b7d9e10", "the test store");
+  assert.equal(document.version, 2);
+  const asStored: Record<string, unknown[]> = {};
+  for (const { namespace, entry } of stored.memory) (asStored[namespace] ??= []).push(entry);
+  assert.deepEqual(document.memory, asStored);
+  assert.equal(Object.values(document.memory).flat().some((entry) => entry.role === "handoff"), false);
+});
+
+test("a version 2 session keeps the hand-off in the memory of the step it entered", () => {
+  const document = migrateSession(fixture(2), "2b1c6a4e-1f7d-4c35-9a4e-0c1a8b7d9e10", "the test store");
+  assert.deepEqual(document.memory["WeatherStep"], [
+    { role: "user", content: "John Wick" },
+    { role: "handoff", from: "NameStep", content: "Saved the name John Wick." },
+  ]);
+});
+
+test("a hand-off that does not name the step it came from is unreadable", () => {
+  const stored = fixture(2);
+  const memory = stored.memory.map((append) =>
+    (append.entry as { role: string }).role === "handoff" ? { ...append, entry: { role: "handoff", content: "Saved the name John Wick." } } : append,
+  );
+  assert.match(unreadable({ ...stored, memory }).message, /\/memory\/WeatherStep\/1 must have required property 'from'/);
+});
+
 test("a session of a newer version is unreadable, and the error keeps its flow for the reset", () => {
   const stored = fixture(1);
   const error = unreadable({ ...stored, head: { ...(stored.head as object), version: SESSION_DOCUMENT_VERSION + 1 } });

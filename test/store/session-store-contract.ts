@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { isFlowcheckError } from "../../src/errors.ts";
-import type { SessionHead, TurnWrite } from "../../src/engine/session-document.ts";
+import { SESSION_DOCUMENT_VERSION, type SessionHead, type TurnWrite } from "../../src/engine/session-document.ts";
 import type { SessionStore } from "../../src/engine/session-store.ts";
 
 export interface StoreUnderTest {
@@ -19,7 +19,7 @@ function newId(): string {
 function head(id: string, turns: number, overrides: Partial<SessionHead> = {}): SessionHead {
   return {
     id,
-    version: 1,
+    version: SESSION_DOCUMENT_VERSION,
     turns,
     flow: { name: "BasicFlow", currentStep: turns > 1 ? "WeatherStep" : "NameStep" },
     runStatus: "running",

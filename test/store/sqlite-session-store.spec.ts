@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import Database from "better-sqlite3";
+import { SESSION_DOCUMENT_VERSION } from "../../src/engine/session-document.ts";
 import { isFlowcheckError } from "../../src/errors.ts";
 import { migrateSession } from "../../src/store/migrations/migrate-session.ts";
 import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
@@ -244,7 +245,7 @@ test("a turn's row that is not JSON makes the session unreadable, naming the tur
   const store = new SqliteSessionStore(path);
   try {
     const head = {
-      id, version: 1, turns: 1, flow: { name: "BasicFlow", currentStep: "NameStep" }, runStatus: "running" as const,
+      id, version: SESSION_DOCUMENT_VERSION, turns: 1, flow: { name: "BasicFlow", currentStep: "NameStep" }, runStatus: "running" as const,
       steps: {}, children: [], createdAt: "2027-01-01T00:00:00.000Z", updatedAt: "2027-01-01T00:00:00.000Z",
     };
     await store.create({ head, baseTurns: 0, memory: [{ namespace: "flow", entry: { role: "user", content: "hi" } }], execution: [] });

@@ -28,8 +28,13 @@ export interface FakeOpenAI {
 
 export const PASSING_VERDICT = JSON.stringify({ pass: true, score: 0.9, reason: "The answer does what was expected.", missing: [], contradictions: [] });
 
+/** How the live model sends a hand-off: a system message after the prompt. */
+const HANDOFF = /^Hand-off from (\S+): ([\s\S]*)$/;
+
 function toMemory(messages: CompletionRequest["messages"]): MemoryEntry[] {
   return messages.slice(1).map((message): MemoryEntry => {
+    const handoff = message.role === "system" ? HANDOFF.exec(message.content ?? "") : null;
+    if (handoff) return { role: "handoff", from: handoff[1]!, content: handoff[2]! };
     if (message.role === "tool") return { role: "tool", toolCallId: message.tool_call_id ?? "", name: "", content: message.content ?? "" };
     if (message.role === "assistant") {
       const toolCalls = message.tool_calls?.map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments }));

@@ -26,9 +26,9 @@ class GreetStep extends Step {
 export const RelayFlow = defineFlow({ name: "RelayFlow", description: "Greets, then says goodbye.", steps: [GreetStep, FarewellStep] });
 
 const relayScript: Script = ({ latest, context }) => {
-  if (latest === undefined) return scriptedText(`${context.step}: say anything.`);
-  if (latest.role === "tool") return scriptedText(latest.content);
-  if (latest.role === "user") return scriptedToolCalls([{ name: context.step === "GreetStep" ? "go" : "finish", args: {} }]);
+  if (latest?.role === "handoff") return scriptedText(`${context.step}: say anything.`);
+  if (latest?.role === "tool") return scriptedText(latest.content);
+  if (latest?.role === "user") return scriptedToolCalls([{ name: context.step === "GreetStep" ? "go" : "finish", args: {} }]);
   return undefined;
 };
 

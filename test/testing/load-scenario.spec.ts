@@ -162,7 +162,7 @@ test("a nested run or a message with a key the format does not have is refused, 
   const problems = problemsOf(file);
   assert.equal(problems.length, 2, problems.join("\n"));
   assert.match(problems[0]!, /^finalChildren\[0\]\.status: `status` is not a known key; .*flow, parentStep, turn, runStatus, currentStep, steps, execution/);
-  assert.match(problems[1]!, /^finalMemory\.flow\[0\]\.text: `text` is not a known key; .*role, content, name, toolCallId, toolCalls/);
+  assert.match(problems[1]!, /^finalMemory\.flow\[0\]\.text: `text` is not a known key; .*role, content, from, name, toolCallId, toolCalls/);
 });
 
 test("regular expressions that do not compile are refused, bare or in the /pattern/flags form", () => {

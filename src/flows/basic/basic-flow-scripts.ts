@@ -1,48 +1,60 @@
-import { scriptedText, scriptedToolCalls, type Script, type Scripts } from "../../engine/index.ts";
+import { scriptedText, scriptedToolCalls, type MemoryEntry, type Script, type Scripts } from "../../engine/index.ts";
 
 const CITY_PAIR = /\b([A-Za-z]{2,3})\s*(?:,|and|&)\s*([A-Za-z]{2,3})\b/;
 const ONE_LINE_ADDRESS = /^(.+?),\s*(.+?),\s*([A-Za-z][A-Za-z .]*?)\s+(\S+)$/;
+/** "I'm Ada, check LA and NYC" → "Ada"; a message that is only a name is the name. */
+const NAME_LEAD = /^(?:i'?m|i am|my name is|this is)\s+([^,.;!]+)/i;
+
+/** The user's message of this turn: on a step just entered, the one before the hand-off. */
+function turnMessage(messages: readonly MemoryEntry[]): string {
+  return messages.findLast((entry) => entry.role === "user")?.content ?? "";
+}
+
+/** get_weather for both cities of "LA, NYC" or "check LA and NYC", or undefined without a pair. */
+function weatherCalls(text: string) {
+  const pair = CITY_PAIR.exec(text);
+  if (!pair) return undefined;
+  return scriptedToolCalls([
+    { name: "get_weather", args: { cityName: pair[1] } },
+    { name: "get_weather", args: { cityName: pair[2] } },
+  ]);
+}
 
 /** BasicFlow's deterministic model: branches on the step's prompt and the latest message. */
-const basicFlow: Script = ({ system, latest }) => {
+const basicFlow: Script = ({ system, messages, latest }) => {
   // The engine refused the tool's arguments (e.g. a 300-character name): ask again, in any step.
   const refused = latest?.role === "tool" ? /^Invalid arguments for \w+: (.+?)\. Call it again/.exec(latest.content) : null;
   if (refused) return scriptedText(`Sorry, I couldn't use that (${refused[1]}). Could you say it again, shorter?`);
   if (system.includes("collect the user's real full name")) {
-    if (latest?.role === "user") return scriptedToolCalls([{ name: "save_name", args: { name: latest.content } }]);
+    if (latest?.role === "user") {
+      const name = NAME_LEAD.exec(latest.content.trim())?.[1] ?? latest.content;
+      return scriptedToolCalls([{ name: "save_name", args: { name: name.trim() } }]);
+    }
     if (latest?.role === "tool") {
       const placeholder = /^"(.+?)" is a placeholder/.exec(latest.content);
       if (placeholder) return scriptedText(`Sorry, "${placeholder[1]}" looks like a placeholder. What is your real name?`);
     }
   }
   if (system.includes("exactly two city aliases")) {
-    if (latest === undefined) {
-      const name = /^The user is (.+?)\. /.exec(system)?.[1];
-      return scriptedText(`Nice to meet you, ${name}. Which two cities should I check? Give two aliases, like LA, NYC.`);
+    // Handed the turn by NameStep: the user may have named the cities in the same message.
+    if (latest?.role === "handoff") {
+      const name = /^Saved the name (.+)\.$/.exec(latest.content)?.[1];
+      return weatherCalls(turnMessage(messages)) ?? scriptedText(`Nice to meet you, ${name}. Which two cities should I check? Give two aliases, like LA, NYC.`);
     }
-    if (latest.role === "user") {
-      const pair = CITY_PAIR.exec(latest.content);
-      if (pair) {
-        return scriptedToolCalls([
-          { name: "get_weather", args: { cityName: pair[1] } },
-          { name: "get_weather", args: { cityName: pair[2] } },
-        ]);
-      }
-      return scriptedText("Please give exactly two city aliases, like LA, NYC.");
-    }
-    if (latest.role === "tool") return scriptedText(latest.content.replace(/ Ask the user.*$| The aliases are.*$/, "") + " Please give two known city aliases, like LA, NYC.");
+    if (latest?.role === "user") return weatherCalls(latest.content) ?? scriptedText("Please give exactly two city aliases, like LA, NYC.");
+    if (latest?.role === "tool") return scriptedText(latest.content.replace(/ Ask the user.*$| The aliases are.*$/, "") + " Please give two known city aliases, like LA, NYC.");
   }
   if (system.includes("ask for their US postal address")) {
-    if (latest === undefined) {
-      const weather = /^Weather found: (.+?)\. /.exec(system)?.[1];
+    if (latest?.role === "handoff") {
+      const weather = /Both cities are saved: (.+)\.$/.exec(latest.content)?.[1];
       return scriptedText(`Today: ${weather}. What is your US postal address, with the ZIP code?`);
     }
-    if (latest.role === "user") return scriptedToolCalls([{ name: "check_address", args: { address: latest.content } }]);
-    if (latest.role === "tool" && latest.content.startsWith("Saved the address")) {
+    if (latest?.role === "user") return scriptedToolCalls([{ name: "check_address", args: { address: latest.content } }]);
+    if (latest?.role === "tool" && latest.content.startsWith("Saved the address")) {
       const saved = /^Saved the address (.+?)\. /.exec(latest.content)?.[1];
       return scriptedText(`Thank you! Your address ${saved} is saved. That's everything.`);
     }
-    if (latest.role === "tool") {
+    if (latest?.role === "tool") {
       const reason = /validated: (.+?) Ask the user/.exec(latest.content)?.[1];
       return scriptedText(`I couldn't use that address: ${reason} Please send a corrected address.`);
     }

@@ -38,6 +38,9 @@ export class WeatherStep extends Step<WeatherState> {
     }
     context.state[`city_${alias}`] = weather.fahrenheit;
     const report = `${alias} is ${weather.fahrenheit}°F`;
-    return Object.keys(context.state).length === 2 ? advance(AddressStep, `${report}. Both cities are saved.`) : stay(`${report}. Ask for the second city.`);
+    const cities = Object.entries(context.state);
+    if (cities.length < 2) return stay(`${report}. Ask for the second city.`);
+    const both = cities.map(([key, fahrenheit]) => `${key.slice("city_".length)} ${fahrenheit}°F`).join(", ");
+    return advance(AddressStep, `${report}. Both cities are saved: ${both}.`);
   }
 }

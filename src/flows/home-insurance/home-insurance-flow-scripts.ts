@@ -88,13 +88,13 @@ const homeInsuranceFlow: Script = ({ system, latest }) => {
     if (latest?.role === "tool" && question) return scriptedText(`${latest.content} ${question}`);
   }
   if (system.includes("You bind the homeowners policy")) {
-    if (latest === undefined) {
-      const premium = /the user accepted: (\$[\d,.]+) a year/.exec(system)?.[1];
+    if (latest?.role === "handoff") {
+      const premium = /^The user accepted the quote of (\$[\d,.]+) a year\.$/.exec(latest.content)?.[1];
       return question ? scriptedText(`You accepted the quote of ${premium} a year. ${question}`) : undefined;
     }
-    if (latest.role === "user") return bindCall(latest.content, system);
-    if (latest.role === "tool" && system.includes(" is bound.")) return scriptedText(`${latest.content} Thank you: your home is insured.`);
-    if (latest.role === "tool" && question) return scriptedText(`${latest.content} ${question}`);
+    if (latest?.role === "user") return bindCall(latest.content, system);
+    if (latest?.role === "tool" && system.includes(" is bound.")) return scriptedText(`${latest.content} Thank you: your home is insured.`);
+    if (latest?.role === "tool" && question) return scriptedText(`${latest.content} ${question}`);
   }
   return undefined;
 };

@@ -1,7 +1,9 @@
 import { scriptedText, scriptedToolCalls, type ModelReply, type Script, type ScriptRequest, type Scripts } from "../../engine/index.ts";
 
-// Each step is recognised by a phrase of its system prompt; what the step knows (the catalogue, the
-// chosen hotels, the quote) is read back from the prompt, so the script proves the prompt carries it.
+// Each step is recognised by a phrase of its system prompt. What a step's hand-off says (the hotels
+// chosen, the stay and its total) is read from the hand-off; what only the step's prompt carries
+// (the catalogue, the quote's lines, the chosen hotels in BookStep) is read back from the prompt, so
+// the script proves the prompt carries it.
 const EXPLORE = "call choose_hotels with the names as the user gave them";
 const DATES = "Call set_stay_dates with the user's words exactly as they said them";
 const BOOK = "Show the user this quote and ask them to confirm the booking";
@@ -37,16 +39,16 @@ function explore({ system, latest }: ScriptRequest): ModelReply | undefined {
   return undefined;
 }
 
-function dates({ system, latest }: ScriptRequest): ModelReply | undefined {
-  if (latest === undefined) {
-    const hotels = /^The user has chosen these Portland hotels: (.+?)\. They are settled/.exec(system)?.[1];
+function dates({ latest }: ScriptRequest): ModelReply | undefined {
+  if (latest?.role === "handoff") {
+    const hotels = /^Chose (.+)\.$/.exec(latest.content)?.[1];
     return scriptedText(
       `You've chosen ${hotels}. What dates would you like to stay, from check-in to check-out? ` +
         'For example "Aug 9 to Aug 14", "the second week of August" or "next weekend".',
     );
   }
-  if (latest.role === "user") return scriptedToolCalls([{ name: "set_stay_dates", args: { dates: latest.content } }]);
-  if (latest.role !== "tool") return undefined;
+  if (latest?.role === "user") return scriptedToolCalls([{ name: "set_stay_dates", args: { dates: latest.content } }]);
+  if (latest?.role !== "tool") return undefined;
   const refused = /^"(.+)" cannot be booked: (.+?)\. Tell the user/.exec(latest.content);
   if (refused) return scriptedText(`Sorry, I can't book "${refused[1]}": ${refused[2]}. Which dates would you like instead?`);
   const unpriced = /^The stay could not be priced: (.+?) Apologise/.exec(latest.content);
@@ -56,21 +58,20 @@ function dates({ system, latest }: ScriptRequest): ModelReply | undefined {
 
 function book({ system, latest }: ScriptRequest): ModelReply | undefined {
   const chosen = /^The user chose these Portland hotels earlier: (.+?)\. Never ask/.exec(system)?.[1];
-  if (latest === undefined) {
-    const stay = /^Their stay: check-in (\S+), check-out (\S+), (\d+) nights\./m.exec(system);
-    const total = /^Total: (.+)$/m.exec(system)?.[1];
+  if (latest?.role === "handoff") {
+    const stay = /^The stay is (\S+) to (\S+), (\d+) nights; the quote's total is (\S+)\.$/.exec(latest.content);
     return scriptedText(
       `Here is your quote for check-in ${stay?.[1]} to check-out ${stay?.[2]} (${stay?.[3]} nights), one room per hotel:\n` +
-        `${system.match(LIST_LINES)?.join("\n")}\nTotal: ${total}\nShall I book ${chosen?.split(", ").join(" and ")}?`,
+        `${system.match(LIST_LINES)?.join("\n")}\nTotal: ${stay?.[4]}\nShall I book ${chosen?.split(", ").join(" and ")}?`,
     );
   }
-  if (latest.role === "user") {
+  if (latest?.role === "user") {
     if (CONFIRMS.test(latest.content)) return scriptedToolCalls([{ name: "book_stay", args: { hotels: chosen?.split(", ") } }]);
     const named = BOOKS_NAMED.exec(latest.content);
     if (named) return scriptedToolCalls([{ name: "book_stay", args: { hotels: namesIn(named[1]!) } }]);
     return undefined;
   }
-  if (latest.role !== "tool") return undefined;
+  if (latest?.role !== "tool") return undefined;
   const booked = /^Booked (.+?) for (\S+) to (\S+) \((\d+) nights\)\. Reference (\S+)\. Total (\S+)\. Give/.exec(latest.content);
   if (booked) {
     const [, hotels, checkIn, checkOut, nights, reference, total] = booked;

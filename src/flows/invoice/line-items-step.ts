@@ -25,7 +25,6 @@ export class LineItemsStep extends Step<LineItemsState> {
       "the tool checks them and does all the arithmetic, so never compute amounts yourself. " +
       "After each call tell the user what the tool reports, including the running total. " +
       "To drop an item call remove_line_item with its line number. When the user says they are done, call finish_items. " +
-      "If you already called finish_items earlier in this conversation, the user has since seen the summary and wants changes: ask what to change. " +
       `Items so far: ${describeLines(invoice.items)}. Running total: ${describeTotals(invoice.totals)}.`
     );
   }

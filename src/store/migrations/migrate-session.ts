@@ -11,7 +11,12 @@ type Document = Record<string, unknown>;
  * change to the document's shape bumps SESSION_DOCUMENT_VERSION, adds its step here, and adds a
  * fixture of the old version under test/fixtures/sessions/.
  */
-export const MIGRATIONS: Readonly<Record<number, (document: Document) => Document>> = Object.freeze({});
+export const MIGRATIONS: Readonly<Record<number, (document: Document) => Document>> = Object.freeze({
+  // Version 2 added the `handoff` memory entry. Version 1 memories hold none and read as they are:
+  // the steps entered before the upgrade keep what their models saw, and hand-offs start with the
+  // first advance after it. The version still moves, so an older flowcheck refuses such a session.
+  1: (document: Document) => document,
+});
 
 function unreadable(id: string, where: string, reason: string, flow: unknown): FlowcheckError {
   return new FlowcheckError(

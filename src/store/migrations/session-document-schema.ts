@@ -5,8 +5,11 @@ const runStatus = { enum: ["running", "completed", "failed"] };
 const stepStates = { type: "object", additionalProperties: { type: "object" } };
 const memoryEntry = {
   type: "object",
-  properties: { role: { enum: ["user", "assistant", "tool"] }, content: { type: "string" } },
+  properties: { role: { enum: ["user", "assistant", "tool", "handoff"] }, content: { type: "string" } },
   required: ["role", "content"],
+  // A hand-off names the step it came from (version 2 on).
+  if: { properties: { role: { const: "handoff" } } },
+  then: { properties: { from: { type: "string", minLength: 1 } }, required: ["from"] },
 };
 const memory = { type: "object", additionalProperties: { type: "array", items: memoryEntry } };
 const executionEntry = {

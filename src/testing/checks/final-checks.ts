@@ -15,7 +15,8 @@ function childSummary(child: Record<string, unknown>): string {
 
 function messageSummary(message: Record<string, unknown>): string {
   const calls = Array.isArray(message["toolCalls"]) ? ` [${(message["toolCalls"] as { name?: unknown }[]).map((call) => String(call.name)).join(", ")}]` : "";
-  return `${String(message["role"])}${calls}`;
+  const from = message["role"] === "handoff" ? ` from ${String(message["from"])}` : "";
+  return `${String(message["role"])}${from}${calls}`;
 }
 
 /** A list that must have as many items as expected, each matching its expected item partially. */

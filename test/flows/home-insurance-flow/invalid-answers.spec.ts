@@ -11,8 +11,9 @@ import { tempDir } from "../../support/temp-path.ts";
 // The models here do exactly what the test says: "!save_year_built {"year":2028}" calls that tool with
 // those arguments, in the flow and in its ClaimsHistory child alike. A tool result is echoed back.
 const commanded: Script = ({ latest, context }) => {
-  if (latest === undefined) return scriptedText(`${context.step} is listening.`);
-  if (latest.role === "tool") return scriptedText(`heard: ${latest.content}`);
+  if (latest?.role === "tool") return scriptedText(`heard: ${latest.content}`);
+  // A step just entered: its hand-off is not a command.
+  if (latest?.role !== "user") return scriptedText(`${context.step} is listening.`);
   const command = /^!(\w+) (.*)$/s.exec(latest.content);
   if (!command) return scriptedText(`${context.step} got no command.`);
   return scriptedToolCalls([{ name: command[1]!, args: JSON.parse(command[2]!) as Record<string, unknown> }]);

@@ -22,9 +22,9 @@ export interface ToolCallCommand {
 function commandScript(prompts: { step: string; system: string }[]): Script {
   return ({ latest, context, system }) => {
     prompts.push({ step: context.step, system });
-    if (latest === undefined) return scriptedText(`${context.step} entered.`);
-    if (latest.role === "tool") return scriptedText(latest.content);
-    if (latest.role === "user") return scriptedToolCalls(JSON.parse(latest.content) as ToolCallCommand[]);
+    if (latest?.role === "handoff") return scriptedText(`${context.step} entered.`);
+    if (latest?.role === "tool") return scriptedText(latest.content);
+    if (latest?.role === "user") return scriptedToolCalls(JSON.parse(latest.content) as ToolCallCommand[]);
     return undefined;
   };
 }
