@@ -3,6 +3,8 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { CassetteFile } from "../../../src/testing/cassette/cassette.ts";
+import type { JudgeRequest } from "../../../src/testing/judge/judge-client.ts";
+import type { JudgeMaterial } from "../../../src/testing/judge/judge-prompt.ts";
 import { basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { startFakeOpenAI, PASSING_VERDICT, type CompletionRequest, type FakeOpenAI } from "../../support/fake-openai-server.ts";
 import { tempDir } from "../../support/temp-path.ts";
@@ -62,6 +64,29 @@ const CALLS = [
   [18, 5, "address completes the flow", "model", "BasicFlow/AddressStep"],
   [19, 5, "address completes the flow", "judge", undefined],
 ];
+
+// The judge's rules and user message as cassettes recorded before the judge sent the conversation,
+// input, answer and expectation as one JSON object hold them.
+const RULES_BEFORE_JSON_FIELDS = `You grade one answer of a conversational assistant against an expectation a test author wrote.
+Judge only what the expectation asks about. Ignore wording, tone and formatting unless the expectation names them.
+Use the conversation so far only to understand the answer; grade the latest answer alone.
+Reply with one JSON object and nothing else:
+{"pass": true|false, "score": 0..1, "reason": "…", "missing": ["…"], "contradictions": ["…"]}
+- score: how fully the answer meets the expectation, from 0 (not at all) to 1 (fully).
+- pass: true only when the answer meets the expectation as a whole.
+- missing: each thing the expectation asks for that the answer does not do; [] when none.
+- contradictions: each thing the answer says or does against the expectation or the conversation; [] when none.
+- reason: one or two sentences the test author can act on.`;
+
+function beforeJsonFields(request: JudgeRequest): JudgeRequest {
+  const fields = JSON.parse(request.user) as JudgeMaterial;
+  const flowRules = request.system.slice(request.system.indexOf("\nRules for this flow, which override the ones above:\n"));
+  const earlier = fields.conversation.length
+    ? fields.conversation.map((turn) => `User: ${turn.user}\nAssistant: ${turn.assistant}`).join("\n")
+    : "(none: this is the first turn)";
+  const user = ["Conversation so far:", earlier, "", "Latest user message:", fields.latestUserMessage, "", "Answer to grade:", fields.answer, "", "Expectation:", fields.expectation];
+  return { model: request.model, system: `${RULES_BEFORE_JSON_FIELDS}${flowRules}`, user: user.join("\n") };
+}
 
 const REPLAY_SUMMARY = "judge: 0 calls made, 0 cached, 5 replayed; 600 tokens (500 prompt, 100 completion)";
 
@@ -182,6 +207,38 @@ describe("a cassette of BasicFlow, recorded against a local OpenAI-compatible se
       for (const name of ["4. bad zip stays", "5. address completes the flow", "6. completed session refuses more", "final state"]) {
         assert.equal(result(results, name).directive, "SKIP turn 3 failed", name);
       }
+      assert.equal(fake.requests.length, before, "replay made no request");
+    } finally {
+      folder.remove();
+    }
+  });
+
+  test("replay of a cassette recorded before the judge's texts went as one JSON object fails the first judge test on the judge call's system message, saying to record again", async (t) => {
+    const folder = await replayFolder(undefined, (cassette) => {
+      for (const call of cassette.calls.filter((recorded) => recorded.kind === "judge")) call.request = beforeJsonFields(call.request as JudgeRequest);
+    });
+    try {
+      const before = fake.requests.length;
+      const run = await replay(folder.file, folder.path, t.signal);
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      const results = tapResults(run.stdout);
+      assert.deepEqual(result(results, "1. name rejected"), PASSED);
+      const judged = result(results, "1. name rejected · judge");
+      assert.equal(judged.ok, false);
+      const lines = judged.error?.split("\n") ?? [];
+      assert.equal(
+        lines[0],
+        `${turnLocation(folder.file, "name rejected", ROOT)}: turn 1 'name rejected': the judge model gpt-4o failed: Replay of ${folder.cassette}: call 3 (turn 1 'name rejected', judge) differs from the recording in system:`,
+      );
+      assert.deepEqual(lines.slice(1, 3), [
+        '  recorded: "…nst an expectation a test author wrote.\\nJudge only what the expectation asks about. Ignore wording, …"',
+        '  now:      "…nst an expectation a test author wrote.\\nThe user message is one JSON object with these fields, all o…"',
+      ]);
+      assert.equal(lines[3], "If the change is intended, record the cassette again with FLOW_MODEL=record.");
+      // The judge call it could not replay is still the tape's next call, so the next turn's model call meets it.
+      const next = result(results, "2. name accepted");
+      assert.equal(next.ok, false);
+      assert.match(next.error ?? "", /got 502 \(cassette_mismatch: Replay of .*: call 3 \(turn 2 'name accepted', BasicFlow\/NameStep\) is a model call, but the recording has a judge call there/);
       assert.equal(fake.requests.length, before, "replay made no request");
     } finally {
       folder.remove();

@@ -39,7 +39,7 @@ test("a judge failing turn 2 writes the semantic artifact with the whole transcr
     // Turn 2's judge request is the one whose latest user message is "John Wick".
     fake.answer = (request) =>
       request.response_format?.type === "json_object"
-        ? { judge: request.messages[1]?.content?.includes("\nLatest user message:\nJohn Wick\n") ? JSON.stringify(VERDICT) : PASSING_VERDICT }
+        ? { judge: JSON.parse(request.messages[1]?.content ?? "{}").latestUserMessage === "John Wick" ? JSON.stringify(VERDICT) : PASSING_VERDICT }
         : undefined;
     const run = await runSpec(writeSpec(dir.path, BASIC_FLOW_FILE, artifacts), { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL, JUDGE_CACHE: "off" }, t.signal);
     assert.equal(run.code, 1, run.stdout + run.stderr);

@@ -12,7 +12,8 @@ import { startTestServer } from "../../support/test-server.ts";
 import { BASIC_FLOW_FILE, JUDGE_TESTS, readBasicFlow, result, runSpec, tapResults, writeSpec } from "./child-run.ts";
 
 // What goes over the wire to an OpenAI-compatible server: the judge's request (model, temperature
-// 0, a JSON object answer, the prompt with the flow's rules and the conversation) and a live step's.
+// 0, a JSON object answer, the rules with the flow's own, and the turn's texts as one JSON object)
+// and a live step's.
 
 let fake: FakeOpenAI;
 
@@ -39,7 +40,7 @@ const GREETED = "Nice to meet you, John Wick. Which two cities should I check? G
 const isJudge = (request: CompletionRequest) => request.response_format?.type === "json_object";
 
 describe("the judge's request", () => {
-  test("has the judge model, temperature 0, a JSON object answer, the flow's judgeInstructions after the rules, and the conversation, answer and expectation", async () => {
+  test("has the judge model, temperature 0, a JSON object answer, the flow's judgeInstructions after the rules, and the conversation, input, answer and expectation as one JSON object", async () => {
     const turn: ScenarioTurn = { label: "name accepted", input: "John Wick", expectedResponse: "The assistant should greet John Wick and ask for two city aliases." };
     const scenario: Scenario = {
       flowName: "BasicFlow",
@@ -76,20 +77,16 @@ describe("the judge's request", () => {
     );
     assert.equal(
       request.messages[1]!.content,
-      [
-        "Conversation so far:",
-        "User: John Doe",
-        `Assistant: ${REJECTED}`,
-        "",
-        "Latest user message:",
-        "John Wick",
-        "",
-        "Answer to grade:",
-        GREETED,
-        "",
-        "Expectation:",
-        "The assistant should greet John Wick and ask for two city aliases.",
-      ].join("\n"),
+      JSON.stringify(
+        {
+          conversation: [{ user: "John Doe", assistant: REJECTED }],
+          latestUserMessage: "John Wick",
+          answer: GREETED,
+          expectation: "The assistant should greet John Wick and ask for two city aliases.",
+        },
+        null,
+        2,
+      ),
     );
   });
 
@@ -104,7 +101,12 @@ describe("the judge's request", () => {
     });
     assert.equal(fake.requests[0]?.model, "scenario-judge");
     assert.ok(fake.requests[0]!.messages[0]!.content!.endsWith("- reason: one or two sentences the test author can act on."), "no flow rules appended");
-    assert.ok(fake.requests[0]!.messages[1]!.content!.startsWith("Conversation so far:\n(none: this is the first turn)\n\nLatest user message:\nJohn Doe\n"));
+    assert.deepEqual(JSON.parse(fake.requests[0]!.messages[1]!.content!), {
+      conversation: [],
+      latestUserMessage: "John Doe",
+      answer: REJECTED,
+      expectation: "Rejects John Doe.",
+    });
   });
 
   test("in a scenario run, each judged turn sends JUDGE_MODEL, the scenario's judgeInstructions and the conversation up to that turn", async (t) => {
@@ -129,34 +131,30 @@ describe("the judge's request", () => {
         assert.ok(request.messages[0]!.content!.startsWith(RULES_START));
         assert.ok(request.messages[0]!.content!.endsWith(`\nRules for this flow, which override the ones above:\n${instructions}`));
       }
-      assert.ok(
-        fake.requests[1]!.messages[1]!.content!.startsWith(
-          `Conversation so far:\nUser: John Doe\nAssistant: ${REJECTED}\n\nLatest user message:\nJohn Wick\n\nAnswer to grade:\n${GREETED}\n\nExpectation:\n`,
-        ),
-        fake.requests[1]!.messages[1]!.content!,
-      );
+      const second = JSON.parse(fake.requests[1]!.messages[1]!.content!) as Record<string, unknown>;
+      assert.deepEqual(second["conversation"], [{ user: "John Doe", assistant: REJECTED }]);
+      assert.equal(second["latestUserMessage"], "John Wick");
+      assert.equal(second["answer"], GREETED);
       assert.equal(
         fake.requests[4]!.messages[1]!.content,
-        [
-          "Conversation so far:",
-          "User: John Doe",
-          `Assistant: ${REJECTED}`,
-          "User: John Wick",
-          `Assistant: ${GREETED}`,
-          "User: LA, NYC",
-          "Assistant: Today: LA 72°F, NYC 64°F. What is your US postal address, with the ZIP code?",
-          "User: 1600 SW Murray Blvd, Beaverton, OR 9700",
-          'Assistant: I couldn\'t use that address: The ZIP code "9700" is not 5 digits (or ZIP+4). Please send a corrected address.',
-          "",
-          "Latest user message:",
-          "1600 sw murray blvd, beaverton, oregon 97006",
-          "",
-          "Answer to grade:",
-          "Thank you! Your address 1600 SW Murray Blvd, Beaverton, OR 97006 is saved. That's everything.",
-          "",
-          "Expectation:",
-          "The assistant should confirm the address in Beaverton, OR 97006 and close the conversation.",
-        ].join("\n"),
+        JSON.stringify(
+          {
+            conversation: [
+              { user: "John Doe", assistant: REJECTED },
+              { user: "John Wick", assistant: GREETED },
+              { user: "LA, NYC", assistant: "Today: LA 72°F, NYC 64°F. What is your US postal address, with the ZIP code?" },
+              {
+                user: "1600 SW Murray Blvd, Beaverton, OR 9700",
+                assistant: 'I couldn\'t use that address: The ZIP code "9700" is not 5 digits (or ZIP+4). Please send a corrected address.',
+              },
+            ],
+            latestUserMessage: "1600 sw murray blvd, beaverton, oregon 97006",
+            answer: "Thank you! Your address 1600 SW Murray Blvd, Beaverton, OR 97006 is saved. That's everything.",
+            expectation: "The assistant should confirm the address in Beaverton, OR 97006 and close the conversation.",
+          },
+          null,
+          2,
+        ),
       );
     } finally {
       dir.remove();
