@@ -3,6 +3,12 @@ import type { Check } from "./check.ts";
 
 export type Outcome = "passed" | "failed" | "skipped";
 
+/** Tokens as a provider's `usage` counts them: the prompt's and the completion's. */
+export interface TokenCount {
+  input: number;
+  output: number;
+}
+
 export interface TurnReport {
   /** 1-based, as the tests are numbered. */
   number: number;
@@ -27,6 +33,8 @@ export interface TurnReport {
   stored?: SessionHead;
   checks: Check[];
   millis?: { http: number; store: number };
+  /** What the turn's model calls (the app's, in this process) and its judge call used, when known. */
+  tokens?: { model?: TokenCount; judge?: TokenCount };
 }
 
 export interface FinalReport {
