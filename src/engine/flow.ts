@@ -3,16 +3,23 @@ import { FlowcheckError } from "../errors.ts";
 import type { ToolDefinition } from "./chat-model.ts";
 import { envPrefixOf } from "./env-prefix.ts";
 import { compileSchema } from "./schema-validator.ts";
+import type { FlowShape, StepNameOf, UntypedFlow } from "./flow-types.ts";
 import type { RunStatus, StepStates } from "./session-document.ts";
 import type { StepClass } from "./step.ts";
 import { toolsOf } from "./tool.ts";
 
-export interface FlowOptions {
+/** `services` is required when the flow's types declare services, and absent otherwise. */
+type ServicesOption<F extends FlowShape> = undefined extends F["services"] ? { services?: F["services"] } : { services: F["services"] };
+
+export type FlowOptions<F extends FlowShape = UntypedFlow> = ServicesOption<F> & {
   /** PascalCase, e.g. `BasicFlow`; also names the flow's env pins (`BASIC_FLOW_…`). */
   name: string;
   description: string;
-  /** In order; the first is where a new session starts. */
-  steps: StepClass[];
+  /**
+   * The step classes by name, in order (`{ NameStep, WeatherStep }`: each key is its class's
+   * name); the first is where a new session starts. An untyped flow may list them as an array.
+   */
+  steps: string extends StepNameOf<F> ? Readonly<Record<string, StepClass>> | readonly StepClass[] : F["steps"];
   /** Model calls one turn may make before it fails with `tool_loop_exceeded`. Default 8. */
   maxModelCalls?: number;
   /** Child flows this flow runs, so their models follow this flow's model mode. */
@@ -32,7 +39,10 @@ export interface CompiledTool extends ToolDefinition {
   validate: ValidateFunction;
 }
 
-export interface FlowDefinition {
+/** A defined flow; `F` is its `FlowTypes`, which `runChild` reads its input and output from. */
+export interface FlowDefinition<F extends FlowShape = UntypedFlow> {
+  /** Carries the flow's types; never set at run time. */
+  readonly "~types"?: F;
   readonly name: string;
   readonly description: string;
   readonly steps: readonly StepClass[];
@@ -41,6 +51,8 @@ export interface FlowDefinition {
   readonly maxModelCalls: number;
   readonly children: readonly FlowDefinition[];
   readonly renderers: Readonly<Record<string, Renderer>>;
+  /** What the steps get as `context.services`. */
+  readonly services: F["services"];
   /** `BASIC_FLOW` for `BasicFlow`: the prefix of the flow's environment variables. */
   readonly envPrefix: string;
   step(name: string): StepClass | undefined;
@@ -69,22 +81,33 @@ function compileTools(step: string, stepClass: StepClass, fail: (message: string
   });
 }
 
+/** The step classes in order, from an object keyed by their names (each key checked) or an array. */
+function stepList(steps: Readonly<Record<string, StepClass>> | readonly StepClass[], fail: (message: string) => never): StepClass[] {
+  if (Array.isArray(steps)) return [...steps];
+  return Object.entries(steps).map(([key, stepClass]) => {
+    if (typeof stepClass !== "function") fail(`steps.${key} is not a step class.`);
+    if (key !== stepClass.name) fail(`steps.${key} is the class ${stepClass.name}; a step is keyed by its class's name, e.g. { ${stepClass.name} }.`);
+    return stepClass;
+  });
+}
+
 /**
- * Checks a flow once, compiles its tool schemas, and freezes it.
+ * Checks a flow once, compiles its tool schemas, and freezes it. `F` is the flow's `FlowTypes`,
+ * for a flow whose steps are typed with it; an untyped flow leaves it out.
  *
  * @example
- * export const BasicFlow = defineFlow({
- *   name: "BasicFlow", description: "Name, weather, address.",
- *   steps: [NameStep, WeatherStep, AddressStep],
- * });
+ * const steps = { NameStep, WeatherStep, AddressStep };
+ * export interface BasicFlowTypes extends FlowTypes<typeof steps> {}
+ * export const BasicFlow = defineFlow<BasicFlowTypes>({ name: "BasicFlow", description: "Name, weather, address.", steps });
  */
-export function defineFlow(options: FlowOptions): FlowDefinition {
+export function defineFlow<F extends FlowShape = UntypedFlow>(options: FlowOptions<F>): FlowDefinition<F> {
   const where = `flow "${options.name}"`;
   const fail = (message: string): never => {
     throw new FlowcheckError("flow_invalid", `${where}: ${message}`);
   };
   if (!PASCAL_CASE.test(options.name)) fail("the name must be PascalCase letters and digits, e.g. BasicFlow.");
-  if (options.steps.length === 0) fail("it has no steps; give at least one step class.");
+  const steps = stepList(options.steps as Readonly<Record<string, StepClass>> | readonly StepClass[], fail);
+  if (steps.length === 0) fail("it has no steps; give at least one step class.");
   const maxModelCalls = options.maxModelCalls ?? 8;
   if (!Number.isInteger(maxModelCalls) || maxModelCalls < 1) fail(`maxModelCalls must be a positive integer, got ${maxModelCalls}.`);
   for (const mediaType of Object.keys(options.renderers ?? {})) {
@@ -95,7 +118,7 @@ export function defineFlow(options: FlowOptions): FlowDefinition {
 
   const byName = new Map<string, StepClass>();
   const toolsByStep = new Map<string, CompiledTool[]>();
-  for (const stepClass of options.steps) {
+  for (const stepClass of steps) {
     const name = stepClass.name;
     if (!PASCAL_CASE.test(name)) fail(`step class name "${name}" must be PascalCase; it names the step's state.`);
     if (byName.has(name)) fail(`step "${name}" is listed twice.`);
@@ -108,12 +131,13 @@ export function defineFlow(options: FlowOptions): FlowDefinition {
   return Object.freeze({
     name: options.name,
     description: options.description,
-    steps: Object.freeze([...options.steps]),
+    steps: Object.freeze(steps),
     stepNames,
     firstStep: stepNames[0]!,
     maxModelCalls,
     children: Object.freeze([...(options.children ?? [])]),
     renderers: Object.freeze({ ...(options.renderers ?? {}) }),
+    services: options.services as F["services"],
     envPrefix: envPrefixOf(options.name),
     step: (name: string) => byName.get(name),
     tools: (step: string) => toolsByStep.get(step) ?? [],

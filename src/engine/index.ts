@@ -1,8 +1,10 @@
 export { envPrefixOf } from "./env-prefix.ts";
 export { defineFlow, type FlowDefinition, type FlowOptions, type Renderer } from "./flow.ts";
-export { Step, type StepClass, type StepContext, type ChildOutcome } from "./step.ts";
+export type { FlowTypes, FlowShape, UntypedFlow, StepNameOf, StateOfStep, DeepReadonly } from "./flow-types.ts";
+export type { FromSchema } from "./from-schema.ts";
+export { Step, type StepClass, type StepContext, type ChildOutcome, type ChildRequest } from "./step.ts";
 export { tool, toolsOf, type ToolSpec } from "./tool.ts";
-export { stay, advance, complete, type ToolResult } from "./tool-result.ts";
+export { stay, advance, complete, type ToolResult, type StayResult, type AdvanceResult, type CompleteResult } from "./tool-result.ts";
 export { Model, type ModelSettings } from "./model.ts";
 export { useModelWrapper, type ModelWrapper } from "./model-wrapper.ts";
 export type { ChatModel, ModelContext, ModelReply, ModelRequest, ToolDefinition } from "./chat-model.ts";

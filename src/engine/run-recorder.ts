@@ -24,6 +24,10 @@ export class RunRecorder {
   readonly executionAppends: ExecutionEntry[] = [];
   /** Where child runs are kept: the session's list, shared by every run of the session. */
   readonly children: ChildRun[];
+  /** What a parent gave this run with `runChild`; its steps read it as `context.input`. */
+  readonly input: unknown;
+  /** What `complete(message, output)` gave, for the parent of a child run; not persisted. */
+  output: unknown;
 
   constructor(
     flow: FlowDefinition,
@@ -36,6 +40,7 @@ export class RunRecorder {
       execution: ExecutionEntry[];
       children: ChildRun[];
     },
+    input?: unknown,
   ) {
     this.flow = flow;
     this.turn = turn;
@@ -45,6 +50,7 @@ export class RunRecorder {
     this.memory = state.memory;
     this.execution = state.execution;
     this.children = state.children;
+    this.input = input;
   }
 
   stateOf(step: string): Record<string, unknown> {

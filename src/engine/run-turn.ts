@@ -5,6 +5,7 @@ import type { CompiledTool, FlowDefinition } from "./flow.ts";
 import type { Model } from "./model.ts";
 import { RunRecorder } from "./run-recorder.ts";
 import { FLOW_MEMORY, type ToolCall } from "./session-document.ts";
+import { frozenCopy } from "./frozen-copy.ts";
 import type { ChildOutcome, Step, StepClass, StepContext } from "./step.ts";
 import type { ToolResult } from "./tool-result.ts";
 import { describeErrors } from "./schema-validator.ts";
@@ -173,6 +174,7 @@ function callTool(
   };
   const settled = (raw: unknown): ToolResult => {
     const result = checkResult(raw, tool, run.flow);
+    if (result.kind === "complete") run.output = result.output;
     answerTool(run, stepName, call, result.message);
     run.log({ step: stepName, kind: "tool", name: tool.name, outcome: result.kind, ...(result.kind === "advance" ? { to: result.to } : {}) });
     return result;
@@ -193,10 +195,14 @@ function stepContext(run: RunRecorder, stepName: string, deps: TurnDependencies)
     flow: run.flow.name,
     step: stepName,
     state: run.stateOf(stepName),
-    stateOf: (step) => run.steps[typeof step === "string" ? step : step.name] ?? {},
+    // One implementation for both overloads of each of these two, by name or class and by request or message.
+    stateOf: ((step: StepClass | string) => frozenCopy(run.steps[typeof step === "string" ? step : step.name] ?? {})) as StepContext["stateOf"],
     now: () => clock.now(),
     env: deps.env,
-    runChild: (child, message) => runChild(run, stepName, child, message, deps),
+    services: run.flow.services,
+    input: run.input,
+    runChild: ((child: FlowDefinition, request: string | { message: string; input?: unknown }) =>
+      runChild(run, stepName, child, typeof request === "string" ? { message: request } : request, deps)) as StepContext["runChild"],
   };
 }
 
@@ -204,7 +210,7 @@ async function runChild(
   parent: RunRecorder,
   parentStep: string,
   flow: FlowDefinition,
-  message: string,
+  request: { message: string; input?: unknown },
   deps: TurnDependencies,
 ): Promise<ChildOutcome> {
   if (!parent.flow.children.includes(flow)) {
@@ -220,8 +226,8 @@ async function runChild(
     memory: {},
     execution: [],
     children: parent.children,
-  });
-  const reply = await runTurn(child, message, deps);
+  }, request.input);
+  const reply = await runTurn(child, request.message, deps);
   parent.children.push({
     flow: flow.name,
     parentStep,
@@ -233,5 +239,8 @@ async function runChild(
     execution: child.execution,
   });
   parent.log({ step: parentStep, kind: "child", name: flow.name, outcome: child.runStatus });
-  return { runStatus: child.runStatus, steps: child.steps, reply };
+  const steps = child.steps;
+  return child.runStatus === "completed"
+    ? { runStatus: "completed", output: child.output, steps, reply }
+    : { runStatus: child.runStatus, output: undefined, steps, reply };
 }

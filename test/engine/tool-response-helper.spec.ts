@@ -38,6 +38,10 @@ describe("tool results", () => {
     assert.deepStrictEqual(complete("Saved the address. Thank the user."), { kind: "complete", message: "Saved the address. Thank the user." });
   });
 
+  test("complete with an output carries it, for the parent that runs the flow as a child", () => {
+    assert.deepStrictEqual(complete("Quoted.", { totalCents: 12900 }), { kind: "complete", message: "Quoted.", output: { totalCents: 12900 } });
+  });
+
   test("each call builds a new result object", () => {
     const first = stay("same");
     const second = stay("same");

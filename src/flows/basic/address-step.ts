@@ -1,13 +1,14 @@
 import { Step, tool, stay, complete, type StepContext } from "../../engine/index.ts";
 import { AddressCheckFlow } from "./address-check/address-check-flow.ts";
 import type { NormalizedAddress } from "./address-check/normalize-address-step.ts";
+import type { BasicFlowTypes } from "./basic-flow.ts";
 
 export interface AddressState {
   address?: NormalizedAddress;
 }
 
-export class AddressStep extends Step<AddressState> {
-  systemPrompt(context: StepContext<AddressState>): string {
+export class AddressStep extends Step<AddressState, BasicFlowTypes> {
+  systemPrompt(context: StepContext<AddressState, BasicFlowTypes>): string {
     const weather = Object.entries(context.stateOf("WeatherStep"))
       .map(([key, fahrenheit]) => `${key.slice("city_".length)} ${String(fahrenheit)}°F`)
       .join(", ");
@@ -27,12 +28,12 @@ export class AddressStep extends Step<AddressState> {
       additionalProperties: false,
     },
   })
-  async checkAddress(args: { address: string }, context: StepContext<AddressState>) {
+  async checkAddress(args: { address: string }, context: StepContext<AddressState, BasicFlowTypes>) {
     const check = await context.runChild(AddressCheckFlow, args.address);
-    const address = check.steps["NormalizeAddressStep"]?.["address"] as NormalizedAddress | undefined;
-    if (check.runStatus !== "completed" || !address) {
+    if (check.runStatus !== "completed") {
       return stay(`The address could not be validated: ${check.reply} Ask the user for a corrected address.`);
     }
+    const address = check.output;
     context.state.address = address;
     return complete(`Saved the address ${address.street}, ${address.city}, ${address.state} ${address.zip}. Thank the user; everything is done.`);
   }

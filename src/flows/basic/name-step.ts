@@ -1,5 +1,5 @@
 import { Step, tool, stay, advance, type StepContext } from "../../engine/index.ts";
-import { WeatherStep } from "./weather-step.ts";
+import type { BasicFlowTypes } from "./basic-flow.ts";
 
 export interface NameState {
   name?: string;
@@ -7,7 +7,7 @@ export interface NameState {
 
 const PLACEHOLDERS = new Set(["john doe", "jane doe", "test", "test user", "asdf", "name", "your name", "first last", "foo bar"]);
 
-export class NameStep extends Step<NameState> {
+export class NameStep extends Step<NameState, BasicFlowTypes> {
   systemPrompt(): string {
     return (
       "You collect the user's real full name. When the user gives a name, call save_name with it. " +
@@ -25,12 +25,12 @@ export class NameStep extends Step<NameState> {
       additionalProperties: false,
     },
   })
-  saveName(args: { name: string }, context: StepContext<NameState>) {
+  saveName(args: { name: string }, context: StepContext<NameState, BasicFlowTypes>) {
     const name = args.name.trim().replace(/\s+/g, " ");
     if (PLACEHOLDERS.has(name.toLowerCase())) {
       return stay(`"${name}" is a placeholder, not a real name. Tell the user "${name}" is not accepted and ask for their real name.`);
     }
     context.state.name = name;
-    return advance(WeatherStep, `Saved the name ${name}.`);
+    return advance("WeatherStep", `Saved the name ${name}.`);
   }
 }

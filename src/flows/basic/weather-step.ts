@@ -1,5 +1,5 @@
 import { Step, tool, stay, advance, type StepContext } from "../../engine/index.ts";
-import { AddressStep } from "./address-step.ts";
+import type { BasicFlowTypes } from "./basic-flow.ts";
 import { WEATHER_FIXTURE } from "./weather-fixture.ts";
 
 /** `city_LA: 72`, one key per city asked for. */
@@ -7,9 +7,9 @@ export type WeatherState = Record<string, number>;
 
 const ALIASES = Object.keys(WEATHER_FIXTURE);
 
-export class WeatherStep extends Step<WeatherState> {
-  systemPrompt(context: StepContext<WeatherState>): string {
-    const name = context.stateOf("NameStep")["name"];
+export class WeatherStep extends Step<WeatherState, BasicFlowTypes> {
+  systemPrompt(context: StepContext<WeatherState, BasicFlowTypes>): string {
+    const name = context.stateOf("NameStep").name;
     return (
       `The user is ${String(name)}. Ask for exactly two city aliases (${ALIASES.join(", ")}) ` +
       "and call get_weather once per city. Do not ask for anything else."
@@ -26,7 +26,7 @@ export class WeatherStep extends Step<WeatherState> {
       additionalProperties: false,
     },
   })
-  getWeather(args: { cityName: string }, context: StepContext<WeatherState>) {
+  getWeather(args: { cityName: string }, context: StepContext<WeatherState, BasicFlowTypes>) {
     const alias = args.cityName.trim().toUpperCase();
     const weather = WEATHER_FIXTURE[alias];
     if (!weather) {
@@ -41,6 +41,6 @@ export class WeatherStep extends Step<WeatherState> {
     const cities = Object.entries(context.state);
     if (cities.length < 2) return stay(`${report}. Ask for the second city.`);
     const both = cities.map(([key, fahrenheit]) => `${key.slice("city_".length)} ${fahrenheit}°F`).join(", ");
-    return advance(AddressStep, `${report}. Both cities are saved: ${both}.`);
+    return advance("AddressStep", `${report}. Both cities are saved: ${both}.`);
   }
 }

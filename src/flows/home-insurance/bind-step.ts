@@ -1,5 +1,6 @@
 import moment from "moment";
-import { Step, tool, stay, complete, type StepContext } from "../../engine/index.ts";
+import { Step, tool, stay, complete, type DeepReadonly, type StepContext } from "../../engine/index.ts";
+import type { HomeInsuranceFlowTypes } from "./home-insurance-flow.ts";
 import { policyNumberOf } from "./policy-number-of.ts";
 import type { Quote } from "./quote-step.ts";
 import { formatCents, type PropertyFacts } from "./rating/index.ts";
@@ -25,19 +26,21 @@ const LATEST_START_DAYS = 60;
 
 const DATE = "YYYY-MM-DD";
 
+type BindContext = StepContext<BindState, HomeInsuranceFlowTypes>;
+
 /** The quote the user accepted and its facts: BindStep is entered only through accept_quote, which needs both. */
-function accepted(context: StepContext<BindState>): { facts: PropertyFacts; quote: Quote } {
-  return context.stateOf("QuoteStep") as { facts: PropertyFacts; quote: Quote };
+function accepted(context: BindContext): DeepReadonly<{ facts: PropertyFacts; quote: Quote }> {
+  return context.stateOf("QuoteStep") as DeepReadonly<{ facts: PropertyFacts; quote: Quote }>;
 }
 
-function startWindow(context: StepContext<BindState>): { today: moment.Moment; latest: moment.Moment } {
+function startWindow(context: BindContext): { today: moment.Moment; latest: moment.Moment } {
   const today = context.now().startOf("day");
   return { today, latest: today.clone().add(LATEST_START_DAYS, "days") };
 }
 
 /** Takes the named insured and the start date, and binds the accepted quote as a policy. */
-export class BindStep extends Step<BindState> {
-  systemPrompt(context: StepContext<BindState>): string {
+export class BindStep extends Step<BindState, HomeInsuranceFlowTypes> {
+  systemPrompt(context: BindContext): string {
     const { facts, quote } = accepted(context);
     const premium = formatCents(quote.premiumCents);
     const lines = [
@@ -73,7 +76,7 @@ export class BindStep extends Step<BindState> {
       additionalProperties: false,
     },
   })
-  saveInsuredName(args: { name: string }, context: StepContext<BindState>) {
+  saveInsuredName(args: { name: string }, context: BindContext) {
     const name = args.name.trim().replace(/\s+/g, " ");
     if (PLACEHOLDERS.has(name.toLowerCase())) return stay(`"${name}" is a placeholder, not a real name.`);
     if (name.split(" ").length < 2) return stay(`The named insured needs a first and a last name; "${name}" is one name.`);
@@ -91,7 +94,7 @@ export class BindStep extends Step<BindState> {
       additionalProperties: false,
     },
   })
-  bindPolicy(args: { effectiveDate: string }, context: StepContext<BindState>) {
+  bindPolicy(args: { effectiveDate: string }, context: BindContext) {
     const insuredName = context.state.insuredName;
     if (insuredName === undefined) return stay("The named insured's full name is still missing; ask for it before the start date.");
     const start = moment.utc(args.effectiveDate.trim(), DATE, true);

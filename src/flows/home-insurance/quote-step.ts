@@ -1,7 +1,7 @@
-import { Step, tool, stay, advance, type StepContext, type ToolResult } from "../../engine/index.ts";
-import { BindStep } from "./bind-step.ts";
+import { Step, tool, stay, advance, type StayResult, type StepContext } from "../../engine/index.ts";
 import { ClaimsHistoryFlow } from "./claims-history/claims-history-flow.ts";
 import { describeQuote } from "./describe-quote.ts";
+import type { HomeInsuranceFlowTypes } from "./home-insurance-flow.ts";
 import {
   claimsProblem,
   constructionClassOf,
@@ -12,7 +12,6 @@ import {
   territoryOf,
   yearBuiltProblem,
   zipCodeProblem,
-  type Claim,
   type PropertyFacts,
   type RatingFactor,
 } from "./rating/index.ts";
@@ -33,19 +32,22 @@ export interface QuoteState {
   quote?: Quote;
 }
 
-function oneArgument(name: string, schema: Record<string, unknown>): Record<string, unknown> {
-  return { type: "object", properties: { [name]: schema }, required: [name], additionalProperties: false };
+/** The schema of an arguments object with the one required property `name`, typed as it is written. */
+function oneArgument<const Name extends string, const Schema extends object>(name: Name, schema: Schema) {
+  return { type: "object", properties: { [name]: schema } as { [K in Name]: Schema }, required: [name], additionalProperties: false } as const;
 }
 
-const WORDS = { type: "string", minLength: 1, maxLength: 300 };
+const WORDS = { type: "string", minLength: 1, maxLength: 300 } as const;
 
 /**
  * Collects the six rating facts, rates them and shows the quote. The facts and the quote live in this
  * one step so that a correction ("actually it was built in 1987") is just the fact's tool called again,
  * here, where the user says it, and the quote is rated again in the same call.
  */
-export class QuoteStep extends Step<QuoteState> {
-  systemPrompt(context: StepContext<QuoteState>): string {
+type QuoteContext = StepContext<QuoteState, HomeInsuranceFlowTypes>;
+
+export class QuoteStep extends Step<QuoteState, HomeInsuranceFlowTypes> {
+  systemPrompt(context: QuoteContext): string {
     const facts = context.state.facts ?? {};
     const next = missingFact(facts);
     const quote = context.state.quote;
@@ -76,7 +78,7 @@ export class QuoteStep extends Step<QuoteState> {
     description: "Save the dwelling value: what it would cost to rebuild the home from the ground up, in whole US dollars.",
     parameters: oneArgument("dollars", { type: "integer" }),
   })
-  saveDwellingValue(args: { dollars: number }, context: StepContext<QuoteState>) {
+  saveDwellingValue(args: { dollars: number }, context: QuoteContext) {
     const cents = args.dollars * 100;
     const problem = dwellingValueProblem(cents);
     if (problem) return stay(problem);
@@ -88,7 +90,7 @@ export class QuoteStep extends Step<QuoteState> {
     description: "Save what the home's exterior walls are built of, in the user's own words (e.g. \"brick\", \"wood frame\", \"poured concrete\").",
     parameters: oneArgument("description", WORDS),
   })
-  saveConstruction(args: { description: string }, context: StepContext<QuoteState>) {
+  saveConstruction(args: { description: string }, context: QuoteContext) {
     const match = constructionClassOf(args.description);
     if ("problem" in match) return stay(match.problem);
     return saveFact(context, { construction: match.construction }, `Saved the construction: ${match.construction} (${args.description.trim()}).`);
@@ -99,7 +101,7 @@ export class QuoteStep extends Step<QuoteState> {
     description: "Save the year the home was built (four digits).",
     parameters: oneArgument("year", { type: "integer" }),
   })
-  saveYearBuilt(args: { year: number }, context: StepContext<QuoteState>) {
+  saveYearBuilt(args: { year: number }, context: QuoteContext) {
     const problem = yearBuiltProblem(args.year, context.now().year());
     if (problem) return stay(problem);
     return saveFact(context, { yearBuilt: args.year }, `Saved the year built: ${args.year}.`);
@@ -110,7 +112,7 @@ export class QuoteStep extends Step<QuoteState> {
     description: "Save the home's ZIP code, exactly as the user gave it.",
     parameters: oneArgument("zipCode", { type: "string", minLength: 1, maxLength: 20 }),
   })
-  saveZipCode(args: { zipCode: string }, context: StepContext<QuoteState>) {
+  saveZipCode(args: { zipCode: string }, context: QuoteContext) {
     const zipCode = args.zipCode.trim();
     const problem = zipCodeProblem(zipCode);
     if (problem) return stay(problem);
@@ -123,7 +125,7 @@ export class QuoteStep extends Step<QuoteState> {
     description: "Save the deductible the user chose, in whole US dollars.",
     parameters: oneArgument("dollars", { type: "integer" }),
   })
-  saveDeductible(args: { dollars: number }, context: StepContext<QuoteState>) {
+  saveDeductible(args: { dollars: number }, context: QuoteContext) {
     const cents = args.dollars * 100;
     const problem = deductibleProblem(cents);
     if (problem) return stay(problem);
@@ -136,10 +138,10 @@ export class QuoteStep extends Step<QuoteState> {
       "Save the home insurance claims of the last five years from the user's own account of them (what happened and the year of each), or their saying there were none.",
     parameters: oneArgument("description", WORDS),
   })
-  async saveClaimsHistory(args: { description: string }, context: StepContext<QuoteState>) {
+  async saveClaimsHistory(args: { description: string }, context: QuoteContext) {
     const listed = await context.runChild(ClaimsHistoryFlow, args.description);
-    const claims = listed.steps["ListClaimsStep"]?.["claims"] as Claim[] | undefined;
-    if (listed.runStatus !== "completed" || !claims) return stay(`The claims could not be recorded: ${listed.reply}`);
+    if (listed.runStatus !== "completed") return stay(`The claims could not be recorded: ${listed.reply}`);
+    const claims = listed.output;
     const problem = claimsProblem(claims, context.now().year());
     if (problem) return stay(problem);
     return saveFact(context, { claims }, `Saved the claims history: ${describeClaims(claims)}.`);
@@ -150,18 +152,18 @@ export class QuoteStep extends Step<QuoteState> {
     description: "The user accepts the current quote; moves on to binding the policy. Pass the annual premium of the quote they accepted, in cents.",
     parameters: oneArgument("premiumCents", { type: "integer" }),
   })
-  acceptQuote(args: { premiumCents: number }, context: StepContext<QuoteState>) {
+  acceptQuote(args: { premiumCents: number }, context: QuoteContext) {
     const quote = context.state.quote;
     if (!quote) return stay(`There is no quote to accept yet: the ${missingFact(context.state.facts ?? {})?.name} is still missing.`);
     if (args.premiumCents !== quote.premiumCents) {
       return stay(`The current quote is ${formatCents(quote.premiumCents)} a year, not ${formatCents(args.premiumCents)}; tell the user the current premium and ask again.`);
     }
-    return advance(BindStep, `The user accepted the quote of ${formatCents(quote.premiumCents)} a year.`);
+    return advance("BindStep", `The user accepted the quote of ${formatCents(quote.premiumCents)} a year.`);
   }
 }
 
 /** Saves a checked fact and, once every fact is known, rates the policy again. */
-function saveFact(context: StepContext<QuoteState>, fact: Partial<PropertyFacts>, saved: string): ToolResult {
+function saveFact(context: QuoteContext, fact: Partial<PropertyFacts>, saved: string): StayResult {
   const facts = Object.assign((context.state.facts ??= {}), fact);
   if (!isComplete(facts)) return stay(saved);
   const now = context.now();

@@ -2,6 +2,7 @@ import { Step, tool, stay, complete, type StepContext } from "../../engine/index
 import { bookingReference } from "./booking-reference.ts";
 import { chosenHotels } from "./chosen-hotels.ts";
 import { formatCents } from "./format-cents.ts";
+import type { HotelFlowTypes } from "./hotel-flow.ts";
 import { joinNames } from "./join-names.ts";
 import { findHotel } from "./portland-hotels.ts";
 import { pricedStay } from "./priced-stay.ts";
@@ -22,8 +23,8 @@ export interface BookState {
   booking?: Booking;
 }
 
-export class BookStep extends Step<BookState> {
-  systemPrompt(context: StepContext<BookState>): string {
+export class BookStep extends Step<BookState, HotelFlowTypes> {
+  systemPrompt(context: StepContext<BookState, HotelFlowTypes>): string {
     const hotels = chosenHotels(context).map((hotel) => hotel.name);
     const { checkIn, checkOut, nights, quote } = pricedStay(context);
     const lines = quote.lines
@@ -49,7 +50,7 @@ export class BookStep extends Step<BookState> {
       additionalProperties: false,
     },
   })
-  bookStay(args: { hotels: string[] }, context: StepContext<BookState>) {
+  bookStay(args: { hotels: string[] }, context: StepContext<BookState, HotelFlowTypes>) {
     const chosen = chosenHotels(context).map((hotel) => hotel.name);
     const unchosen = args.hotels.filter((name) => !chosen.includes(findHotel(name)?.name ?? ""));
     if (unchosen.length) {

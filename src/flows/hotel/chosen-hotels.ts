@@ -1,4 +1,5 @@
-import type { StepContext } from "../../engine/index.ts";
+import type { DeepReadonly, StepContext } from "../../engine/index.ts";
+import type { HotelFlowTypes } from "./hotel-flow.ts";
 
 /** A hotel the user chose in ExploreStep, with the rate it was offered at. */
 export interface ChosenHotel {
@@ -11,6 +12,6 @@ export interface ExploreState {
 }
 
 /** The hotels chosen in ExploreStep, as the later steps reuse them instead of asking again. */
-export function chosenHotels(context: Pick<StepContext<object>, "stateOf">): ChosenHotel[] {
-  return (context.stateOf("ExploreStep") as ExploreState).hotels ?? [];
+export function chosenHotels(context: Pick<StepContext<object, HotelFlowTypes>, "stateOf">): readonly DeepReadonly<ChosenHotel>[] {
+  return context.stateOf("ExploreStep").hotels ?? [];
 }

@@ -1,6 +1,6 @@
 import { Step, tool, stay, advance, type StepContext } from "../../engine/index.ts";
 import type { ExploreState } from "./chosen-hotels.ts";
-import { DatesStep } from "./dates-step.ts";
+import type { HotelFlowTypes } from "./hotel-flow.ts";
 import { formatCents } from "./format-cents.ts";
 import { joinNames } from "./join-names.ts";
 import { findHotel, PORTLAND_HOTELS } from "./portland-hotels.ts";
@@ -8,7 +8,7 @@ import { findHotel, PORTLAND_HOTELS } from "./portland-hotels.ts";
 const CATALOGUE = PORTLAND_HOTELS.map((hotel) => `- ${hotel.name} (${hotel.neighborhood}): ${formatCents(hotel.nightlyRateCents)} a night`).join("\n");
 const NAMES = joinNames(PORTLAND_HOTELS.map((hotel) => hotel.name));
 
-export class ExploreStep extends Step<ExploreState> {
+export class ExploreStep extends Step<ExploreState, HotelFlowTypes> {
   systemPrompt(): string {
     return (
       "You are a hotel booking assistant for Portland, Oregon. The Portland hotels and their nightly rates for one room:\n" +
@@ -29,7 +29,7 @@ export class ExploreStep extends Step<ExploreState> {
       additionalProperties: false,
     },
   })
-  chooseHotels(args: { hotels: string[] }, context: StepContext<ExploreState>) {
+  chooseHotels(args: { hotels: string[] }, context: StepContext<ExploreState, HotelFlowTypes>) {
     const unknown = args.hotels.filter((name) => !findHotel(name));
     if (unknown.length) {
       const names = joinNames(unknown.map((name) => `"${name}"`));
@@ -40,6 +40,6 @@ export class ExploreStep extends Step<ExploreState> {
     }
     const hotels = [...new Set(args.hotels.map((name) => findHotel(name)!))];
     context.state.hotels = hotels.map((hotel) => ({ name: hotel.name, nightlyRateCents: hotel.nightlyRateCents }));
-    return advance(DatesStep, `Chose ${joinNames(hotels.map((hotel) => hotel.name))}.`);
+    return advance("DatesStep", `Chose ${joinNames(hotels.map((hotel) => hotel.name))}.`);
   }
 }

@@ -7,7 +7,7 @@ import { scriptedText, scriptedToolCalls, type ModelReply, type Script, type Scr
 const EXPLORE = "call choose_hotels with the names as the user gave them";
 const DATES = "Call set_stay_dates with the user's words exactly as they said them";
 const BOOK = "Show the user this quote and ask them to confirm the booking";
-const PRICE = "Call price_stay once with every hotel named";
+const PRICE = "You price hotel stays in Portland. Call price_stay";
 
 const ASKS_FOR_HOTELS = /\b(show|list|what|which|see|looking|find|explore|available)\b.*\bhotels?\b/i;
 const CHOICE_LEAD = /^(?:i'?ll take|i'?d like|we'?d like|let'?s go with|go with|choose|pick)\s+/i;
@@ -99,14 +99,10 @@ const hotelFlow: Script = (request) => {
   return undefined;
 };
 
-/** The RateQuote child's model: reads the hotels and days from DatesStep's message into price_stay. */
+/** The RateQuote child's model: prices the stay its input names, then answers with the quote. */
 const rateQuote: Script = ({ system, latest }) => {
   if (!system.includes(PRICE)) return undefined;
-  if (latest?.role === "user") {
-    const request = /^Price one room at each of these hotels: (.+)\. Check-in (\S+), check-out (\S+)\.$/.exec(latest.content);
-    if (!request) return undefined;
-    return scriptedToolCalls([{ name: "price_stay", args: { hotels: request[1]!.split("; "), checkIn: request[2], checkOut: request[3] } }]);
-  }
+  if (latest?.role === "user") return scriptedToolCalls([{ name: "price_stay", args: {} }]);
   if (latest?.role === "tool") return scriptedText(latest.content);
   return undefined;
 };

@@ -1,4 +1,5 @@
-import type { StepContext } from "../../engine/index.ts";
+import type { DeepReadonly, StepContext } from "../../engine/index.ts";
+import type { HotelFlowTypes } from "./hotel-flow.ts";
 import type { Quote } from "./rate-quote/quote-stay.ts";
 import type { StayDates } from "./resolve-stay.ts";
 
@@ -12,7 +13,7 @@ export interface PricedStay extends StayDates {
 export type DatesState = Partial<PricedStay>;
 
 /** The stay DatesStep saved, for BookStep's prompt and tool. */
-export function pricedStay(context: Pick<StepContext<object>, "stateOf">): PricedStay {
+export function pricedStay(context: Pick<StepContext<object, HotelFlowTypes>, "stateOf">): DeepReadonly<PricedStay> {
   // BookStep is only reached once DatesStep has saved a priced stay.
-  return context.stateOf("DatesStep") as unknown as PricedStay;
+  return context.stateOf("DatesStep") as DeepReadonly<PricedStay>;
 }

@@ -1,16 +1,16 @@
 import { Step, tool, stay, advance, complete, type StepContext } from "../../engine/index.ts";
+import type { InvoiceFlowTypes } from "./invoice-flow.ts";
 import { invoiceNumber } from "./invoice-number.ts";
 import { invoiceOf, type ConfirmState } from "./invoice-of.ts";
 import { describeInvoice } from "./describe-invoice.ts";
-import { LineItemsStep } from "./line-items-step.ts";
 import { formatMoney } from "./money.ts";
 import { readConfirmation } from "./read-confirmation.ts";
 
 /** Days from issue to due date: net 30. */
 const PAYMENT_TERM_DAYS = 30;
 
-export class ConfirmStep extends Step<ConfirmState> {
-  systemPrompt(context: StepContext<ConfirmState>): string {
+export class ConfirmStep extends Step<ConfirmState, InvoiceFlowTypes> {
+  systemPrompt(context: StepContext<ConfirmState, InvoiceFlowTypes>): string {
     return (
       "Show the user the invoice summary below and ask whether to issue it. " +
       "When the user answers, call answer_confirmation with their words: yes issues the invoice, no goes back to the line items. " +
@@ -29,14 +29,14 @@ export class ConfirmStep extends Step<ConfirmState> {
       additionalProperties: false,
     },
   })
-  answerConfirmation(args: { answer: string }, context: StepContext<ConfirmState>) {
+  answerConfirmation(args: { answer: string }, context: StepContext<ConfirmState, InvoiceFlowTypes>) {
     const decision = readConfirmation(args.answer);
     if (decision === undefined) {
       return stay(`"${args.answer.trim()}" is neither yes nor no. Nothing was issued. Ask the user to answer yes to issue the invoice, or no to change the items.`);
     }
     if (decision === "no") {
       context.state.changesRequested = (context.state.changesRequested ?? 0) + 1;
-      return advance(LineItemsStep, "The user wants to change the items; going back to the line items.");
+      return advance("LineItemsStep", "The user wants to change the items; going back to the line items.");
     }
     const invoice = invoiceOf(context.stateOf);
     // finish_items refuses an empty invoice and CustomerStep comes first, so this is a bug, not input.

@@ -1,9 +1,9 @@
 import { Step, tool, stay, advance, type StepContext } from "../../engine/index.ts";
 import { normalizeEmail } from "./normalize-email.ts";
+import type { InvoiceFlowTypes } from "./invoice-flow.ts";
 import type { CustomerState } from "./invoice-of.ts";
-import { LineItemsStep } from "./line-items-step.ts";
 
-export class CustomerStep extends Step<CustomerState> {
+export class CustomerStep extends Step<CustomerState, InvoiceFlowTypes> {
   systemPrompt(): string {
     return (
       "You open a new invoice by collecting the customer: their name and email address. " +
@@ -25,7 +25,7 @@ export class CustomerStep extends Step<CustomerState> {
       additionalProperties: false,
     },
   })
-  saveCustomer(args: { name: string; email: string }, context: StepContext<CustomerState>) {
+  saveCustomer(args: { name: string; email: string }, context: StepContext<CustomerState, InvoiceFlowTypes>) {
     const name = args.name.trim().replace(/\s+/g, " ");
     if (name === "") return stay("The customer's name is blank. Ask the user for the customer's name.");
     const email = normalizeEmail(args.email);
@@ -37,6 +37,6 @@ export class CustomerStep extends Step<CustomerState> {
     }
     context.state.name = name;
     context.state.email = email;
-    return advance(LineItemsStep, `Saved the customer ${name} (${email}).`);
+    return advance("LineItemsStep", `Saved the customer ${name} (${email}).`);
   }
 }

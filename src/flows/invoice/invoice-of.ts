@@ -1,3 +1,5 @@
+import type { StepContext } from "../../engine/index.ts";
+import type { InvoiceFlowTypes } from "./invoice-flow.ts";
 import { invoiceTotals, type InvoiceTotals } from "./invoice-math.ts";
 import type { LineItem } from "./line-item.ts";
 
@@ -23,16 +25,19 @@ export interface ConfirmState {
 /** The invoice as the three steps' states describe it, at any point of the flow. */
 export interface Invoice {
   customer: { name: string; email: string } | undefined;
-  items: LineItem[];
+  items: readonly LineItem[];
   totals: InvoiceTotals;
   issued: { invoiceNumber: string; issuedOn: string; dueOn: string } | undefined;
 }
 
-/** Reads the invoice from the steps' states: `stateOf` is a step context's, or the session's steps. */
-export function invoiceOf(stateOf: (step: string) => Readonly<Record<string, unknown>>): Invoice {
-  const customer = stateOf("CustomerStep") as CustomerState;
-  const items = (stateOf("LineItemsStep") as LineItemsState).items ?? [];
-  const confirm = stateOf("ConfirmStep") as ConfirmState;
+/** How `invoiceOf` reads InvoiceFlow's states: a step context's `stateOf`. */
+export type InvoiceStates = StepContext<object, InvoiceFlowTypes>["stateOf"];
+
+/** Reads the invoice from the steps' states. */
+export function invoiceOf(stateOf: InvoiceStates): Invoice {
+  const customer = stateOf("CustomerStep");
+  const items = stateOf("LineItemsStep").items ?? [];
+  const confirm = stateOf("ConfirmStep");
   return {
     customer: customer.name !== undefined && customer.email !== undefined ? { name: customer.name, email: customer.email } : undefined,
     items,

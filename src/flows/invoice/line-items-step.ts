@@ -1,5 +1,5 @@
 import { Step, tool, stay, advance, type StepContext } from "../../engine/index.ts";
-import { ConfirmStep } from "./confirm-step.ts";
+import type { InvoiceFlowTypes } from "./invoice-flow.ts";
 import { invoiceTotals } from "./invoice-math.ts";
 import { invoiceOf, type LineItemsState } from "./invoice-of.ts";
 import { describeCustomer, describeLine, describeLines, describeTotals } from "./describe-invoice.ts";
@@ -15,8 +15,8 @@ function saveLines(state: LineItemsState, items: LineItem[]): string {
   return `Running total: ${describeTotals(totals)}.`;
 }
 
-export class LineItemsStep extends Step<LineItemsState> {
-  systemPrompt(context: StepContext<LineItemsState>): string {
+export class LineItemsStep extends Step<LineItemsState, InvoiceFlowTypes> {
+  systemPrompt(context: StepContext<LineItemsState, InvoiceFlowTypes>): string {
     const invoice = invoiceOf(context.stateOf);
     return (
       `You are adding line items to the invoice for ${describeCustomer(invoice)}, one item per user message. ` +
@@ -44,7 +44,7 @@ export class LineItemsStep extends Step<LineItemsState> {
       additionalProperties: false,
     },
   })
-  addLineItem(args: LineItemInput, context: StepContext<LineItemsState>) {
+  addLineItem(args: LineItemInput, context: StepContext<LineItemsState, InvoiceFlowTypes>) {
     const items = context.state.items ?? [];
     const unchanged = `The running total is still ${describeTotals(invoiceTotals(items))}.`;
     if (items.length >= MAX_LINES) {
@@ -67,7 +67,7 @@ export class LineItemsStep extends Step<LineItemsState> {
       additionalProperties: false,
     },
   })
-  removeLineItem(args: { line: number }, context: StepContext<LineItemsState>) {
+  removeLineItem(args: { line: number }, context: StepContext<LineItemsState, InvoiceFlowTypes>) {
     const items = context.state.items ?? [];
     const removed = items[args.line - 1];
     if (!removed) {
@@ -83,10 +83,10 @@ export class LineItemsStep extends Step<LineItemsState> {
     description: "The user has no more items: move on to confirming the invoice.",
     parameters: { type: "object", properties: {}, additionalProperties: false },
   })
-  finishItems(_args: Record<string, never>, context: StepContext<LineItemsState>) {
+  finishItems(_args: Record<string, never>, context: StepContext<LineItemsState, InvoiceFlowTypes>) {
     const items = context.state.items ?? [];
     if (items.length === 0) return stay("There are no line items yet, so there is nothing to confirm. Ask the user for the first item.");
     const { totalCents } = invoiceTotals(items);
-    return advance(ConfirmStep, `The items are complete: ${items.length} lines, total ${formatMoney(totalCents)}. Moving on to the confirmation.`);
+    return advance("ConfirmStep", `The items are complete: ${items.length} lines, total ${formatMoney(totalCents)}. Moving on to the confirmation.`);
   }
 }

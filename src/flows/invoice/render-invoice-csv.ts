@@ -1,6 +1,6 @@
 import type { Renderer } from "../../engine/index.ts";
 import { csvDocument } from "./csv-document.ts";
-import { invoiceOf } from "./invoice-of.ts";
+import { invoiceOf, type InvoiceStates } from "./invoice-of.ts";
 import { formatAmount } from "./money.ts";
 import { formatTaxRate } from "./tax-rate.ts";
 
@@ -12,7 +12,8 @@ export const INVOICE_CSV_COLUMNS = ["invoice", "customer", "kind", "line", "desc
  * the invoice is issued the `invoice` column is empty: the rows are then a draft.
  */
 export const renderInvoiceCsv: Renderer = ({ steps }) => {
-  const invoice = invoiceOf((step) => steps[step] ?? {});
+  // A renderer gets the session's steps untyped; they hold what the steps' types say.
+  const invoice = invoiceOf(((step: string) => steps[step] ?? {}) as InvoiceStates);
   const number = invoice.issued?.invoiceNumber ?? "";
   const customer = invoice.customer?.name ?? "";
   const items = invoice.items.map((item, index) => [

@@ -1,23 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { ExecutionEntry, Script, SessionDocument } from "../../../src/engine/index.ts";
-import { hotelFlowScripts } from "../../../src/flows/hotel/index.ts";
+import { scriptedText, type ExecutionEntry, type Script, type SessionDocument } from "../../../src/engine/index.ts";
 import { openHotelApp, reachBookStep, reachDatesStep, type Conversation } from "./open-hotel-app.ts";
 
-interface PriceArgs {
-  hotels: string[];
-  checkIn: string;
-  checkOut: string;
-}
-
-/** RateQuote's own script, with the arguments of its price_stay call changed by `change`. */
-function changedRateQuote(change: (args: PriceArgs) => PriceArgs): Script {
-  return (request) => {
-    const reply = hotelFlowScripts["RateQuote"]!(request);
-    if (!reply?.toolCalls.length) return reply;
-    return { ...reply, toolCalls: reply.toolCalls.map((call) => ({ ...call, arguments: JSON.stringify(change(JSON.parse(call.arguments) as PriceArgs)) })) };
-  };
-}
+/** A RateQuote model that answers in words instead of pricing: the child does not complete. */
+const closedRateQuote: Script = () => scriptedText("The rates service is closed today.");
 
 function lastTool(document: SessionDocument): ExecutionEntry | undefined {
   return document.execution.filter((entry) => entry.kind === "tool").at(-1);
@@ -77,36 +64,16 @@ describe("HotelFlow: every tool's invalid input stays", () => {
     assert.equal(recovered.currentStep, "BookStep");
   });
 
-  const childRefusals: [string, (args: PriceArgs) => PriceArgs, RegExp][] = [
-    ["an unknown hotel", (args) => ({ ...args, hotels: ["Rose City Motel"] }), /"Rose City Motel" is not in the catalogue/],
-    ["an impossible day", (args) => ({ ...args, checkIn: "2027-02-30" }), /"2027-02-30" is not a calendar day/],
-    ["a check-out on the check-in day", (args) => ({ ...args, checkOut: args.checkIn }), /Check-out 2027-08-09 is not after check-in 2027-08-09/],
-  ];
-  for (const [what, change, response] of childRefusals) {
-    test(`price_stay in the RateQuote child stays on ${what}, and set_stay_dates stays on DatesStep`, async (t) => {
-      const { conversation } = await openHotelApp(t, { scripts: { RateQuote: changedRateQuote(change) } });
-      const chat = conversation();
-      await reachDatesStep(chat);
-      const after = await assertStays(chat, "the second week of August", "DatesStep", "set_stay_dates", response);
-      assert.equal(after.children.length, 1);
-      const child = after.children[0]!;
-      assert.equal(child.flow, "RateQuote");
-      assert.equal(child.runStatus, "running", "the child must not complete");
-      assert.equal(child.currentStep, "PriceStayStep");
-      assert.deepEqual(child.steps["PriceStayStep"] ?? {}, {}, "the child saved a quote");
-      assert.deepEqual(
-        child.execution.map((entry) => [entry.name, entry.outcome]),
-        [["price_stay", "stay"]],
-      );
-    });
-  }
-
-  test("set_stay_dates stays on DatesStep when the child quotes another stay than the one asked for", async (t) => {
-    const { conversation } = await openHotelApp(t, { scripts: { RateQuote: changedRateQuote((args) => ({ ...args, hotels: args.hotels.slice(0, 1) })) } });
+  test("set_stay_dates stays on DatesStep, saying why, when the RateQuote child does not complete", async (t) => {
+    const { conversation } = await openHotelApp(t, { scripts: { RateQuote: closedRateQuote } });
     const chat = conversation();
     await reachDatesStep(chat);
-    const after = await assertStays(chat, "the second week of August", "DatesStep", "set_stay_dates", /the quote did not cover the hotels and days asked for/);
-    assert.equal(after.children[0]?.runStatus, "completed");
+    const after = await assertStays(chat, "the second week of August", "DatesStep", "set_stay_dates", /couldn't price that stay: The rates service is closed today\./);
+    assert.equal(after.children.length, 1);
+    const child = after.children[0]!;
+    assert.deepEqual([child.flow, child.runStatus, child.currentStep], ["RateQuote", "running", "PriceStayStep"]);
+    assert.deepEqual(child.steps["PriceStayStep"] ?? {}, {}, "the child saved a quote");
+    assert.deepEqual(child.execution, []);
   });
 
   test("book_stay stays on BookStep for hotels that were not chosen, then books the chosen ones", async (t) => {

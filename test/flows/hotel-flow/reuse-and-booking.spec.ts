@@ -84,7 +84,7 @@ describe("HotelFlow: chosen hotels are reused, and the stay is priced and booked
     assert.notEqual(booking.reference, bookingReference(CHOSEN, "2027-08-09", "2027-08-16"));
   });
 
-  test("the RateQuote child is asked for the chosen hotels and the resolved days, and its quote is DatesStep's", async (t) => {
+  test("the RateQuote child is given the chosen hotels and the resolved days as input, and its output is DatesStep's quote", async (t) => {
     const { conversation } = await openHotelApp(t);
     const chat = conversation();
     await reachBookStep(chat);
@@ -92,10 +92,16 @@ describe("HotelFlow: chosen hotels are reused, and the stay is priced and booked
     assert.equal(document.children.length, 1);
     const child = document.children[0]!;
     assert.deepEqual([child.flow, child.parentStep, child.runStatus, child.turn], ["RateQuote", "DatesStep", "completed", 2]);
-    assert.deepEqual(child.memory["PriceStayStep"]?.[0], {
-      role: "user",
-      content: "Price one room at each of these hotels: Pearl District Inn; Rose City Lodge. Check-in 2027-08-09, check-out 2027-08-16.",
-    });
+    assert.deepEqual(child.memory["PriceStayStep"]?.[0], { role: "user", content: "Price the stay from 2027-08-09 to 2027-08-16." });
+    const quote = child.steps["PriceStayStep"]?.["quote"] as { checkIn: string; checkOut: string; lines: { hotel: string; nightlyRateCents: number }[] };
+    assert.deepEqual([quote.checkIn, quote.checkOut], ["2027-08-09", "2027-08-16"]);
+    assert.deepEqual(
+      quote.lines.map((line) => [line.hotel, line.nightlyRateCents]),
+      [
+        ["Pearl District Inn", 18900],
+        ["Rose City Lodge", 14999],
+      ],
+    );
     assert.deepEqual(child.steps["PriceStayStep"]?.["quote"], document.steps["DatesStep"]?.["quote"]);
     assert.equal(document.steps["DatesStep"]?.["words"], "the second week of August");
   });

@@ -1,4 +1,5 @@
 import { Step, tool, stay, complete, type StepContext } from "../../../engine/index.ts";
+import type { AddressCheckTypes } from "./address-check-flow.ts";
 import { US_STATES } from "./us-states.ts";
 
 export interface NormalizedAddress {
@@ -19,7 +20,11 @@ function stateCode(value: string): string | undefined {
   return US_STATES[titleCase(trimmed)];
 }
 
-export class NormalizeAddressStep extends Step<{ address?: NormalizedAddress }> {
+export interface NormalizeAddressState {
+  address?: NormalizedAddress;
+}
+
+export class NormalizeAddressStep extends Step<NormalizeAddressState, AddressCheckTypes> {
   systemPrompt(): string {
     return "Split the US postal address in the message into street, city, state and ZIP code and call normalize_address.";
   }
@@ -39,13 +44,14 @@ export class NormalizeAddressStep extends Step<{ address?: NormalizedAddress }> 
       additionalProperties: false,
     },
   })
-  normalizeAddress(args: NormalizedAddress, context: StepContext<{ address?: NormalizedAddress }>) {
+  normalizeAddress(args: NormalizedAddress, context: StepContext<NormalizeAddressState, AddressCheckTypes>) {
     const zip = args.zip.trim();
     if (!/^\d{5}(-\d{4})?$/.test(zip)) return stay(`The ZIP code "${zip}" is not 5 digits (or ZIP+4).`);
     const state = stateCode(args.state);
     if (!state) return stay(`"${args.state}" is not a US state.`);
     const street = titleCase(args.street).replace(/\b(Nw|Ne|Sw|Se)\b/g, (d) => d.toUpperCase());
-    context.state.address = { street, city: titleCase(args.city), state, zip };
-    return complete("The address is valid and saved.");
+    const address = { street, city: titleCase(args.city), state, zip };
+    context.state.address = address;
+    return complete("The address is valid and saved.", address);
   }
 }

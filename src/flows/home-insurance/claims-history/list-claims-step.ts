@@ -1,5 +1,6 @@
 import { Step, tool, stay, complete, type StepContext } from "../../../engine/index.ts";
 import type { Claim } from "../rating/index.ts";
+import type { ClaimsHistoryTypes } from "./claims-history-flow.ts";
 
 export interface ListClaimsState {
   claims?: Claim[];
@@ -8,7 +9,7 @@ export interface ListClaimsState {
 /** The earliest claim year taken as real; anything before it is a typing mistake. */
 const EARLIEST_CLAIM_YEAR = 1900;
 
-export class ListClaimsStep extends Step<ListClaimsState> {
+export class ListClaimsStep extends Step<ListClaimsState, ClaimsHistoryTypes> {
   systemPrompt(): string {
     return (
       "You read a homeowner's description of their past home insurance claims. Call record_claims once with every claim " +
@@ -39,13 +40,13 @@ export class ListClaimsStep extends Step<ListClaimsState> {
       additionalProperties: false,
     },
   })
-  recordClaims(args: { claims: Claim[] }, context: StepContext<ListClaimsState>) {
+  recordClaims(args: { claims: Claim[] }, context: StepContext<ListClaimsState, ClaimsHistoryTypes>) {
     const claims = args.claims.map((claim) => ({ year: claim.year, cause: claim.cause.trim().replace(/\s+/g, " ").toLowerCase() }));
     const unnamed = claims.find((claim) => claim.cause === "");
     if (unnamed) return stay(`The claim of ${unnamed.year} has no cause. Ask what happened.`);
     const early = claims.find((claim) => claim.year < EARLIEST_CLAIM_YEAR);
     if (early) return stay(`${early.year} is not a plausible year for the ${early.cause} claim. Ask for the year it happened.`);
     context.state.claims = claims;
-    return complete(claims.length ? `Recorded ${claims.length} claim${claims.length === 1 ? "" : "s"}.` : "Recorded no claims.");
+    return complete(claims.length ? `Recorded ${claims.length} claim${claims.length === 1 ? "" : "s"}.` : "Recorded no claims.", claims);
   }
 }

@@ -1,4 +1,3 @@
-import type { Hotel } from "../portland-hotels.ts";
 
 export interface QuoteLine {
   hotel: string;
@@ -17,7 +16,7 @@ export interface Quote {
 }
 
 /** Prices one room per hotel for `nights` nights; integer cents throughout, so nothing is rounded. */
-export function quoteStay(hotels: readonly Hotel[], checkIn: string, checkOut: string, nights: number): Quote {
+export function quoteStay(hotels: readonly { name: string; nightlyRateCents: number }[], checkIn: string, checkOut: string, nights: number): Quote {
   const lines = hotels.map((hotel) => ({
     hotel: hotel.name,
     nightlyRateCents: hotel.nightlyRateCents,
