@@ -1,8 +1,9 @@
 import { Buffer } from "node:buffer";
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
-import type { ChatRequest, FlowEngine } from "../engine/flow-engine.ts";
+import type { ChatRequest, FlowEngine, TurnOutcome } from "../engine/flow-engine.ts";
 import { eventStreamResponse } from "./event-stream.ts";
 import { headerValue, MAX_BODY_BYTES, SESSION_HEADER, type HttpRequest, type HttpResponse } from "./http-exchange.ts";
+import { idempotencyKeyOf } from "./idempotency-key.ts";
 import { errorResponse, jsonResponse } from "./json-response.ts";
 import { parseChatRequest } from "./parse-chat-request.ts";
 
@@ -20,6 +21,19 @@ function acceptedTypes(request: HttpRequest): string[] {
     .split(",")
     .map((part) => part.split(";")[0]!.trim().toLowerCase())
     .filter(Boolean);
+}
+
+/** The turn's answer in the first accepted type the session can be answered in; JSON is the default. */
+function turnAnswer(outcome: TurnOutcome, accepted: readonly string[], render: (mediaType: string) => string | undefined): HttpResponse {
+  for (const type of accepted) {
+    if (type === "text/event-stream") return eventStreamResponse(outcome);
+    if (type === "application/json" || type === "*/*" || type === "application/*") break;
+    const rendered = render(type);
+    if (rendered !== undefined) {
+      return { status: 200, headers: { "Content-Type": `${type}; charset=utf-8`, [SESSION_HEADER]: outcome.session }, body: rendered };
+    }
+  }
+  return jsonResponse(200, { success: true, ...outcome }, outcome.session);
 }
 
 /** Errors that belong to an existing session carry its id, like every other answer about it. */
@@ -63,23 +77,17 @@ export function createHandler(engine: FlowEngine, log: (message: string) => void
 
   async function chat(request: HttpRequest): Promise<HttpResponse> {
     let chatRequest: ChatRequest;
+    let key: ReturnType<typeof idempotencyKeyOf>;
     try {
       chatRequest = chatRequestOf(request);
+      key = idempotencyKeyOf(request);
     } catch (error) {
       return logged(errorResponse(error), error, "POST /ai/chat");
     }
     try {
-      const outcome = await engine.chat(chatRequest);
-      // The first accepted type this session can be answered in wins; JSON is the default.
-      for (const type of acceptedTypes(request)) {
-        if (type === "text/event-stream") return eventStreamResponse(outcome);
-        if (type === "application/json" || type === "*/*" || type === "application/*") break;
-        const rendered = await engine.render(outcome.session, type);
-        if (rendered !== undefined) {
-          return { status: 200, headers: { "Content-Type": `${type}; charset=utf-8`, [SESSION_HEADER]: outcome.session }, body: rendered };
-        }
-      }
-      return jsonResponse(200, { success: true, ...outcome }, outcome.session);
+      // Made before the turn is saved, so that a keyed turn's answer is saved with it.
+      const accepted = acceptedTypes(request);
+      return await engine.answer(chatRequest, (outcome, render) => turnAnswer(outcome, accepted, render), key);
     } catch (error) {
       return logged(errorResponse(error, sessionOfError(error, chatRequest)), error, "POST /ai/chat");
     }
