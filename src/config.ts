@@ -110,8 +110,8 @@ const HINTS: Record<string, string> = {
   FLOW_TURN_TIMEOUT_MS: "a positive whole number of milliseconds",
 };
 
-// The runner sets these itself: a flow request's body type, what it accepts, and the session it continues.
-const RUNNER_HEADERS = new Set(["content-type", "content-length", "accept", "host", "connection", "transfer-encoding", "chat_session_id"]);
+// The runner sets these itself: a flow request's body type, what it accepts, the session it continues, the turn's key.
+const RUNNER_HEADERS = new Set(["content-type", "content-length", "accept", "host", "connection", "transfer-encoding", "chat_session_id", "idempotency-key"]);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**

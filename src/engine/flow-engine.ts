@@ -6,7 +6,7 @@ import type { FlowDefinition } from "./flow.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import type { Model } from "./model.ts";
 import { RecentConversations } from "./recent-conversations.ts";
-import { renderSession, type Rendering } from "./render-session.ts";
+import { renderSession } from "./render-session.ts";
 import { RunRecorder } from "./run-recorder.ts";
 import { runTurn } from "./run-turn.ts";
 import {
@@ -17,17 +17,13 @@ import {
 } from "./session-document.ts";
 import type { SessionStore } from "./session-store.ts";
 import { staleStepError } from "./stale-step-error.ts";
+import { TurnKeys, type KeptKey, type TurnKey } from "./turn-keys.ts";
 
 export interface ChatRequest {
   /** Required to start a session; when given with a session it must be the session's flow. */
   flow?: string;
   session?: string;
   message: string;
-  /**
-   * Media types the client would rather have than JSON, in its order: the first the flow has a
-   * renderer for is rendered before the turn is saved, so a renderer that throws stores nothing.
-   */
-  renderAs?: readonly string[];
 }
 
 export interface TurnOutcome {
@@ -38,9 +34,21 @@ export interface TurnOutcome {
   completed: boolean;
   /** True when the stored session could not be read and this turn started a new one in its place. */
   reset?: true;
-  /** The session after the turn in the first of `renderAs` its flow renders, when there is one. */
-  rendered?: Rendering;
 }
+
+/**
+ * What a caller makes of a turn's outcome, before the turn is saved: `render` gives the session
+ * after the turn in a media type its flow renders (undefined for one it does not).
+ */
+export type MakeAnswer<A> = (outcome: TurnOutcome, render: (mediaType: string) => string | undefined) => A | Promise<A>;
+
+/** How one turn is answered, and for a keyed turn, where its answer is kept. */
+interface TurnPlan<A> {
+  make: MakeAnswer<A>;
+  kept?: KeptKey;
+}
+
+const outcomeItself = (outcome: TurnOutcome): TurnOutcome => outcome;
 
 export interface FlowSummary {
   name: string;
@@ -70,6 +78,7 @@ export class FlowEngine {
   readonly #env: Readonly<Record<string, string>>;
   readonly #sessions = new KeyedMutex();
   readonly #recent: RecentConversations;
+  readonly #keys: TurnKeys;
 
   constructor(options: FlowEngineOptions) {
     for (const flow of options.flows) {
@@ -83,6 +92,7 @@ export class FlowEngine {
     this.#clockOf = options.clockOf;
     this.#env = options.env ?? {};
     this.#recent = new RecentConversations(RECENT_SESSIONS);
+    this.#keys = new TurnKeys(options.store);
   }
 
   get store(): SessionStore {
@@ -116,6 +126,20 @@ export class FlowEngine {
    * request (no flow, unknown flow) rejects rather than throwing synchronously.
    */
   chat(request: ChatRequest): Promise<TurnOutcome> {
+    return this.#route(request, { make: outcomeItself });
+  }
+
+  /**
+   * Applies a turn, as `chat` does, and answers with what `make` makes of it before it is saved.
+   * Under a client's `key` that answer is saved with the turn, and a request under the same key
+   * gets it again (`key.replay`) instead of being applied again (TurnKeys says how).
+   */
+  answer<A>(request: ChatRequest, make: MakeAnswer<A>, key?: TurnKey<A>): Promise<A> {
+    if (key === undefined) return this.#route(request, { make });
+    return this.#keys.once(request, key, (kept) => this.#route(request, { make, kept }));
+  }
+
+  #route<A>(request: ChatRequest, plan: TurnPlan<A>): Promise<A> {
     if (request.session === undefined) {
       if (request.flow === undefined) {
         return Promise.reject(
@@ -128,21 +152,21 @@ export class FlowEngine {
       } catch (error) {
         return Promise.reject(error);
       }
-      return this.#start(flow, request);
+      return this.#start(flow, request.message, plan);
     }
     const id = request.session;
     // Not async, like the mutex's fast path: the promise a turn on a session waits for is the
     // turn's own, with no layer around it.
     return this.#sessions.run(id, () =>
       // Another process saved the session first: the turn is played again on what it saved, once.
-      this.#continue(id, request).catch((error: unknown) => {
+      this.#continue(id, request, plan).catch((error: unknown) => {
         if (!isFlowcheckError(error, "session_conflict")) throw error;
-        return this.#continue(id, request);
+        return this.#continue(id, request, plan);
       }),
     );
   }
 
-  async #start(flow: FlowDefinition, request: ChatRequest): Promise<TurnOutcome> {
+  async #start<A>(flow: FlowDefinition, message: string, plan: TurnPlan<A>): Promise<A> {
     const now = new Date().toISOString();
     const document: SessionDocument = {
       id: randomUUID(),
@@ -159,10 +183,10 @@ export class FlowEngine {
     };
     // `return await`, here and below: an async function that returns a promise unawaited pays for
     // an extra promise and tick to adopt it.
-    return await this.#apply(flow, document, request, this.#store.changeMark?.(), (write) => this.#store.create(write));
+    return await this.#apply(flow, document, message, this.#store.changeMark?.(), (write) => this.#store.create(write), plan);
   }
 
-  async #continue(id: string, request: ChatRequest): Promise<TurnOutcome> {
+  async #continue<A>(id: string, request: ChatRequest, plan: TurnPlan<A>): Promise<A> {
     // Read before anything else: a write by someone else after this point makes the next turn look.
     const mark = this.#store.changeMark?.();
     let document: SessionDocument | undefined;
@@ -186,9 +210,9 @@ export class FlowEngine {
       if (stale) throw stale;
     } catch (error) {
       if (!isFlowcheckError(error, "session_unreadable")) throw error;
-      return this.#reset(id, request, error);
+      return this.#reset(id, request, error, plan);
     }
-    return await this.#apply(flow, document, request, mark, (write) => this.#store.saveTurn(write));
+    return await this.#apply(flow, document, request.message, mark, (write) => this.#store.saveTurn(write), plan);
   }
 
   /** The session, when a turn may be applied to it; otherwise the error that says why not. */
@@ -215,7 +239,7 @@ export class FlowEngine {
    * The stored session cannot be read (a version this code does not know, or damaged): it is kept
    * as it is, and the message starts a new session of the same flow, whose id the answer carries.
    */
-  async #reset(id: string, request: ChatRequest, error: FlowcheckError): Promise<TurnOutcome> {
+  async #reset<A>(id: string, request: ChatRequest, error: FlowcheckError, plan: TurnPlan<A>): Promise<A> {
     const { flow: stored, reason } = error.details as { flow?: string; reason: string };
     const name = request.flow ?? (stored !== undefined && this.#flows.has(stored) ? stored : undefined);
     if (name === undefined) {
@@ -224,17 +248,19 @@ export class FlowEngine {
         `Session "${id}" cannot be read by this version (${reason}) and names no flow of this server; send "flow" to start a new session in its place.`,
       );
     }
-    return { ...(await this.#start(this.flow(name), request)), reset: true };
+    const make: MakeAnswer<A> = (outcome, render) => plan.make({ ...outcome, reset: true }, render);
+    return await this.#start(this.flow(name), request.message, { ...plan, make });
   }
 
-  async #apply(
+  async #apply<A>(
     flow: FlowDefinition,
     document: SessionDocument,
-    request: ChatRequest,
+    message: string,
     /** The store's change mark from before the session was read; this process's own save leaves it as it is. */
     mark: number | undefined,
     save: (write: Parameters<SessionStore["saveTurn"]>[0]) => Promise<void>,
-  ): Promise<TurnOutcome> {
+    plan: TurnPlan<A>,
+  ): Promise<A> {
     const turn = document.turns + 1;
     const run = new RunRecorder(flow, turn, {
       currentStep: document.flow.currentStep,
@@ -245,7 +271,7 @@ export class FlowEngine {
       children: document.children,
     });
     const blocked: string[] = [];
-    const response = await collectBlockedConnections(blocked, () => runTurn(run, request.message, { model: this.#model, rootFlow: flow.name, clockOf: this.#clockOf, env: this.#env }));
+    const response = await collectBlockedConnections(blocked, () => runTurn(run, message, { model: this.#model, rootFlow: flow.name, clockOf: this.#clockOf, env: this.#env }));
     if (blocked.length) {
       // Failed loudly even when the flow's code caught the refused connection and went on.
       throw new FlowcheckError(
@@ -265,18 +291,26 @@ export class FlowEngine {
       createdAt: document.createdAt,
       updatedAt: new Date().toISOString(),
     };
-    // Rendered before the save: a renderer that throws fails the turn, never hides a saved one.
-    const rendered = request.renderAs?.length ? renderSession(flow, head, request.renderAs) : undefined;
-    await save({ head, baseTurns: document.turns, memory: run.memoryAppends, execution: run.executionAppends });
+    const made = answerBeforeSaving(flow, head, response, plan.make);
+    const answer = made instanceof Promise ? await made : made;
+    const keep = plan.kept ? { answer: { ...plan.kept, answer } } : {};
+    await save({ head, baseTurns: document.turns, memory: run.memoryAppends, execution: run.executionAppends, ...keep });
     this.#recent.keep({ document: { ...head, memory: run.memory, execution: run.execution }, mark });
-    const outcome: TurnOutcome = {
-      session: head.id,
-      response,
-      currentStep: head.flow.currentStep,
-      runStatus: head.runStatus,
-      completed: head.runStatus === "completed",
-    };
-    if (rendered) outcome.rendered = rendered;
-    return outcome;
+    return answer;
   }
+}
+
+/** The caller's answer to a turn, made from the session as the turn leaves it, before it is saved. */
+function answerBeforeSaving<A>(flow: FlowDefinition, head: SessionHead, response: string, make: MakeAnswer<A>): A | Promise<A> {
+  const outcome: TurnOutcome = {
+    session: head.id,
+    response,
+    currentStep: head.flow.currentStep,
+    runStatus: head.runStatus,
+    completed: head.runStatus === "completed",
+  };
+  // A copy of the state: what a renderer does to it must not reach the save. One that throws fails
+  // the turn before it is saved, so it never hides an applied turn.
+  const render = (mediaType: string) => renderSession(flow, { ...head, steps: structuredClone(head.steps) }, [mediaType])?.body;
+  return make(outcome, render);
 }

@@ -1,3 +1,5 @@
+import { onSettled } from "./on-settled.ts";
+
 /** Runs tasks that share a key one after another, in arrival order; other keys run freely. */
 export class KeyedMutex {
   // A key is here while one of its tasks runs, with the tasks waiting behind it; an idle key is
@@ -11,18 +13,7 @@ export class KeyedMutex {
       if (next) next();
       else this.#waiting.delete(key);
     };
-    // Not `finally`, which costs two promises more.
-    const released = (result: Promise<T>) =>
-      result.then(
-        (value) => {
-          release();
-          return value;
-        },
-        (error: unknown) => {
-          release();
-          throw error;
-        },
-      );
+    const released = (result: Promise<T>) => onSettled(result, release);
     if (queue) return released(new Promise<void>((start) => queue.push(start)).then(task));
     // A task that finds its key idle starts at once: one promise more than its own, not a chain.
     this.#waiting.set(key, []);

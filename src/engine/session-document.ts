@@ -85,6 +85,20 @@ export interface MemoryAppend {
   entry: MemoryEntry;
 }
 
+/**
+ * The answer a turn sent under a client's key (an HTTP `Idempotency-Key`), kept apart from the
+ * session document and written with the turn, so a client that lost it gets it again.
+ */
+export interface KeptAnswer {
+  /** The session the request named; "" for a request that started a session, scoped by its key alone. */
+  scope: string;
+  key: string;
+  /** What the request asked (its flow and message, as JSON text), to tell the same request from another one under a used key. */
+  request: string;
+  /** The answer as its caller made it: any JSON value. */
+  answer: unknown;
+}
+
 /** One turn's write: the new head and what the turn appended. Applied entirely or not at all. */
 export interface TurnWrite {
   head: SessionHead;
@@ -92,4 +106,6 @@ export interface TurnWrite {
   baseTurns: number;
   memory: MemoryAppend[];
   execution: ExecutionEntry[];
+  /** For a keyed turn, its answer; a write whose scope and key are kept already is refused as a conflict. */
+  answer?: KeptAnswer;
 }

@@ -1,10 +1,11 @@
 import { Buffer } from "node:buffer";
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
 import type { ChatRequest, FlowEngine, TurnOutcome } from "../engine/flow-engine.ts";
-import { acceptedTypes, renderableTypes } from "./accepted-types.ts";
+import { acceptedTypes } from "./accepted-types.ts";
 import { answerSession, sessionIdOf } from "./answer-session.ts";
 import { eventStreamResponse } from "./event-stream.ts";
 import { headerValue, MAX_BODY_BYTES, type HttpRequest, type HttpResponse } from "./http-exchange.ts";
+import { idempotencyKeyOf } from "./idempotency-key.ts";
 import { errorResponse, jsonResponse } from "./json-response.ts";
 import { parseChatRequest } from "./parse-chat-request.ts";
 import { renderedResponse } from "./rendered-response.ts";
@@ -46,14 +47,15 @@ function chatRequestOf(request: HttpRequest): ChatRequest {
 }
 
 /**
- * The turn's answer in the first accepted type it can be given in: the flow's rendering (which the
- * engine made before it saved the turn), an event stream, or JSON, the default.
+ * The turn's answer in the first accepted type it can be given in: the flow's rendering of the
+ * session (made before the turn is saved), an event stream, or JSON, the default.
  */
-function turnAnswer(outcome: TurnOutcome, accepted: readonly string[]): HttpResponse {
-  if (outcome.rendered) return renderedResponse(outcome.rendered, outcome.session);
+function turnAnswer(outcome: TurnOutcome, accepted: readonly string[], render: (mediaType: string) => string | undefined): HttpResponse {
   for (const type of accepted) {
     if (type === "text/event-stream") return eventStreamResponse(outcome);
     if (type === "application/json" || type === "*/*" || type === "application/*") break;
+    const body = render(type);
+    if (body !== undefined) return renderedResponse({ mediaType: type, body }, outcome.session);
   }
   return jsonResponse(200, { success: true, ...outcome }, outcome.session);
 }
@@ -72,15 +74,18 @@ export function createHandler(engine: FlowEngine, log: (message: string) => void
 
   async function chat(request: HttpRequest): Promise<HttpResponse> {
     let chatRequest: ChatRequest;
+    let key: ReturnType<typeof idempotencyKeyOf>;
     try {
       chatRequest = chatRequestOf(request);
+      key = idempotencyKeyOf(request);
     } catch (error) {
       return logged(errorResponse(error), error, "POST /ai/chat");
     }
     try {
+      // Made before the turn is saved, so that a keyed turn's answer is saved with it, and a
+      // renderer that throws leaves the turn unapplied.
       const accepted = acceptedTypes(request);
-      const renderAs = renderableTypes(accepted);
-      return turnAnswer(await engine.chat(renderAs.length ? { ...chatRequest, renderAs } : chatRequest), accepted);
+      return await engine.answer(chatRequest, (outcome, render) => turnAnswer(outcome, accepted, render), key);
     } catch (error) {
       return logged(errorResponse(error, sessionOfError(error, chatRequest)), error, "POST /ai/chat");
     }

@@ -1,5 +1,5 @@
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
-import { headOf, SESSION_DOCUMENT_VERSION, type SessionDocument, type SessionHead, type TurnWrite } from "../engine/session-document.ts";
+import { headOf, SESSION_DOCUMENT_VERSION, type KeptAnswer, type SessionDocument, type SessionHead, type TurnWrite } from "../engine/session-document.ts";
 import type { SessionStore } from "../engine/session-store.ts";
 import { migrateSession } from "./migrations/migrate-session.ts";
 import { validateSessionHead } from "./migrations/session-document-schema.ts";
@@ -24,8 +24,8 @@ function settle<T, R>(start: () => Awaitable<T>, then: (value: T) => Awaitable<R
 
 /**
  * What every store shares: documents migrated and checked on read, and a turn applied only on top
- * of the turn count it was computed from. A backend implements the five hooks below; each write
- * hook must be atomic (all of the turn, or nothing).
+ * of the turn count it was computed from. A backend implements the six hooks below; each write
+ * hook must be atomic (all of the turn, its kept answer included, or nothing).
  */
 export abstract class SessionStoreBase implements SessionStore {
   abstract readonly description: string;
@@ -38,6 +38,8 @@ export abstract class SessionStoreBase implements SessionStore {
   protected abstract insert(write: TurnWrite): Awaitable<boolean>;
   /** Applies a turn when the stored turn count is `write.baseTurns`; false (nothing written) otherwise. */
   protected abstract apply(write: TurnWrite): Awaitable<boolean>;
+  /** The answer kept under `key` in `scope`; undefined when there is none. */
+  protected abstract readAnswer(scope: string, key: string): Awaitable<KeptAnswer | undefined>;
   abstract close(): Promise<void>;
 
   /**
@@ -72,11 +74,19 @@ export abstract class SessionStoreBase implements SessionStore {
     );
   }
 
+  fetchAnswer(scope: string, key: string): Promise<KeptAnswer | undefined> {
+    return settle(
+      () => this.readAnswer(scope, key),
+      (kept) => kept,
+      this.#failure,
+    );
+  }
+
   create(write: TurnWrite): Promise<void> {
     return settle(
       () => this.insert(write),
       (inserted) => {
-        if (!inserted) throw this.#conflict(write, "a session with this id exists already");
+        if (!inserted) throw this.#conflict(write, `a session with this id exists already${this.#orKept(write)}`);
       },
       this.#failure,
     );
@@ -86,10 +96,14 @@ export abstract class SessionStoreBase implements SessionStore {
     return settle(
       () => this.apply(write),
       (applied) => {
-        if (!applied) throw this.#conflict(write, `it no longer has ${write.baseTurns} turns, or is gone`);
+        if (!applied) throw this.#conflict(write, `it no longer has ${write.baseTurns} turns, or is gone${this.#orKept(write)}`);
       },
       this.#failure,
     );
+  }
+
+  #orKept(write: TurnWrite): string {
+    return write.answer ? `, or a turn under the key "${write.answer.key}" was saved first` : "";
   }
 
   #conflict(write: TurnWrite, found: string): FlowcheckError {

@@ -27,6 +27,7 @@ import {
   type StepContext,
   type TurnWrite,
 } from "../../src/engine/index.ts";
+import type { KeptAnswer } from "../../src/engine/session-document.ts";
 import { FlowcheckError, isFlowcheckError, type ErrorCode } from "../../src/errors.ts";
 import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
 import { basicFlowEntry } from "../fixtures/flows/index.ts";
@@ -292,6 +293,10 @@ class CountingStore implements SessionStore {
 
   changeMark(): number {
     return this.inner.changeMark();
+  }
+
+  fetchAnswer(scope: string, key: string): Promise<KeptAnswer | undefined> {
+    return this.inner.fetchAnswer(scope, key);
   }
 
   async create(write: TurnWrite): Promise<void> {

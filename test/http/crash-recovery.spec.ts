@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
 import { FLOW_MEMORY } from "../../src/engine/session-document.ts";
 import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
+import { killChildServer as kill, startChildServer, type ChildServer as Server } from "../support/child-server.ts";
 import { tempDir } from "../support/temp-path.ts";
 
-const ROOT = resolve(import.meta.dirname, "..", "..");
 const ROUNDS = 6;
 const WORKERS = 4;
 /** save_name accepts at most 100 characters, so a session's unique placeholders stay below that. */
@@ -34,37 +33,9 @@ function placeholder(n: number): string {
   return `John${" ".repeat(n + 1)}Doe`;
 }
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<void>;
-}
-
-/** Starts the BasicFlow fixture's server as a child process and resolves once it prints the URL it serves. */
+/** Starts the BasicFlow fixture's server as a child process on `sqlitePath`. */
 function startServer(sqlitePath: string): Promise<Server> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/support/serve-basic-flow.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SQLITE_PATH: sqlitePath, FLOW_MODEL: "scripted" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const exited = new Promise<void>((done) => child.once("exit", () => done()));
-  return new Promise((ready, fail) => {
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.setEncoding("utf8").on("data", (text: string) => {
-      stdout += text;
-      const url = /flowcheck: serving (http:\/\/127\.0\.0\.1:\d+) /.exec(stdout)?.[1];
-      if (url) ready({ child, url, exited });
-    });
-    child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-    child.once("exit", (code, signal) => fail(new Error(`the server exited (${code ?? signal}) before listening:\n${stdout}${stderr}`)));
-  });
-}
-
-async function kill(server: Server | undefined): Promise<void> {
-  if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
-  server.child.kill("SIGKILL");
-  await server.exited;
+  return startChildServer({ SQLITE_PATH: sqlitePath, FLOW_MODEL: "scripted" });
 }
 
 interface Answer {

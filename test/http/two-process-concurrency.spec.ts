@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { FLOW_MEMORY } from "../../src/engine/session-document.ts";
 import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
 import { basicFlowScripts } from "../fixtures/flows/index.ts";
+import { killChildServer as kill, startChildServer, type ChildServer as Server } from "../support/child-server.ts";
 import { startFakeOpenAI } from "../support/fake-openai-server.ts";
 import { tempDir } from "../support/temp-path.ts";
 
@@ -14,46 +14,9 @@ import { tempDir } from "../support/temp-path.ts";
 // on a few shared sessions: a turn is either answered (200) and stored once, in its client's order,
 // or refused with 409 session_conflict and not stored at all. Nothing else may come back.
 
-const ROOT = resolve(import.meta.dirname, "..", "..");
 const CLIENTS = 8;
 const TURNS_PER_CLIENT = 20;
 const SESSIONS = 2;
-
-interface Server {
-  name: string;
-  child: ChildProcess;
-  url: string;
-  exited: Promise<void>;
-  /** What the process printed, for the failure messages (a 500's details go to its log). */
-  output: () => string;
-}
-
-/** Starts the BasicFlow fixture's server as a child process with `env` and resolves once it prints its URL. */
-function startServer(name: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/support/serve-basic-flow.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const exited = new Promise<void>((done) => child.once("exit", () => done()));
-  let text = "";
-  const output = () => text;
-  return new Promise((ready, fail) => {
-    child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-      text += chunk;
-      const url = /flowcheck: serving (http:\/\/127\.0\.0\.1:\d+) /.exec(text)?.[1];
-      if (url) ready({ name, child, url, exited, output });
-    });
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-    child.once("exit", (code, signal) => fail(new Error(`server ${name} exited (${code ?? signal}) before listening:\n${text}`)));
-  });
-}
-
-async function kill(server: Server | undefined): Promise<void> {
-  if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
-  server.child.kill("SIGKILL");
-  await server.exited;
-}
 
 interface Answer {
   status: number;
@@ -229,7 +192,7 @@ test("two server processes on one SQLite file: every turn is answered 200 or 409
   const servers: Server[] = [];
   try {
     // One after the other, so both have opened the file before any client talks to them.
-    for (const name of ["A", "B"]) servers.push(await startServer(name, { SQLITE_PATH: sqlitePath, FLOW_MODEL: "scripted" }));
+    for (const name of ["A", "B"]) servers.push(await startChildServer({ SQLITE_PATH: sqlitePath, FLOW_MODEL: "scripted" }, name));
     await playAndCheck(t, servers, sqlitePath);
   } finally {
     for (const server of servers) await kill(server);
@@ -287,7 +250,7 @@ test("with a slow model, so that turns of the two processes overlap, every turn 
       OPENAI_MAX_RETRIES: "0",
       OPENAI_TIMEOUT_MS: "10000",
     };
-    for (const name of ["A", "B"]) servers.push(await startServer(name, env));
+    for (const name of ["A", "B"]) servers.push(await startChildServer(env, name));
     await playAndCheck(t, servers, sqlitePath);
     t.diagnostic(`${fake.requests.length} model calls`);
   } finally {
@@ -305,7 +268,7 @@ test("a reader on its own connection, as the scenario runner with FLOW_BASE_URL 
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   let store: SqliteSessionStore | undefined;
   try {
-    server = await startServer("A", { SQLITE_PATH: sqlitePath, FLOW_MODEL: "scripted" });
+    server = await startChildServer({ SQLITE_PATH: sqlitePath, FLOW_MODEL: "scripted" }, "A");
     const first = await post(server.url, agent, { flow: "BasicFlow", message: "Jane Doe" });
     assert.equal(first.status, 200, JSON.stringify(first.body));
     const id = first.body["session"] as string;

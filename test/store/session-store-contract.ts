@@ -149,6 +149,51 @@ export function describeSessionStoreContract(name: string, open: () => Promise<S
       assert.equal(await subject.store.fetchHead(newId()), undefined);
     });
 
+    test("a keyed turn's answer is stored with the turn and fetched by its scope and key alone", async () => {
+      const id = newId();
+      const first = { scope: "", key: `start-${id}`, request: "f1", answer: { status: 200, body: ["a", "b"] } };
+      const second = { scope: id, key: "turn-2", request: "f2", answer: { status: 200, body: "two" } };
+      await subject.store.create(turnWrite(id, 1, { answer: first }));
+      await subject.store.saveTurn(turnWrite(id, 2, { answer: second }));
+      assert.deepEqual(await subject.store.fetchAnswer("", first.key), first);
+      assert.deepEqual(await subject.store.fetchAnswer(id, "turn-2"), second);
+      assert.equal(await subject.store.fetchAnswer(id, first.key), undefined);
+      assert.equal(await subject.store.fetchAnswer(newId(), "turn-2"), undefined);
+      // The session document is what it was: the answers are kept beside it.
+      assert.deepEqual(await subject.store.fetchHead(id), head(id, 2));
+    });
+
+    test("a turn under a scope and key kept already is refused with session_conflict and changes nothing", async () => {
+      const id = newId();
+      const kept = { scope: id, key: "twice", request: "f", answer: "first" };
+      await subject.store.create(turnWrite(id, 1));
+      await subject.store.saveTurn(turnWrite(id, 2, { answer: kept }));
+      const before = await subject.store.fetchAll(id);
+      await rejectsWithConflict(subject.store.saveTurn(turnWrite(id, 3, { answer: { ...kept, answer: "second" } })));
+      assert.deepEqual(await subject.store.fetchAll(id), before);
+      assert.deepEqual(await subject.store.fetchAnswer(id, "twice"), kept);
+    });
+
+    test("a first turn under a key another session was started with is refused and creates nothing", async () => {
+      const [one, other] = [newId(), newId()];
+      const kept = { scope: "", key: `start-${one}`, request: "f", answer: "first" };
+      await subject.store.create(turnWrite(one, 1, { answer: kept }));
+      await rejectsWithConflict(subject.store.create(turnWrite(other, 1, { answer: { ...kept, answer: "second" } })));
+      assert.equal(await subject.store.fetchAll(other), undefined);
+      assert.deepEqual(await subject.store.fetchAnswer("", kept.key), kept);
+    });
+
+    test("a keyed turn whose write fails part-way keeps no answer", async () => {
+      const id = newId();
+      await subject.store.create(turnWrite(id, 1));
+      const cycle: Record<string, unknown> = { role: "user", content: "loop" };
+      cycle["self"] = cycle;
+      const broken = turnWrite(id, 2, { memory: [{ namespace: "flow", entry: cycle as never }], answer: { scope: id, key: "lost", request: "f", answer: "never" } });
+      await assert.rejects(subject.store.saveTurn(broken));
+      assert.equal(await subject.store.fetchAnswer(id, "lost"), undefined);
+      assert.deepEqual(await subject.store.fetchHead(id), head(id, 1));
+    });
+
     test("a large document and a long conversation come back exactly as written", async () => {
       const id = newId();
       const big = { notes: "x".repeat(512 * 1024), nested: { list: Array.from({ length: 1000 }, (_, i) => ({ i, text: `item ${i}` })) } };

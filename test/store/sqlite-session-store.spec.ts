@@ -206,7 +206,7 @@ test("a file of the earlier table layout (a row per entry) is brought up to one 
       assert.deepEqual(await store.fetchAll(id), migrateSession(stored, id, "the fixture"));
       const db = new Database(path, { readonly: true });
       const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((row) => row.name);
-      assert.deepEqual(tables, ["session_turns", "sessions"]);
+      assert.deepEqual(tables, ["session_turns", "sessions", "turn_answers"]);
       assert.equal((db.prepare("SELECT COUNT(*) AS n FROM session_turns").get() as { n: number }).n, 2);
       db.close();
     } finally {

@@ -17,6 +17,8 @@ export interface FakeRequest {
   session: string | undefined;
   message: string;
   accept: string;
+  /** The `Idempotency-Key` the client sent, if any. */
+  idempotencyKey: string | undefined;
 }
 
 /** An answer as it goes on the wire. A header set to undefined is not sent. */
@@ -129,6 +131,7 @@ export class FakeChatServer {
       session: Array.isArray(header) ? header[0] : header,
       message: (JSON.parse(text) as { message: string }).message,
       accept: req.headers.accept ?? "",
+      idempotencyKey: req.headers["idempotency-key"] as string | undefined,
     };
     this.requests.push(request);
     const reply = this.#behave(request);

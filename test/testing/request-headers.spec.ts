@@ -42,10 +42,11 @@ test("FLOW_HEADERS is a JSON object of header names and string values, read with
     'FLOW_HEADERS is not valid JSON (its value is not shown: it may hold credentials); expected an object of header names and values, e.g. {"Authorization": "Bearer …"}.',
   ]);
   assert.deepEqual(problems('["s3cret"]'), ['FLOW_HEADERS is not a JSON object; expected header names and values, e.g. {"Authorization": "Bearer …"}.']);
-  assert.deepEqual(problems('{"X Tenant": "a", "CHAT_SESSION_ID": "b", "Accept": "c", "X-Retries": 3, "X-Key": "s3cret"}'), [
+  assert.deepEqual(problems('{"X Tenant": "a", "CHAT_SESSION_ID": "b", "Accept": "c", "Idempotency-Key": "d", "X-Retries": 3, "X-Key": "s3cret"}'), [
     'FLOW_HEADERS has "X Tenant", which is not a header name.',
     "FLOW_HEADERS has CHAT_SESSION_ID, which the runner sets itself; drop it.",
     "FLOW_HEADERS has Accept, which the runner sets itself; drop it.",
+    "FLOW_HEADERS has Idempotency-Key, which the runner sets itself; drop it.",
     "FLOW_HEADERS has X-Retries with a number value; header values are strings.",
   ]);
   for (const value of ["Bearer s3cret", '["s3cret"]']) assert.doesNotMatch(problems(value).join(" "), /s3cret/);

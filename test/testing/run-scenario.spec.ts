@@ -39,7 +39,7 @@ test("each turn report carries the request, the response with its status and the
   assert.deepEqual(first!.request, {
     method: "POST",
     path: "/ai/chat",
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    headers: { "Content-Type": "application/json", Accept: "application/json", "Idempotency-Key": first!.idempotencyKey },
     body: { flow: "FakeFlow", message: "hello" },
   });
   assert.deepEqual(second!.request?.body, { message: "second" });
@@ -55,6 +55,19 @@ test("each turn report carries the request, the response with its status and the
   });
   assert.equal(first!.stored?.turns, 1);
   assert.equal(second!.stored?.flow.currentStep, "NextStep");
+});
+
+test("each turn is sent under an Idempotency-Key of its own, shown unredacted in its report, and a new run has new keys", async () => {
+  const { turns, fake } = await playAgainstFake(conversation);
+  const keys = turns.map((turn) => turn.idempotencyKey);
+  assert.deepEqual(fake.requests.map((request) => request.idempotencyKey), keys);
+  for (const [i, turn] of turns.entries()) {
+    assert.match(keys[i]!, /^[0-9a-f-]{36}-\d+$/);
+    assert.equal(turn.request?.headers["Idempotency-Key"], keys[i]);
+  }
+  assert.equal(new Set(keys).size, keys.length);
+  const again = await playAgainstFake(conversation);
+  assert.deepEqual(again.turns.map((turn) => keys.includes(turn.idempotencyKey)), [false, false, false, false]);
 });
 
 test("after a failed turn runScenario skips the rest with the reason, and the final report is skipped with it", async () => {

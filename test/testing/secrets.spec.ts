@@ -158,7 +158,7 @@ test("a provider error that quotes the API key (as some OpenAI-compatible gatewa
   }
 });
 
-test("redactHeaders replaces authorization, proxy-authorization, cookie, set-cookie and x-api-key in any letter case, and keeps the rest", () => {
+test("redactHeaders replaces authorization, proxy-authorization, cookie, set-cookie and x-api-key in any letter case, and keeps the rest, Idempotency-Key too", () => {
   const key = secret("sk-test-");
   const headers = {
     Authorization: `Bearer ${key}`,
@@ -169,6 +169,7 @@ test("redactHeaders replaces authorization, proxy-authorization, cookie, set-coo
     "x-auth-token": key,
     "Content-Type": "application/json",
     CHAT_SESSION_ID: "5b0e0000-0000-4000-8000-000000000000",
+    "Idempotency-Key": "0c6f1d2e-run-1",
   };
   const safe = redactHeaders(headers as unknown as Record<string, string>);
   for (const name of ["Authorization", "proxy-authorization", "Cookie", "set-cookie", "X-API-Key", "x-auth-token"]) {
@@ -176,6 +177,7 @@ test("redactHeaders replaces authorization, proxy-authorization, cookie, set-coo
   }
   assert.equal(safe["Content-Type"], "application/json");
   assert.equal(safe["CHAT_SESSION_ID"], "5b0e0000-0000-4000-8000-000000000000");
+  assert.equal(safe["Idempotency-Key"], "0c6f1d2e-run-1");
   assert.ok(!JSON.stringify(safe).includes(key));
 });
 

@@ -145,6 +145,7 @@ const transcript: Transcript = {
       label: "name",
       input: "John Wick",
       outcome: "passed",
+      idempotencyKey: "0c6f1d2e-run-1",
       response: { status: 200, headers: {}, body: { success: true, response: "Hello John Wick.\nWhich city?" } },
       checks: [passed("transport", "status"), { contract: "judge", name: "expectedResponse", outcome: "skipped", message: "no judge" }],
       millis: { http: 12.345, store: 1 },
@@ -154,6 +155,7 @@ const transcript: Transcript = {
       label: "city",
       input: "LA",
       outcome: "failed",
+      idempotencyKey: "0c6f1d2e-run-2",
       response: {
         status: 200,
         headers: {},
@@ -190,7 +192,7 @@ const transcript: Transcript = {
   final: { outcome: "skipped", skipReason: "turn 2 failed", checks: [] },
 };
 
-test("renderTranscript prints the conversation, the stored step, and marks failed checks ✗ and skipped ones –", () => {
+test("renderTranscript prints the conversation, each turn's Idempotency-Key, the stored step, and marks failed checks ✗ and skipped ones –", () => {
   assert.equal(
     renderTranscript(transcript),
     [
@@ -207,12 +209,14 @@ test("renderTranscript prints the conversation, the stored step, and marks faile
       "",
       "── 1. name ✓  200 · 12.3 ms",
       "   user       John Wick",
+      "   key        0c6f1d2e-run-1",
       "   assistant  Hello John Wick.",
       "              Which city?",
       "   checks     1 passed · 0 failed · 1 skipped",
       "   – judge expectedResponse: no judge",
       "── 2. city ✗  200 · 3.0 ms",
       "   user       LA",
+      "   key        0c6f1d2e-run-2",
       "   assistant  Which city?   [3 events]",
       "   stored     WeatherStep · running · 2 turns",
       "   checks     1 passed · 1 failed · 0 skipped",

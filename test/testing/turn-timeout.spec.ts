@@ -44,6 +44,8 @@ test("a turn the server never answers fails once the turn timeout passes, naming
       `turn 1 'first': POST ${server.url}/ai/chat gave no whole answer within 200 ms (FLOW_TURN_TIMEOUT_MS); ` +
         "the server may be stuck, or a live turn slower than that: raise FLOW_TURN_TIMEOUT_MS if so.",
     );
+    // The report names the key the unanswered turn went under, with which it can be sent again safely.
+    assert.match(first!.idempotencyKey ?? "", /^[0-9a-f-]{36}-1$/);
     assert.deepEqual([second!.outcome, second!.skipReason], ["skipped", "turn 1 failed"]);
     assert.equal(played.outcome, "failed");
     assert.equal(server.requests, 1, "the second turn is never sent");

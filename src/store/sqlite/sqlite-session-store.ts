@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { FlowcheckError } from "../../errors.ts";
-import type { TurnWrite } from "../../engine/session-document.ts";
+import type { KeptAnswer, TurnWrite } from "../../engine/session-document.ts";
 import { SessionStoreBase } from "../session-store-base.ts";
 import type { StoredSession } from "../stored-session.ts";
 import { WalCheckpointer } from "./wal-checkpointer.ts";
@@ -10,6 +10,8 @@ import { WalCheckpointer } from "./wal-checkpointer.ts";
 // What grows with the conversation (messages, the execution log) is appended as one row per turn,
 // so a turn rewrites only the small head and its cost does not grow with the conversation's length.
 // One row rather than a row per entry: a turn's write is then two b-tree inserts whatever it did.
+// A keyed turn's answer is a row of its own, keyed by the scope and key a retry looks it up by,
+// rather than a part of the head that every turn would rewrite.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
   id TEXT PRIMARY KEY,
@@ -22,6 +24,14 @@ CREATE TABLE IF NOT EXISTS session_turns (
   memory TEXT NOT NULL,
   execution TEXT NOT NULL,
   PRIMARY KEY (session_id, turn)
+);
+CREATE TABLE IF NOT EXISTS turn_answers (
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  request TEXT NOT NULL,
+  answer TEXT NOT NULL,
+  PRIMARY KEY (scope, key)
 );
 `;
 
@@ -61,8 +71,11 @@ export type SqliteStoreOptions = ({ readonly?: boolean; scratch?: never } | { sc
   busyTimeoutMs?: number;
 };
 
-/** The table layout this code writes, kept in `PRAGMA user_version`; 0 is a new file or layout 1. */
-const LAYOUT = 2;
+/**
+ * The table layout this code writes, kept in `PRAGMA user_version`; 0 is a new file or layout 1.
+ * Layout 3 adds `turn_answers`, which SCHEMA creates in a file of layout 2.
+ */
+const LAYOUT = 3;
 
 // Layout 1 kept a row per memory entry and per execution entry; each turn's entries become its row.
 const FROM_LAYOUT_1 = `
@@ -161,20 +174,36 @@ function readTransaction(db: Database.Database, selectHead: Database.Statement<[
   });
 }
 
-/** A turn's write: the head, matched on the turn count it was computed from, and the turn's row; false when another writer won. */
+/** Thrown inside a write transaction to undo it: the turn's key was kept already. */
+class KeyTaken extends Error {}
+
+/**
+ * A turn's write: the head, matched on the turn count it was computed from, the turn's row and its
+ * kept answer; false when another writer won, or kept an answer under the same scope and key.
+ */
 function writeTransaction(db: Database.Database): (write: TurnWrite, creating: boolean) => boolean {
   const insertSession = db.prepare("INSERT OR IGNORE INTO sessions (id, turns, head) VALUES (?, ?, ?)");
   const updateSession = db.prepare("UPDATE sessions SET turns = ?, head = ? WHERE id = ? AND turns = ?");
   const insertTurn = db.prepare("INSERT INTO session_turns (session_id, turn, memory, execution) VALUES (?, ?, ?, ?)");
-  return db.transaction((write: TurnWrite, creating: boolean) => {
-    const { head } = write;
+  const insertAnswer = db.prepare("INSERT OR IGNORE INTO turn_answers (scope, key, session_id, request, answer) VALUES (?, ?, ?, ?, ?)");
+  const transaction = db.transaction((write: TurnWrite, creating: boolean) => {
+    const { head, answer } = write;
     const written = creating
       ? insertSession.run(head.id, head.turns, JSON.stringify(head)).changes
       : updateSession.run(head.turns, JSON.stringify(head), head.id, write.baseTurns).changes;
     if (written !== 1) return false;
     insertTurn.run(head.id, head.turns, JSON.stringify(write.memory), JSON.stringify(write.execution));
+    if (answer && insertAnswer.run(answer.scope, answer.key, head.id, answer.request, JSON.stringify(answer.answer)).changes !== 1) throw new KeyTaken();
     return true;
   });
+  return (write, creating) => {
+    try {
+      return transaction(write, creating);
+    } catch (error) {
+      if (error instanceof KeyTaken) return false;
+      throw error;
+    }
+  };
 }
 
 /** Sessions in one SQLite file (WAL), one transaction per turn. */
@@ -187,6 +216,7 @@ export class SqliteSessionStore extends SessionStoreBase {
   readonly #writeMark: Database.Statement<[], string>;
   readonly #write: (write: TurnWrite, creating: boolean) => boolean;
   readonly #read: (id: string) => StoredSession | undefined;
+  readonly #selectAnswer: Database.Statement<[string, string], { request: string; answer: string }>;
   #writesBeforeCheckpointer: number;
   #checkpointer: WalCheckpointer | undefined;
 
@@ -211,6 +241,7 @@ export class SqliteSessionStore extends SessionStoreBase {
     this.#writeMark = db.prepare<[], string>("SELECT total_changes() || ':' || data_version FROM pragma_data_version").pluck();
     this.#read = readTransaction(db, this.#selectHead);
     this.#write = writeTransaction(db);
+    this.#selectAnswer = db.prepare("SELECT request, answer FROM turn_answers WHERE scope = ? AND key = ?");
   }
 
   /** SQLite's data version: it changes when another connection, in this process or another, commits. */
@@ -235,6 +266,11 @@ export class SqliteSessionStore extends SessionStoreBase {
   protected readHead(id: string): unknown {
     const row = this.#selectHead.get(id);
     return row ? parsed(row.head) : undefined;
+  }
+
+  protected readAnswer(scope: string, key: string): KeptAnswer | undefined {
+    const row = this.#selectAnswer.get(scope, key);
+    return row && { scope, key, request: row.request, answer: parsed(row.answer) };
   }
 
   protected insert(write: TurnWrite): boolean {

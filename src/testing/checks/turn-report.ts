@@ -24,6 +24,8 @@ export interface TurnReport {
   failure?: string;
   /** For a failed turn, where it stands in its file (`scenarios/basic-flow.scenario.json:27`), when it was read from one. */
   location?: string;
+  /** The Idempotency-Key the turn was sent under: sending the turn again with it cannot apply it twice. */
+  idempotencyKey?: string;
   request?: { method: string; path: string; headers: Record<string, string>; body: unknown };
   response?: { status: number; headers: Record<string, string>; body: unknown };
   /**

@@ -1,5 +1,6 @@
 import http from "node:http";
 import { SESSION_HEADER } from "../../http/http-exchange.ts";
+import { IDEMPOTENCY_HEADER } from "../../http/idempotency-key.ts";
 
 export interface ChatExchange {
   request: { method: string; path: string; headers: Record<string, string>; body: string };
@@ -45,10 +46,12 @@ export class ChatClient {
     this.#headers = options.headers && Object.keys(options.headers).length ? options.headers : undefined;
   }
 
-  send(message: { flow?: string; session?: string; message: string; accept?: string }): Promise<ChatExchange> {
+  /** `idempotencyKey`: the turn's name, the same each time this turn is sent (see the Idempotency-Key header). */
+  send(message: { flow?: string; session?: string; message: string; accept?: string; idempotencyKey?: string }): Promise<ChatExchange> {
     const body = JSON.stringify(message.session ? { message: message.message } : { flow: message.flow, message: message.message });
     const headers: Record<string, string> = { "Content-Type": "application/json", Accept: message.accept ?? "application/json" };
     if (message.session) headers[SESSION_HEADER] = message.session;
+    if (message.idempotencyKey) headers[IDEMPOTENCY_HEADER] = message.idempotencyKey;
     return this.#request("POST", "/ai/chat", headers, body);
   }
 

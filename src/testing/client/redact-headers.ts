@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|key|token|secret|password/i;
+// Named like a credential, but only names a turn: a reader needs it to send the turn again.
+const NOT_SECRET = /^idempotency-key$/i;
 
 /**
  * Headers as strings, with credentials replaced by `[redacted]`, so artifacts never hold a key:
@@ -11,7 +13,8 @@ export function redactHeaders(headers: IncomingHttpHeaders | Record<string, stri
   const safe: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    safe[name] = SECRET_HEADER.test(name) || hidden.has(name.toLowerCase()) ? "[redacted]" : Array.isArray(value) ? value.join(", ") : String(value);
+    const secret = (SECRET_HEADER.test(name) && !NOT_SECRET.test(name)) || hidden.has(name.toLowerCase());
+    safe[name] = secret ? "[redacted]" : Array.isArray(value) ? value.join(", ") : String(value);
   }
   return safe;
 }

@@ -31,6 +31,7 @@ function renderTurn(turn: TurnReport): string[] {
   if (turn.outcome === "skipped") return [`── ${turn.number}. ${turn.label} ${mark} skipped: ${turn.skipReason ?? ""}`, `   user       ${turn.input}`];
   const timing = turn.millis ? ` · ${turn.millis.http.toFixed(1)} ms` : "";
   const lines = [`── ${turn.number}. ${turn.label} ${mark}  ${turn.response?.status ?? "no answer"}${timing}`, `   user       ${turn.input}`];
+  if (turn.idempotencyKey) lines.push(`   key        ${turn.idempotencyKey}`);
   if (turn.response) lines.push(`   assistant  ${answerText(turn.response.body).replace(/\n/g, "\n              ")}`);
   if (turn.stored) lines.push(`   stored     ${turn.stored.flow.currentStep} · ${turn.stored.runStatus} · ${turn.stored.turns} turn${turn.stored.turns === 1 ? "" : "s"}`);
   const counts = (["passed", "failed", "skipped"] as const).map((outcome) => `${turn.checks.filter((c) => c.outcome === outcome).length} ${outcome}`);

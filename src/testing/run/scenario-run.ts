@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { headOf, type SessionDocument, type SessionHead } from "../../engine/session-document.ts";
 import { answerChecks } from "../checks/answer-checks.ts";
 import { check, failed, skipped, type Check } from "../checks/check.ts";
@@ -53,6 +54,8 @@ export class ScenarioRun {
   #lastWhole: { turns: number; document: SessionDocument } | undefined;
   #final: FinalReport | undefined;
   #failedTurn: TurnReport | undefined;
+  /** Each turn's Idempotency-Key is this and its number: unique to the turn, the same for each sending of it. */
+  readonly #keyPrefix = randomUUID();
 
   constructor(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}) {
     this.loaded = loaded;
@@ -111,13 +114,9 @@ export class ScenarioRun {
     const expectsError = !isSuccessStatus(turn.expectedStatus ?? 200);
     // Only a turn that expects an error reads before it is sent; the others wait for nothing here.
     const before = expectsError ? await readBeforeTurn(this.#target.sessions, this.#session) : {};
-    let sent: { exchange: ChatExchange; modelCalls?: number };
-    try {
-      sent = await sendTurn(this.#client, this.#target, this.loaded.scenario.flowName, this.#session, turn);
-    } catch (error) {
-      const message = (error as Error).message;
-      return this.#unanswered(index, message, [failed("transport", "request", message)]);
-    }
+    const idempotencyKey = `${this.#keyPrefix}-${index + 1}`;
+    const sent = await this.#send(index, turn, idempotencyKey);
+    if ("outcome" in sent) return sent;
     const answer = readAnswer(sent.exchange.response.headers, sent.exchange.response.body);
     const transport = transportChecks(turn, sent.exchange, answer, this.#session);
     this.#session = transport.session;
@@ -143,6 +142,7 @@ export class ScenarioRun {
       answer: answer.text,
       outcome: failures.length ? "failed" : "passed",
       ...(failures.length ? { failure: turnFailure(index + 1, turn.label, failures, answer) } : {}),
+      idempotencyKey,
       request: { ...sent.exchange.request, headers: redactHeaders(sent.exchange.request.headers, Object.keys(this.#options.headers ?? {})), body: parseBody(sent.exchange.request.body) },
       response: { status: sent.exchange.response.status, headers: redactHeaders(sent.exchange.response.headers), body: answer.events ?? answer.json ?? sent.exchange.response.body },
       ...(this.#stored && stored ? { stored: this.#stored } : {}),
@@ -151,10 +151,21 @@ export class ScenarioRun {
     });
   }
 
-  /** A turn that failed before it had an answer: a restart that failed, or a request that did. */
-  #unanswered(index: number, message: string | undefined, checks: Check[]): TurnReport {
+  /** Sends the turn; when the request fails, the failed turn's report instead of its exchange. */
+  async #send(index: number, turn: ScenarioTurn, idempotencyKey: string): Promise<{ exchange: ChatExchange; modelCalls?: number } | TurnReport> {
+    try {
+      return await sendTurn(this.#client, this.#target, this.loaded.scenario.flowName, this.#session, turn, idempotencyKey);
+    } catch (error) {
+      const message = (error as Error).message;
+      return this.#unanswered(index, message, [failed("transport", "request", message)], idempotencyKey);
+    }
+  }
+
+  /** A turn that failed before it had an answer: a restart that failed, or a request (sent under `idempotencyKey`) that did. */
+  #unanswered(index: number, message: string | undefined, checks: Check[], idempotencyKey?: string): TurnReport {
     const turn = this.loaded.scenario.turns[index]!;
-    return this.#record({ number: index + 1, label: turn.label, input: turn.input, outcome: "failed", failure: `turn ${index + 1} '${turn.label}': ${message}`, checks });
+    const failure = `turn ${index + 1} '${turn.label}': ${message}`;
+    return this.#record({ number: index + 1, label: turn.label, input: turn.input, outcome: "failed", failure, ...(idempotencyKey ? { idempotencyKey } : {}), checks });
   }
 
   /** The persisted (or, without a store, the answer's) contract, and the expectations. */

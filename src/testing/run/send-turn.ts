@@ -3,8 +3,8 @@ import type { ScenarioTurn } from "../scenario/scenario.ts";
 import type { ScenarioTarget } from "../target/scenario-target.ts";
 
 /**
- * Sends the turn's message. With failModelCall the chosen model call of the turn fails meanwhile,
- * and the calls the turn made are counted.
+ * Sends the turn's message under its `key` (its Idempotency-Key). With failModelCall the chosen
+ * model call of the turn fails meanwhile, and the calls the turn made are counted.
  */
 export async function sendTurn(
   client: ChatClient,
@@ -12,6 +12,7 @@ export async function sendTurn(
   flowName: string,
   session: string | undefined,
   turn: ScenarioTurn,
+  key: string,
 ): Promise<{ exchange: ChatExchange; modelCalls?: number }> {
   const faults = turn.failModelCall === undefined ? undefined : target.faults!;
   faults?.arm(turn.failModelCall!);
@@ -21,6 +22,7 @@ export async function sendTurn(
       ...(session ? { session } : {}),
       message: turn.input,
       ...(turn.accept ? { accept: turn.accept } : {}),
+      idempotencyKey: key,
     });
     return faults ? { exchange, modelCalls: faults.disarm() } : { exchange };
   } finally {
