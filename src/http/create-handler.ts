@@ -60,6 +60,26 @@ function turnAnswer(outcome: TurnOutcome, accepted: readonly string[], render: (
   return jsonResponse(200, { success: true, ...outcome }, outcome.session);
 }
 
+interface Route {
+  path: string;
+  /** For `GET /ai/sessions/:id`, the id. */
+  session?: string;
+}
+
+/** The route a request is for; `not_found` when there is none, `method_not_allowed` (with the method allowed) for another method. */
+function routeOf(request: HttpRequest): Route {
+  const path = pathOf(request.url);
+  const session = ROUTES[path] === undefined ? sessionIdOf(path) : undefined;
+  const method = session === undefined ? ROUTES[path] : "GET";
+  if (method === undefined) {
+    throw new FlowcheckError("not_found", `There is no route ${path}; the routes are GET /ai/flows, POST /ai/chat and GET /ai/sessions/:id.`);
+  }
+  if (request.method !== method) {
+    throw new FlowcheckError("method_not_allowed", `${path} answers ${method} only, not ${request.method}.`, { details: { allow: method } });
+  }
+  return session === undefined ? { path } : { path, session };
+}
+
 /**
  * The HTTP API as a function from request to response: `GET /ai/flows`, `POST /ai/chat` and
  * `GET /ai/sessions/:id`.
@@ -98,23 +118,15 @@ export function createHandler(engine: FlowEngine, log: (message: string) => void
 
   // Not async: a chat turn's promise is chat's own, with no layer around it.
   return function handle(request: HttpRequest): Promise<HttpResponse> {
-    const path = pathOf(request.url);
-    let method = ROUTES[path];
-    const id = method === undefined ? sessionIdOf(path) : undefined;
-    if (id !== undefined) method = "GET";
+    let route: Route;
     try {
-      if (method === undefined) {
-        throw new FlowcheckError("not_found", `There is no route ${path}; the routes are GET /ai/flows, POST /ai/chat and GET /ai/sessions/:id.`);
-      }
-      if (request.method !== method) {
-        const response = errorResponse(new FlowcheckError("method_not_allowed", `${path} answers ${method} only, not ${request.method}.`));
-        response.headers["Allow"] = method;
-        return Promise.resolve(response);
-      }
-      if (id !== undefined) return session(request, id);
-      return path === "/ai/flows" ? Promise.resolve(jsonResponse(200, { flows: engine.listFlows() })) : chat(request);
+      route = routeOf(request);
     } catch (error) {
-      return Promise.resolve(logged(errorResponse(error), error, `${request.method} ${path}`));
+      const response = logged(errorResponse(error), error, `${request.method} ${request.url}`);
+      if (isFlowcheckError(error, "method_not_allowed")) response.headers["Allow"] = (error.details as { allow: string }).allow;
+      return Promise.resolve(response);
     }
+    if (route.session !== undefined) return session(request, route.session);
+    return route.path === "/ai/flows" ? Promise.resolve(jsonResponse(200, { flows: engine.listFlows() })) : chat(request);
   };
 }
