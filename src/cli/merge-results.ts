@@ -42,7 +42,7 @@ export function totalsLine(results: RunResults): string {
   const { conversations, turns, judge, tokens } = results.totals;
   const rate = judge.passRate === null ? "none graded" : `${judge.passed} of ${judge.graded} passed (${Math.round(judge.passRate * 100)}%)`;
   return (
-    `${conversations.total} conversations: ${conversations.passed} passed, ${conversations.failed} failed, ${conversations.skipped} skipped; ` +
+    `${conversations.total} conversation${conversations.total === 1 ? "" : "s"}: ${conversations.passed} passed, ${conversations.failed} failed, ${conversations.skipped} skipped; ` +
     `turns ${turns.passed} passed, ${turns.failed} failed, ${turns.skipped} skipped; judge ${rate}; tokens ${tokens.total}`
   );
 }

@@ -3,14 +3,14 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
-import { ROOT, runNode } from "../testing/live/child-run.ts";
+import { ROOT, runCommand } from "../testing/live/child-run.ts";
 
 test("run-specs makes the folder a reporter writes to, so a JUnit report in a fresh checkout's test/.tmp/ is written", async () => {
   const dir = await tempDir("nightly-job");
   try {
     writeFileSync(join(dir.path, "one.spec.ts"), `import { test } from "node:test";\ntest("one passes", () => {});\n`);
     const junit = join(dir.path, "not", "yet", "there", "junit.xml");
-    const run = await runNode([
+    const run = await runCommand(process.execPath, [
       join(ROOT, "src", "cli", "run-specs.mjs"),
       dir.path,
       "--test-reporter=spec",
@@ -18,7 +18,7 @@ test("run-specs makes the folder a reporter writes to, so a JUnit report in a fr
       "--test-reporter=junit",
       "--test-reporter-destination",
       junit,
-    ]);
+    ], {}, undefined, dir.path);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.ok(existsSync(junit), run.stderr);
     assert.match(readFileSync(junit, "utf8"), /<testcase name="one passes"/);
