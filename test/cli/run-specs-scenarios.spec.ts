@@ -93,6 +93,7 @@ for (const [command, usage] of [
   ["run-specs.mjs", /^Usage: run-specs /],
   ["check-scenarios.ts", /^Usage: npm run scenarios:check/],
   ["transcript.ts", /^Usage: npm run transcript -- /],
+  ["results-merge.ts", /^Usage: npm run results:merge -- /],
   ["start.ts", /^Usage: npm start/],
 ] as const) {
   test(`${command} answers --help and -h with its usage, and takes neither for a file`, async () => {
