@@ -50,6 +50,8 @@ before(async () => {
   writeFileSync(join(scenarios, "fail.scenario.json"), JSON.stringify({ flowName: "BasicFlow", turns: [{ ...first, expectedActiveStep: "WeatherStep", expectedResponse: undefined }, second] }));
   writeFileSync(join(scenarios, "live.scenario.json"), JSON.stringify({ flowName: "BasicFlow", tags: ["live-only"], turns: [first] }));
   writeFileSync(join(scenarios, "invalid.scenario.json"), JSON.stringify({ flowName: "BasicFlow", turns: "none" }));
+  // Replay without a cassette: the target does not start.
+  writeFileSync(join(scenarios, "nostart.scenario.json"), JSON.stringify({ flowName: "BasicFlow", env: { FLOW_MODEL: "replay" }, turns: [first] }));
   const from = (path: string) => JSON.stringify(join(ROOT, path));
   writeFileSync(
     join(specs, "basic-flow.spec.ts"),
@@ -64,10 +66,10 @@ before(async () => {
 
 after(() => dir.remove());
 
-test("a red run writes test/.tmp/run-results.json with every conversation: passed, failed, a skipped suite, a file that does not load, a spec that does not import", () => {
+test("a red run writes test/.tmp/run-results.json with every conversation: passed, failed, a skipped suite, a file that does not load, a target that does not start, a spec that does not import", () => {
   const { child, results } = whole;
   assert.equal(child.code, 1, child.stdout + child.stderr);
-  assert.match(child.stdout, /results \(test\/\.tmp\/run-results\.json\): 4 conversations: 1 passed, 2 failed, 1 skipped; turns 6 passed, 1 failed, 2 skipped/);
+  assert.match(child.stdout, /results \(test\/\.tmp\/run-results\.json\): 5 conversations: 1 passed, 3 failed, 1 skipped; turns 6 passed, 1 failed, 3 skipped/);
   assert.equal(results.results, 1);
   assert.ok(Date.parse(results.startedAt) <= Date.parse(results.endedAt));
   assert.deepEqual(
@@ -76,6 +78,7 @@ test("a red run writes test/.tmp/run-results.json with every conversation: passe
       ["fail", "failed", true],
       ["invalid", "failed", false],
       ["live", "skipped", false],
+      ["nostart", "failed", false],
       ["pass", "passed", true],
     ],
   );
@@ -101,6 +104,9 @@ test("a red run writes test/.tmp/run-results.json with every conversation: passe
   const live = conversation(results, "live");
   assert.match(live.reason!, /^live-only scenario: BasicFlow would run on its scripted model/);
   assert.deepEqual(live.turns.map((turn) => [turn.label, turn.outcome, turn.skipReason]), [["name rejected", "skipped", live.reason]]);
+  const nostart = conversation(results, "nostart");
+  assert.match(nostart.reason!, /^the target did not start: .*cassette/);
+  assert.deepEqual(nostart.turns.map((turn) => [turn.outcome, turn.skipReason]), [["skipped", nostart.reason]]);
   assert.equal(results.specsNotLoaded.length, 1);
   assert.match(results.specsNotLoaded[0]!.file, /broken\.spec\.ts$/);
   assert.equal(results.specsNotLoaded[0]!.message, "broken <on> purpose & more");
@@ -166,7 +172,7 @@ test("two shards' results, merged by npm run results:merge, have the unsharded r
     shards.map((shard) => shard.conversations.map((each) => each.name)),
     [
       ["fail", "invalid"],
-      ["live", "pass"],
+      ["live", "nostart", "pass"],
     ],
   );
   assert.deepEqual(shards.map((shard) => shard.specsNotLoaded.length), [1, 0], "the specs describing no scenario run in shard 1 only");
@@ -180,7 +186,7 @@ test("two shards' results, merged by npm run results:merge, have the unsharded r
   assert.deepEqual(results.specsNotLoaded, whole.results.specsNotLoaded);
   const junit = readFileSync(join(dir.path, "junit.xml"), "utf8");
   assert.deepEqual(wellFormedXml(junit), []);
-  assert.match(junit, /<testsuites name="flowcheck" tests="\d+" failures="3" /);
+  assert.match(junit, /<testsuites name="flowcheck" tests="\d+" failures="4" /);
   assert.match(junit, /broken &lt;on&gt; purpose &amp; more/);
   const twice = await resultsMerge("shard-1.json", "merged.json", "--out", "again.json");
   assert.equal(twice.code, 2);

@@ -91,6 +91,7 @@ export class ScenarioSuite {
     }
     if (problems.length) {
       this.#unserved = true;
+      this.#results.notStarted(`the target does not serve the flow as the file expects: ${problems.join("; ")}`);
       throw new ScenarioFailure("scenario_invalid", problems.join("\n"));
     }
     if (!target.sessions) {

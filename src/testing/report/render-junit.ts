@@ -66,7 +66,9 @@ function casesOf(conversation: ConversationResult): Case[] {
       : final.outcome === "skipped"
         ? { name: "final state", seconds: 0, skipped: final.skipReason ?? "" }
         : { name: "final state", seconds: 0 };
-  return [...conversation.turns.flatMap(turnCases), finalCase];
+  // A conversation that failed before its first turn (its target did not start) fails a case of its own, as its first test does.
+  const start: Case[] = !conversation.ran && conversation.outcome === "failed" ? [{ name: "the conversation starts", seconds: 0, failure: conversation.reason ?? "failed" }] : [];
+  return [...start, ...conversation.turns.flatMap(turnCases), finalCase];
 }
 
 function caseXml(suite: string, file: string, each: Case): string {

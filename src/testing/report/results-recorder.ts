@@ -86,6 +86,7 @@ export class ResultsRecorder {
   #started = 0;
   /** The whole session at the end, which holds each turn's execution entries. */
   #document: SessionDocument | undefined;
+  #written = false;
 
   constructor(loaded: LoadedScenario, artifactsDir: string, repeat: ConversationResult["repeat"] = { index: 1, of: 1 }, run = resultsRunOf()) {
     this.#loaded = loaded;
@@ -95,9 +96,9 @@ export class ResultsRecorder {
     this.#open = keepOpen(artifactsDir, run, { closing: () => this.#line() });
   }
 
-  /** A conversation that could not start (its target did not boot): it failed without playing a turn. */
+  /** A conversation that could not start (its target did not boot, or does not serve its flow): it failed without playing a turn. */
   notStarted(reason: string): void {
-    Object.assign(this.#result, { outcome: "failed", reason });
+    Object.assign(this.#result, { outcome: "failed", ran: false, reason });
     this.#close();
   }
 
@@ -127,7 +128,10 @@ export class ResultsRecorder {
     }
   };
 
+  /** Writes the conversation, once: a suite that did not start still ends. */
   #close(): void {
+    if (this.#written) return;
+    this.#written = true;
     writeResultsLine(this.#artifactsDir, this.#run, this.#line());
     this.#open.settle();
   }
