@@ -9,8 +9,8 @@ const HOSTILE = `a <b> & "c" 'd' \u0001\u001b[31m\u0000 e\ud800`;
 
 function conversationSaying(text: string): ConversationResult {
   return {
-    id: `scenarios/x.scenario.json#${text}`,
-    file: `scenarios/${text}.scenario.json`,
+    id: `journeys/x.scenario.json#${text}`,
+    file: `journeys/${text}.scenario.json`,
     name: text,
     flowName: "F<low>",
     repeat: { index: 1, of: 1 },
