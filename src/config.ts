@@ -248,3 +248,11 @@ export function modelModeOf(config: Config, envPrefix: string, fallback: ModelMo
   if (pin === "1" || pin === "true") return "scripted";
   return config.flowModel ?? fallback;
 }
+
+/**
+ * The run-specs invocation this process belongs to (FLOWCHECK_COVERAGE_RUN, which run-specs sets),
+ * read alone so that a bad setting elsewhere never stops a process from reporting its results.
+ */
+export function resultsRunOf(source: Environment = process.env): string | undefined {
+  return source["FLOWCHECK_COVERAGE_RUN"] || undefined;
+}

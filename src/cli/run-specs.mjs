@@ -27,6 +27,8 @@ const COVERAGE_RUN = "FLOWCHECK_COVERAGE_RUN";
 
 /** @type {{ require(id: string, fromFile: string | URL): unknown } | undefined} */
 let tsx;
+/** @type {typeof import("./merge-results.ts") | undefined} */
+let resultsModule;
 
 /**
  * One of our TypeScript modules, through tsx's require hooks, scoped to this call: they run in
@@ -38,6 +40,38 @@ function requireTypeScript(path) {
   const api = createRequire(import.meta.url)("tsx/cjs/api");
   tsx ??= api.register({ namespace: "run-specs" });
   return tsx.require(path, import.meta.url);
+}
+
+/**
+ * Takes `--test-shard=i/n` (or `--test-shard i/n`) out of `args`: run-specs shards the scenarios
+ * itself (node:test's own shards would split the share files, not the conversations).
+ * @param {string[]} args @returns {{ index: number, total: number } | undefined}
+ */
+function takeShard(args) {
+  const at = args.findIndex((arg) => arg === "--test-shard" || arg.startsWith("--test-shard="));
+  if (at === -1) return undefined;
+  const [flag = ""] = args.splice(at, 1);
+  const value = flag.includes("=") ? flag.slice(flag.indexOf("=") + 1) : args.splice(at, 1)[0];
+  const match = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(value ?? "");
+  if (!match || Number(match[1]) > Number(match[2])) {
+    console.error(`run-specs: --test-shard takes i/n, shard i of n (1 ≤ i ≤ n), e.g. --test-shard=2/4; got ${value ?? "nothing"}.`);
+    process.exit(2);
+  }
+  return { index: Number(match[1]), total: Number(match[2]) };
+}
+
+/**
+ * What a share file does when a spec file fails to import: besides the failing test, it writes
+ * the file into run `run`'s results (under test/.tmp/results/), since its scenarios never ran.
+ * @param {string} run
+ */
+function notLoadedNote(run) {
+  const dir = JSON.stringify(resolve("test", ".tmp", "results"));
+  return (
+    `import { appendFileSync as append, mkdirSync as mkdir } from "node:fs";\n` +
+    `const noteNotLoaded = (file, error) => {\n  mkdir(${dir}, { recursive: true });\n` +
+    `  append(${dir} + "/${run}-" + process.pid + ".jsonl", JSON.stringify({ specNotLoaded: { file, message: String(error?.message ?? error) } }) + "\\n");\n};\n`
+  );
 }
 
 /** @param {string} path @returns {string[]} */
@@ -54,9 +88,9 @@ function specsUnder(path) {
 
 /**
  * `n` shares of the files, each a file that imports its share, in a new folder; with the folder.
- * @param {string[]} files @param {number} n
+ * @param {string[]} files @param {number} n @param {string} run
  */
-function shareFiles(files, n) {
+function shareFiles(files, n, run) {
   const dir = mkdtempSync(join(tmpdir(), "flowcheck-specs-"));
   /** @type {string[][]} */
   const shares = Array.from({ length: n }, () => []);
@@ -68,14 +102,15 @@ function shareFiles(files, n) {
     // One file that fails to load is one failing test naming it; the share's other files still run.
     const imports = share.map((file) => {
       const url = JSON.stringify(pathToFileURL(resolve(file)).href);
-      return `try {\n  await import(${url});\n} catch (error) {\n  test(${JSON.stringify(`${file} loads`)}, () => {\n    throw error;\n  });\n}\n`;
+      return `try {\n  await import(${url});\n} catch (error) {\n  noteNotLoaded(${JSON.stringify(file)}, error);\n  test(${JSON.stringify(`${file} loads`)}, () => {\n    throw error;\n  });\n}\n`;
     });
-    writeFileSync(entry, `${tsxLoader}import { test } from "node:test";\n${imports.join("")}`);
+    writeFileSync(entry, `${tsxLoader}import { test } from "node:test";\n${notLoadedNote(run)}${imports.join("")}`);
     return entry;
   });
   return { entries, dir };
 }
 
+const startedAt = new Date().toISOString();
 const args = process.argv.slice(2);
 if (args.includes("--help") || args.includes("-h")) {
   console.log(`Usage: run-specs <folder|spec file|scenario file or folder>... [--repeat N] [node:test options]
@@ -87,7 +122,10 @@ scenarios/basic-flow.scenario.json), it runs just those scenarios, through the s
 describeFlowScenarios for their flows, with those specs' checks. node:test's options pass
 through, e.g. --test-name-pattern "BasicFlow: basic-flow" (suites are named
 "<Flow>: <scenario name>", tests "<n>. <label>"), --test-reporter=junit
---test-reporter-destination=junit.xml. --repeat N plays every scenario N times (FLOW_REPEAT).`);
+--test-reporter-destination=junit.xml. --repeat N plays every scenario N times (FLOW_REPEAT).
+--test-shard=i/n runs shard i of n: an even slice of the scenario files (those given, or
+scenarios/), the specs describing no scenarios in shard 1 only. Every run writes
+test/.tmp/run-results.json; npm run results:merge merges shards' results into one.`);
   process.exit(0);
 }
 
@@ -99,7 +137,6 @@ const VALUE_OPTIONS = new Set([
   "--test-reporter-destination",
   "--test-concurrency",
   "--test-timeout",
-  "--test-shard",
   "--import",
   "--require",
   "-r",
@@ -119,6 +156,7 @@ if (repeatAt !== -1) {
   }
   childEnv["FLOW_REPEAT"] = value;
 }
+const shard = takeShard(args);
 /** @type {string[]} */
 const paths = [];
 /** @type {string[]} */
@@ -149,6 +187,7 @@ if (scenarioPaths.length) {
   files = specsForScenarios(files, scenarioPaths);
   childEnv["FLOW_SCENARIOS"] = scenarioPaths.join(delimiter);
 }
+if (shard) files = shardFiles(files, scenarioPaths, shard);
 if (files.length === 0) {
   console.error(`run-specs: no *.spec.ts under ${paths.join(", ") || "(no path given)"}; nothing to run.`);
   process.exit(1);
@@ -163,14 +202,14 @@ for (const destination of valuesOf("--test-reporter-destination")) {
 const loadsModule = ["--import", "--require", "-r"].some((name) => valuesOf(name).length);
 const asked = valuesOf("--test-concurrency")[0];
 const processes = Math.max(1, Math.min(files.length, asked ? Number(asked) || 1 : availableParallelism()));
-const { entries, dir } = shareFiles(files, processes);
+// The flow suites' processes each write what their scenarios reached, and their results; this run merges its own.
+const run = randomUUID().slice(0, 8);
+const { entries, dir } = shareFiles(files, processes, run);
 // One share runs as the test process itself, without a `node --test` process to start it (about
 // 0.15 s of a one-file run), unless an option needs that runner. Its stray output is then printed as
 // is, not as the reporter's comments.
-const needsRunner = options.some((option) => /^--(test-shard|test-concurrency|watch)/.test(option));
+const needsRunner = options.some((option) => /^--(test-concurrency|watch)/.test(option));
 const runner = processes === 1 && !needsRunner ? [] : ["--test", ...(asked ? [] : [`--test-concurrency=${processes}`])];
-// The flow suites' processes each write what their scenarios reached; this run merges its own.
-const run = randomUUID().slice(0, 8);
 const child = spawn(process.execPath, [...(loadsModule ? ["--import", "tsx"] : []), ...runner, ...options, ...entries], {
   stdio: "inherit",
   env: { ...process.env, ...childEnv, [COVERAGE_RUN]: run },
@@ -181,6 +220,7 @@ for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) process.on(si
 let coverageReport;
 const loadCoverageReport = () => (coverageReport ??= /** @type {typeof import("./report-coverage.ts")} */ (requireTypeScript("./report-coverage.ts")));
 setImmediate(loadCoverageReport);
+setImmediate(loadResults);
 child.on("exit", (code, signal) => {
   rmSync(dir, { recursive: true, force: true });
   const folder = join("test", ".tmp");
@@ -191,6 +231,38 @@ child.on("exit", (code, signal) => {
       folder,
     );
   }
+  writeResults(folder);
   // Not process.exit: tsx writes what it compiled to its cache after this, and the next run reuses it.
   process.exitCode = code ?? (signal ? 1 : 0);
 });
+
+/**
+ * Shard `shard`'s spec files (see shard-scenarios.ts), its slice of the scenarios set as
+ * FLOW_SCENARIOS. A shard left without a scenario writes its empty results and ends green.
+ * @param {string[]} files @param {string[]} scenarioPaths @param {{ index: number, total: number }} shard
+ */
+function shardFiles(files, scenarioPaths, shard) {
+  const { shardOf } = /** @type {typeof import("./shard-scenarios.ts")} */ (requireTypeScript("./shard-scenarios.ts"));
+  const sharded = shardOf(files, scenarioPaths, shard);
+  if (sharded.scenarioPaths.length) childEnv["FLOW_SCENARIOS"] = sharded.scenarioPaths.join(delimiter);
+  else delete childEnv["FLOW_SCENARIOS"];
+  if (sharded.files.length === 0) {
+    console.log(`run-specs: shard ${shard.index}/${shard.total} has nothing to run (${sharded.scenarios} scenario files in ${shard.total} shards).`);
+    writeResults(join("test", ".tmp"), "none");
+    process.exit(0);
+  }
+  return sharded.files;
+}
+
+function loadResults() {
+  return (resultsModule ??= /** @type {typeof import("./merge-results.ts")} */ (requireTypeScript("./merge-results.ts")));
+}
+
+/**
+ * Merges this run's results parts into `<folder>/run-results.json`, green or red.
+ * @param {string} folder @param {string} [runId]
+ */
+function writeResults(folder, runId = run) {
+  mkdirSync(folder, { recursive: true });
+  loadResults().writeRunResults(folder, runId, { startedAt, endedAt: new Date().toISOString(), ...(shard ? { shard: `${shard.index}/${shard.total}` } : {}) });
+}

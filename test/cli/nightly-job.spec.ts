@@ -3,14 +3,15 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
-import { ROOT, runNode } from "../testing/live/child-run.ts";
+import { parseTinyYaml } from "../support/tiny-yaml.ts";
+import { ROOT, runCommand } from "../testing/live/child-run.ts";
 
 test("run-specs makes the folder a reporter writes to, so a JUnit report in a fresh checkout's test/.tmp/ is written", async () => {
   const dir = await tempDir("nightly-job");
   try {
     writeFileSync(join(dir.path, "one.spec.ts"), `import { test } from "node:test";\ntest("one passes", () => {});\n`);
     const junit = join(dir.path, "not", "yet", "there", "junit.xml");
-    const run = await runNode([
+    const run = await runCommand(process.execPath, [
       join(ROOT, "src", "cli", "run-specs.mjs"),
       dir.path,
       "--test-reporter=spec",
@@ -18,7 +19,7 @@ test("run-specs makes the folder a reporter writes to, so a JUnit report in a fr
       "--test-reporter=junit",
       "--test-reporter-destination",
       junit,
-    ]);
+    ], {}, undefined, dir.path);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.ok(existsSync(junit), run.stderr);
     assert.match(readFileSync(junit, "utf8"), /<testcase name="one passes"/);
@@ -34,9 +35,70 @@ test("the nightly job is npm run test:nightly: live and judged unless told other
   assert.match(nightly, /--test-reporter=junit --test-reporter-destination=test\/\.tmp\/junit\.xml/);
 });
 
-test("the scheduled workflow runs npm run test:nightly and keeps test/.tmp, hidden folder and all", () => {
-  const workflow = readFileSync(join(ROOT, ".github", "workflows", "live.yml"), "utf8");
-  assert.match(workflow, /^\s+run: npm run test:nightly\b/m);
-  assert.match(workflow, /^\s+path: test\/\.tmp\/$/m);
-  assert.match(workflow, /^\s+include-hidden-files: true$/m);
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, unknown>;
+}
+interface Job {
+  needs?: string;
+  if?: string;
+  strategy?: { "fail-fast"?: boolean; matrix?: Record<string, unknown[]> };
+  steps: Step[];
+}
+
+function workflow(name: string): { jobs: Record<string, Job> } {
+  return parseTinyYaml(readFileSync(join(ROOT, ".github", "workflows", name), "utf8")) as { jobs: Record<string, Job> };
+}
+
+/** The npm script a step's `run` calls, which must be one of package.json's, as a user runs it. */
+function npmScripts(job: Job): string[] {
+  return job.steps.flatMap((step) => [...(step.run ?? "").matchAll(/\bnpm run ([\w:-]+)/g)].map((match) => match[1]!));
+}
+
+test("every workflow parses as YAML, and the npm scripts its steps run are package.json's", () => {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  for (const name of ["ci.yml", "live.yml"]) {
+    for (const [id, job] of Object.entries(workflow(name).jobs)) {
+      assert.ok(Array.isArray(job.steps) && job.steps.length > 0, `${name}: ${id} has steps`);
+      for (const script of npmScripts(job)) assert.ok(script in scripts, `${name}: ${id} runs npm run ${script}, which package.json lacks`);
+    }
+  }
+});
+
+test("the scheduled workflow runs npm run test:nightly in four shards, each keeping its test/.tmp, hidden folder and all", () => {
+  const { live } = workflow("live.yml").jobs;
+  assert.deepEqual(live?.strategy, { "fail-fast": false, matrix: { shard: [1, 2, 3, 4] } });
+  const run = live.steps.find((step) => step.run?.startsWith("npm run test:nightly"));
+  assert.equal(run?.run, 'npm run test:nightly -- --test-shard="${SHARD}/4" --repeat "${REPEAT}"');
+  assert.equal(run.env?.["SHARD"], "${{ matrix.shard }}");
+  const upload = live.steps.find((step) => step.uses === "actions/upload-artifact@v4");
+  assert.equal(upload?.if, "always()");
+  assert.deepEqual(upload.with, { name: "live-shard-${{ matrix.shard }}", path: "test/.tmp/", "include-hidden-files": true, "retention-days": 30 });
+});
+
+test("the workflow's merge job, after every shard even a red one, merges their results into one with JUnit, the job summary and an artifact", () => {
+  const { merge } = workflow("live.yml").jobs;
+  assert.equal(merge?.needs, "live");
+  assert.equal(merge.if, "always()");
+  const download = merge.steps.find((step) => step.uses === "actions/download-artifact@v4");
+  assert.deepEqual(download?.with, { pattern: "live-shard-*", path: "shards/" });
+  const merging = merge.steps.find((step) => step.run?.startsWith("npm run results:merge"));
+  assert.equal(merging?.run, 'npm run results:merge -- shards/ --out test/.tmp/run-results.json --junit test/.tmp/junit.xml --summary "$GITHUB_STEP_SUMMARY"');
+  const upload = merge.steps.find((step) => step.uses === "actions/upload-artifact@v4");
+  assert.equal(upload?.with?.["path"], "test/.tmp/run-results.json\ntest/.tmp/junit.xml\n");
+  assert.equal(upload.with["include-hidden-files"], true);
+});
+
+test("the YAML check this relies on refuses what is not well-formed", () => {
+  assert.deepEqual(parseTinyYaml("a:\n  b: [1, 2]\n  c: |\n    x\n    y\nd:\n  - e: 'f'\n    g: h # note\n  - i\n"), {
+    a: { b: [1, 2], c: "x\ny\n" },
+    d: [{ e: "f", g: "h" }, "i"],
+  });
+  for (const bad of ["a:\n\tb: 1\n", "a: 1\na: 2\n", "a:\n  b: 1\n   c: 2\n", "a: \"open\n", "- a\nb: 1\n", "a: {b: 1}\n"]) {
+    assert.throws(() => parseTinyYaml(bad), /^Error: (line \d+: |an unclosed|"{b: 1}" is YAML)/, JSON.stringify(bad));
+  }
 });

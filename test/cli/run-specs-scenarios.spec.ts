@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
-import { ROOT, runNode, tapResults, type ChildRun } from "../testing/live/child-run.ts";
+import { ROOT, runCommand, runNode, tapResults, type ChildRun } from "../testing/live/child-run.ts";
 
 // run-specs given scenario files or folders runs just those scenarios through the specs that
 // describe their flows: here a spec of the test's own, on RelayFlow (test/support/relay-flow.ts).
@@ -17,8 +17,9 @@ const turns = [
   { label: "ends", input: "bye", expectedActiveStep: "FarewellStep", completed: true },
 ];
 
+/** run-specs in the test's folder, so its test/.tmp/run-results.json is written there, not over the project's. */
 function runSpecs(...args: string[]): Promise<ChildRun> {
-  return runNode([join(ROOT, "src", "cli", "run-specs.mjs"), ...args]);
+  return runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...args], {}, undefined, dir.path);
 }
 
 before(async () => {
@@ -92,6 +93,7 @@ for (const [command, usage] of [
   ["run-specs.mjs", /^Usage: run-specs /],
   ["check-scenarios.ts", /^Usage: npm run scenarios:check/],
   ["transcript.ts", /^Usage: npm run transcript -- /],
+  ["results-merge.ts", /^Usage: npm run results:merge -- /],
   ["start.ts", /^Usage: npm start/],
 ] as const) {
   test(`${command} answers --help and -h with its usage, and takes neither for a file`, async () => {

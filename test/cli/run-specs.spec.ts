@@ -14,7 +14,8 @@ function runSpecs(args: string[], tmp: string): Promise<{ code: number | null; s
   // This test runs under node:test itself; the child must run as a top-level test run.
   delete env["NODE_TEST_CONTEXT"];
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    // In `tmp` too, so its test/.tmp/run-results.json is written there, not over the project's.
+    const child = spawn(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...args], { cwd: tmp, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.resume();

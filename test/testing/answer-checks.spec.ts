@@ -63,9 +63,9 @@ test("against an external target without a readable store, a wrong expectedActiv
     first.checks.filter((c) => c.contract === "answer" || c.contract === "persisted"),
     [
       { contract: "persisted", name: "persisted contract", outcome: "skipped", message: NO_SQLITE_PATH },
-      { contract: "answer", name: "currentStep", outcome: "failed", message: "the answer says it is on FarewellStep (runStatus running); the turn expects GreetStep" },
-      { contract: "answer", name: "runStatus", outcome: "passed" },
-      { contract: "answer", name: "completed", outcome: "passed" },
+      { contract: "answer", name: "currentStep", outcome: "failed", message: "the answer says it is on FarewellStep (runStatus running); the turn expects GreetStep", expected: "GreetStep", actual: "FarewellStep" },
+      { contract: "answer", name: "runStatus", outcome: "passed", expected: "running", actual: "running" },
+      { contract: "answer", name: "completed", outcome: "passed", expected: false, actual: false },
     ],
   );
   assert.equal(played.turns[1]!.skipReason, "turn 1 failed");
@@ -137,6 +137,8 @@ test("a failure transcript of an answer check names its kind, in the JSON artifa
       name: "currentStep",
       outcome: "failed",
       message: "the answer says it is on FarewellStep (runStatus running); the turn expects GreetStep",
+      expected: "GreetStep",
+      actual: "FarewellStep",
     });
     const rendered = renderTranscript(transcript);
     assert.match(rendered, /^turn 1 'greet': answer currentStep: the answer says it is on FarewellStep/m);
@@ -178,7 +180,7 @@ test("under node:test, a turn that fails its answer check against FLOW_BASE_URL 
       ].join("\n"),
     );
     const env: NodeJS.ProcessEnv = { ...process.env, FLOW_BASE_URL: server.url };
-    for (const name of ["NODE_TEST_CONTEXT", "SQLITE_PATH", "SESSION_STORE", "MONGO_URL", "FLOW_MODEL", "OPENAI_API_KEY", "JUDGE", "FLOW_REPEAT"]) delete env[name];
+    for (const name of ["NODE_TEST_CONTEXT", "SQLITE_PATH", "SESSION_STORE", "MONGO_URL", "FLOW_MODEL", "OPENAI_API_KEY", "JUDGE", "FLOW_REPEAT", "FLOWCHECK_COVERAGE_RUN"]) delete env[name];
     const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-reporter=tap", spec], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

@@ -14,8 +14,8 @@ test("responseMustInclude passes ignoring case and fails naming the missing text
   assert.deepEqual(
     turn.checks.filter((c) => c.contract === "expectation"),
     [
-      { contract: "expectation", name: "responseMustInclude[0]", outcome: "passed" },
-      { contract: "expectation", name: "responseMustInclude[1]", outcome: "failed", message: 'the response lacks "goodbye"' },
+      { contract: "expectation", name: "responseMustInclude[0]", outcome: "passed", expected: "YOU SAID" },
+      { contract: "expectation", name: "responseMustInclude[1]", outcome: "failed", message: 'the response lacks "goodbye"', expected: "goodbye" },
     ],
   );
   assert.equal(turn.failure, `turn 1 'first': the response lacks "goodbye"; response: "You said: hello"`);

@@ -27,9 +27,15 @@ test("finalState and finalExecution pass on partial matches of the stored sessio
   assert.deepEqual(report, {
     outcome: "passed",
     checks: [
-      { contract: "domain", name: "finalState.AskStep", outcome: "passed" },
-      { contract: "domain", name: "finalState.NextStep", outcome: "passed" },
-      { contract: "domain", name: "finalExecution", outcome: "passed" },
+      { contract: "domain", name: "finalState.AskStep", outcome: "passed", expected: { said: "hello" }, actual: stored?.steps["AskStep"] },
+      { contract: "domain", name: "finalState.NextStep", outcome: "passed", expected: { said: "bye", count: 2 }, actual: stored?.steps["NextStep"] },
+      {
+        contract: "domain",
+        name: "finalExecution",
+        outcome: "passed",
+        expected: [{ turn: 1, step: "AskStep", outcome: "stay" }, { turn: 2, name: "echo", outcome: "complete" }],
+        actual: stored?.execution,
+      },
     ],
   });
   assert.equal(outcome, "passed");
@@ -42,7 +48,14 @@ test("a finalState mismatch fails the final report with the path, the value expe
     ["passed", "passed"],
   );
   assert.deepEqual(final.checks, [
-    { contract: "domain", name: "finalState.AskStep", outcome: "failed", message: 'steps.AskStep.said: expected "goodbye", found "hello"' },
+    {
+      contract: "domain",
+      name: "finalState.AskStep",
+      outcome: "failed",
+      message: 'steps.AskStep.said: expected "goodbye", found "hello"',
+      expected: { said: "goodbye" },
+      actual: final.stored?.steps["AskStep"],
+    },
   ]);
   assert.equal(final.outcome, "failed");
   assert.equal(final.failure, 'final state: finalState.AskStep: steps.AskStep.said: expected "goodbye", found "hello"');
@@ -62,6 +75,8 @@ test("a finalExecution of another length fails listing every stored entry", asyn
       name: "finalExecution",
       outcome: "failed",
       message: "expected 1 execution entries, stored 2: 1:AskStep.echo stay, 2:NextStep.echo complete",
+      expected: [{ turn: 1, step: "AskStep" }],
+      actual: final.stored?.execution,
     },
   ]);
 });
@@ -102,7 +117,7 @@ test("a domain check that throws fails the final report with its message", async
     { domain: (document) => void stepState(document, "WeatherStep") },
   );
   assert.deepEqual(final.checks, [
-    { contract: "domain", name: "finalState.AskStep", outcome: "passed" },
+    { contract: "domain", name: "finalState.AskStep", outcome: "passed", expected: { said: "hello" }, actual: { said: "hello", count: 1 } },
     {
       contract: "domain",
       name: "domain checks",
@@ -145,19 +160,17 @@ const withChildren: Parameters<typeof playAgainstFake>[1] = {
 };
 
 test("finalChildren and finalMemory pass on partial matches of the stored nested runs and of each listed namespace", async () => {
-  const { final } = await playAgainstFake(
-    twoTurns({
-      finalChildren: [
-        { flow: "CheckFlow", parentStep: "NextStep", runStatus: "running", steps: { VerifyStep: {} } },
-        { flow: "CheckFlow", turn: 2, runStatus: "completed", steps: { VerifyStep: { verified: true } } },
-      ],
-      finalMemory: { flow: [{ role: "user", content: "hello" }, { role: "assistant" }, { role: "user", content: "bye" }, { role: "assistant", content: "Goodbye." }] },
-    }),
-    withChildren,
-  );
+  const finalChildren = [
+    { flow: "CheckFlow", parentStep: "NextStep", runStatus: "running", steps: { VerifyStep: {} } },
+    { flow: "CheckFlow", turn: 2, runStatus: "completed", steps: { VerifyStep: { verified: true } } },
+  ];
+  const flow = [{ role: "user", content: "hello" }, { role: "assistant" }, { role: "user", content: "bye" }, { role: "assistant", content: "Goodbye." }];
+  const { final } = await playAgainstFake(twoTurns({ finalChildren, finalMemory: { flow } }), withChildren);
+  // The runs found are shown without their memory and log, which the check does not compare.
+  const found = [childRun(2, "running"), childRun(2, "completed")].map(({ memory: _memory, execution: _execution, ...child }) => child);
   assert.deepEqual(final.checks, [
-    { contract: "domain", name: "finalChildren", outcome: "passed" },
-    { contract: "domain", name: "finalMemory.flow", outcome: "passed" },
+    { contract: "domain", name: "finalChildren", outcome: "passed", expected: finalChildren, actual: found },
+    { contract: "domain", name: "finalMemory.flow", outcome: "passed", expected: flow, actual: final.stored?.memory["flow"] },
   ]);
 });
 

@@ -79,18 +79,19 @@ test("run-specs merges what its processes' scenarios reached into test/.tmp/flow
     const spec = writeScenarioSpec(dir.path, "first-two", firstTurns(dir.path, 2));
     const env = { ...process.env };
     for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "FLOW_MODEL", "OPENAI_API_KEY", "FLOW_REPEAT", "FLOWCHECK_COVERAGE_RUN"]) delete env[name];
-    const child = spawn(process.execPath, ["src/cli/run-specs.mjs", spec], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    // In the test's folder, so what it writes to test/.tmp/ is not written over the project's.
+    const child = spawn(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), spec], { cwd: dir.path, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     const code = await new Promise<number | null>((done) => child.on("close", done));
     assert.equal(code, 0, stdout);
     const at = stdout.indexOf("flow coverage, from the scenarios' stored sessions (test/.tmp/flow-coverage.json):");
     assert.ok(at >= 0, stdout);
-    assert.deepEqual(stdout.slice(at).trim().split("\n").slice(1).map((line) => line.trim()), [
+    assert.deepEqual(stdout.slice(at).split("\n\n")[0]!.trim().split("\n").slice(1).map((line) => line.trim()), [
       "BasicFlow (1 scenario): steps 2 of 3, tools 1 of 3; steps never reached: AddressStep; tools never called: WeatherStep.get_weather, AddressStep.check_address",
       "AddressCheck (child of BasicFlow): steps 0 of 1, tools 0 of 1; steps never reached: NormalizeAddressStep; tools never called: NormalizeAddressStep.normalize_address",
     ]);
-    const written = JSON.parse(readFileSync(join(ROOT, "test", ".tmp", "flow-coverage.json"), "utf8")) as FlowCoverage;
+    const written = JSON.parse(readFileSync(join(dir.path, "test", ".tmp", "flow-coverage.json"), "utf8")) as FlowCoverage;
     assert.deepEqual(written["BasicFlow"]!.steps, { NameStep: true, WeatherStep: true, AddressStep: false });
   } finally {
     dir.remove();

@@ -9,13 +9,18 @@ const twoTurns = fakeScenario([
 
 test("a well-behaved server passes every persisted check: flow, step, run status, turn count and the answer's claims", async () => {
   const { turns } = await playAgainstFake(twoTurns);
+  const values: [string, unknown][] = [
+    ["flow", "FakeFlow"],
+    ["expectedActiveStep", "NextStep"],
+    ["completed", "running"],
+    ["turns", 2],
+    ["answer's currentStep", "NextStep"],
+    ["answer's runStatus", "running"],
+    ["answer's completed", false],
+  ];
   assert.deepEqual(
     turns[1]!.checks.filter((c) => c.contract === "persisted"),
-    ["flow", "expectedActiveStep", "completed", "turns", "answer's currentStep", "answer's runStatus", "answer's completed"].map((name) => ({
-      contract: "persisted",
-      name,
-      outcome: "passed",
-    })),
+    values.map(([name, value]) => ({ contract: "persisted", name, outcome: "passed", expected: value, actual: value })),
   );
   assert.equal(turns[1]!.stored?.turns, 2);
 });

@@ -29,7 +29,12 @@ test("a well-behaved server passes every transport check, the session id staying
   );
   assert.deepEqual(
     turns[1]!.checks.filter((c) => c.contract === "transport"),
-    ["status", "body", "success", "session header", "session body", "session ids agree", "session stable"].map((name) => ({ contract: "transport", name, outcome: "passed" })),
+    ["status", "body", "success", "session header", "session body", "session ids agree", "session stable"].map((name) => ({
+      contract: "transport",
+      name,
+      outcome: "passed",
+      ...(name === "status" ? { expected: 200, actual: 200 } : name === "success" ? { expected: true, actual: true } : {}),
+    })),
   );
 });
 

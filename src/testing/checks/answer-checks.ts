@@ -1,4 +1,4 @@
-import { check, skipped, type Check } from "./check.ts";
+import { compared, skipped, type Check } from "./check.ts";
 import type { Answer } from "../answer/read-answer.ts";
 import type { ScenarioTurn } from "../scenario/scenario.ts";
 import { isSuccessStatus } from "../scenario/is-success-status.ts";
@@ -27,8 +27,8 @@ export function answerChecks(turn: ScenarioTurn, answer: Answer): Check[] {
   const completed = turn.completed ?? false;
   const wantedStatus = completed ? "completed" : "running";
   return [
-    check("answer", "currentStep", json["currentStep"] === turn.expectedActiveStep ? undefined : `the answer says ${step} (runStatus ${String(json["runStatus"])}); the turn expects ${turn.expectedActiveStep}`),
-    check("answer", "runStatus", json["runStatus"] === wantedStatus ? undefined : `the answer says runStatus ${JSON.stringify(json["runStatus"])}${where}; the turn expects ${wantedStatus}, as its completed is ${completed}`),
-    check("answer", "completed", json["completed"] === completed ? undefined : `the answer says completed ${JSON.stringify(json["completed"])}${where}; the turn expects completed ${completed}`),
+    compared("answer", "currentStep", json["currentStep"] === turn.expectedActiveStep ? undefined : `the answer says ${step} (runStatus ${String(json["runStatus"])}); the turn expects ${turn.expectedActiveStep}`, turn.expectedActiveStep, json["currentStep"]),
+    compared("answer", "runStatus", json["runStatus"] === wantedStatus ? undefined : `the answer says runStatus ${JSON.stringify(json["runStatus"])}${where}; the turn expects ${wantedStatus}, as its completed is ${completed}`, wantedStatus, json["runStatus"]),
+    compared("answer", "completed", json["completed"] === completed ? undefined : `the answer says completed ${JSON.stringify(json["completed"])}${where}; the turn expects completed ${completed}`, completed, json["completed"]),
   ];
 }

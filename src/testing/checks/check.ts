@@ -23,6 +23,9 @@ export interface Check {
   message?: string;
   /** For a judge check that got a verdict: the verdict and the score it needed. */
   verdict?: Verdict & { minScore: number };
+  /** What the check wanted and what it found, where it compares two values (a report shows them side by side). */
+  expected?: unknown;
+  actual?: unknown;
 }
 
 export function passed(contract: Contract, name: string): Check {
@@ -40,4 +43,9 @@ export function skipped(contract: Contract, name: string, why: string): Check {
 /** Passed when `problem` is undefined, else failed with it. */
 export function check(contract: Contract, name: string, problem: string | undefined): Check {
   return problem === undefined ? passed(contract, name) : failed(contract, name, problem);
+}
+
+/** `check`, carrying the value it wanted and the value it found, passed or not. */
+export function compared(contract: Contract, name: string, problem: string | undefined, expected: unknown, actual: unknown): Check {
+  return { ...check(contract, name, problem), expected, actual };
 }

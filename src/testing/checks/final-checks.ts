@@ -1,5 +1,5 @@
 import type { SessionDocument } from "../../engine/session-document.ts";
-import { check, type Check } from "./check.ts";
+import { compared, type Check } from "./check.ts";
 import { matchPartial } from "./match-partial.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 
@@ -42,17 +42,17 @@ export function finalChecks(scenario: Scenario, stored: SessionDocument | undefi
   const none = ["no session was stored"];
   for (const [step, expected] of Object.entries(scenario.finalState ?? {})) {
     const problems = stored ? matchPartial(expected, stored.steps[step] ?? {}, `steps.${step}`) : none;
-    checks.push(check("domain", `finalState.${step}`, problems.length ? problems.join("; ") : undefined));
+    checks.push(compared("domain", `finalState.${step}`, problems.length ? problems.join("; ") : undefined, expected, stored?.steps[step]));
   }
   if (scenario.finalExecution) {
     const log = (stored?.execution ?? []) as unknown as Record<string, unknown>[];
     const problems = stored ? listProblems(scenario.finalExecution, log, "execution", "execution entries", entrySummary) : none;
-    checks.push(check("domain", "finalExecution", problems.length ? problems.join("; ") : undefined));
+    checks.push(compared("domain", "finalExecution", problems.length ? problems.join("; ") : undefined, scenario.finalExecution, stored?.execution));
   }
   if (scenario.finalChildren) {
     const children = (stored?.children ?? []) as unknown as Record<string, unknown>[];
     const problems = stored ? listProblems(scenario.finalChildren, children, "children", "nested runs", childSummary) : none;
-    checks.push(check("domain", "finalChildren", problems.length ? problems.join("; ") : undefined));
+    checks.push(compared("domain", "finalChildren", problems.length ? problems.join("; ") : undefined, scenario.finalChildren, stored?.children.map(({ memory: _memory, execution: _execution, ...child }) => child)));
   }
   for (const [namespace, expected] of Object.entries(scenario.finalMemory ?? {})) {
     const messages = stored?.memory[namespace] as unknown as Record<string, unknown>[] | undefined;
@@ -62,7 +62,7 @@ export function finalChecks(scenario: Scenario, stored: SessionDocument | undefi
       : !messages
         ? [`memory has no namespace ${namespace}; it has ${namespaces.join(", ") || "none"}`]
         : listProblems(expected, messages, `memory.${namespace}`, "messages", messageSummary);
-    checks.push(check("domain", `finalMemory.${namespace}`, problems.length ? problems.join("; ") : undefined));
+    checks.push(compared("domain", `finalMemory.${namespace}`, problems.length ? problems.join("; ") : undefined, expected, messages));
   }
   return checks;
 }

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { SessionHead } from "../../engine/session-document.ts";
-import { check, failed, type Check } from "./check.ts";
+import { check, compared, failed, type Check } from "./check.ts";
 import type { Answer } from "../answer/read-answer.ts";
 import type { ScenarioTurn } from "../scenario/scenario.ts";
 import { isSuccessStatus } from "../scenario/is-success-status.ts";
@@ -34,10 +34,10 @@ export function persistedChecks(
   const state = `(runStatus ${stored.runStatus})`;
   const json = answer.json ?? {};
   const checks = [
-    check("persisted", "flow", stored.flow.name === flowName ? undefined : `expected flow ${flowName}, stored ${stored.flow.name}`),
-    check("persisted", "expectedActiveStep", stored.flow.currentStep === turn.expectedActiveStep ? undefined : `expected active step ${turn.expectedActiveStep}, stored ${stored.flow.currentStep} ${state}`),
-    check("persisted", "completed", stored.runStatus === wantedStatus ? undefined : `expected runStatus ${wantedStatus}, stored ${stored.runStatus}`),
-    check("persisted", "turns", stored.turns === (previous?.turns ?? 0) + 1 ? undefined : `expected the store to hold ${(previous?.turns ?? 0) + 1} turns, it holds ${stored.turns}`),
+    compared("persisted", "flow", stored.flow.name === flowName ? undefined : `expected flow ${flowName}, stored ${stored.flow.name}`, flowName, stored.flow.name),
+    compared("persisted", "expectedActiveStep", stored.flow.currentStep === turn.expectedActiveStep ? undefined : `expected active step ${turn.expectedActiveStep}, stored ${stored.flow.currentStep} ${state}`, turn.expectedActiveStep, stored.flow.currentStep),
+    compared("persisted", "completed", stored.runStatus === wantedStatus ? undefined : `expected runStatus ${wantedStatus}, stored ${stored.runStatus}`, wantedStatus, stored.runStatus),
+    compared("persisted", "turns", stored.turns === (previous?.turns ?? 0) + 1 ? undefined : `expected the store to hold ${(previous?.turns ?? 0) + 1} turns, it holds ${stored.turns}`, (previous?.turns ?? 0) + 1, stored.turns),
   ];
   // A document answer (CSV) claims nothing about the session; a JSON one must tell the truth.
   const claims: [string, unknown, unknown][] = answer.json
@@ -48,7 +48,7 @@ export function persistedChecks(
       ]
     : [];
   for (const [field, claimed, truth] of claims) {
-    checks.push(check("persisted", `answer's ${field}`, claimed === truth ? undefined : `the answer says ${field} ${JSON.stringify(claimed)} but the store has ${JSON.stringify(truth)}`));
+    checks.push(compared("persisted", `answer's ${field}`, claimed === truth ? undefined : `the answer says ${field} ${JSON.stringify(claimed)} but the store has ${JSON.stringify(truth)}`, truth, claimed));
   }
   return checks;
 }

@@ -1,5 +1,5 @@
 import { SESSION_HEADER } from "../../http/http-exchange.ts";
-import { check, type Check } from "./check.ts";
+import { check, compared, type Check } from "./check.ts";
 import type { ChatExchange } from "../client/chat-client.ts";
 import type { Answer } from "../answer/read-answer.ts";
 import type { ScenarioTurn } from "../scenario/scenario.ts";
@@ -29,7 +29,7 @@ export function transportChecks(
   const expectedStatus = turn.expectedStatus ?? 200;
   const status = exchange.response.status;
   const checks: Check[] = [
-    check("transport", "status", status === expectedStatus ? undefined : `expected status ${expectedStatus}, got ${status}${errorSummary(answer)}`),
+    compared("transport", "status", status === expectedStatus ? undefined : `expected status ${expectedStatus}, got ${status}${errorSummary(answer)}`, expectedStatus, status),
     check(
       "transport",
       "body",
@@ -38,7 +38,7 @@ export function transportChecks(
   ];
   if (turn.expectContentType !== undefined) {
     const wanted = turn.expectContentType.toLowerCase();
-    checks.push(check("transport", "expectContentType", answer.mediaType === wanted ? undefined : `expected Content-Type ${wanted}, got ${answer.mediaType || "none"}`));
+    checks.push(compared("transport", "expectContentType", answer.mediaType === wanted ? undefined : `expected Content-Type ${wanted}, got ${answer.mediaType || "none"}`, wanted, answer.mediaType));
   }
   const json = answer.json;
   const header = headerOf(exchange);
@@ -47,7 +47,7 @@ export function transportChecks(
   if (isSuccessStatus(expectedStatus)) {
     // A document answer (CSV) is the session rendered: it carries the id in the header alone.
     const document = answer.csv !== undefined;
-    if (!document) checks.push(check("transport", "success", json?.["success"] === true ? undefined : `expected "success": true, got ${JSON.stringify(json?.["success"])}`));
+    if (!document) checks.push(compared("transport", "success", json?.["success"] === true ? undefined : `expected "success": true, got ${JSON.stringify(json?.["success"])}`, true, json?.["success"]));
     checks.push(check("transport", "session header", header ? undefined : `the ${SESSION_HEADER} header is missing`));
     if (!document) checks.push(check("transport", "session body", bodySession ? undefined : `the body has no "session" id`));
     if (header && bodySession) {
@@ -61,7 +61,7 @@ export function transportChecks(
   }
 
   const error = json?.["error"] as { code?: unknown; message?: unknown } | undefined;
-  checks.push(check("transport", "success", json?.["success"] === false ? undefined : `expected "success": false, got ${JSON.stringify(json?.["success"])}`));
+  checks.push(compared("transport", "success", json?.["success"] === false ? undefined : `expected "success": false, got ${JSON.stringify(json?.["success"])}`, false, json?.["success"]));
   checks.push(
     check("transport", "error", typeof error?.code === "string" && typeof error.message === "string" ? undefined : `expected "error": {"code", "message"}, got ${JSON.stringify(error)}`),
   );

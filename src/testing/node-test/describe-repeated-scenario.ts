@@ -9,6 +9,7 @@ import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
 import { startScenarioTarget } from "../target/scenario-target.ts";
 import { noteCoverage } from "../report/flow-coverage.ts";
 import { suiteRunOptions } from "./suite-run-options.ts";
+import { ResultsRecorder } from "../report/results-recorder.ts";
 import { TranscriptWriter } from "../report/transcript-writer.ts";
 
 interface PlayedRun {
@@ -38,13 +39,20 @@ async function playRuns(loaded: LoadedScenario, options: ScenarioSuiteOptions, r
   const artifactsDir = options.artifactsDir ?? "test/.tmp";
   const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)!.flow;
   const runs: PlayedRun[] = [];
+  // Each run is in the results even if an earlier one stops the others from starting.
+  const recorders = Array.from({ length: repeat }, (_, k) => new ResultsRecorder(loaded, artifactsDir, { index: k + 1, of: repeat }));
   for (let k = 1; k <= repeat; k++) {
-    const target = await startScenarioTarget(loaded, { flows: options.flows });
+    const results = recorders[k - 1]!;
+    const target = await startScenarioTarget(loaded, { flows: options.flows }).catch((error: unknown) => {
+      results.notStarted(`the target did not start: ${(error as Error).message}`);
+      throw error;
+    });
     try {
       const writer = new TranscriptWriter(artifactsDir, `run${k}`);
       const played: PlayedRun = { turns: [], final: undefined };
       for await (const event of runScenario(loaded, target, suiteRunOptions(target, options, artifactsDir).run)) {
         writer.listener(event);
+        results.listener(event);
         if (event.type === "turn:end") played.turns.push(event.report);
         if (event.type === "final") played.final = event.report;
         if (event.type === "final" && event.report.stored) noteCoverage(artifactsDir, target.config?.coverageRun, flow, event.report.stored);

@@ -3,7 +3,8 @@ import type { FlowEntry } from "../../engine/scripted-model.ts";
 import { isFlowcheckError } from "../../errors.ts";
 import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
 import type { Judge } from "../judge/judge.ts";
-import { loadScenario } from "../scenario/load-scenario.ts";
+import { noteNotRun } from "../report/results-recorder.ts";
+import { loadScenario, scenarioNameOf } from "../scenario/load-scenario.ts";
 import { scenarioCases } from "../scenario/scenario-cases.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { describeRepeatedScenario, repeatOf } from "./describe-repeated-scenario.ts";
@@ -37,6 +38,7 @@ export function describeScenario(file: string, options: ScenarioSuiteOptions & {
     loaded = loadScenario(file, options.flows.map((entry) => entry.flow), options.root === undefined ? {} : { root: options.root });
   } catch (error) {
     describeInvalidFile(file, error);
+    noteNotRun({ file, name: scenarioNameOf(file, options.root) }, options.artifactsDir ?? "test/.tmp", "failed", `the file does not load: ${(error as Error).message}`);
     return;
   }
   for (const each of scenarioCases(loaded)) describeLoaded(each, options);
@@ -53,6 +55,7 @@ export function describeInvalidFile(file: string, error: unknown): void {
 function describeLoaded(loaded: LoadedScenario, options: ScenarioSuiteOptions): void {
   const liveOnly = liveOnlySkip(loaded, options);
   const repeat = repeatOf();
+  if (liveOnly) noteNotRun(loaded, options.artifactsDir ?? "test/.tmp", "skipped", liveOnly);
   if (repeat.times > 1 && !liveOnly) {
     describeRepeatedScenario(loaded, options, repeat.times, repeat.passRate);
     return;

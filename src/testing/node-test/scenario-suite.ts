@@ -3,6 +3,7 @@ import type { TestContext } from "node:test";
 import { flowProblems } from "../checks/flow-problems.ts";
 import { ChatClient } from "../client/chat-client.ts";
 import { noteCoverage } from "../report/flow-coverage.ts";
+import { ResultsRecorder } from "../report/results-recorder.ts";
 import { TranscriptWriter } from "../report/transcript-writer.ts";
 import type { JudgeSetup } from "../run/judge-for-run.ts";
 import { clientOptions, type RunOptions } from "../run/run-options.ts";
@@ -36,6 +37,7 @@ export class ScenarioSuite {
   readonly #options: ScenarioSuiteOptions;
   readonly #artifactsDir: string;
   readonly #writer: TranscriptWriter;
+  readonly #results: ResultsRecorder;
   #target: ScenarioTarget | undefined;
   #run!: ScenarioRun;
   #judging: JudgeSetup | undefined;
@@ -48,6 +50,7 @@ export class ScenarioSuite {
     this.#options = options;
     this.#artifactsDir = options.artifactsDir ?? "test/.tmp";
     this.#writer = new TranscriptWriter(this.#artifactsDir);
+    this.#results = new ResultsRecorder(loaded, this.#artifactsDir);
   }
 
   async start(): Promise<void> {
@@ -55,6 +58,7 @@ export class ScenarioSuite {
       this.#target = await startScenarioTarget(this.#loaded, { flows: this.#options.flows });
     } catch (error) {
       this.#startError = error;
+      this.#results.notStarted(`the target did not start: ${(error as Error).message}`);
       return;
     }
     const prepared = suiteRunOptions(this.#target, this.#options, this.#artifactsDir);
@@ -62,7 +66,7 @@ export class ScenarioSuite {
     this.#runOptions = prepared.run;
     const flow = this.#options.flows.find((entry) => entry.flow.name === this.#loaded.scenario.flowName)!.flow;
     const coverageRun = this.#target.config?.coverageRun;
-    this.#run = new ScenarioRun(this.#loaded, this.#target, prepared.run).on(this.#writer.listener).on((event) => {
+    this.#run = new ScenarioRun(this.#loaded, this.#target, prepared.run).on(this.#writer.listener).on(this.#results.listener).on((event) => {
       if (event.type === "final" && event.report.stored) noteCoverage(this.#artifactsDir, coverageRun, flow, event.report.stored);
     });
     this.#run.start();
@@ -87,6 +91,7 @@ export class ScenarioSuite {
     }
     if (problems.length) {
       this.#unserved = true;
+      this.#results.notStarted(`the target does not serve the flow as the file expects: ${problems.join("; ")}`);
       throw new ScenarioFailure("scenario_invalid", problems.join("\n"));
     }
     if (!target.sessions) {

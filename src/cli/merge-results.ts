@@ -1,0 +1,62 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runResultsOf, type RunInfo } from "../testing/report/merge-run-results.ts";
+import { RESULTS_PARTS } from "../testing/report/results-part.ts";
+import type { ResultsPartLine, RunResults } from "../testing/report/run-results.ts";
+
+/** The name of a run's merged results in its artifacts folder. */
+export const RUN_RESULTS = "run-results.json";
+
+/** The commit checked out here, when this is a git checkout with git on the PATH. */
+export function commitOf(): string | undefined {
+  try {
+    return execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lines of run `run`'s part files in `<folder>/results/` (removing them); a line cut off by a killed process is left out. */
+function readParts(folder: string, run: string): ResultsPartLine[] {
+  const dir = join(folder, RESULTS_PARTS);
+  if (!existsSync(dir)) return [];
+  const lines: ResultsPartLine[] = [];
+  for (const name of readdirSync(dir).filter((each) => each.startsWith(`${run}-`))) {
+    const file = join(dir, name);
+    for (const line of readFileSync(file, "utf8").split("\n")) {
+      try {
+        if (line) lines.push(JSON.parse(line) as ResultsPartLine);
+      } catch {
+        console.error(`run-specs: left out a line of ${file} that was cut off (a test process killed while writing it).`);
+      }
+    }
+    rmSync(file, { force: true });
+  }
+  if (readdirSync(dir).length === 0) rmdirSync(dir);
+  return lines;
+}
+
+/** One line of totals, as the run's last words. */
+export function totalsLine(results: RunResults): string {
+  const { conversations, turns, judge, tokens } = results.totals;
+  const rate = judge.passRate === null ? "none graded" : `${judge.passed} of ${judge.graded} passed (${Math.round(judge.passRate * 100)}%)`;
+  return (
+    `${conversations.total} conversation${conversations.total === 1 ? "" : "s"}: ${conversations.passed} passed, ${conversations.failed} failed, ${conversations.skipped} skipped; ` +
+    `turns ${turns.passed} passed, ${turns.failed} failed, ${turns.skipped} skipped; judge ${rate}; tokens ${tokens.total}`
+  );
+}
+
+/**
+ * Merges run `run`'s parts, which its test processes wrote under `<folder>/results/`, into
+ * `<folder>/run-results.json` and prints its totals. Written green or red, with no conversation
+ * at all too, so the file always belongs to the last run.
+ */
+export function writeRunResults(folder: string, run: string, info: Omit<RunInfo, "commit">): RunResults {
+  const commit = commitOf();
+  const results = runResultsOf(readParts(folder, run), { ...info, ...(commit ? { commit } : {}) });
+  const out = join(folder, RUN_RESULTS);
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nresults (${out}): ${totalsLine(results)}`);
+  return results;
+}

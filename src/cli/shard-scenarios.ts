@@ -1,0 +1,39 @@
+// Light imports only: run-specs compiles this graph before any test process starts.
+import { discoverSelected } from "../testing/scenario/scenario-discovery.ts";
+import { flowsDescribedBy } from "../testing/node-test/scenario-specs.ts";
+import { specsForScenarios } from "./specs-for-scenarios.ts";
+
+export interface Shard {
+  index: number;
+  total: number;
+}
+
+export interface ShardRun {
+  /** The spec files the shard runs. */
+  files: string[];
+  /** Its slice of the scenario files, for FLOW_SCENARIOS. */
+  scenarioPaths: string[];
+  /** How many scenario files there are across all shards. */
+  scenarios: number;
+}
+
+/**
+ * Shard `shard` of a run: its even, contiguous slice of every scenario file (the paths given, or
+ * `scenarios/`), sorted, with the flow specs that run them, so that the shards together play
+ * each conversation exactly once. The specs that describe no flow's scenarios run in shard 1 only:
+ * they are scripted and quick, and splitting them would not shorten a live run.
+ */
+export function shardOf(files: readonly string[], scenarioPaths: readonly string[] | undefined, shard: Shard): ShardRun {
+  const flowSpecs = files.filter((file) => flowsDescribedBy(file).length > 0);
+  // Without a flow spec no scenario runs at all, whatever scenarios/ holds.
+  const found = flowSpecs.length ? discoverSelected(scenarioPaths?.length ? scenarioPaths : ["scenarios"]) : { files: [], misnamed: [], missing: [] };
+  const all = found.files;
+  const from = Math.floor(((shard.index - 1) * all.length) / shard.total);
+  const to = Math.floor((shard.index * all.length) / shard.total);
+  // What cannot be told apart as a scenario (a misnamed or missing path) is reported once, by shard 1.
+  const odd = shard.index === 1 ? [...found.misnamed.map((file) => file.file), ...found.missing] : [];
+  const slice = [...all.slice(from, to), ...odd];
+  const specs = slice.length ? specsForScenarios([...flowSpecs], slice) : [];
+  const runs = (file: string) => specs.includes(file) || (shard.index === 1 && !flowSpecs.includes(file));
+  return { files: files.filter(runs), scenarioPaths: slice, scenarios: all.length };
+}

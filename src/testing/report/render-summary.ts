@@ -1,0 +1,81 @@
+import type { ConversationResult, RunResults } from "./run-results.ts";
+
+interface TurnRate {
+  scenario: string;
+  turn: string;
+  runs: number;
+  passed: number;
+  scores: number[];
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\s+/g, " ");
+}
+
+function percent(part: number, whole: number): string {
+  return whole ? `${Math.round((part / whole) * 100)}%` : "–";
+}
+
+function spread(scores: readonly number[]): string {
+  if (scores.length === 0) return "–";
+  const sorted = [...scores].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  return `${sorted[0]!.toFixed(2)} / ${median.toFixed(2)} / ${sorted.at(-1)!.toFixed(2)}`;
+}
+
+/** Each turn of each scenario over all its repeats (and shards): how many of its runs played it and passed, and its judge scores. */
+export function turnRates(conversations: readonly ConversationResult[]): TurnRate[] {
+  const rates = new Map<string, TurnRate>();
+  for (const conversation of conversations) {
+    const scenario = `${conversation.flowName ?? "?"}: ${conversation.name}`;
+    for (const turn of conversation.turns) {
+      const key = `${scenario}\u0000${turn.number}`;
+      const rate = rates.get(key) ?? { scenario, turn: `${turn.number}. ${turn.label}`, runs: 0, passed: 0, scores: [] };
+      rates.set(key, rate);
+      if (turn.outcome === "skipped") continue;
+      rate.runs++;
+      if (turn.outcome === "passed" && turn.judge?.outcome !== "failed") rate.passed++;
+      if (turn.judge?.score !== undefined) rate.scores.push(turn.judge.score);
+    }
+  }
+  return [...rates.values()];
+}
+
+function tokensByScenario(conversations: readonly ConversationResult[]): Map<string, number> {
+  const tokens = new Map<string, number>();
+  for (const { flowName, name, tokens: used } of conversations) {
+    const key = `${flowName ?? "?"}: ${name}`;
+    tokens.set(key, (tokens.get(key) ?? 0) + used.model.input + used.model.output + used.judge.input + used.judge.output);
+  }
+  return tokens;
+}
+
+/**
+ * A run's results as Markdown for a CI job's summary: the totals, then per turn its pass rate over
+ * every run of it (a judge's failure counts as not passed) and the spread of its judge scores, the
+ * tokens per scenario, and what failed.
+ */
+export function renderSummary(results: RunResults): string {
+  const { conversations, turns, judge, tokens } = results.totals;
+  const lines = [
+    `## flowcheck: ${conversations.failed ? `${conversations.failed} of ${conversations.total} conversations failed` : `${conversations.passed} of ${conversations.total} conversations passed`}`,
+    "",
+    `Turns ${turns.passed} passed, ${turns.failed} failed, ${turns.skipped} skipped · judge ${judge.passRate === null ? "none graded" : `${percent(judge.passed, judge.graded)} of ${judge.graded} passed`} · tokens ${tokens.total} (model ${tokens.model.input} in, ${tokens.model.output} out; judge ${tokens.judge.input} in, ${tokens.judge.output} out)`,
+    `${results.shards ? `Shards ${results.shards.join(", ")} · ` : ""}${results.commit ? `commit ${results.commit.slice(0, 12)} · ` : ""}${results.startedAt} to ${results.endedAt}`,
+    "",
+    "| scenario | turn | passed | judge scores (min / median / max) |",
+    "| --- | --- | --- | --- |",
+    ...turnRates(results.conversations).map((rate) => `| ${cell(rate.scenario)} | ${cell(rate.turn)} | ${rate.runs ? `${rate.passed} of ${rate.runs} (${percent(rate.passed, rate.runs)})` : "not played"} | ${spread(rate.scores)} |`),
+    "",
+    "| scenario | tokens |",
+    "| --- | --- |",
+    ...[...tokensByScenario(results.conversations)].map(([scenario, count]) => `| ${cell(scenario)} | ${count} |`),
+  ];
+  const failed = results.conversations.filter((conversation) => conversation.outcome === "failed");
+  if (failed.length || results.specsNotLoaded.length) {
+    lines.push("", "### Failed", "");
+    for (const conversation of failed) lines.push(`- \`${conversation.id}\`: ${cell((conversation.reason ?? "failed").slice(0, 500))}`);
+    for (const spec of results.specsNotLoaded) lines.push(`- \`${spec.file}\` did not load: ${cell(spec.message.slice(0, 500))}`);
+  }
+  return `${lines.join("\n")}\n`;
+}

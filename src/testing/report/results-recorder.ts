@@ -1,0 +1,174 @@
+import { resultsRunOf } from "../../config.ts";
+import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
+import type { Check } from "../checks/check.ts";
+import type { TokenCount, TurnReport } from "../checks/turn-report.ts";
+import type { ScenarioEvent } from "../run/scenario-event.ts";
+import type { LoadedScenario } from "../scenario/scenario.ts";
+import { keepOpen, writeResultsLine } from "./results-part.ts";
+import type { ConversationResult, JudgeResult, ResultsPartLine, TurnResult } from "./run-results.ts";
+import { executionOfTurn, sessionChange } from "./session-change.ts";
+
+const NOT_PLAYED = "not played: its test was filtered out (--test-name-pattern) or the run was cut short";
+const NEVER_STARTED = "never started: its suite was filtered out or the run was cut short";
+
+const none = (): TokenCount => ({ input: 0, output: 0 });
+
+function judgeOf(checks: readonly Check[]): JudgeResult | undefined {
+  const judge = checks.find((check) => check.contract === "judge");
+  if (!judge) return undefined;
+  const { verdict } = judge;
+  return {
+    outcome: judge.outcome,
+    ...(verdict ? { score: verdict.score, minScore: verdict.minScore, reason: verdict.reason } : {}),
+    ...(judge.message ? { message: judge.message } : {}),
+  };
+}
+
+function turnResult(report: TurnReport, before: SessionHead | undefined): TurnResult {
+  const { stored, answer, ...rest } = report;
+  const contentType = report.response?.headers["content-type"];
+  const judge = judgeOf(report.checks);
+  return {
+    ...rest,
+    ...(answer !== undefined ? { answer: { text: answer, ...(contentType ? { contentType } : {}) } } : {}),
+    ...(stored ? { stored: { step: stored.flow.currentStep, runStatus: stored.runStatus, turns: stored.turns }, changed: sessionChange(before, stored) } : {}),
+    ...(judge ? { judge } : {}),
+  };
+}
+
+function add(into: TokenCount, count: TokenCount | undefined): void {
+  into.input += count?.input ?? 0;
+  into.output += count?.output ?? 0;
+}
+
+/** How a conversation that ran went: failed if a turn, a judge or the final state failed; skipped if no turn was played. */
+function outcomeOf(result: ConversationResult): Pick<ConversationResult, "outcome" | "reason" | "kind"> {
+  const failedTurn = result.turns.find((turn) => turn.outcome === "failed");
+  const judged = result.turns.find((turn) => turn.judge?.outcome === "failed");
+  const final = result.final?.outcome === "failed" ? result.final : undefined;
+  if (failedTurn || final) return { outcome: "failed", kind: "contract", reason: (failedTurn?.failure ?? final?.failure)! };
+  if (judged) return { outcome: "failed", kind: "semantic", reason: `turn ${judged.number} '${judged.label}': ${judged.judge!.message ?? "the judge failed it"}` };
+  if (result.turns.every((turn) => turn.outcome === "skipped")) return { outcome: "skipped", reason: result.turns[0]?.skipReason ?? NOT_PLAYED };
+  return { outcome: "passed" };
+}
+
+/** A conversation that was meant to run, before anything is known of how it went. */
+function blank(loaded: Pick<LoadedScenario, "file" | "name"> & Partial<LoadedScenario>, repeat: ConversationResult["repeat"]): ConversationResult {
+  return {
+    id: `${loaded.file}#${loaded.name}${repeat.of > 1 ? `@${repeat.index}` : ""}`,
+    file: loaded.file,
+    name: loaded.name,
+    ...(loaded.scenario ? { flowName: loaded.scenario.flowName } : {}),
+    ...(loaded.caseLabel ? { caseLabel: loaded.caseLabel } : {}),
+    repeat,
+    outcome: "skipped",
+    ran: false,
+    reason: NEVER_STARTED,
+    pins: {},
+    models: {},
+    tokens: { model: none(), judge: none() },
+    turns: [],
+  };
+}
+
+/**
+ * Listens to one conversation's events and writes its result to this process's part of the run's
+ * results when it ends, or when the process exits first. Every turn of the scenario is in it:
+ * those never played are skipped, saying why.
+ */
+export class ResultsRecorder {
+  readonly #loaded: LoadedScenario;
+  readonly #artifactsDir: string;
+  readonly #run: string | undefined;
+  readonly #result: ConversationResult;
+  readonly #reports: TurnReport[] = [];
+  readonly #open: { settle(): void };
+  #started = 0;
+  /** The whole session at the end, which holds each turn's execution entries. */
+  #document: SessionDocument | undefined;
+  #written = false;
+
+  constructor(loaded: LoadedScenario, artifactsDir: string, repeat: ConversationResult["repeat"] = { index: 1, of: 1 }, run = resultsRunOf()) {
+    this.#loaded = loaded;
+    this.#artifactsDir = artifactsDir;
+    this.#run = run;
+    this.#result = blank(loaded, repeat);
+    this.#open = keepOpen(artifactsDir, run, { closing: () => this.#line() });
+  }
+
+  /** A conversation that could not start (its target did not boot, or does not serve its flow): it failed without playing a turn. */
+  notStarted(reason: string): void {
+    Object.assign(this.#result, { outcome: "failed", ran: false, reason });
+    this.#close();
+  }
+
+  readonly listener = (event: ScenarioEvent): void => {
+    switch (event.type) {
+      case "scenario:start":
+        this.#started = performance.now();
+        Object.assign(this.#result, { ran: true, startedAt: new Date().toISOString(), pins: { ...event.target.pins }, models: { ...event.target.models } });
+        this.#result.target = { baseUrl: event.target.baseUrl, store: event.target.store };
+        delete this.#result.reason;
+        break;
+      case "turn:end":
+        this.#reports.push(event.report);
+        add(this.#result.tokens.model, event.report.tokens?.model);
+        add(this.#result.tokens.judge, event.report.tokens?.judge);
+        break;
+      case "final": {
+        const { stored, ...final } = event.report;
+        this.#result.final = final;
+        this.#document = stored;
+        break;
+      }
+      case "scenario:end":
+        this.#result.millis = performance.now() - this.#started;
+        this.#close();
+        break;
+    }
+  };
+
+  /** Writes the conversation, once: a suite that did not start still ends. */
+  #close(): void {
+    if (this.#written) return;
+    this.#written = true;
+    writeResultsLine(this.#artifactsDir, this.#run, this.#line());
+    this.#open.settle();
+  }
+
+  /** The conversation as far as it went, every turn of the scenario in it. */
+  #line(): ResultsPartLine {
+    const result = this.#result;
+    const document = this.#document;
+    let before: SessionHead | undefined;
+    result.turns = this.#loaded.scenario.turns.map((turn, index) => {
+      const report = this.#reports.find((each) => each.number === index + 1);
+      if (!report) return { number: index + 1, label: turn.label, input: turn.input, outcome: "skipped", skipReason: result.ran ? NOT_PLAYED : (result.reason ?? NEVER_STARTED), checks: [] };
+      const played = turnResult(report, before);
+      if (report.stored && report.stored.turns !== before?.turns && document && played.changed) {
+        const execution = executionOfTurn(document, report.stored.turns);
+        if (execution) played.changed.execution = execution;
+      }
+      before = report.stored ?? before;
+      return played;
+    });
+    if (result.ran) Object.assign(result, outcomeOf(result));
+    return { conversation: result };
+  }
+}
+
+/**
+ * A conversation that never starts, written at once: a suite skipped (`skipped`) or a scenario
+ * file that does not load (`failed`, without a scenario to list the turns of).
+ */
+export function noteNotRun(
+  loaded: Pick<LoadedScenario, "file" | "name"> & Partial<LoadedScenario>,
+  artifactsDir: string,
+  outcome: "skipped" | "failed",
+  reason: string,
+  repeat: ConversationResult["repeat"] = { index: 1, of: 1 },
+): void {
+  const result = { ...blank(loaded, repeat), outcome, reason };
+  result.turns = (loaded.scenario?.turns ?? []).map((turn, index) => ({ number: index + 1, label: turn.label, input: turn.input, outcome: "skipped", skipReason: reason, checks: [] }));
+  writeResultsLine(artifactsDir, resultsRunOf(), { conversation: result });
+}

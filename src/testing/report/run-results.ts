@@ -1,0 +1,103 @@
+import type { ExecutionEntry, RunStatus } from "../../engine/session-document.ts";
+import type { Check } from "../checks/check.ts";
+import type { Outcome, TokenCount, TurnReport } from "../checks/turn-report.ts";
+
+/**
+ * `test/.tmp/run-results.json`: everything one run (or the merge of its shards) did, turn by turn.
+ * It is the one source its renderers read (JUnit, the job summary, an HTML report), so it holds
+ * every conversation that was meant to run, including those that never did, with the reason.
+ */
+export interface RunResults {
+  results: typeof RESULTS_VERSION;
+  startedAt: string;
+  endedAt: string;
+  /** The commit the run tested, when it ran in a git checkout. */
+  commit?: string;
+  /** The shards merged into this result (`"2/4"`), when the run was sharded. */
+  shards?: string[];
+  /** The pins every conversation shares (secrets redacted); a conversation's own are on it. */
+  pins: Record<string, string>;
+  /** Each flow's model mode, as the conversations ran it. */
+  models: Record<string, string>;
+  totals: ResultTotals;
+  conversations: ConversationResult[];
+  /** Spec files that failed to import: whatever scenarios they describe never ran. */
+  specsNotLoaded: { file: string; message: string }[];
+}
+
+export const RESULTS_VERSION = 1;
+
+export interface ResultTotals {
+  conversations: OutcomeCounts;
+  turns: OutcomeCounts;
+  /** Judge checks: those graded, and of those the share that passed (null when none was graded). */
+  judge: { graded: number; passed: number; failed: number; skipped: number; passRate: number | null };
+  tokens: { model: TokenCount; judge: TokenCount; total: number };
+}
+
+export interface OutcomeCounts {
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+/** One conversation: a scenario file, one of its cases, one of its repeats. */
+export interface ConversationResult {
+  /** `<file>#<name>` and, repeated, `@<repeat>`: unique within a run. */
+  id: string;
+  file: string;
+  /** As the suite is named: the file's path under its scenarios folder, `.<case>` for a case. */
+  name: string;
+  flowName?: string;
+  caseLabel?: string;
+  repeat: { index: number; of: number };
+  outcome: Outcome;
+  /** False for a conversation that never started: a skipped suite, a file that does not load, a target that did not start. */
+  ran: boolean;
+  /** Why it was skipped or never ran, or its first failure. */
+  reason?: string;
+  /** `semantic` when only the judge failed. */
+  kind?: "contract" | "semantic";
+  target?: { baseUrl: string; store: string };
+  pins: Record<string, string>;
+  models: Record<string, string>;
+  startedAt?: string;
+  millis?: number;
+  tokens: { model: TokenCount; judge: TokenCount };
+  turns: TurnResult[];
+  final?: { outcome: Outcome; skipReason?: string; failure?: string; location?: string; checks: Check[] };
+}
+
+/** A turn as the run played it (or why it did not), with what it changed in the stored session. */
+export interface TurnResult extends Omit<TurnReport, "stored" | "answer"> {
+  answer?: { text: string; contentType?: string };
+  /** The stored session's step and run status after the turn. */
+  stored?: { step: string; runStatus: RunStatus; turns: number };
+  changed?: SessionChange;
+  judge?: JudgeResult;
+}
+
+export interface JudgeResult {
+  outcome: Outcome;
+  score?: number;
+  minScore?: number;
+  reason?: string;
+  /** Why it failed or was skipped. */
+  message?: string;
+}
+
+/** What one turn changed in the stored session: only what differs is present. */
+export interface SessionChange {
+  step?: { from: string | null; to: string };
+  runStatus?: { from: RunStatus | null; to: RunStatus };
+  /** Per step: its state's keys added (with their values), changed (from → to) and removed. */
+  state?: Record<string, { added?: Record<string, unknown>; changed?: Record<string, { from: unknown; to: unknown }>; removed?: string[] }>;
+  /** The execution entries the turn wrote (read from the session at the end of the conversation). */
+  execution?: ExecutionEntry[];
+  /** Nested runs the turn started. */
+  children?: { flow: string; parentStep: string; runStatus: RunStatus; currentStep: string }[];
+}
+
+/** One line of a test process's part file: a conversation, or a spec file that did not load. */
+export type ResultsPartLine = { conversation: ConversationResult } | { specNotLoaded: { file: string; message: string } };
