@@ -20,6 +20,7 @@ import type { ScenarioEvent } from "./scenario-event.ts";
 import { sendTurn } from "./send-turn.ts";
 import { readAfterTurn, readBeforeTurn } from "./session-reads.ts";
 import { turnFailure } from "./turn-failure.ts";
+import type { UsageMeter } from "../limits/usage-meter.ts";
 
 const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is not graded";
 
@@ -106,6 +107,7 @@ export class ScenarioRun {
       return this.skipTurn(index, "failModelCall needs the app in the test process; against FLOW_BASE_URL the turn is not played");
     }
     this.#target.cassette?.beginTurn(index + 1, turn.label);
+    const usageBefore = this.#target.provider?.usage.snapshot();
     const restarted = turn.restartBefore || turn.clockAt !== undefined ? await restartCheck(this.#target, turn.clockAt) : undefined;
     if (restarted?.outcome === "failed") return this.#unanswered(index, restarted.message, [restarted]);
     const expectsError = !isSuccessStatus(turn.expectedStatus ?? 200);
@@ -148,7 +150,14 @@ export class ScenarioRun {
       ...(this.#stored && stored ? { stored: this.#stored } : {}),
       checks,
       millis: { http: sent.exchange.millis, store: storeMillis },
+      ...this.#tokensSince(usageBefore),
     });
+  }
+
+  /** What the turn's model and judge calls used, from their providers' `usage`, when they used any. */
+  #tokensSince(before: ReturnType<UsageMeter["snapshot"]> | undefined): Pick<TurnReport, "tokens"> {
+    const tokens = before && this.#target.provider?.usage.since(before);
+    return tokens ? { tokens } : {};
   }
 
   /** A turn that failed before it had an answer: a restart that failed, or a request that did. */
