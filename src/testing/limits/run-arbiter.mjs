@@ -143,6 +143,9 @@ export class RunArbiter {
       if (spec.kind === "request" && spec.rpm !== undefined) gate.starts.push(this.#now());
       waiter.onGrant({});
     }
+    // Nobody left waiting: a timer for them would only hold the process open.
+    if (gate.timer) clearTimeout(gate.timer);
+    gate.timer = undefined;
   }
 
   /** How long the next request must wait: out the pause after a 429, or for the minute's window. @param {Gate} gate @param {HoldSpec} spec */

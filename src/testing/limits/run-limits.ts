@@ -26,15 +26,17 @@ function localLimits(arbiter: RunArbiter): RunLimits {
     hold: (spec, signal) =>
       new Promise((resolve, reject) => {
         if (signal?.aborted) return reject(abortError(signal));
-        const release = arbiter.hold(spec, (grant: Grant) => {
-          signal?.removeEventListener("abort", withdraw);
-          resolve({ ...grant, release });
-        });
+        // The arbiter may grant at once, inside `hold`: `release` is only read once it is given back.
+        let release = () => undefined as void;
         const withdraw = () => {
           release();
           reject(abortError(signal!));
         };
         signal?.addEventListener("abort", withdraw, { once: true });
+        release = arbiter.hold(spec, (grant: Grant) => {
+          signal?.removeEventListener("abort", withdraw);
+          resolve({ ...grant, release: () => release() });
+        });
       }),
     note: async (note) => arbiter.note(note),
   };
