@@ -40,7 +40,7 @@ function writeSuite(dir: string, scenarios: Record<string, Scenario>): string {
     [
       `import { describeFlowScenarios } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
       `import { basicFlowEntry } from ${JSON.stringify(join(ROOT, "test", "fixtures", "flows", "index.ts"))};`,
-      `describeFlowScenarios("BasicFlow", ${options});`,
+      `describeFlowScenarios(${JSON.stringify("BasicFlow")}, ${options});`,
       "",
     ].join("\n"),
   );

@@ -36,7 +36,7 @@ function writeFlowSuite(dir: string, prefix: string, count: number): string {
     [
       `import { describeFlowScenarios } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
       `import { basicFlowEntry } from ${JSON.stringify(join(ROOT, "test", "fixtures", "flows", "index.ts"))};`,
-      `describeFlowScenarios("BasicFlow", ${options});`,
+      `describeFlowScenarios(${JSON.stringify("BasicFlow")}, ${options});`,
       "",
     ].join("\n"),
   );
@@ -114,4 +114,18 @@ test("FLOW_MAX_TOKENS: once the run has used its budget no new conversation star
   const cost = ((REQUESTS_PER_CONVERSATION * 100 * 1 + REQUESTS_PER_CONVERSATION * 20 * 2) / 1e6).toFixed(4);
   assert.ok(lines.includes(`tokens in total: ${used} (${REQUESTS_PER_CONVERSATION * 100} in, ${REQUESTS_PER_CONVERSATION * 20} out); estimated cost $${cost}`), run.stdout);
   assert.ok(lines.includes("conversations: 1 played, at most 1 at once, 2 not started (FLOW_MAX_TOKENS reached)"), run.stdout);
+});
+
+test("--repeat 3 plays the three copies of a conversation at once, and each turn's pass rate and score spread count all of them", async (t) => {
+  const dir = await tempDir("provider-repeat");
+  t.after(dir.remove);
+  fake.delayMs = 20;
+  t.after(() => (fake.delayMs = 0));
+  const run = await runSpecs([writeFlowSuite(dir.path, "p", 1), "--repeat", "3"], { FLOW_CONCURRENCY: "3" }, t.signal);
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /^# Subtest: BasicFlow: p1 × 3$/m);
+  assert.match(run.stdout, /^\s*# turn 2 'name accepted': passed 3 of 3 runs \(100%\)$/m);
+  assert.match(run.stdout, /^\s*# the judge of turn 2 'name accepted': passed 3 of 3 runs \(100%\); judge scores min 0\.90, median 0\.90, max 0\.90$/m);
+  // The three are asked for when the suite is defined, long before any of them ends.
+  assert.ok(run.stdout.split("\n").includes("conversations: 3 played, at most 3 at once"), run.stdout);
 });
