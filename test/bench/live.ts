@@ -5,7 +5,8 @@
 // `npm run test:live -- scenarios` would, each run timed from command start to exit:
 //
 //   alone    each scenario file by itself (a file's cases are played together);
-//   whole    every scenario at once, with the default settings, and again with --repeat 5;
+//   whole    every scenario at once, with the default settings, and again with --repeat 5 (with the
+//            default FLOW_CONCURRENCY=8, and with 16);
 //   serial   every scenario with FLOW_CONCURRENCY=1, the way every run went before.
 //
 // Parallel efficiency = the longest file alone ÷ the whole run: 1 when the run takes no longer
@@ -75,6 +76,8 @@ async function main(): Promise<void> {
     const [longestFile, longest] = Object.entries(alone).sort((a, b) => b[1].wallMillis - a[1].wallMillis)[0]!;
     const whole = await timedRun(fake, [SCENARIOS]);
     const repeated = await timedRun(fake, [SCENARIOS, "--repeat", String(repeat)]);
+    // Five copies of every conversation are 45 conversations: 8 slots cannot play them in the time of the longest.
+    const repeatedWide = await timedRun(fake, [SCENARIOS, "--repeat", String(repeat)], { FLOW_CONCURRENCY: "16" });
     const serial = await timedRun(fake, [SCENARIOS], { FLOW_CONCURRENCY: "1" });
     const efficiency = (run: Timed) => Number((longest.wallMillis / run.wallMillis).toFixed(2));
     const live = {
@@ -83,13 +86,20 @@ async function main(): Promise<void> {
       longestAlone: { file: longestFile, wallMillis: longest.wallMillis, requests: longest.requests },
       whole: { ...whole, efficiency: efficiency(whole) },
       repeated: { repeat, ...repeated, efficiency: efficiency(repeated) },
+      repeatedAtConcurrency16: { repeat, ...repeatedWide, efficiency: efficiency(repeatedWide) },
       serial: { ...serial, efficiency: efficiency(serial) },
       alone: Object.fromEntries(Object.entries(alone).map(([file, run]) => [file, run.wallMillis])),
       node: process.version,
       date: new Date().toISOString(),
     };
     log(`longest alone: ${longestFile}, ${longest.wallMillis} ms`);
-    for (const [name, run] of [["whole", live.whole], [`--repeat ${repeat}`, live.repeated], ["FLOW_CONCURRENCY=1", live.serial]] as const) {
+    const runs = [
+      ["whole", live.whole],
+      [`--repeat ${repeat}`, live.repeated],
+      [`--repeat ${repeat}, FLOW_CONCURRENCY=16`, live.repeatedAtConcurrency16],
+      ["FLOW_CONCURRENCY=1", live.serial],
+    ] as const;
+    for (const [name, run] of runs) {
       log(`${name}: ${run.wallMillis} ms, ${run.requests} requests, at most ${run.maxInFlight} in flight, efficiency ${run.efficiency}${run.code === 0 ? "" : ` (exit ${run.code})`}`);
     }
     const results = JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, unknown>;

@@ -54,6 +54,7 @@ export class ScenarioRun {
   #lastWhole: { turns: number; document: SessionDocument } | undefined;
   #final: FinalReport | undefined;
   #failedTurn: TurnReport | undefined;
+  #usageBefore: ReturnType<UsageMeter["snapshot"]> | undefined;
 
   constructor(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}) {
     this.loaded = loaded;
@@ -106,8 +107,7 @@ export class ScenarioRun {
       // An error turn leaves the session as it was, so the turns after a skipped one still hold.
       return this.skipTurn(index, "failModelCall needs the app in the test process; against FLOW_BASE_URL the turn is not played");
     }
-    this.#target.cassette?.beginTurn(index + 1, turn.label);
-    const usageBefore = this.#target.provider?.usage.snapshot();
+    this.#beginTurn(index, turn);
     const restarted = turn.restartBefore || turn.clockAt !== undefined ? await restartCheck(this.#target, turn.clockAt) : undefined;
     if (restarted?.outcome === "failed") return this.#unanswered(index, restarted.message, [restarted]);
     const expectsError = !isSuccessStatus(turn.expectedStatus ?? 200);
@@ -150,14 +150,13 @@ export class ScenarioRun {
       ...(this.#stored && stored ? { stored: this.#stored } : {}),
       checks,
       millis: { http: sent.exchange.millis, store: storeMillis },
-      ...this.#tokensSince(usageBefore),
     });
   }
 
-  /** What the turn's model and judge calls used, from their providers' `usage`, when they used any. */
-  #tokensSince(before: ReturnType<UsageMeter["snapshot"]> | undefined): Pick<TurnReport, "tokens"> {
-    const tokens = before && this.#target.provider?.usage.since(before);
-    return tokens ? { tokens } : {};
+  /** Labels the turn's calls on the tape, and marks the tokens used so far, for the turn's own. */
+  #beginTurn(index: number, turn: ScenarioTurn): void {
+    this.#target.cassette?.beginTurn(index + 1, turn.label);
+    this.#usageBefore = this.#target.provider?.usage.snapshot();
   }
 
   /** A turn that failed before it had an answer: a restart that failed, or a request that did. */
@@ -189,6 +188,10 @@ export class ScenarioRun {
   }
 
   #record(report: TurnReport): TurnReport {
+    // What the turn's model and judge calls used, from their providers' `usage`, when they used any.
+    const tokens = this.#usageBefore && this.#target.provider?.usage.since(this.#usageBefore);
+    if (tokens) report.tokens = tokens;
+    this.#usageBefore = undefined;
     const location = report.outcome === "failed" ? scenarioLocation(this.loaded, report.number - 1) : undefined;
     if (location) report.location = location;
     this.reports.push(report);

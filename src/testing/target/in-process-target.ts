@@ -95,13 +95,7 @@ class RunApp {
  * The app, booted in this process on 127.0.0.1 with an ephemeral port and a SQLite file of its own
  * (or, with SESSION_STORE=MONGO, MongoDB), on `config`. It can be restarted.
  */
-export async function inProcessTarget(
-  loaded: LoadedScenario,
-  options: TargetOptions,
-  config: Config,
-  scenarioKeys: readonly string[],
-  provider: ProviderGate,
-): Promise<ScenarioTarget> {
+export async function inProcessTarget(loaded: LoadedScenario, options: TargetOptions, config: Config, scenarioKeys: readonly string[], provider: ProviderGate): Promise<ScenarioTarget> {
   const scratchRoot = resolve(options.scratchDir ?? "test/.tmp");
   mkdirSync(scratchRoot, { recursive: true });
   const scratch = await mkdtemp(join(scratchRoot, `${loaded.name.replaceAll("/", "-")}-`));
