@@ -26,7 +26,7 @@ const TESTS = [
 ];
 
 function writeSuite(dir: string, scenarios: Record<string, Scenario>): string {
-  const folder = join(dir, "scenarios");
+  const folder = join(dir, "scenario-files");
   mkdirSync(folder);
   for (const [name, scenario] of Object.entries(scenarios)) {
     const copy = { ...scenario };
