@@ -47,8 +47,26 @@ export interface Config {
   scenarioPaths: readonly string[] | undefined;
   /** The run-specs invocation this test process belongs to, which names its coverage file. */
   coverageRun: string | undefined;
+  /** How much of the provider a run may take at once, and in all (see `RunLimitsConfig`). */
+  limits: RunLimitsConfig;
   /** The environment as it was when read, for the flows' own pins (`<FLOW>_CURRENT_DATE`, …). */
   env: Readonly<Record<string, string>>;
+}
+
+/** What a run may take of its provider: the flow suites hold to it across a whole run-specs invocation. */
+export interface RunLimitsConfig {
+  /** Conversations in flight at once (`FLOW_CONCURRENCY`); undefined: the default for the run's mode. */
+  concurrency: number | undefined;
+  /** Requests in flight at once to one provider, model and judge together (`OPENAI_MAX_INFLIGHT`). */
+  maxInflight: number;
+  /** Requests started per minute to one provider (`OPENAI_MAX_RPM`); undefined: no limit. */
+  maxRpm: number | undefined;
+  /** Tokens (model and judge) after which no new conversation starts (`FLOW_MAX_TOKENS`). */
+  maxTokens: number | undefined;
+  /** Dollars per million tokens, for the summary's estimate (`FLOW_PRICE_PER_MTOK_IN`/`_OUT`). */
+  price: { input: number; output: number } | undefined;
+  /** The run-specs invocation's coordinator that holds these limits for all its processes (set by run-specs). */
+  coordinatorUrl: string | undefined;
 }
 
 export const DEFAULTS = {
@@ -66,9 +84,12 @@ export const DEFAULTS = {
   FLOW_PASS_RATE: "1",
   // A live turn makes up to a few model calls of OPENAI_TIMEOUT_MS each, retries included.
   FLOW_TURN_TIMEOUT_MS: "300000",
+  OPENAI_MAX_INFLIGHT: "16",
 } as const;
 
 const INTEGER = "^(0|[1-9][0-9]*)$";
+const POSITIVE = "^[1-9][0-9]*$";
+const PRICE = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$";
 const validateEnv = compileSchema({
   type: "object",
   properties: {
@@ -90,6 +111,13 @@ const validateEnv = compileSchema({
     FLOW_PASS_RATE: { type: "string", pattern: "^(0(\\.[0-9]+)?|1(\\.0+)?)$" },
     FLOW_TURN_TIMEOUT_MS: { type: "string", pattern: "^[1-9][0-9]*$" },
     FLOW_BASE_URL: { type: "string", pattern: "^https?://" },
+    FLOW_CONCURRENCY: { type: "string", pattern: POSITIVE },
+    OPENAI_MAX_INFLIGHT: { type: "string", pattern: POSITIVE },
+    OPENAI_MAX_RPM: { type: "string", pattern: POSITIVE },
+    FLOW_MAX_TOKENS: { type: "string", pattern: POSITIVE },
+    FLOW_PRICE_PER_MTOK_IN: { type: "string", pattern: PRICE },
+    FLOW_PRICE_PER_MTOK_OUT: { type: "string", pattern: PRICE },
+    FLOWCHECK_COORDINATOR: { type: "string", pattern: "^http://127\\.0\\.0\\.1:[0-9]+$" },
   },
 });
 
@@ -108,6 +136,13 @@ const HINTS: Record<string, string> = {
   FLOW_REPEAT: "a whole number of runs, 1 or more",
   FLOW_PASS_RATE: "a fraction from 0 to 1, e.g. 0.8",
   FLOW_TURN_TIMEOUT_MS: "a positive whole number of milliseconds",
+  FLOW_CONCURRENCY: "a whole number of conversations, 1 or more (1 plays them one after another)",
+  OPENAI_MAX_INFLIGHT: "a whole number of requests, 1 or more",
+  OPENAI_MAX_RPM: "a whole number of requests per minute, 1 or more, or unset for no limit",
+  FLOW_MAX_TOKENS: "a whole number of tokens, 1 or more, or unset for no budget",
+  FLOW_PRICE_PER_MTOK_IN: "dollars per million input tokens, e.g. 0.15",
+  FLOW_PRICE_PER_MTOK_OUT: "dollars per million output tokens, e.g. 0.6",
+  FLOWCHECK_COORDINATOR: "the http://127.0.0.1:<port> address run-specs sets; unset it",
 };
 
 // The runner sets these itself: a flow request's body type, what it accepts, the session it continues, the turn's key.
@@ -174,6 +209,13 @@ function combinationProblems(env: Readonly<Record<string, string>>): string[] {
   if ((mode === "record" || mode === "replay") && env["FLOW_BASE_URL"]) {
     problems.push(`FLOW_MODEL=${mode} tapes the models of an app in this process, but FLOW_BASE_URL=${env["FLOW_BASE_URL"]} runs its models elsewhere; unset one of them.`);
   }
+  if ((env["FLOW_PRICE_PER_MTOK_IN"] === undefined) !== (env["FLOW_PRICE_PER_MTOK_OUT"] === undefined)) {
+    problems.push("FLOW_PRICE_PER_MTOK_IN and FLOW_PRICE_PER_MTOK_OUT go together: set both (in dollars per million tokens) for a cost estimate, or neither.");
+  }
+  // Every repeat would record the same file at once: two writers on one cassette, the last one winning.
+  if (mode === "record" && Number(env["FLOW_REPEAT"] ?? DEFAULTS.FLOW_REPEAT) > 1) {
+    problems.push(`FLOW_MODEL=record with FLOW_REPEAT=${env["FLOW_REPEAT"]} is refused: each repeat would write the same cassette. Record once (FLOW_REPEAT=1), then repeat with FLOW_MODEL=live or replay.`);
+  }
   if (mode === "record" && env["CI"]) {
     problems.push("FLOW_MODEL=record is refused under CI (CI is set): CI replays cassettes and never calls a live model. Record on a workstation and commit the cassette.");
   }
@@ -234,7 +276,22 @@ export function loadConfig(source: Environment = process.env, defaults: Readonly
     targetUrl: env["FLOW_BASE_URL"],
     scenarioPaths: scenarioPathsOf(env),
     coverageRun: env["FLOWCHECK_COVERAGE_RUN"],
+    limits: limitsOf(env),
     env: Object.freeze(env),
+  });
+}
+
+function limitsOf(env: Readonly<Record<string, string>>): RunLimitsConfig {
+  const number = (name: string) => (env[name] === undefined ? undefined : Number(env[name]));
+  const input = number("FLOW_PRICE_PER_MTOK_IN");
+  const output = number("FLOW_PRICE_PER_MTOK_OUT");
+  return Object.freeze({
+    concurrency: number("FLOW_CONCURRENCY"),
+    maxInflight: Number(env["OPENAI_MAX_INFLIGHT"] ?? DEFAULTS.OPENAI_MAX_INFLIGHT),
+    maxRpm: number("OPENAI_MAX_RPM"),
+    maxTokens: number("FLOW_MAX_TOKENS"),
+    price: input === undefined || output === undefined ? undefined : Object.freeze({ input, output }),
+    coordinatorUrl: env["FLOWCHECK_COORDINATOR"],
   });
 }
 

@@ -26,6 +26,8 @@ export interface AppOptions {
   cassette?: ModelWrapper;
   /** Wraps every model the app makes, outermost (the runner's injected model failures). */
   wrapModel?: ModelWrapper;
+  /** How the live model's SDK sends its requests (the runner's provider limits); default the global `fetch`. */
+  modelFetch?: typeof globalThis.fetch;
   log?: (message: string) => void;
 }
 
@@ -123,7 +125,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   const modes = checkModes(plan.modelModes, config, options.cassette);
   const store = options.store ?? (await openSessionStore(config, options.defaultSqlitePath ?? "data/flowcheck.sqlite"));
   // The app scripts and tapes its own Model alone, so apps in one process never see each other's.
-  const model = new Model({ ...config.openai });
+  const model = new Model({ ...config.openai, ...(options.modelFetch ? { fetch: options.modelFetch } : {}) });
   const uninstall = installModels(model, plan, modes, config, options);
   const engine = new FlowEngine({
     flows: entries.map((entry) => entry.flow),

@@ -106,3 +106,31 @@ test("SESSION_STORE=MONGO needs MONGO_URL, and reads DOCUMENT_DB with its defaul
   assert.deepEqual(loadConfig({ SESSION_STORE: "MONGO", MONGO_URL: "mongodb://127.0.0.1:27017" }).mongo, { url: "mongodb://127.0.0.1:27017", database: "flowcheck" });
   assert.equal(problemsOf({ MONGO_URL: "http://x", DOCUMENT_DB: "a.b" }).length, 2);
 });
+
+test("the run's limits are read with their defaults: 16 requests in flight, no concurrency, rate, budget or price set", () => {
+  assert.deepEqual(loadConfig({}).limits, { concurrency: undefined, maxInflight: 16, maxRpm: undefined, maxTokens: undefined, price: undefined, coordinatorUrl: undefined });
+  const set = loadConfig({ FLOW_CONCURRENCY: "3", OPENAI_MAX_INFLIGHT: "4", OPENAI_MAX_RPM: "500", FLOW_MAX_TOKENS: "100000", FLOW_PRICE_PER_MTOK_IN: "0.15", FLOW_PRICE_PER_MTOK_OUT: "0.6" });
+  assert.deepEqual(set.limits, { concurrency: 3, maxInflight: 4, maxRpm: 500, maxTokens: 100000, price: { input: 0.15, output: 0.6 }, coordinatorUrl: undefined });
+});
+
+test("bad limits are refused, each naming its variable, its value and what is allowed", () => {
+  const problems = problemsOf({ FLOW_CONCURRENCY: "0", OPENAI_MAX_INFLIGHT: "many", OPENAI_MAX_RPM: "-5", FLOW_MAX_TOKENS: "1e6", FLOW_PRICE_PER_MTOK_IN: "$1", FLOW_PRICE_PER_MTOK_OUT: "2" });
+  assert.deepEqual(
+    problems.map((problem) => problem.split("=")[0]),
+    ["FLOW_CONCURRENCY", "OPENAI_MAX_INFLIGHT", "OPENAI_MAX_RPM", "FLOW_MAX_TOKENS", "FLOW_PRICE_PER_MTOK_IN"],
+  );
+  assert.match(problems[0]!, /FLOW_CONCURRENCY="0" is not valid: expected a whole number of conversations, 1 or more/);
+  assert.match(problems[4]!, /FLOW_PRICE_PER_MTOK_IN="\$1" is not valid: expected dollars per million input tokens/);
+});
+
+test("a price for one direction only is refused: a cost estimate needs both", () => {
+  assert.deepEqual(problemsOf({ FLOW_PRICE_PER_MTOK_IN: "0.15" }), [
+    "FLOW_PRICE_PER_MTOK_IN and FLOW_PRICE_PER_MTOK_OUT go together: set both (in dollars per million tokens) for a cost estimate, or neither.",
+  ]);
+});
+
+test("recording with repeats is refused: every repeat would write the same cassette", () => {
+  const [problem] = problemsOf({ FLOW_MODEL: "record", OPENAI_API_KEY: "k", FLOW_REPEAT: "3" });
+  assert.match(problem!, /^FLOW_MODEL=record with FLOW_REPEAT=3 is refused: each repeat would write the same cassette\. Record once \(FLOW_REPEAT=1\)/);
+  assert.equal(loadConfig({ FLOW_MODEL: "replay", FLOW_REPEAT: "3" }).repeat, 3);
+});

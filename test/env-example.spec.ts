@@ -10,7 +10,7 @@ function sources(dir: string): string[] {
 }
 
 // Set by run-specs for the test processes it starts, never by a user: docs/reference.md says so.
-const INTERNAL = new Set(["FLOWCHECK_COVERAGE_RUN"]);
+const INTERNAL = new Set(["FLOWCHECK_COVERAGE_RUN", "FLOWCHECK_COORDINATOR"]);
 
 test(".env.example lists every environment variable the code reads by name", () => {
   const example = readFileSync(".env.example", "utf8");

@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { availableParallelism, tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { coordinateRun } from "./coordinator.mjs";
 
 // Node 20's test runner expands no globs and takes options only before the files, so this finds
 // the spec files and puts node:test's options (e.g. --test-name-pattern) first.
@@ -210,6 +211,7 @@ const { entries, dir } = shareFiles(files, processes, run);
 // is, not as the reporter's comments.
 const needsRunner = options.some((option) => /^--(test-concurrency|watch)/.test(option));
 const runner = processes === 1 && !needsRunner ? [] : ["--test", ...(asked ? [] : [`--test-concurrency=${processes}`])];
+const coordination = await coordinateRun(childEnv);
 const child = spawn(process.execPath, [...(loadsModule ? ["--import", "tsx"] : []), ...runner, ...options, ...entries], {
   stdio: "inherit",
   env: { ...process.env, ...childEnv, [COVERAGE_RUN]: run },
@@ -232,6 +234,7 @@ child.on("exit", (code, signal) => {
     );
   }
   writeResults(folder);
+  void coordination.finish();
   // Not process.exit: tsx writes what it compiled to its cache after this, and the next run reuses it.
   process.exitCode = code ?? (signal ? 1 : 0);
 });

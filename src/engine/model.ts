@@ -11,6 +11,8 @@ export interface ModelSettings {
   model: string;
   maxRetries: number;
   timeoutMs: number;
+  /** How the SDK sends its requests; the global `fetch` when unset (the runner's limits wrap it). */
+  fetch?: typeof globalThis.fetch;
 }
 
 /**
@@ -32,6 +34,7 @@ export class Model {
       baseURL: this.settings.baseURL,
       maxRetries: this.settings.maxRetries,
       timeout: this.settings.timeoutMs,
+      ...(this.settings.fetch ? { fetch: this.settings.fetch } : {}),
     });
     return new OpenAIChatModel(this.#client, this.settings.model, context);
   }

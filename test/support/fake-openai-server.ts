@@ -21,8 +21,12 @@ export interface FakeOpenAI {
   /** e.g. `http://127.0.0.1:40000/v1`, for OPENAI_BASE_URL. */
   baseURL: string;
   requests: CompletionRequest[];
-  /** Replaces how the next requests are answered; return undefined to fall back to the scripts. */
-  answer: (request: CompletionRequest, index: number) => FakeAnswer | undefined;
+  /** Replaces how the next requests are answered (`headers` as received); return undefined to fall back to the scripts. */
+  answer: (request: CompletionRequest, index: number, headers: http.IncomingHttpHeaders) => FakeAnswer | undefined;
+  /** How long each answer waits before it is sent, in milliseconds (default 0), as a provider's latency. */
+  delayMs: number;
+  /** The most requests the server held open at once, counted from the request's arrival to its answer. */
+  maxInFlight: number;
   close(): Promise<void>;
 }
 
@@ -55,8 +59,11 @@ export async function startFakeOpenAI(scripts: readonly Script[]): Promise<FakeO
     baseURL: "",
     requests,
     answer: () => undefined,
+    delayMs: 0,
+    maxInFlight: 0,
     close: async () => undefined,
   };
+  let inFlight = 0;
   const completion = (model: string, content: string | null, toolCalls?: ModelReply["toolCalls"]) => ({
     id: `chatcmpl-${requests.length}`,
     object: "chat.completion",
@@ -77,18 +84,23 @@ export async function startFakeOpenAI(scripts: readonly Script[]): Promise<FakeO
   });
 
   const server = http.createServer((req, res) => {
+    inFlight += 1;
+    fake.maxInFlight = Math.max(fake.maxInFlight, inFlight);
     let text = "";
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (text += chunk));
     req.on("end", () => {
       const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-        res.writeHead(status, { "content-type": "application/json", ...headers });
-        res.end(JSON.stringify(body));
+        setTimeout(() => {
+          inFlight -= 1;
+          res.writeHead(status, { "content-type": "application/json", ...headers });
+          res.end(JSON.stringify(body));
+        }, fake.delayMs);
       };
       if (req.method !== "POST" || req.url !== "/v1/chat/completions") return send(404, { error: { message: `no route ${req.url}` } });
       const request = JSON.parse(text) as CompletionRequest;
       const index = requests.push(request) - 1;
-      let answer = fake.answer(request, index);
+      let answer = fake.answer(request, index, req.headers);
       if (!answer && request.response_format?.type === "json_object") answer = { judge: PASSING_VERDICT };
       if (!answer) {
         const system = request.messages[0]?.content ?? "";

@@ -30,8 +30,8 @@ interface ChildRun {
 /** Runs `node <args>` in the project folder, without this runner's test context or a target of its own; `extra` is added to its environment. */
 function runNode(args: string[], extra: Record<string, string> = {}): Promise<ChildRun> {
   const env = { ...process.env };
-  // FLOWCHECK_COVERAGE_RUN: the child must not write its results and coverage into the run that runs this test.
-  for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "SQLITE_PATH", "SESSION_STORE", "FLOW_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "JUDGE", "FLOW_REPEAT", "FLOWCHECK_COVERAGE_RUN"]) delete env[name];
+  // FLOWCHECK_*: the child must not write its results and coverage into, or take slots from, the run that runs this test.
+  for (const name of ["NODE_TEST_CONTEXT", "FLOWCHECK_COORDINATOR", "FLOW_BASE_URL", "SQLITE_PATH", "SESSION_STORE", "FLOW_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "JUDGE", "FLOW_REPEAT", "FLOWCHECK_COVERAGE_RUN"]) delete env[name];
   Object.assign(env, extra);
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";

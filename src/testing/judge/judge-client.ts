@@ -23,11 +23,19 @@ export interface JudgeClientSettings {
   baseURL: string | undefined;
   maxRetries: number;
   timeoutMs: number;
+  /** How the SDK sends its requests (the runner's provider limits); default the global `fetch`. */
+  fetch?: typeof globalThis.fetch;
 }
 
 /** The judge on the OpenAI chat API: temperature 0 and a JSON object answer, for stable verdicts. */
 export function openAIJudgeClient(settings: JudgeClientSettings): JudgeClient {
-  const client = new (loadOpenAI())({ apiKey: settings.apiKey, baseURL: settings.baseURL, maxRetries: settings.maxRetries, timeout: settings.timeoutMs });
+  const client = new (loadOpenAI())({
+    apiKey: settings.apiKey,
+    baseURL: settings.baseURL,
+    maxRetries: settings.maxRetries,
+    timeout: settings.timeoutMs,
+    ...(settings.fetch ? { fetch: settings.fetch } : {}),
+  });
   return async (request) => {
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {

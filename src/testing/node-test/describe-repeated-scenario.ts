@@ -11,6 +11,8 @@ import { noteCoverage } from "../report/flow-coverage.ts";
 import { suiteRunOptions } from "./suite-run-options.ts";
 import { ResultsRecorder } from "../report/results-recorder.ts";
 import { TranscriptWriter } from "../report/transcript-writer.ts";
+import { conversationSlot } from "../limits/conversation-slot.ts";
+import { parallelPlayOf, type ParallelPlay } from "./parallel-play.ts";
 
 interface PlayedRun {
   turns: TurnReport[];
@@ -34,35 +36,61 @@ function spread(scores: number[]): string {
   return `judge scores min ${sorted[0]!.toFixed(2)}, median ${median.toFixed(2)}, max ${sorted.at(-1)!.toFixed(2)}`;
 }
 
-/** Each of `repeat` runs of the scenario, each on a fresh app, with its own transcript. */
-async function playRuns(loaded: LoadedScenario, options: ScenarioSuiteOptions, repeat: number): Promise<PlayedRun[]> {
+/** One run of the scenario, on a fresh app, with its own transcript (`run<k>`) and entry in the results. */
+async function playRun(loaded: LoadedScenario, options: ScenarioSuiteOptions, k: number, results: ResultsRecorder): Promise<PlayedRun> {
   const artifactsDir = options.artifactsDir ?? "test/.tmp";
   const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)!.flow;
-  const runs: PlayedRun[] = [];
-  // Each run is in the results even if an earlier one stops the others from starting.
-  const recorders = Array.from({ length: repeat }, (_, k) => new ResultsRecorder(loaded, artifactsDir, { index: k + 1, of: repeat }));
-  for (let k = 1; k <= repeat; k++) {
-    const results = recorders[k - 1]!;
-    const target = await startScenarioTarget(loaded, { flows: options.flows }).catch((error: unknown) => {
-      results.notStarted(`the target did not start: ${(error as Error).message}`);
-      throw error;
-    });
-    try {
-      const writer = new TranscriptWriter(artifactsDir, `run${k}`);
-      const played: PlayedRun = { turns: [], final: undefined };
-      for await (const event of runScenario(loaded, target, suiteRunOptions(target, options, artifactsDir).run)) {
-        writer.listener(event);
-        results.listener(event);
-        if (event.type === "turn:end") played.turns.push(event.report);
-        if (event.type === "final") played.final = event.report;
-        if (event.type === "final" && event.report.stored) noteCoverage(artifactsDir, target.config?.coverageRun, flow, event.report.stored);
-      }
-      runs.push(played);
-    } finally {
-      await target.close();
+  const target = await startScenarioTarget(loaded, { flows: options.flows }).catch((error: unknown) => {
+    results.notStarted(`the target did not start: ${(error as Error).message}`);
+    throw error;
+  });
+  try {
+    const writer = new TranscriptWriter(artifactsDir, `run${k}`);
+    const played: PlayedRun = { turns: [], final: undefined };
+    for await (const event of runScenario(loaded, target, suiteRunOptions(target, options, artifactsDir).run)) {
+      writer.listener(event);
+      results.listener(event);
+      if (event.type === "turn:end") played.turns.push(event.report);
+      if (event.type === "final") played.final = event.report;
+      if (event.type === "final" && event.report.stored) noteCoverage(artifactsDir, target.config?.coverageRun, flow, event.report.stored);
     }
+    return played;
+  } finally {
+    await target.close();
   }
-  return runs;
+}
+
+/** A run that never started, each turn and the final state skipped with the reason. */
+function notStarted(loaded: LoadedScenario, reason: string): PlayedRun {
+  const turns = loaded.scenario.turns.map((turn, index): TurnReport => ({ number: index + 1, label: turn.label, input: turn.input, outcome: "skipped", skipReason: reason, checks: [] }));
+  return { turns, final: { outcome: "skipped", skipReason: reason, checks: [] } };
+}
+
+/**
+ * Each of `repeat` runs of the scenario: one after another, or, with `parallel`, all at once
+ * within the run's conversation slots, so the repeats of a live flow wait on its provider together.
+ */
+async function playRuns(loaded: LoadedScenario, options: ScenarioSuiteOptions, repeat: number, parallel: ParallelPlay | undefined): Promise<PlayedRun[]> {
+  const ks = Array.from({ length: repeat }, (_, index) => index + 1);
+  // Each run is in the results even if an earlier one stops the others from starting.
+  const recorders = ks.map((k) => new ResultsRecorder(loaded, options.artifactsDir ?? "test/.tmp", { index: k, of: repeat }));
+  if (!parallel) {
+    const runs: PlayedRun[] = [];
+    for (const k of ks) runs.push(await playRun(loaded, options, k, recorders[k - 1]!));
+    return runs;
+  }
+  return await Promise.all(
+    ks.map(async (k) => {
+      const held = await conversationSlot(parallel.config, parallel.concurrency);
+      try {
+        if (!held.skip) return await playRun(loaded, options, k, recorders[k - 1]!);
+        recorders[k - 1]!.notStarted(held.skip);
+        return notStarted(loaded, held.skip);
+      } finally {
+        held.release();
+      }
+    }),
+  );
 }
 
 /** The one reason every run skipped this, if they all did for the same reason: the test is then skipped too. */
@@ -99,8 +127,12 @@ function holdRate(t: TestContext, rate: Rate, repeat: number, passRate: number):
 export function describeRepeatedScenario(loaded: LoadedScenario, options: ScenarioSuiteOptions, repeat: number, passRate: number): void {
   describe(`${loaded.scenario.flowName}: ${loaded.name} × ${repeat}`, () => {
     let runs: PlayedRun[] = [];
+    const parallel = parallelPlayOf(loaded);
+    // Played from now on, ahead of the suite's turn, when in parallel; each test still gets a failure.
+    const ahead = parallel ? playRuns(loaded, options, repeat, parallel) : undefined;
+    ahead?.catch(() => undefined);
     before(async () => {
-      runs = await playRuns(loaded, options, repeat);
+      runs = await (ahead ?? playRuns(loaded, options, repeat, undefined));
     });
     loaded.scenario.turns.forEach((turn, index) => {
       const name = `turn ${index + 1} '${turn.label}'`;

@@ -9,6 +9,7 @@ import { scenarioCases } from "../scenario/scenario-cases.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { describeRepeatedScenario, repeatOf } from "./describe-repeated-scenario.ts";
 import { liveOnlySkip } from "./live-only-skip.ts";
+import { parallelPlayOf } from "./parallel-play.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
 import { ScenarioSuite, START_TEST } from "./scenario-suite.ts";
 
@@ -62,7 +63,9 @@ function describeLoaded(loaded: LoadedScenario, options: ScenarioSuiteOptions): 
   }
   describe(`${loaded.scenario.flowName}: ${loaded.name}`, liveOnly ? { skip: liveOnly } : {}, () => {
     const suite = new ScenarioSuite(loaded, options);
-    before(() => suite.start());
+    const parallel = liveOnly ? undefined : parallelPlayOf(loaded);
+    if (parallel) suite.playInBackground(parallel.config, parallel.concurrency);
+    else before(() => suite.ready());
     after(() => suite.end());
     test(START_TEST, (t) => suite.startTest(t));
     loaded.scenario.turns.forEach((turn, index) => {

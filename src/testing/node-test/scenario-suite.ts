@@ -13,6 +13,9 @@ import { scenarioLocation } from "../scenario/scenario-location.ts";
 import { startScenarioTarget, type ScenarioTarget } from "../target/scenario-target.ts";
 import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
+import type { Config } from "../../config.ts";
+import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
+import { conversationSlot } from "../limits/conversation-slot.ts";
 import { suiteRunOptions } from "./suite-run-options.ts";
 
 /**
@@ -30,7 +33,10 @@ const NOT_SERVED = "the target does not serve this scenario's flow as the file e
 
 /**
  * What one conversation's suite shares between its tests: the target, the run, the transcript
- * writer and the judge. Each test method is the body of one node:test test.
+ * writer and the judge. Each test method is the body of one node:test test. What a test needs is
+ * played once, whichever asks first: the test itself, as node:test reaches it, or the background,
+ * which plays the whole conversation ahead of its tests (`playInBackground`) so that several
+ * conversations are in flight while node:test still reports one suite after another, in order.
  */
 export class ScenarioSuite {
   readonly #loaded: LoadedScenario;
@@ -39,11 +45,21 @@ export class ScenarioSuite {
   readonly #writer: TranscriptWriter;
   readonly #results: ResultsRecorder;
   #target: ScenarioTarget | undefined;
-  #run!: ScenarioRun;
+  #run: ScenarioRun | undefined;
   #judging: JudgeSetup | undefined;
   #runOptions: RunOptions = {};
   #startError: unknown;
-  #unserved = false;
+  #problems: string[] = [];
+  #storeError: unknown;
+  /** Why the conversation was never started (the run's token budget was spent). */
+  #notStarted: string | undefined;
+  #ready: Promise<void> | undefined;
+  readonly #plays: Promise<TurnReport>[] = [];
+  #finished: Promise<FinalReport> | undefined;
+  /** The turns whose failure a test has reported: any other is the next test's to report. */
+  readonly #reported = new Set<number>();
+  #background: Promise<void> | undefined;
+  #closed: Promise<void> | undefined;
 
   constructor(loaded: LoadedScenario, options: ScenarioSuiteOptions) {
     this.#loaded = loaded;
@@ -53,74 +69,60 @@ export class ScenarioSuite {
     this.#results = new ResultsRecorder(loaded, this.#artifactsDir);
   }
 
-  async start(): Promise<void> {
-    try {
-      this.#target = await startScenarioTarget(this.#loaded, { flows: this.#options.flows });
-    } catch (error) {
-      this.#startError = error;
-      this.#results.notStarted(`the target did not start: ${(error as Error).message}`);
-      return;
-    }
-    const prepared = suiteRunOptions(this.#target, this.#options, this.#artifactsDir);
-    this.#judging = prepared.judging;
-    this.#runOptions = prepared.run;
-    const flow = this.#options.flows.find((entry) => entry.flow.name === this.#loaded.scenario.flowName)!.flow;
-    const coverageRun = this.#target.config?.coverageRun;
-    this.#run = new ScenarioRun(this.#loaded, this.#target, prepared.run).on(this.#writer.listener).on(this.#results.listener).on((event) => {
-      if (event.type === "final" && event.report.stored) noteCoverage(this.#artifactsDir, coverageRun, flow, event.report.stored);
-    });
-    this.#run.start();
+  /** Boots the target and checks that it serves the flow and that its store answers. */
+  ready(): Promise<void> {
+    return (this.#ready ??= this.#prepare());
+  }
+
+  /**
+   * Plays the conversation now, once one of the run's `concurrency` slots is free, and gives the
+   * slot back once its target is closed; the tests then report what it played.
+   */
+  playInBackground(config: Config, concurrency: number): void {
+    const slot = conversationSlot(config, concurrency);
+    this.#ready = slot.then((held) => (held.skip ? this.#skipUnstarted(held.skip) : this.#prepare()));
+    // Each test that awaits it still gets its rejection.
+    this.#ready.catch(() => undefined);
+    this.#background = (async () => {
+      const held = await slot;
+      try {
+        await this.#ready;
+        if (this.#unready() !== undefined) return;
+        await this.#finish();
+      } finally {
+        await this.#close();
+        held.release();
+      }
+    })().catch(() => undefined);
   }
 
   async end(): Promise<void> {
-    this.#run?.end();
-    await this.#target?.close();
+    await this.#background;
+    await this.#close();
   }
 
   async startTest(t: TestContext): Promise<void> {
+    await this.ready();
+    if (this.#notStarted !== undefined) return t.skip(this.#notStarted);
     if (this.#startError) throw this.#startError;
-    const target = this.#target!;
-    const client = new ChatClient(target.baseUrl, target.agent, clientOptions(this.#runOptions));
-    let problems: string[];
-    try {
-      problems = await flowProblems(client, this.#loaded.scenario);
-    } catch (error) {
-      problems = [(error as Error).message];
-    } finally {
-      client.close();
-    }
-    if (problems.length) {
-      this.#unserved = true;
-      this.#results.notStarted(`the target does not serve the flow as the file expects: ${problems.join("; ")}`);
-      throw new ScenarioFailure("scenario_invalid", problems.join("\n"));
-    }
-    if (!target.sessions) {
-      t.skip(target.sessionsUnavailable ?? "no store to read");
-      return;
-    }
-    // A read of an id no server makes proves the store answers before any turn relies on it.
-    assert.equal(await target.sessions.fetchAll("00000000-0000-0000-0000-000000000000"), undefined);
+    if (this.#problems.length) throw new ScenarioFailure("scenario_invalid", this.#problems.join("\n"));
+    if (!this.#target!.sessions) return t.skip(this.#target!.sessionsUnavailable ?? "no store to read");
+    if (this.#storeError) throw this.#storeError;
   }
 
   async turnTest(t: TestContext, index: number): Promise<void> {
-    if (this.#skippedUnready(t)) return;
-    await this.#playUpTo(index, ` (played before turn ${index + 1}, which needs it)`);
-    const failedTurn = this.#run.failedTurn;
-    if (failedTurn) {
-      const reason = `turn ${failedTurn.number} failed`;
-      this.#run.skipTurn(index, reason);
-      t.skip(reason);
-      return;
-    }
-    const report = await this.#run.playTurn(index);
+    if (await this.#skippedUnready(t)) return;
+    const report = await this.#play(index);
+    this.#claimEarlierFailure(index, ` (played before turn ${index + 1}, which needs it)`);
     if (report.outcome === "failed") this.#fail(report.failure, index);
     if (report.outcome === "skipped") t.skip(report.skipReason);
   }
 
-  judgeTest(t: TestContext, index: number): void {
-    if (this.#skippedUnready(t)) return;
+  async judgeTest(t: TestContext, index: number): Promise<void> {
+    if (await this.#skippedUnready(t)) return;
     const label = this.#loaded.scenario.turns[index]!.label;
-    const report = this.#run.reports[index];
+    // A turn whose own test did not run (a name filter) was not played for its judge alone.
+    const report = await this.#plays[index];
     const verdict = report?.checks.find((c) => c.contract === "judge");
     if (!report || report.outcome === "skipped") t.skip(report?.skipReason ?? `turn ${index + 1} did not run`);
     else if (!verdict) this.#fail(`turn ${index + 1} '${label}' has no judge verdict`, index);
@@ -129,9 +131,9 @@ export class ScenarioSuite {
   }
 
   async finalTest(t: TestContext): Promise<void> {
-    if (this.#skippedUnready(t)) return;
-    await this.#playUpTo(this.#loaded.scenario.turns.length, " (played before the final state, which needs it)");
-    const report = await this.#run.finish();
+    if (await this.#skippedUnready(t)) return;
+    const report = await this.#finish();
+    this.#claimEarlierFailure(this.#loaded.scenario.turns.length, " (played before the final state, which needs it)");
     const stats = this.#judging?.stats;
     if (stats && stats.calls + stats.cached + stats.replayed > 0) {
       t.diagnostic(
@@ -142,23 +144,101 @@ export class ScenarioSuite {
     if (report.outcome === "failed") this.#fail(report.failure, undefined);
   }
 
-  /** Skips the test, saying why, when the target did not start or does not serve the flow. */
-  #skippedUnready(t: TestContext): boolean {
-    const why = this.#startError !== undefined ? NOT_STARTED : this.#unserved ? NOT_SERVED : undefined;
-    if (why) t.skip(why);
-    return why !== undefined;
+  async #prepare(): Promise<void> {
+    try {
+      this.#target = await startScenarioTarget(this.#loaded, { flows: this.#options.flows });
+    } catch (error) {
+      this.#startError = error;
+      this.#results.notStarted(`the target did not start: ${(error as Error).message}`);
+      return;
+    }
+    const target = this.#target;
+    const prepared = suiteRunOptions(target, this.#options, this.#artifactsDir);
+    this.#judging = prepared.judging;
+    this.#runOptions = prepared.run;
+    const flow = this.#options.flows.find((entry) => entry.flow.name === this.#loaded.scenario.flowName)!.flow;
+    const coverageRun = target.config?.coverageRun;
+    this.#run = new ScenarioRun(this.#loaded, target, prepared.run).on(this.#writer.listener).on(this.#results.listener).on((event) => {
+      if (event.type === "final" && event.report.stored) noteCoverage(this.#artifactsDir, coverageRun, flow, event.report.stored);
+    });
+    this.#run.start();
+    const client = new ChatClient(target.baseUrl, target.agent, clientOptions(this.#runOptions));
+    try {
+      this.#problems = await flowProblems(client, this.#loaded.scenario);
+    } catch (error) {
+      this.#problems = [(error as Error).message];
+    } finally {
+      client.close();
+    }
+    if (this.#problems.length) {
+      this.#results.notStarted(`the target does not serve the flow as the file expects: ${this.#problems.join("; ")}`);
+      return;
+    }
+    if (!target.sessions) return;
+    // A read of an id no server makes proves the store answers before any turn relies on it.
+    try {
+      assert.equal(await target.sessions.fetchAll("00000000-0000-0000-0000-000000000000"), undefined);
+    } catch (error) {
+      this.#storeError = error;
+    }
+  }
+
+  /** Turn `index`, after the turns before it; skipped, saying so, after a failed one. */
+  #play(index: number): Promise<TurnReport> {
+    return (this.#plays[index] ??= (async () => {
+      if (index > 0) await this.#play(index - 1);
+      const run = this.#run!;
+      const failed = run.failedTurn;
+      return failed ? run.skipTurn(index, `turn ${failed.number} failed`) : await run.playTurn(index);
+    })());
+  }
+
+  #finish(): Promise<FinalReport> {
+    return (this.#finished ??= (async () => {
+      const turns = this.#loaded.scenario.turns.length;
+      if (turns > 0) await this.#play(turns - 1);
+      return this.#run!.finish();
+    })());
+  }
+
+  #close(): Promise<void> {
+    return (this.#closed ??= (async () => {
+      this.#run?.end();
+      await this.#target?.close();
+    })());
   }
 
   /**
-   * Plays the turns before `count` that have not been played: a name filter may have skipped
-   * them, and the conversation still needs them. A failure among them is the asking test's, or a
-   * filtered run would pass without a word.
+   * A failed turn before `index` whose own test did not report it (a name filter skipped that
+   * test) fails the asking test, or a filtered run would pass without a word.
    */
-  async #playUpTo(count: number, why: string): Promise<void> {
-    while (this.#run.reports.length < count && !this.#run.failedTurn) {
-      const earlier = await this.#run.playTurn(this.#run.reports.length);
-      if (earlier.outcome === "failed") this.#fail(earlier.failure, earlier.number - 1, why);
+  #claimEarlierFailure(index: number, why: string): void {
+    const failed = this.#run?.failedTurn;
+    const at = failed ? failed.number - 1 : -1;
+    if (failed && at < index && !this.#reported.has(at)) {
+      this.#reported.add(at);
+      this.#fail(failed.failure, at, why);
     }
+    this.#reported.add(index);
+  }
+
+  /** The run's token budget was spent before this conversation could start. */
+  #skipUnstarted(why: string): void {
+    this.#notStarted = why;
+    this.#results.notStarted(why);
+  }
+
+  #unready(): string | undefined {
+    if (this.#notStarted !== undefined) return this.#notStarted;
+    return this.#startError !== undefined ? NOT_STARTED : this.#problems.length ? NOT_SERVED : undefined;
+  }
+
+  /** Skips the test, saying why, when the conversation never started, its target did not, or it does not serve the flow. */
+  async #skippedUnready(t: TestContext): Promise<boolean> {
+    await this.ready();
+    const why = this.#unready();
+    if (why !== undefined) t.skip(why);
+    return why !== undefined;
   }
 
   /** Fails the test; the turn's (or, without an index, the final expectations') line leads, for editors to open. */

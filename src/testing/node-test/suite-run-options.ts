@@ -11,7 +11,7 @@ import type { ScenarioTarget } from "../target/scenario-target.ts";
  */
 export function suiteRunOptions(target: ScenarioTarget, options: ScenarioSuiteOptions, artifactsDir: string): { run: RunOptions; judging: JudgeSetup | undefined } {
   const config = target.config ?? loadConfig();
-  const judging = options.judge ? undefined : judgeForRun(config, target.cassette, artifactsDir);
+  const judging = options.judge ? undefined : judgeForRun(config, target.cassette, artifactsDir, target.provider?.fetchFor("judge"));
   const judge = options.judge ?? judging?.judge;
   const run: RunOptions = {
     ...(judge ? { judge } : {}),

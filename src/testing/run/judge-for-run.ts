@@ -20,7 +20,7 @@ export interface JudgeSetup {
  * its verdicts cached; or none, with the reason. Cassettes bypass the cache, so their track of
  * calls is the same on every run.
  */
-export function judgeForRun(config: Config, cassette: Cassette | undefined, artifactsDir: string): JudgeSetup {
+export function judgeForRun(config: Config, cassette: Cassette | undefined, artifactsDir: string, fetch?: typeof globalThis.fetch): JudgeSetup {
   const stats = newJudgeStats();
   const required = config.judge.mode === "required";
   const none = (unavailable: string): JudgeSetup => ({ judge: undefined, unavailable, required, stats });
@@ -28,7 +28,7 @@ export function judgeForRun(config: Config, cassette: Cassette | undefined, arti
 
   const apiKey = config.openai.apiKey;
   const live: JudgeClient | undefined = apiKey
-    ? openAIJudgeClient({ apiKey, baseURL: config.openai.baseURL, maxRetries: config.openai.maxRetries, timeoutMs: config.openai.timeoutMs })
+    ? openAIJudgeClient({ apiKey, baseURL: config.openai.baseURL, maxRetries: config.openai.maxRetries, timeoutMs: config.openai.timeoutMs, ...(fetch ? { fetch } : {}) })
     : undefined;
   const noKey = "no OPENAI_API_KEY is set, so no LLM judge can be reached and expectedResponse is not graded";
   let client: JudgeClient;

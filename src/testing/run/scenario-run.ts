@@ -4,7 +4,6 @@ import { answerChecks } from "../checks/answer-checks.ts";
 import { check, failed, skipped, type Check } from "../checks/check.ts";
 import { ChatClient, type ChatExchange } from "../client/chat-client.ts";
 import { expectationChecks } from "../checks/expectation-checks.ts";
-import { finalChecks } from "../checks/final-checks.ts";
 import { persistedChecks } from "../checks/persisted-checks.ts";
 import { readAnswer, type Answer } from "../answer/read-answer.ts";
 import { redactHeaders } from "../client/redact-headers.ts";
@@ -16,11 +15,13 @@ import { eachTurnCheck } from "../checks/domain-check.ts";
 import { transportChecks } from "../checks/transport-checks.ts";
 import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
 import { clientOptions, type RunOptions } from "./run-options.ts";
+import { finalReport } from "./final-report.ts";
 import { restartCheck } from "./restart-check.ts";
 import type { ScenarioEvent } from "./scenario-event.ts";
 import { sendTurn } from "./send-turn.ts";
 import { readAfterTurn, readBeforeTurn } from "./session-reads.ts";
 import { turnFailure } from "./turn-failure.ts";
+import type { UsageMeter } from "../limits/usage-meter.ts";
 
 const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is not graded";
 
@@ -56,6 +57,7 @@ export class ScenarioRun {
   #failedTurn: TurnReport | undefined;
   /** Each turn's Idempotency-Key is this and its number: unique to the turn, the same for each sending of it. */
   readonly #keyPrefix = randomUUID();
+  #usageBefore: ReturnType<UsageMeter["snapshot"]> | undefined;
 
   constructor(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}) {
     this.loaded = loaded;
@@ -108,7 +110,7 @@ export class ScenarioRun {
       // An error turn leaves the session as it was, so the turns after a skipped one still hold.
       return this.skipTurn(index, "failModelCall needs the app in the test process; against FLOW_BASE_URL the turn is not played");
     }
-    this.#target.cassette?.beginTurn(index + 1, turn.label);
+    this.#beginTurn(index, turn);
     const restarted = turn.restartBefore || turn.clockAt !== undefined ? await restartCheck(this.#target, turn.clockAt) : undefined;
     if (restarted?.outcome === "failed") return this.#unanswered(index, restarted.message, [restarted]);
     const expectsError = !isSuccessStatus(turn.expectedStatus ?? 200);
@@ -151,6 +153,12 @@ export class ScenarioRun {
     });
   }
 
+  /** Labels the turn's calls on the tape, and marks the tokens used so far, for the turn's own. */
+  #beginTurn(index: number, turn: ScenarioTurn): void {
+    this.#target.cassette?.beginTurn(index + 1, turn.label);
+    this.#usageBefore = this.#target.provider?.usage.snapshot();
+  }
+
   /** Sends the turn; when the request fails, the failed turn's report instead of its exchange. */
   async #send(index: number, turn: ScenarioTurn, idempotencyKey: string): Promise<{ exchange: ChatExchange; modelCalls?: number } | TurnReport> {
     try {
@@ -191,6 +199,10 @@ export class ScenarioRun {
   }
 
   #record(report: TurnReport): TurnReport {
+    // What the turn's model and judge calls used, from their providers' `usage`, when they used any.
+    const tokens = this.#usageBefore && this.#target.provider?.usage.since(this.#usageBefore);
+    if (tokens) report.tokens = tokens;
+    this.#usageBefore = undefined;
     const location = report.outcome === "failed" ? scenarioLocation(this.loaded, report.number - 1) : undefined;
     if (location) report.location = location;
     this.reports.push(report);
@@ -201,40 +213,9 @@ export class ScenarioRun {
 
   /** The domain contract on the stored session: the scenario's final expectations and the spec's own checks. */
   async finish(): Promise<FinalReport> {
-    const failedTurn = this.failedTurn;
-    const sessions = this.#target.sessions;
-    let report: FinalReport;
-    if (failedTurn) {
-      report = { outcome: "skipped", skipReason: `turn ${failedTurn.number} failed`, checks: [] };
-      // For the transcript: the whole session as the failure left it, when it can be read at all.
-      const stored = sessions && this.#session ? await sessions.fetchAll(this.#session).catch(() => undefined) : undefined;
-      if (stored) report.stored = stored;
-    } else if (!sessions) {
-      report = { outcome: "skipped", skipReason: this.#target.sessionsUnavailable ?? "no store to read", checks: [] };
-    } else {
-      // A last turn that read the session whole leaves nothing to read again.
-      const last = this.#lastWhole?.turns === this.reports.length ? this.#lastWhole.document : undefined;
-      const stored = last ?? (this.#session ? await sessions.fetchAll(this.#session) : undefined);
-      const checks = finalChecks(this.loaded.scenario, stored);
-      const cassette = this.#target.cassette;
-      if (cassette?.mode === "replay") checks.push(check("cassette", "every recorded call made", cassette.leftovers()));
-      if (this.#options.domain) {
-        try {
-          if (!stored) throw new Error("no session was stored");
-          await this.#options.domain(stored, this.loaded.scenario);
-          checks.push({ contract: "domain", name: "domain checks", outcome: "passed" });
-        } catch (error) {
-          checks.push(failed("domain", "domain checks", (error as Error).message));
-        }
-      }
-      const failures = checks.filter((c) => c.outcome === "failed");
-      report = failures.length
-        ? { outcome: "failed", failure: `final state: ${failures.map((c) => `${c.name}: ${c.message}`).join("; ")}`, checks }
-        : { outcome: "passed", checks };
-      if (stored) report.stored = stored;
-    }
-    const location = report.outcome === "failed" ? scenarioLocation(this.loaded) : undefined;
-    if (location) report.location = location;
+    // A last turn that read the session whole leaves nothing to read again.
+    const last = this.#lastWhole?.turns === this.reports.length ? this.#lastWhole.document : undefined;
+    const report = await finalReport(this.loaded, this.#target, this.#options, { session: this.#session, failedTurn: this.failedTurn, last });
     this.#final = report;
     this.#emit({ type: "final", report });
     return report;

@@ -11,6 +11,7 @@ import { Cassette } from "../cassette/cassette.ts";
 import { keepAliveAgent } from "../client/chat-client.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { ModelFaults } from "./model-faults.ts";
+import type { ProviderGate } from "../limits/provider-gate.ts";
 import type { ScenarioTarget, SessionReader, TargetOptions } from "./scenario-target.ts";
 import { pinsOf } from "./target-pins.ts";
 
@@ -39,12 +40,14 @@ class RunApp {
   readonly #options: TargetOptions;
   readonly #scratch: string;
   readonly #cassette: Cassette | undefined;
+  readonly #modelFetch: typeof globalThis.fetch;
   readonly #clockPin: string;
   /** The configuration the app reads, moved on by a clock change. */
   #config: Config;
 
-  constructor(loaded: LoadedScenario, options: TargetOptions, config: Config, scratch: string, cassette: Cassette | undefined) {
+  constructor(loaded: LoadedScenario, options: TargetOptions, config: Config, scratch: string, cassette: Cassette | undefined, modelFetch: typeof globalThis.fetch) {
     this.#options = options;
+    this.#modelFetch = modelFetch;
     this.#config = config;
     this.#scratch = scratch;
     this.#cassette = cassette;
@@ -61,6 +64,7 @@ class RunApp {
         store: opened.store,
         defaultModelMode: "scripted",
         wrapModel: this.faults.wrap,
+        modelFetch: this.#modelFetch,
         ...(this.#cassette ? { cassette: this.#cassette.models } : {}),
       });
     } catch (error) {
@@ -91,7 +95,7 @@ class RunApp {
  * The app, booted in this process on 127.0.0.1 with an ephemeral port and a SQLite file of its own
  * (or, with SESSION_STORE=MONGO, MongoDB), on `config`. It can be restarted.
  */
-export async function inProcessTarget(loaded: LoadedScenario, options: TargetOptions, config: Config, scenarioKeys: readonly string[]): Promise<ScenarioTarget> {
+export async function inProcessTarget(loaded: LoadedScenario, options: TargetOptions, config: Config, scenarioKeys: readonly string[], provider: ProviderGate): Promise<ScenarioTarget> {
   const scratchRoot = resolve(options.scratchDir ?? "test/.tmp");
   mkdirSync(scratchRoot, { recursive: true });
   const scratch = await mkdtemp(join(scratchRoot, `${loaded.name.replaceAll("/", "-")}-`));
@@ -100,7 +104,7 @@ export async function inProcessTarget(loaded: LoadedScenario, options: TargetOpt
   try {
     const tape = config.flowModel === "record" || config.flowModel === "replay" ? config.flowModel : undefined;
     const cassette = tape ? Cassette.open(loaded, tape, { modelName: config.openai.model, ci: config.ci }) : undefined;
-    const apps = new RunApp(loaded, options, config, scratch, cassette);
+    const apps = new RunApp(loaded, options, config, scratch, cassette, provider.fetchFor("model"));
     run = apps;
     await apps.boot();
     // The server outlives the apps it serves, so a restart keeps the address the runner talks to.
@@ -117,6 +121,7 @@ export async function inProcessTarget(loaded: LoadedScenario, options: TargetOpt
       pins: pinsOf(config.env, scenarioKeys),
       models: apps.app.modelModes,
       faults: apps.faults,
+      provider,
       restart: (restartOptions = {}) => apps.restart(restartOptions.clock),
       close: async () => {
         agent.destroy();

@@ -7,6 +7,7 @@ import type { LoadedScenario } from "../scenario/scenario.ts";
 import { externalTarget } from "./external-target.ts";
 import { inProcessTarget } from "./in-process-target.ts";
 import type { ModelFaults } from "./model-faults.ts";
+import { ProviderGate } from "../limits/provider-gate.ts";
 
 /** Where the persisted contract reads sessions from. */
 export interface SessionReader {
@@ -52,6 +53,8 @@ export interface ScenarioTarget {
   restart?(options?: { clock?: string }): Promise<void>;
   /** Makes a chosen model call of the next turn fail (`failModelCall`). Only an app in this process has it. */
   readonly faults?: ModelFaults;
+  /** How the scenario's model and judge calls reach their provider, within the run's limits, and the tokens they used. */
+  readonly provider?: ProviderGate;
   close(): Promise<void>;
 }
 
@@ -73,7 +76,9 @@ export interface TargetOptions {
 export async function startScenarioTarget(loaded: LoadedScenario, options: TargetOptions): Promise<ScenarioTarget> {
   const scenarioKeys = Object.keys(loaded.scenario.env ?? {});
   const config = loadConfig(options.env, loaded.scenario.env);
-  if (!config.targetUrl) return await inProcessTarget(loaded, options, config, scenarioKeys);
+  const label = `${loaded.scenario.flowName}: ${loaded.name}`;
+  if (!config.targetUrl) return await inProcessTarget(loaded, options, config, scenarioKeys, new ProviderGate(config, label));
   // A server elsewhere booted with its own environment: the scenario's env defaults reach neither it nor this runner.
-  return await externalTarget(config.targetUrl, loadConfig(options.env), scenarioKeys);
+  const own = loadConfig(options.env);
+  return { ...(await externalTarget(config.targetUrl, own, scenarioKeys)), provider: new ProviderGate(own, label) };
 }

@@ -1,0 +1,113 @@
+// npm run bench:live (tsx test/bench/live.ts): how much of a live run's wall time its parallel
+// conversations save. Not a test: nothing here asserts a timing. A local OpenAI-compatible server
+// answers every request after --latency ms (the model from the demo flows' scripts, the judge with a
+// passing verdict); the demo scenarios then run live with JUDGE=required through run-specs, as
+// `npm run test:live -- scenarios` would, each run timed from command start to exit:
+//
+//   alone    each scenario file by itself (a file's cases are played together);
+//   whole    every scenario at once, with the default settings, and again with --repeat 5 (with the
+//            default FLOW_CONCURRENCY=8, and with 16);
+//   serial   every scenario with FLOW_CONCURRENCY=1, the way every run went before.
+//
+// Parallel efficiency = the longest file alone ÷ the whole run: 1 when the run takes no longer
+// than its longest conversation. It writes the `live` section of test/bench/results.json (the
+// other sections as they were) and prints the figures for docs/performance.md.
+//
+// Options (after `npm run bench:live --`): --latency <ms> (default 300), --repeat <n> (default 5).
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { demoFlows } from "../../src/flows/demo-flows.ts";
+import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai-server.ts";
+
+const ROOT = resolve(import.meta.dirname, "..", "..");
+const RESULTS = join(ROOT, "test", "bench", "results.json");
+const SCENARIOS = "scenarios";
+
+function option(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  const value = at === -1 ? process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1] : process.argv[at + 1];
+  const parsed = Number(value ?? fallback);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`--${name} takes a whole number, got ${value}`);
+  return parsed;
+}
+
+interface Timed {
+  wallMillis: number;
+  requests: number;
+  maxInFlight: number;
+  code: number | null;
+}
+
+/** `run-specs <args>` live against `fake`, from command start to exit, with the server's counts. */
+async function timedRun(fake: FakeOpenAI, args: string[], env: Record<string, string> = {}): Promise<Timed> {
+  fake.requests.length = 0;
+  fake.maxInFlight = 0;
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(childEnv)) if (/^(FLOW_|OPENAI_|JUDGE|FLOWCHECK_|NODE_TEST_CONTEXT$|CI$)/.test(key)) delete childEnv[key];
+  Object.assign(childEnv, { FLOW_MODEL: "live", JUDGE: "required", JUDGE_CACHE: "off", OPENAI_API_KEY: "bench-key", OPENAI_BASE_URL: fake.baseURL, ...env });
+  const started = performance.now();
+  // As `npm run test:live -- <scenario paths>`: the flow specs, narrowed to the scenarios given.
+  const child = spawn(process.execPath, ["src/cli/run-specs.mjs", "test/flows", ...args], { cwd: ROOT, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  const code = await new Promise<number | null>((done) => child.on("close", done));
+  const wallMillis = Math.round(performance.now() - started);
+  if (code !== 0) process.stderr.write(`run-specs ${args.join(" ")} ended with ${code}:\n${output}\n`);
+  return { wallMillis, requests: fake.requests.length, maxInFlight: fake.maxInFlight, code };
+}
+
+const log = (line: string) => console.log(`[bench:live] ${line}`);
+
+async function main(): Promise<void> {
+  const latencyMs = option("latency", 300);
+  const repeat = option("repeat", 5);
+  const scripts = demoFlows.flatMap((entry) => Object.values(entry.scripts ?? {}));
+  const fake = await startFakeOpenAI(scripts);
+  fake.delayMs = latencyMs;
+  try {
+    const files = readdirSync(SCENARIOS).filter((name) => name.endsWith(".scenario.json")).sort().map((name) => join(SCENARIOS, name));
+    const alone: Record<string, Timed> = {};
+    for (const file of files) {
+      alone[file] = await timedRun(fake, [file]);
+      log(`${file} alone: ${alone[file]!.wallMillis} ms, ${alone[file]!.requests} requests`);
+    }
+    const [longestFile, longest] = Object.entries(alone).sort((a, b) => b[1].wallMillis - a[1].wallMillis)[0]!;
+    const whole = await timedRun(fake, [SCENARIOS]);
+    const repeated = await timedRun(fake, [SCENARIOS, "--repeat", String(repeat)]);
+    // Five copies of every conversation are 45 conversations: 8 slots cannot play them in the time of the longest.
+    const repeatedWide = await timedRun(fake, [SCENARIOS, "--repeat", String(repeat)], { FLOW_CONCURRENCY: "16" });
+    const serial = await timedRun(fake, [SCENARIOS], { FLOW_CONCURRENCY: "1" });
+    const efficiency = (run: Timed) => Number((longest.wallMillis / run.wallMillis).toFixed(2));
+    const live = {
+      latencyMs,
+      scenarios: files.length,
+      longestAlone: { file: longestFile, wallMillis: longest.wallMillis, requests: longest.requests },
+      whole: { ...whole, efficiency: efficiency(whole) },
+      repeated: { repeat, ...repeated, efficiency: efficiency(repeated) },
+      repeatedAtConcurrency16: { repeat, ...repeatedWide, efficiency: efficiency(repeatedWide) },
+      serial: { ...serial, efficiency: efficiency(serial) },
+      alone: Object.fromEntries(Object.entries(alone).map(([file, run]) => [file, run.wallMillis])),
+      node: process.version,
+      date: new Date().toISOString(),
+    };
+    log(`longest alone: ${longestFile}, ${longest.wallMillis} ms`);
+    const runs = [
+      ["whole", live.whole],
+      [`--repeat ${repeat}`, live.repeated],
+      [`--repeat ${repeat}, FLOW_CONCURRENCY=16`, live.repeatedAtConcurrency16],
+      ["FLOW_CONCURRENCY=1", live.serial],
+    ] as const;
+    for (const [name, run] of runs) {
+      log(`${name}: ${run.wallMillis} ms, ${run.requests} requests, at most ${run.maxInFlight} in flight, efficiency ${run.efficiency}${run.code === 0 ? "" : ` (exit ${run.code})`}`);
+    }
+    const results = JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, unknown>;
+    writeFileSync(RESULTS, `${JSON.stringify({ ...results, live }, null, 2)}\n`);
+    log(`wrote the live section of ${relative(ROOT, RESULTS)}`);
+  } finally {
+    await fake.close();
+  }
+}
+
+await main();
