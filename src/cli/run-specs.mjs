@@ -5,7 +5,6 @@ import { createRequire } from "node:module";
 import { availableParallelism, tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { coordinateRun } from "./coordinator.mjs";
 
 // Node 20's test runner expands no globs and takes options only before the files, so this finds
 // the spec files and puts node:test's options (e.g. --test-name-pattern) first.
@@ -211,7 +210,11 @@ const { entries, dir } = shareFiles(files, processes, run);
 // is, not as the reporter's comments.
 const needsRunner = options.some((option) => /^--(test-concurrency|watch)/.test(option));
 const runner = processes === 1 && !needsRunner ? [] : ["--test", ...(asked ? [] : [`--test-concurrency=${processes}`])];
-const coordination = await coordinateRun(childEnv);
+// The run's slots and provider limits, shared by its processes. A run without a key, slots or a
+// budget to share (every scripted run) calls no provider, and pays nothing to start them.
+/** @param {NodeJS.ProcessEnv} env */
+const mayCallProvider = (env) => Boolean(env["OPENAI_API_KEY"] || env["FLOW_CONCURRENCY"] || env["FLOW_MAX_TOKENS"]);
+const coordination = mayCallProvider({ ...process.env, ...childEnv }) ? await (await import("./coordinator.mjs")).coordinateRun(childEnv) : undefined;
 const child = spawn(process.execPath, [...(loadsModule ? ["--import", "tsx"] : []), ...runner, ...options, ...entries], {
   stdio: "inherit",
   env: { ...process.env, ...childEnv, [COVERAGE_RUN]: run },
@@ -234,7 +237,7 @@ child.on("exit", (code, signal) => {
     );
   }
   writeResults(folder);
-  void coordination.finish();
+  void coordination?.finish();
   // Not process.exit: tsx writes what it compiled to its cache after this, and the next run reuses it.
   process.exitCode = code ?? (signal ? 1 : 0);
 });
