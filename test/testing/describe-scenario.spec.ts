@@ -8,6 +8,7 @@ import { test } from "node:test";
 import type { Transcript } from "../../src/testing/index.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { writeScenarioSpec } from "../support/scenario-spec.ts";
+import { writeRunResults } from "../../src/cli/merge-results.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { turnLocation } from "../support/turn-location.ts";
 import { FakeChatServer, jsonReply } from "./fake-chat-server.ts";
@@ -107,7 +108,8 @@ test("a scenario whose third turn expects the wrong step fails that turn with th
     const artifacts = join(dir.path, "artifacts");
     const scenarioFile = writeWrongStepScenario(dir.path);
     const spec = writeScenarioSpec(dir.path, "wrong-step", scenarioFile, artifacts);
-    const run = await runSpec(spec);
+    // As run-specs runs it: its processes write their part of the run's results.
+    const run = await runSpec(spec, [], { FLOWCHECK_COVERAGE_RUN: "wrong-step" });
     assert.equal(run.code, 1, run.stderr);
     const results = tapResults(run.stdout);
 
@@ -161,6 +163,18 @@ test("a scenario whose third turn expects the wrong step fails that turn with th
     assert.ok(lines.includes("   stored     AddressStep · running · 3 turns"), rendered.stdout);
     assert.ok(lines.includes("── 4. bad zip stays – skipped: turn 3 failed"), rendered.stdout);
     assert.ok(lines.includes("── final state – skipped: turn 3 failed"), rendered.stdout);
+
+    // The run's results render the same conversation the same way, the failed one by default.
+    const runResults = writeRunResults(artifacts, "wrong-step", { startedAt: transcript.startedAt, endedAt: new Date().toISOString() });
+    assert.equal(runResults.conversations.length, 1);
+    const fromResults = await runNode(["--import", "tsx", "src/cli/transcript.ts", join(artifacts, "run-results.json")]);
+    assert.equal(fromResults.code, 0, fromResults.stderr);
+    const resultLines = fromResults.stdout.split("\n");
+    assert.equal(resultLines[0], lines[0]);
+    for (const line of lines.filter((line) => /^ {3}(✗|stored|user|assistant|key)|^── /.test(line))) assert.ok(resultLines.includes(line), `${line}\n${fromResults.stdout}`);
+    const unknown = await runNode(["--import", "tsx", "src/cli/transcript.ts", join(artifacts, "run-results.json"), "no-such"]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /has no conversation "no-such"; it has wrong-step\./);
   } finally {
     dir.remove();
   }

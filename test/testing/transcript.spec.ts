@@ -4,6 +4,7 @@ import { join, relative } from "node:path";
 import { test } from "node:test";
 import { failed, passed } from "../../src/testing/checks/check.ts";
 import { renderTranscript, runScenario, type Transcript } from "../../src/testing/index.ts";
+import { renderResultConversation } from "../../src/testing/report/render-transcript.ts";
 import type { Judge } from "../../src/testing/judge/judge.ts";
 import type { LoadedScenario } from "../../src/testing/scenario/scenario.ts";
 import type { RunOptions } from "../../src/testing/run/run-options.ts";
@@ -268,4 +269,26 @@ test("renderTranscript says 1 turn, not 1 turns, and indents a check's further l
   assert.notEqual(at, -1, text);
   assert.deepEqual(lines.slice(at + 1, at + 3), ["         expected 2 lines", "         got 3"]);
   assert.ok(text.endsWith("\n") && !text.endsWith("\n\n"), "one trailing newline");
+});
+
+test("renderResultConversation names a repeat and prints a conversation that never ran with its reason", () => {
+  const text = renderResultConversation({
+    id: "a.scenario.json#a@2",
+    file: "a.scenario.json",
+    name: "a",
+    flowName: "DemoFlow",
+    repeat: { index: 2, of: 3 },
+    outcome: "skipped",
+    ran: false,
+    reason: "FLOW_MAX_TOKENS=100 was reached (120 tokens used), so this conversation was not started",
+    pins: {},
+    models: {},
+    tokens: { model: { input: 0, output: 0 }, judge: { input: 0, output: 0 } },
+    turns: [{ number: 1, label: "hello", input: "Hi", outcome: "skipped", skipReason: "not started", checks: [] }],
+  });
+  const lines = text.split("\n");
+  assert.equal(lines[0], "DemoFlow · a, run 2 of 3 (a.scenario.json) — SKIPPED");
+  assert.equal(lines[2], "FLOW_MAX_TOKENS=100 was reached (120 tokens used), so this conversation was not started");
+  assert.ok(lines.includes("── 1. hello – skipped: not started"), text);
+  assert.ok(!lines.some((line) => line.startsWith("target")), text);
 });

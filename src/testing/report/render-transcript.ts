@@ -1,6 +1,7 @@
 import type { Check } from "../checks/check.ts";
 import type { StreamEvent } from "../answer/parse-event-stream.ts";
-import type { TurnReport } from "../checks/turn-report.ts";
+import type { Outcome, TurnReport } from "../checks/turn-report.ts";
+import type { ConversationResult } from "./run-results.ts";
 import type { Transcript } from "./transcript.ts";
 
 function answerText(body: unknown): string {
@@ -26,39 +27,97 @@ function checkLine(check: Check): string {
   return `   ${mark} ${check.contract} ${check.name}: ${(check.message ?? "").replace(/\n/g, "\n       ")}`;
 }
 
-function renderTurn(turn: TurnReport): string[] {
+/** What a turn shows of the stored session: its step, run status and turn count. */
+interface StoredLine {
+  step: string;
+  runStatus: string;
+  turns: number;
+}
+
+/** A turn as a transcript or a run's results hold it. */
+type RenderedTurn = Omit<TurnReport, "stored" | "answer"> & { stored?: StoredLine };
+
+/** What a rendered conversation is made of, whether read from a failure transcript or a run's results. */
+interface RenderedConversation {
+  title: string;
+  description?: string;
+  failure?: string;
+  target?: { baseUrl: string; store: string };
+  models?: Readonly<Record<string, string>>;
+  pins: Readonly<Record<string, string>>;
+  startedAt?: string;
+  turns: readonly RenderedTurn[];
+  final?: { outcome: Outcome; skipReason?: string; checks: readonly Check[] };
+}
+
+function renderTurn(turn: RenderedTurn): string[] {
   const mark = turn.outcome === "passed" ? "✓" : turn.outcome === "failed" ? "✗" : "–";
   if (turn.outcome === "skipped") return [`── ${turn.number}. ${turn.label} ${mark} skipped: ${turn.skipReason ?? ""}`, `   user       ${turn.input}`];
   const timing = turn.millis ? ` · ${turn.millis.http.toFixed(1)} ms` : "";
   const lines = [`── ${turn.number}. ${turn.label} ${mark}  ${turn.response?.status ?? "no answer"}${timing}`, `   user       ${turn.input}`];
   if (turn.idempotencyKey) lines.push(`   key        ${turn.idempotencyKey}`);
   if (turn.response) lines.push(`   assistant  ${answerText(turn.response.body).replace(/\n/g, "\n              ")}`);
-  if (turn.stored) lines.push(`   stored     ${turn.stored.flow.currentStep} · ${turn.stored.runStatus} · ${turn.stored.turns} turn${turn.stored.turns === 1 ? "" : "s"}`);
+  if (turn.stored) lines.push(`   stored     ${turn.stored.step} · ${turn.stored.runStatus} · ${turn.stored.turns} turn${turn.stored.turns === 1 ? "" : "s"}`);
   const counts = (["passed", "failed", "skipped"] as const).map((outcome) => `${turn.checks.filter((c) => c.outcome === outcome).length} ${outcome}`);
   lines.push(`   checks     ${counts.join(" · ")}`);
   for (const check of turn.checks) if (check.outcome !== "passed") lines.push(checkLine(check));
   return lines;
 }
 
-/** A failure transcript as a conversation a person can read, failed checks marked ✗, skipped –. */
-export function renderTranscript(transcript: Transcript): string {
-  const { scenario } = transcript;
-  const lines = [
-    `${scenario.flowName} · ${scenario.name} (${scenario.file}) — ${transcript.outcome.toUpperCase()}${transcript.outcome === "failed" ? ` (${transcript.kind})` : ""}`,
-  ];
-  if (scenario.description) lines.push(scenario.description);
-  if (transcript.failure) lines.push("", transcript.failure);
-  lines.push("", `target   ${transcript.target.baseUrl}`, `sessions ${transcript.target.store}`);
-  const models = Object.entries(transcript.target.models ?? {}).map(([flow, mode]) => `${flow} ${mode}`);
+function renderConversation(conversation: RenderedConversation): string {
+  const lines = [conversation.title];
+  if (conversation.description) lines.push(conversation.description);
+  if (conversation.failure) lines.push("", conversation.failure);
+  lines.push("");
+  if (conversation.target) lines.push(`target   ${conversation.target.baseUrl}`, `sessions ${conversation.target.store}`);
+  const models = Object.entries(conversation.models ?? {}).map(([flow, mode]) => `${flow} ${mode}`);
   if (models.length) lines.push(`models   ${models.join(", ")}`);
-  const pins = Object.entries(transcript.pins).map(([key, value]) => `${key}=${value}`);
-  lines.push(`pins     ${pins.join("  ") || "none"}`, `started  ${transcript.startedAt}`, "");
-  for (const turn of transcript.turns) lines.push(...renderTurn(turn));
-  const final = transcript.final;
+  const pins = Object.entries(conversation.pins).map(([key, value]) => `${key}=${value}`);
+  lines.push(`pins     ${pins.join("  ") || "none"}`);
+  if (conversation.startedAt) lines.push(`started  ${conversation.startedAt}`);
+  lines.push("");
+  for (const turn of conversation.turns) lines.push(...renderTurn(turn));
+  const final = conversation.final;
   if (final) {
     const mark = final.outcome === "passed" ? "✓" : final.outcome === "failed" ? "✗" : "–";
     lines.push(`── final state ${mark}${final.skipReason ? ` skipped: ${final.skipReason}` : ""}`);
     for (const check of final.checks) if (check.outcome !== "passed") lines.push(checkLine(check));
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** A failure transcript as a conversation a person can read, failed checks marked ✗, skipped –. */
+export function renderTranscript(transcript: Transcript): string {
+  const { scenario } = transcript;
+  return renderConversation({
+    title: `${scenario.flowName} · ${scenario.name} (${scenario.file}) — ${transcript.outcome.toUpperCase()}${transcript.outcome === "failed" ? ` (${transcript.kind})` : ""}`,
+    ...(scenario.description ? { description: scenario.description } : {}),
+    ...(transcript.failure ? { failure: transcript.failure } : {}),
+    target: transcript.target,
+    ...(transcript.target.models ? { models: transcript.target.models } : {}),
+    pins: transcript.pins,
+    startedAt: transcript.startedAt,
+    turns: transcript.turns.map(({ stored, answer: _answer, ...turn }) => ({
+      ...turn,
+      ...(stored ? { stored: { step: stored.flow.currentStep, runStatus: stored.runStatus, turns: stored.turns } } : {}),
+    })),
+    ...(transcript.final ? { final: transcript.final } : {}),
+  });
+}
+
+/** One conversation of a run's results (`test/.tmp/run-results.json`), rendered as its transcript is. */
+export function renderResultConversation(conversation: ConversationResult): string {
+  const repeat = conversation.repeat.of > 1 ? `, run ${conversation.repeat.index} of ${conversation.repeat.of}` : "";
+  const kind = conversation.outcome === "failed" && conversation.kind ? ` (${conversation.kind})` : "";
+  const title = `${conversation.flowName ?? "?"} · ${conversation.name}${repeat} (${conversation.file}) — ${conversation.outcome.toUpperCase()}${kind}`;
+  return renderConversation({
+    title,
+    ...(conversation.reason ? { failure: conversation.reason } : {}),
+    ...(conversation.target ? { target: conversation.target } : {}),
+    models: conversation.models,
+    pins: conversation.pins,
+    ...(conversation.startedAt ? { startedAt: conversation.startedAt } : {}),
+    turns: conversation.turns.map(({ answer: _answer, changed: _changed, judge: _judge, ...turn }) => turn),
+    ...(conversation.final ? { final: conversation.final } : {}),
+  });
 }
