@@ -17,7 +17,8 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { demoFlows } from "../../src/flows/demo-flows.ts";
+// The registered flows, not the demos by name: with the demos switched off it measures the team's own.
+import { registeredFlows } from "../../src/flows/index.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai-server.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
@@ -63,7 +64,7 @@ const log = (line: string) => console.log(`[bench:live] ${line}`);
 async function main(): Promise<void> {
   const latencyMs = option("latency", 300);
   const repeat = option("repeat", 5);
-  const scripts = demoFlows.flatMap((entry) => Object.values(entry.scripts ?? {}));
+  const scripts = registeredFlows.flatMap((entry) => Object.values(entry.scripts ?? {}));
   const fake = await startFakeOpenAI(scripts);
   fake.delayMs = latencyMs;
   try {
