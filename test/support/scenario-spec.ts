@@ -22,3 +22,23 @@ export function writeScenarioSpec(dir: string, name: string, scenarioFile: strin
   );
   return spec;
 }
+
+/**
+ * Writes `<dir>/<name>.spec.ts`, a spec that runs every BasicFlow scenario under `scenariosDir`
+ * with describeFlowScenarios and the BasicFlow fixture (artifacts in `<dir>/artifacts`), for a test
+ * to run in a child process.
+ */
+export function writeFlowSpec(dir: string, name: string, scenariosDir: string): string {
+  const spec = join(dir, `${name}.spec.ts`);
+  const options = `{ flows: [basicFlowEntry], dir: ${JSON.stringify(scenariosDir)}, artifactsDir: ${JSON.stringify(join(dir, "artifacts"))} }`;
+  writeFileSync(
+    spec,
+    [
+      `import { describeFlowScenarios } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
+      `import { basicFlowEntry } from ${JSON.stringify(join(ROOT, "test", "fixtures", "flows", "index.ts"))};`,
+      `describeFlowScenarios("BasicFlow", ${options});`,
+      "",
+    ].join("\n"),
+  );
+  return spec;
+}

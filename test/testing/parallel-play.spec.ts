@@ -3,8 +3,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { Scenario } from "../../src/testing/index.ts";
+import { writeFlowSpec } from "../support/scenario-spec.ts";
 import { tempDir } from "../support/temp-path.ts";
-import { readBasicFlow, ROOT, runSpec } from "./live/child-run.ts";
+import { readBasicFlow, runSpec } from "./live/child-run.ts";
 
 // Conversations played ahead of their tests, several at once (FLOW_CONCURRENCY): node:test still
 // reports each suite's tests together, in declaration order, with the skips after a failure.
@@ -33,18 +34,7 @@ function writeSuite(dir: string, scenarios: Record<string, Scenario>): string {
     delete copy.$schema;
     writeFileSync(join(folder, `${name}.scenario.json`), JSON.stringify(copy));
   }
-  const spec = join(dir, "parallel.spec.ts");
-  const options = `{ flows: [basicFlowEntry], dir: ${JSON.stringify(folder)}, artifactsDir: ${JSON.stringify(join(dir, "artifacts"))} }`;
-  writeFileSync(
-    spec,
-    [
-      `import { describeFlowScenarios } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
-      `import { basicFlowEntry } from ${JSON.stringify(join(ROOT, "test", "fixtures", "flows", "index.ts"))};`,
-      `describeFlowScenarios(${JSON.stringify("BasicFlow")}, ${options});`,
-      "",
-    ].join("\n"),
-  );
-  return spec;
+  return writeFlowSpec(dir, "parallel", folder);
 }
 
 test("with FLOW_CONCURRENCY=3 each scenario's tests are reported together and in order, and a failed turn's successors are skipped saying which failed", async (t) => {

@@ -1,30 +1,19 @@
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { openAIJudgeClient } from "../../../src/testing/judge/judge-client.ts";
 import { createLlmJudge } from "../../../src/testing/judge/llm-judge.ts";
 import type { Scenario, ScenarioTurn } from "../../../src/testing/index.ts";
 import type { Check } from "../../../src/testing/checks/check.ts";
 import type { Answer } from "../../../src/testing/answer/read-answer.ts";
 import { basicFlowScripts } from "../../fixtures/flows/index.ts";
-import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
+import { type FakeOpenAI } from "../../support/fake-openai-server.ts";
+import { fakeOpenAIPerFile } from "../../support/fake-openai-per-file.ts";
 
 // The LLM judge against a local OpenAI-compatible server whose judge answers each test picks:
 // unparsable text, a low score, a missing `pass`, `pass: false` with a full score.
 
 let fake: FakeOpenAI;
-
-before(async () => {
-  fake = await startFakeOpenAI(Object.values(basicFlowScripts));
-});
-
-after(async () => {
-  await fake.close();
-});
-
-beforeEach(() => {
-  fake.requests.length = 0;
-  fake.answer = () => undefined;
-});
+fakeOpenAIPerFile(Object.values(basicFlowScripts), (started) => (fake = started));
 
 const ANSWER_TEXT = "Nice to meet you, John Wick. Which two cities should I check? Give two aliases, like LA, NYC.";
 const REASON = "It greets John Wick but asks for one city only.";

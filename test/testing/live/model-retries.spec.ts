@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, beforeEach, test } from "node:test";
+import { test } from "node:test";
 import { basicFlowEntry, basicFlowScripts } from "../../fixtures/flows/index.ts";
-import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
+import { type FakeOpenAI } from "../../support/fake-openai-server.ts";
+import { fakeOpenAIPerFile } from "../../support/fake-openai-per-file.ts";
 import { jsonClient } from "../../support/json-client.ts";
 import { startTestServer, type TestServer } from "../../support/test-server.ts";
 
@@ -9,19 +10,7 @@ import { startTestServer, type TestServer } from "../../support/test-server.ts";
 // retries are spent the turn answers 502 model_error and the stored session is left as it was.
 
 let fake: FakeOpenAI;
-
-before(async () => {
-  fake = await startFakeOpenAI(Object.values(basicFlowScripts));
-});
-
-after(async () => {
-  await fake.close();
-});
-
-beforeEach(() => {
-  fake.requests.length = 0;
-  fake.answer = () => undefined;
-});
+fakeOpenAIPerFile(Object.values(basicFlowScripts), (started) => (fake = started));
 
 function liveServer(): Promise<TestServer> {
   return startTestServer({

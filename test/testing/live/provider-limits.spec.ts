@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
+import { writeFlowSpec } from "../../support/scenario-spec.ts";
 import { tempDir } from "../../support/temp-path.ts";
-import { readBasicFlow, ROOT, runNode, writeScenario } from "./child-run.ts";
+import { readBasicFlow, runNode, writeScenario } from "./child-run.ts";
 
 // A run-specs invocation, as a user runs it, of BasicFlow conversations played live against a
 // local OpenAI-compatible server: its limits hold across all its processes, counted by the server.
@@ -29,18 +30,7 @@ function writeFlowSuite(dir: string, prefix: string, count: number): string {
   const scenarios = join(dir, `${prefix}-scenarios`);
   mkdirSync(scenarios);
   for (let n = 1; n <= count; n++) writeScenario(scenarios, `${prefix}${n}`, readBasicFlow());
-  const spec = join(dir, `${prefix}.spec.ts`);
-  const options = `{ flows: [basicFlowEntry], dir: ${JSON.stringify(scenarios)}, artifactsDir: ${JSON.stringify(join(dir, "artifacts"))} }`;
-  writeFileSync(
-    spec,
-    [
-      `import { describeFlowScenarios } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
-      `import { basicFlowEntry } from ${JSON.stringify(join(ROOT, "test", "fixtures", "flows", "index.ts"))};`,
-      `describeFlowScenarios(${JSON.stringify("BasicFlow")}, ${options});`,
-      "",
-    ].join("\n"),
-  );
-  return spec;
+  return writeFlowSpec(dir, prefix, scenarios);
 }
 
 function runSpecs(specs: string[], env: Record<string, string>, signal: AbortSignal) {

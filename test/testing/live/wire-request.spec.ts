@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { after, before, beforeEach, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { openAIJudgeClient } from "../../../src/testing/judge/judge-client.ts";
 import { createLlmJudge } from "../../../src/testing/judge/llm-judge.ts";
 import type { Scenario, ScenarioTurn, TurnReport } from "../../../src/testing/index.ts";
 import { BasicFlow, basicFlowEntry, basicFlowScripts } from "../../fixtures/flows/index.ts";
-import { startFakeOpenAI, type CompletionRequest, type FakeOpenAI } from "../../support/fake-openai-server.ts";
+import { type CompletionRequest, type FakeOpenAI } from "../../support/fake-openai-server.ts";
+import { fakeOpenAIPerFile } from "../../support/fake-openai-per-file.ts";
 import { jsonClient } from "../../support/json-client.ts";
 import { tempDir } from "../../support/temp-path.ts";
 import { startTestServer } from "../../support/test-server.ts";
@@ -16,19 +17,7 @@ import { BASIC_FLOW_FILE, JUDGE_TESTS, readBasicFlow, result, runSpec, tapResult
 // and a live step's.
 
 let fake: FakeOpenAI;
-
-before(async () => {
-  fake = await startFakeOpenAI(Object.values(basicFlowScripts));
-});
-
-after(async () => {
-  await fake.close();
-});
-
-beforeEach(() => {
-  fake.requests.length = 0;
-  fake.answer = () => undefined;
-});
+fakeOpenAIPerFile(Object.values(basicFlowScripts), (started) => (fake = started));
 
 const RULES_START = "You grade one answer of a conversational assistant against an expectation a test author wrote.\n";
 const NAME_PROMPT =
