@@ -45,8 +45,6 @@ export interface Config {
   targetUrl: string | undefined;
   /** The scenario files and folders a run is narrowed to (`FLOW_SCENARIOS`); undefined: every file. */
   scenarioPaths: readonly string[] | undefined;
-  /** The run-specs invocation this test process belongs to, which names its coverage file. */
-  coverageRun: string | undefined;
   /** How much of the provider a run may take at once, and in all (see `RunLimitsConfig`). */
   limits: RunLimitsConfig;
   /** The environment as it was when read, for the flows' own pins (`<FLOW>_CURRENT_DATE`, …). */
@@ -275,7 +273,6 @@ export function loadConfig(source: Environment = process.env, defaults: Readonly
     ci: Boolean(env["CI"]),
     targetUrl: env["FLOW_BASE_URL"],
     scenarioPaths: scenarioPathsOf(env),
-    coverageRun: env["FLOWCHECK_COVERAGE_RUN"],
     limits: limitsOf(env),
     env: Object.freeze(env),
   });
@@ -308,8 +305,9 @@ export function modelModeOf(config: Config, envPrefix: string, fallback: ModelMo
 
 /**
  * The run-specs invocation this process belongs to (FLOWCHECK_COVERAGE_RUN, which run-specs sets),
- * read alone so that a bad setting elsewhere never stops a process from reporting its results.
+ * which names its coverage and results parts. Read alone, not into `Config`: a bad setting
+ * elsewhere never stops a process from reporting what it ran.
  */
-export function resultsRunOf(source: Environment = process.env): string | undefined {
-  return source["FLOWCHECK_COVERAGE_RUN"] || undefined;
+export function runIdOf(env: Environment = process.env): string | undefined {
+  return env["FLOWCHECK_COVERAGE_RUN"] || undefined;
 }

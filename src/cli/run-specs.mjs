@@ -22,7 +22,7 @@ import { pathToFileURL } from "node:url";
 // `--repeat N` is ours: it plays every scenario N times (FLOW_REPEAT) to measure a live flow's steadiness.
 const SKIPPED_FOLDERS = new Set(["node_modules", ".tmp", "bench", "fixtures"]);
 
-// src/config.ts reads it into `coverageRun`.
+// src/config.ts reads it (`runIdOf`).
 const COVERAGE_RUN = "FLOWCHECK_COVERAGE_RUN";
 
 /** @type {{ require(id: string, fromFile: string | URL): unknown } | undefined} */

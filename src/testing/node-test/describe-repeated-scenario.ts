@@ -1,5 +1,5 @@
 import { before, describe, test, type TestContext } from "node:test";
-import { loadConfig } from "../../config.ts";
+import { loadConfig, runIdOf } from "../../config.ts";
 import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
@@ -52,7 +52,7 @@ async function playRun(loaded: LoadedScenario, options: ScenarioSuiteOptions, k:
       results.listener(event);
       if (event.type === "turn:end") played.turns.push(event.report);
       if (event.type === "final") played.final = event.report;
-      if (event.type === "final" && event.report.stored) noteCoverage(artifactsDir, target.config?.coverageRun, flow, event.report.stored);
+      if (event.type === "final" && event.report.stored) noteCoverage(artifactsDir, runIdOf(), flow, event.report.stored);
     }
     return played;
   } finally {

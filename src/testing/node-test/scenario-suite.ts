@@ -13,7 +13,7 @@ import { scenarioLocation } from "../scenario/scenario-location.ts";
 import { startScenarioTarget, type ScenarioTarget } from "../target/scenario-target.ts";
 import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
-import type { Config } from "../../config.ts";
+import { runIdOf, type Config } from "../../config.ts";
 import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
 import { conversationSlot } from "../limits/conversation-slot.ts";
 import { suiteRunOptions } from "./suite-run-options.ts";
@@ -157,9 +157,8 @@ export class ScenarioSuite {
     this.#judging = prepared.judging;
     this.#runOptions = prepared.run;
     const flow = this.#options.flows.find((entry) => entry.flow.name === this.#loaded.scenario.flowName)!.flow;
-    const coverageRun = target.config?.coverageRun;
     this.#run = new ScenarioRun(this.#loaded, target, prepared.run).on(this.#writer.listener).on(this.#results.listener).on((event) => {
-      if (event.type === "final" && event.report.stored) noteCoverage(this.#artifactsDir, coverageRun, flow, event.report.stored);
+      if (event.type === "final" && event.report.stored) noteCoverage(this.#artifactsDir, runIdOf(), flow, event.report.stored);
     });
     this.#run.start();
     const client = new ChatClient(target.baseUrl, target.agent, clientOptions(this.#runOptions));

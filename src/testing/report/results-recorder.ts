@@ -1,4 +1,4 @@
-import { resultsRunOf } from "../../config.ts";
+import { runIdOf } from "../../config.ts";
 import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
 import type { Check } from "../checks/check.ts";
 import type { TokenCount, TurnReport } from "../checks/turn-report.ts";
@@ -88,7 +88,7 @@ export class ResultsRecorder {
   #document: SessionDocument | undefined;
   #written = false;
 
-  constructor(loaded: LoadedScenario, artifactsDir: string, repeat: ConversationResult["repeat"] = { index: 1, of: 1 }, run = resultsRunOf()) {
+  constructor(loaded: LoadedScenario, artifactsDir: string, repeat: ConversationResult["repeat"] = { index: 1, of: 1 }, run = runIdOf()) {
     this.#loaded = loaded;
     this.#artifactsDir = artifactsDir;
     this.#run = run;
@@ -170,5 +170,5 @@ export function noteNotRun(
 ): void {
   const result = { ...blank(loaded, repeat), outcome, reason };
   result.turns = (loaded.scenario?.turns ?? []).map((turn, index) => ({ number: index + 1, label: turn.label, input: turn.input, outcome: "skipped", skipReason: reason, checks: [] }));
-  writeResultsLine(artifactsDir, resultsRunOf(), { conversation: result });
+  writeResultsLine(artifactsDir, runIdOf(), { conversation: result });
 }
