@@ -13,6 +13,7 @@ import { ResultsRecorder } from "../report/results-recorder.ts";
 import { TranscriptWriter } from "../report/transcript-writer.ts";
 import { conversationSlot } from "../limits/conversation-slot.ts";
 import { parallelPlayOf, type ParallelPlay } from "./parallel-play.ts";
+import { suiteConfigOf } from "./suite-config.ts";
 
 interface PlayedRun {
   turns: TurnReport[];
@@ -127,7 +128,7 @@ function holdRate(t: TestContext, rate: Rate, repeat: number, passRate: number):
 export function describeRepeatedScenario(loaded: LoadedScenario, options: ScenarioSuiteOptions, repeat: number, passRate: number): void {
   describe(`${loaded.scenario.flowName}: ${loaded.name} × ${repeat}`, () => {
     let runs: PlayedRun[] = [];
-    const parallel = parallelPlayOf(loaded);
+    const parallel = parallelPlayOf(suiteConfigOf(loaded));
     // Played from now on, ahead of the suite's turn, when in parallel; each test still gets a failure.
     const ahead = parallel ? playRuns(loaded, options, repeat, parallel) : undefined;
     ahead?.catch(() => undefined);

@@ -10,6 +10,7 @@ import type { LoadedScenario } from "../scenario/scenario.ts";
 import { describeRepeatedScenario, repeatOf } from "./describe-repeated-scenario.ts";
 import { liveOnlySkip } from "./live-only-skip.ts";
 import { parallelPlayOf } from "./parallel-play.ts";
+import { suiteConfigOf } from "./suite-config.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
 import { ScenarioSuite, START_TEST } from "./scenario-suite.ts";
 
@@ -54,7 +55,8 @@ export function describeInvalidFile(file: string, error: unknown): void {
 
 /** One conversation as a suite: a scenario file, or one case of it. */
 function describeLoaded(loaded: LoadedScenario, options: ScenarioSuiteOptions): void {
-  const liveOnly = liveOnlySkip(loaded, options);
+  const config = suiteConfigOf(loaded);
+  const liveOnly = liveOnlySkip(loaded, options, config);
   const repeat = repeatOf();
   if (liveOnly) noteNotRun(loaded, options.artifactsDir ?? "test/.tmp", "skipped", liveOnly);
   if (repeat.times > 1 && !liveOnly) {
@@ -63,7 +65,7 @@ function describeLoaded(loaded: LoadedScenario, options: ScenarioSuiteOptions): 
   }
   describe(`${loaded.scenario.flowName}: ${loaded.name}`, liveOnly ? { skip: liveOnly } : {}, () => {
     const suite = new ScenarioSuite(loaded, options);
-    const parallel = liveOnly ? undefined : parallelPlayOf(loaded);
+    const parallel = liveOnly ? undefined : parallelPlayOf(config);
     if (parallel) suite.playInBackground(parallel.config, parallel.concurrency);
     else before(() => suite.ready());
     after(() => suite.end());
