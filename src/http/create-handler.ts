@@ -1,7 +1,7 @@
 import { Buffer } from "node:buffer";
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
 import type { ChatRequest, FlowEngine, TurnOutcome } from "../engine/flow-engine.ts";
-import { acceptedTypes } from "./accepted-types.ts";
+import { acceptedTypes, BUILT_IN_TYPES } from "./accepted-types.ts";
 import { answerSession, sessionIdOf } from "./answer-session.ts";
 import { eventStreamResponse } from "./event-stream.ts";
 import { headerValue, MAX_BODY_BYTES, type HttpRequest, type HttpResponse } from "./http-exchange.ts";
@@ -53,7 +53,7 @@ function chatRequestOf(request: HttpRequest): ChatRequest {
 function turnAnswer(outcome: TurnOutcome, accepted: readonly string[], render: (mediaType: string) => string | undefined): HttpResponse {
   for (const type of accepted) {
     if (type === "text/event-stream") return eventStreamResponse(outcome);
-    if (type === "application/json" || type === "*/*" || type === "application/*") break;
+    if (BUILT_IN_TYPES.has(type)) break;
     const body = render(type);
     if (body !== undefined) return renderedResponse({ mediaType: type, body }, outcome.session);
   }
