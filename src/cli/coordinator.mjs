@@ -19,7 +19,8 @@ async function bodyOf(request) {
 
 /**
  * POST /hold (a HoldSpec): answers a first line with the grant once it is held, and holds it
- * until the connection closes. POST /note (a Note): answers 204 once noted.
+ * until the connection closes. POST /note (a Note): answers 204 once noted. POST /defined: a test
+ * process has asked for all its conversations (see RunArbiter.awaitDefinitions).
  * @returns {Promise<{ url: string, arbiter: RunArbiter, close(): Promise<void> }>}
  */
 export async function startCoordinator() {
@@ -32,8 +33,9 @@ export async function startCoordinator() {
       response.writeHead(400).end();
       return;
     }
-    if (request.url === "/note") {
-      arbiter.note(body);
+    if (request.url === "/note" || request.url === "/defined") {
+      if (request.url === "/note") arbiter.note(body);
+      else arbiter.defined();
       response.writeHead(204).end();
       return;
     }
@@ -85,15 +87,23 @@ export function summaryLines(summary) {
   return lines;
 }
 
+// How long conversations wait for a test process that never says it has defined its own: about
+// what a slow machine takes to start one.
+const DEFINING_MILLIS = 5000;
+
 /**
- * Starts the coordinator for a run's test processes; `finish` prints what the run took of its
- * providers and closes it.
+ * Starts the coordinator for a run's test processes, which grants no conversation until each of
+ * the `processes` has defined its own (POST /defined, from its share file); `finish` prints what
+ * the run took of its providers and closes it.
  * @param {Record<string, string>} childEnv what the test processes' environment gets
+ * @param {number} processes
  */
-export async function coordinateRun(childEnv) {
+export async function coordinateRun(childEnv, processes) {
   const coordinator = await startCoordinator();
+  coordinator.arbiter.awaitDefinitions(processes, DEFINING_MILLIS);
   childEnv[COORDINATOR] = coordinator.url;
   return {
+    url: coordinator.url,
     finish: async () => {
       for (const line of summaryLines(coordinator.arbiter.summary())) console.log(line);
       await coordinator.close();

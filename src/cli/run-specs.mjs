@@ -87,10 +87,21 @@ function specsUnder(path) {
 }
 
 /**
- * `n` shares of the files, each a file that imports its share, in a new folder; with the folder.
- * @param {string[]} files @param {number} n @param {string} run
+ * What a share file does once its specs are imported, in a run with a coordinator: tells it this
+ * process has asked for all its conversations, so it can grant the longest of the whole run first.
+ * @param {string | undefined} coordinator
  */
-function shareFiles(files, n, run) {
+function definedNote(coordinator) {
+  if (!coordinator) return "";
+  const url = JSON.stringify(`${coordinator}/defined`);
+  return `await new Promise((done) => postDefined(${url}, { method: "POST" }, (response) => response.resume().on("end", done)).on("error", done).end("{}"));\n`;
+}
+
+/**
+ * `n` shares of the files, each a file that imports its share, in a new folder; with the folder.
+ * @param {string[]} files @param {number} n @param {string} run @param {string} [coordinator]
+ */
+function shareFiles(files, n, run, coordinator) {
   const dir = mkdtempSync(join(tmpdir(), "flowcheck-specs-"));
   /** @type {string[][]} */
   const shares = Array.from({ length: n }, () => []);
@@ -104,7 +115,8 @@ function shareFiles(files, n, run) {
       const url = JSON.stringify(pathToFileURL(resolve(file)).href);
       return `try {\n  await import(${url});\n} catch (error) {\n  noteNotLoaded(${JSON.stringify(file)}, error);\n  test(${JSON.stringify(`${file} loads`)}, () => {\n    throw error;\n  });\n}\n`;
     });
-    writeFileSync(entry, `${tsxLoader}import { test } from "node:test";\n${notLoadedNote(run)}${imports.join("")}`);
+    const postImport = coordinator ? `import { request as postDefined } from "node:http";\n` : "";
+    writeFileSync(entry, `${tsxLoader}import { test } from "node:test";\n${postImport}${notLoadedNote(run)}${imports.join("")}${definedNote(coordinator)}`);
     return entry;
   });
   return { entries, dir };
@@ -202,19 +214,19 @@ for (const destination of valuesOf("--test-reporter-destination")) {
 const loadsModule = ["--import", "--require", "-r"].some((name) => valuesOf(name).length);
 const asked = valuesOf("--test-concurrency")[0];
 const processes = Math.max(1, Math.min(files.length, asked ? Number(asked) || 1 : availableParallelism()));
+// The run's slots and provider limits, shared by its processes. A run without a key, slots or a
+// budget to share (every scripted run) calls no provider, and pays nothing to start them.
+/** @param {NodeJS.ProcessEnv} env */
+const mayCallProvider = (env) => Boolean(env["OPENAI_API_KEY"] || env["FLOW_CONCURRENCY"] || env["FLOW_MAX_TOKENS"]);
+const coordination = mayCallProvider({ ...process.env, ...childEnv }) ? await (await import("./coordinator.mjs")).coordinateRun(childEnv, processes) : undefined;
 // The flow suites' processes each write what their scenarios reached, and their results; this run merges its own.
 const run = randomUUID().slice(0, 8);
-const { entries, dir } = shareFiles(files, processes, run);
+const { entries, dir } = shareFiles(files, processes, run, coordination?.url);
 // One share runs as the test process itself, without a `node --test` process to start it (about
 // 0.15 s of a one-file run), unless an option needs that runner. Its stray output is then printed as
 // is, not as the reporter's comments.
 const needsRunner = options.some((option) => /^--(test-concurrency|watch)/.test(option));
 const runner = processes === 1 && !needsRunner ? [] : ["--test", ...(asked ? [] : [`--test-concurrency=${processes}`])];
-// The run's slots and provider limits, shared by its processes. A run without a key, slots or a
-// budget to share (every scripted run) calls no provider, and pays nothing to start them.
-/** @param {NodeJS.ProcessEnv} env */
-const mayCallProvider = (env) => Boolean(env["OPENAI_API_KEY"] || env["FLOW_CONCURRENCY"] || env["FLOW_MAX_TOKENS"]);
-const coordination = mayCallProvider({ ...process.env, ...childEnv }) ? await (await import("./coordinator.mjs")).coordinateRun(childEnv) : undefined;
 const child = spawn(process.execPath, [...(loadsModule ? ["--import", "tsx"] : []), ...runner, ...options, ...entries], {
   stdio: "inherit",
   env: { ...process.env, ...childEnv, [COVERAGE_RUN]: run },

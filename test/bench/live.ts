@@ -6,7 +6,7 @@
 //
 //   alone    each scenario file by itself (a file's cases are played together);
 //   whole    every scenario at once, with the default settings, and again with --repeat 5 (with the
-//            default FLOW_CONCURRENCY=8, and with 16);
+//            default FLOW_CONCURRENCY, OPENAI_MAX_INFLIGHT's 16, and with 8);
 //   serial   every scenario with FLOW_CONCURRENCY=1, the way every run went before.
 //
 // Parallel efficiency = the longest file alone ÷ the whole run: 1 when the run takes no longer
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     const whole = await timedRun(fake, [SCENARIOS]);
     const repeated = await timedRun(fake, [SCENARIOS, "--repeat", String(repeat)]);
     // Five copies of every conversation are 45 conversations: 8 slots cannot play them in the time of the longest.
-    const repeatedWide = await timedRun(fake, [SCENARIOS, "--repeat", String(repeat)], { FLOW_CONCURRENCY: "16" });
+    const repeatedNarrow = await timedRun(fake, [SCENARIOS, "--repeat", String(repeat)], { FLOW_CONCURRENCY: "8" });
     const serial = await timedRun(fake, [SCENARIOS], { FLOW_CONCURRENCY: "1" });
     const efficiency = (run: Timed) => Number((longest.wallMillis / run.wallMillis).toFixed(2));
     const live = {
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
       longestAlone: { file: longestFile, wallMillis: longest.wallMillis, requests: longest.requests },
       whole: { ...whole, efficiency: efficiency(whole) },
       repeated: { repeat, ...repeated, efficiency: efficiency(repeated) },
-      repeatedAtConcurrency16: { repeat, ...repeatedWide, efficiency: efficiency(repeatedWide) },
+      repeatedAtConcurrency8: { repeat, ...repeatedNarrow, efficiency: efficiency(repeatedNarrow) },
       serial: { ...serial, efficiency: efficiency(serial) },
       alone: Object.fromEntries(Object.entries(alone).map(([file, run]) => [file, run.wallMillis])),
       node: process.version,
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     const runs = [
       ["whole", live.whole],
       [`--repeat ${repeat}`, live.repeated],
-      [`--repeat ${repeat}, FLOW_CONCURRENCY=16`, live.repeatedAtConcurrency16],
+      [`--repeat ${repeat}, FLOW_CONCURRENCY=8`, live.repeatedAtConcurrency8],
       ["FLOW_CONCURRENCY=1", live.serial],
     ] as const;
     for (const [name, run] of runs) {

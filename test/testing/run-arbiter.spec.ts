@@ -17,7 +17,7 @@ function ask(arbiter: RunArbiter, spec: HoldSpec) {
 const conversation = (limit: number, maxTokens?: number): HoldSpec => ({ kind: "conversation", limit, maxTokens });
 const request = (limit: number, extra: Partial<Extract<HoldSpec, { kind: "request" }>> = {}): HoldSpec => ({ kind: "request", key: "http://127.0.0.1:1", limit, ...extra });
 
-test("at most `limit` conversations are held at once, the next granted first come first served as one is given back", () => {
+test("at most `limit` conversations are held at once, the next of equal weight granted first come first served as one is given back", () => {
   const arbiter = new RunArbiter();
   const slots = [1, 2, 3, 4].map(() => ask(arbiter, conversation(2)));
   assert.deepEqual(slots.map((slot) => slot.granted !== undefined), [true, true, false, false]);
@@ -82,4 +82,48 @@ test("once the tokens used reach FLOW_MAX_TOKENS, a conversation asked for is gr
   assert.deepEqual(summary.total, { input: 90, output: 20 });
   assert.deepEqual(summary.price, { input: 1, output: 2 });
   assert.equal(summary.conversations?.skipped, 2);
+});
+
+test("a freed conversation slot goes to the heaviest conversation waiting, the first asked among equals", () => {
+  const arbiter = new RunArbiter();
+  const weighed = (weight: number): HoldSpec => ({ kind: "conversation", limit: 1, weight });
+  const first = ask(arbiter, weighed(2));
+  const waiting = [weighed(3), weighed(20), weighed(8), weighed(20)].map((spec) => ask(arbiter, spec));
+  const order: number[] = [];
+  let held = first;
+  for (let round = 0; round < waiting.length; round++) {
+    held.release();
+    held = waiting.find((slot) => slot.granted && !order.includes(waiting.indexOf(slot)))!;
+    order.push(waiting.indexOf(held));
+  }
+  held.release();
+  assert.deepEqual(order, [1, 3, 2, 0]);
+});
+
+test("told to await the definitions of two processes, no conversation is granted until both have said so, then the heaviest first", () => {
+  const arbiter = new RunArbiter();
+  arbiter.awaitDefinitions(2, 60_000);
+  const light = ask(arbiter, { kind: "conversation", limit: 1, weight: 2 });
+  arbiter.defined();
+  assert.equal(light.granted, undefined);
+  const heavy = ask(arbiter, { kind: "conversation", limit: 1, weight: 17 });
+  const requestSlot = ask(arbiter, request(1));
+  assert.ok(requestSlot.granted, "requests are not held back");
+  arbiter.defined();
+  assert.deepEqual([light.granted, heavy.granted], [undefined, {}]);
+  heavy.release();
+  assert.ok(light.granted);
+  for (const slot of [light, requestSlot]) slot.release();
+});
+
+test("a process that never says it has defined its conversations holds them back no longer than the bound", async () => {
+  const arbiter = new RunArbiter();
+  arbiter.awaitDefinitions(2, 20);
+  const slot = ask(arbiter, { kind: "conversation", limit: 1, weight: 1 });
+  arbiter.defined();
+  assert.equal(slot.granted, undefined);
+  // The arbiter's timer does not hold a process open; this one does, past the bound.
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  assert.deepEqual(slot.granted, {});
+  slot.release();
 });

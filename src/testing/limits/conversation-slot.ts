@@ -1,21 +1,25 @@
 import type { Config } from "../../config.ts";
+import type { LoadedScenario } from "../scenario/scenario.ts";
 import { runLimits, type Held } from "./run-limits.ts";
 
-/** FLOW_CONCURRENCY's default for runs bound by a provider's latency. */
-export const DEFAULT_CONCURRENCY = 8;
-
 /**
- * How many conversations the run plays at once: `FLOW_CONCURRENCY`, else 8 when the run calls a
- * provider (live, record, or a required judge); undefined keeps a scripted or replay run as it
- * always was, each process playing its conversations one after another as node:test reaches them.
+ * How many conversations the run plays at once: `FLOW_CONCURRENCY`, else, when the run calls a
+ * provider (live, record, or a required judge), as many as the provider limit lets requests fly
+ * (`OPENAI_MAX_INFLIGHT`): a conversation waits on one request at a time, so fewer slots would
+ * leave the provider's allowance unused and more would only queue. Undefined keeps a scripted or
+ * replay run as it always was, each process playing its conversations as node:test reaches them.
  */
 export function concurrencyOf(config: Config): number | undefined {
   if (config.limits.concurrency !== undefined) return config.limits.concurrency;
   const callsProvider = config.flowModel === "live" || config.flowModel === "record" || config.judge.mode === "required";
-  return callsProvider ? DEFAULT_CONCURRENCY : undefined;
+  return callsProvider ? config.limits.maxInflight : undefined;
 }
 
-/** Waits for one of the run's conversation slots; a skip, saying why, once the token budget is spent. */
-export function conversationSlot(config: Config, concurrency: number): Promise<Held> {
-  return runLimits(config).hold({ kind: "conversation", limit: concurrency, maxTokens: config.limits.maxTokens });
+/**
+ * Waits for one of the run's conversation slots; a skip, saying why, once the token budget is
+ * spent. Longer conversations are granted first (by turns), so the longest one does not start last
+ * and hold up the end of the run.
+ */
+export function conversationSlot(config: Config, concurrency: number, loaded: LoadedScenario): Promise<Held> {
+  return runLimits(config).hold({ kind: "conversation", limit: concurrency, maxTokens: config.limits.maxTokens, weight: loaded.scenario.turns.length });
 }

@@ -5,7 +5,7 @@
 const MINUTE = 60_000;
 
 /**
- * @typedef {{ kind: "conversation", limit: number, maxTokens?: number | undefined }} ConversationHold
+ * @typedef {{ kind: "conversation", limit: number, maxTokens?: number | undefined, weight?: number }} ConversationHold
  * @typedef {{ kind: "request", key: string, limit: number, rpm?: number | undefined, retry?: boolean }} RequestHold
  * @typedef {ConversationHold | RequestHold} HoldSpec
  * @typedef {{ skip?: string }} Grant
@@ -18,6 +18,13 @@ const MINUTE = 60_000;
  */
 
 /** @typedef {{ spec: HoldSpec, onGrant: (grant: Grant) => void, state: "waiting" | "held" | "done" }} Waiter */
+
+/** The first of the waiters with the greatest weight (none: weight 0). @param {Waiter[]} waiting */
+function heaviest(waiting) {
+  /** @param {Waiter} waiter */
+  const weightOf = (waiter) => (waiter.spec.kind === "conversation" ? (waiter.spec.weight ?? 0) : 0);
+  return waiting.reduce((best, waiter) => (weightOf(waiter) > weightOf(best) ? waiter : best));
+}
 
 class Gate {
   /** @param {string} key */
@@ -40,10 +47,13 @@ class Gate {
 }
 
 /**
- * Grants a run's conversation and request slots in the order they are asked for: at most `limit`
- * held at once per gate (conversations; requests per provider), none while a provider is paused
- * after a 429, no more than `rpm` started in a minute, and no conversation once the tokens used
- * reach its `maxTokens` (it is granted a skip instead, saying why).
+ * Grants a run's request slots in the order they are asked for, and its conversation slots the
+ * heaviest first (`weight`, its turns), so the longest conversations do not start last and hold
+ * up the end of the run: at most `limit` held at once per gate (conversations; requests per
+ * provider), none while a provider is paused after a 429, no more than `rpm` started in a minute,
+ * and no conversation once the tokens used reach its `maxTokens` (it is granted a skip instead,
+ * saying why). Told to expect the definitions of several processes (`awaitDefinitions`), it grants
+ * no conversation until all have asked for theirs, so that the heaviest of all are the first.
  */
 export class RunArbiter {
   /** @type {Map<string, Gate>} */
@@ -54,10 +64,38 @@ export class RunArbiter {
   /** @type {{ input: number, output: number } | undefined} */
   #price;
   #now;
+  /** Test processes still defining their conversations; none is granted until they are done. */
+  #defining = 0;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  #definingTimer;
 
   /** @param {() => number} [now] */
   constructor(now = () => Date.now()) {
     this.#now = now;
+  }
+
+  /**
+   * Holds back conversations until `processes` test processes have each said `defined()`, or
+   * `millis` have passed (a process that never says so costs the run no more than that).
+   * @param {number} processes @param {number} millis
+   */
+  awaitDefinitions(processes, millis) {
+    this.#defining = processes;
+    this.#definingTimer = setTimeout(() => this.#doneDefining(), millis);
+    this.#definingTimer.unref();
+  }
+
+  /** One test process has asked for all its conversations. */
+  defined() {
+    this.#defining -= 1;
+    if (this.#defining <= 0) this.#doneDefining();
+  }
+
+  #doneDefining() {
+    clearTimeout(this.#definingTimer);
+    this.#defining = 0;
+    const gate = this.#gates.get("conversations");
+    if (gate) this.#pump(gate);
   }
 
   /**
@@ -118,14 +156,15 @@ export class RunArbiter {
     return gate;
   }
 
-  /** Grants what the gate's limits allow, first come first served. @param {Gate} gate */
+  /** Grants what the gate's limits allow, the heaviest first, else first come first served. @param {Gate} gate */
   #pump(gate) {
+    if (gate.key === "conversations" && this.#defining > 0) return;
     while (gate.waiting.length) {
-      const waiter = /** @type {Waiter} */ (gate.waiting[0]);
+      const waiter = heaviest(gate.waiting);
       const spec = waiter.spec;
       const used = this.#total.input + this.#total.output;
       if (spec.kind === "conversation" && spec.maxTokens !== undefined && used >= spec.maxTokens) {
-        gate.waiting.shift();
+        gate.waiting.splice(gate.waiting.indexOf(waiter), 1);
         waiter.state = "done";
         gate.skipped += 1;
         waiter.onGrant({ skip: `FLOW_MAX_TOKENS=${spec.maxTokens} was reached (${used} tokens used), so this conversation was not started` });
@@ -134,7 +173,7 @@ export class RunArbiter {
       if (gate.active >= spec.limit) return;
       const wait = this.#wait(gate, spec);
       if (wait > 0) return this.#later(gate, wait);
-      gate.waiting.shift();
+      gate.waiting.splice(gate.waiting.indexOf(waiter), 1);
       waiter.state = "held";
       gate.active += 1;
       gate.granted += 1;

@@ -82,7 +82,7 @@ async function playRuns(loaded: LoadedScenario, options: ScenarioSuiteOptions, r
   }
   return await Promise.all(
     ks.map(async (k) => {
-      const held = await conversationSlot(parallel.config, parallel.concurrency);
+      const held = await conversationSlot(parallel.config, parallel.concurrency, loaded);
       try {
         if (!held.skip) return await playRun(loaded, options, k, recorders[k - 1]!);
         recorders[k - 1]!.notStarted(held.skip);

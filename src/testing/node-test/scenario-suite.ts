@@ -79,7 +79,7 @@ export class ScenarioSuite {
    * slot back once its target is closed; the tests then report what it played.
    */
   playInBackground(config: Config, concurrency: number): void {
-    const slot = conversationSlot(config, concurrency);
+    const slot = conversationSlot(config, concurrency, this.#loaded);
     this.#ready = slot.then((held) => (held.skip ? this.#skipUnstarted(held.skip) : this.#prepare()));
     // Each test that awaits it still gets its rejection.
     this.#ready.catch(() => undefined);

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
 import { writeFlowSpec } from "../../support/scenario-spec.ts";
 import { tempDir } from "../../support/temp-path.ts";
+import type { ConversationResult, ResultsPartLine } from "../../../src/testing/report/run-results.ts";
 import { readBasicFlow, runNode, writeScenario } from "./child-run.ts";
 
 // A run-specs invocation, as a user runs it, of BasicFlow conversations played live against a
@@ -25,12 +26,31 @@ after(async () => {
   await fake.close();
 });
 
-/** A flow spec in `dir` over `count` copies of BasicFlow's scenario, named `<prefix>1`…, in a folder of their own. */
-function writeFlowSuite(dir: string, prefix: string, count: number): string {
+/**
+ * A flow spec in `dir` over `count` copies of BasicFlow's scenario (its first `turns` turns, all
+ * by default), named `<prefix>1`…, in a folder of their own.
+ */
+function writeFlowSuite(dir: string, prefix: string, count: number, turns?: number): string {
   const scenarios = join(dir, `${prefix}-scenarios`);
   mkdirSync(scenarios);
-  for (let n = 1; n <= count; n++) writeScenario(scenarios, `${prefix}${n}`, readBasicFlow());
+  const scenario = readBasicFlow();
+  const played = turns === undefined ? scenario : { ...scenario, turns: scenario.turns.slice(0, turns), finalState: undefined, finalExecution: undefined, finalChildren: undefined };
+  for (let n = 1; n <= count; n++) writeScenario(scenarios, `${prefix}${n}`, played);
   return writeFlowSpec(dir, prefix, scenarios);
+}
+
+/** The conversations the test processes wrote into their parts of the results, under `artifactsDir`. */
+function conversationsIn(artifactsDir: string): ConversationResult[] {
+  const parts = join(artifactsDir, "results");
+  return readdirSync(parts).flatMap((name) =>
+    readFileSync(join(parts, name), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .flatMap((line) => {
+        const part = JSON.parse(line) as ResultsPartLine;
+        return "conversation" in part ? [part.conversation] : [];
+      }),
+  );
 }
 
 function runSpecs(specs: string[], env: Record<string, string>, signal: AbortSignal) {
@@ -118,4 +138,22 @@ test("--repeat 3 plays the three copies of a conversation at once, and each turn
   assert.match(run.stdout, /^\s*# the judge of turn 2 'name accepted': passed 3 of 3 runs \(100%\); judge scores min 0\.90, median 0\.90, max 0\.90$/m);
   // The three are asked for when the suite is defined, long before any of them ends.
   assert.ok(run.stdout.split("\n").includes("conversations: 3 played, at most 3 at once"), run.stdout);
+});
+
+test("the longest conversation of the whole run is played first, though another process asked for its slots before", async (t) => {
+  const dir = await tempDir("provider-longest");
+  t.after(dir.remove);
+  fake.delayMs = 5;
+  t.after(() => (fake.delayMs = 0));
+  const long = writeFlowSuite(dir.path, "b-long", 1);
+  // The long conversation's process asks for its slot well after the other has asked for theirs.
+  writeFileSync(long, `await new Promise((resolve) => setTimeout(resolve, 500));\n${readFileSync(long, "utf8")}`);
+  const specs = [writeFlowSuite(dir.path, "a-short", 3, 2), long];
+  const run = await runSpecs([...specs, "--test-concurrency=2"], { FLOW_CONCURRENCY: "1" }, t.signal);
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const started = conversationsIn(join(dir.path, "artifacts"))
+    .sort((a, b) => Date.parse(a.startedAt!) - Date.parse(b.startedAt!))
+    .map((conversation) => conversation.name);
+  assert.deepEqual(started.slice(0, 1), ["b-long1"], `started in the order ${started.join(", ")}`);
+  assert.equal(started.length, 4);
 });
