@@ -87,9 +87,10 @@ export function summaryLines(summary) {
   return lines;
 }
 
-// How long conversations wait for a test process that never says it has defined its own: about
-// what a slow machine takes to start one.
-const DEFINING_MILLIS = 5000;
+// How long conversations wait for a test process that never says it has defined its own (one
+// that died while importing its specs): well past what a loaded machine takes to start one (5 s
+// was seen to be too short on this 2-core machine under other suites' load).
+const DEFINING_MILLIS = 30_000;
 
 /**
  * Starts the coordinator for a run's test processes, which grants no conversation until each of

@@ -99,20 +99,21 @@ function definedNote(coordinator) {
 
 /**
  * `n` shares of the files, each a file that imports its share, in a new folder; with the folder.
- * @param {string[]} files @param {number} n @param {string} run @param {string} [coordinator]
+ * With `bundled` (bundle-specs.mjs), a share imports each spec's bundle, and needs no tsx.
+ * @param {string[]} files @param {number} n @param {string} run @param {string} [coordinator] @param {Map<string, string>} [bundled]
  */
-function shareFiles(files, n, run, coordinator) {
+function shareFiles(files, n, run, coordinator, bundled) {
   const dir = mkdtempSync(join(tmpdir(), "flowcheck-specs-"));
   /** @type {string[][]} */
   const shares = Array.from({ length: n }, () => []);
   files.forEach((file, index) => shares[index % n]?.push(file));
   // Each share loads tsx before its specs, so the node:test process that only starts the shares need not.
-  const tsxLoader = `import ${JSON.stringify(import.meta.resolve("tsx"))};\n`;
+  const tsxLoader = bundled ? "" : `import ${JSON.stringify(import.meta.resolve("tsx"))};\n`;
   const entries = shares.map((share, index) => {
     const entry = join(dir, `share-${index + 1}-of-${n}.mjs`);
     // One file that fails to load is one failing test naming it; the share's other files still run.
     const imports = share.map((file) => {
-      const url = JSON.stringify(pathToFileURL(resolve(file)).href);
+      const url = JSON.stringify(bundled?.get(file) ?? pathToFileURL(resolve(file)).href);
       return `try {\n  await import(${url});\n} catch (error) {\n  noteNotLoaded(${JSON.stringify(file)}, error);\n  test(${JSON.stringify(`${file} loads`)}, () => {\n    throw error;\n  });\n}\n`;
     });
     const postImport = coordinator ? `import { request as postDefined } from "node:http";\n` : "";
@@ -125,7 +126,7 @@ function shareFiles(files, n, run, coordinator) {
 const startedAt = new Date().toISOString();
 const args = process.argv.slice(2);
 if (args.includes("--help") || args.includes("-h")) {
-  console.log(`Usage: run-specs <folder|spec file|scenario file or folder>... [--repeat N] [node:test options]
+  console.log(`Usage: run-specs <folder|spec file|scenario file or folder>... [--repeat N] [--no-bundle] [node:test options]
    as: npm test [-- …], npm run test:flows [-- …], npm run test:<flow> [-- …]
 
 Runs the *.spec.ts files under the folders given (one node:test process per core), then prints
@@ -135,6 +136,8 @@ describeFlowScenarios for their flows, with those specs' checks. node:test's opt
 through, e.g. --test-name-pattern "BasicFlow: basic-flow" (suites are named
 "<Flow>: <scenario name>", tests "<n>. <label>"), --test-reporter=junit
 --test-reporter-destination=junit.xml. --repeat N plays every scenario N times (FLOW_REPEAT).
+The specs are bundled (node_modules/.cache/flowcheck/specs) so they load without a TypeScript
+loader; --no-bundle imports them through tsx instead.
 --test-shard=i/n runs shard i of n: an even slice of the scenario files (those given, or
 scenarios/), the specs describing no scenarios in shard 1 only. Every run writes
 test/.tmp/run-results.json; npm run results:merge merges shards' results into one.`);
@@ -169,6 +172,9 @@ if (repeatAt !== -1) {
   childEnv["FLOW_REPEAT"] = value;
 }
 const shard = takeShard(args);
+const noBundleAt = args.indexOf("--no-bundle");
+const noBundle = noBundleAt !== -1;
+if (noBundle) args.splice(noBundleAt, 1);
 /** @type {string[]} */
 const paths = [];
 /** @type {string[]} */
@@ -221,13 +227,16 @@ const mayCallProvider = (env) => Boolean(env["OPENAI_API_KEY"] || env["FLOW_CONC
 const coordination = mayCallProvider({ ...process.env, ...childEnv }) ? await (await import("./coordinator.mjs")).coordinateRun(childEnv, processes) : undefined;
 // The flow suites' processes each write what their scenarios reached, and their results; this run merges its own.
 const run = randomUUID().slice(0, 8);
-const { entries, dir } = shareFiles(files, processes, run, coordination?.url);
+// Bundled specs load in a fraction of the time (bundle-specs.mjs), except where node itself must
+// see the sources: watching them, or measuring their coverage.
+const bundles = noBundle || options.some((option) => /^--(watch|experimental-test-coverage)/.test(option)) ? undefined : await (await import("./bundle-specs.mjs")).bundleSpecs(files);
+const { entries, dir } = shareFiles(files, processes, run, coordination?.url, bundles);
 // One share runs as the test process itself, without a `node --test` process to start it (about
 // 0.15 s of a one-file run), unless an option needs that runner. Its stray output is then printed as
 // is, not as the reporter's comments.
 const needsRunner = options.some((option) => /^--(test-concurrency|watch)/.test(option));
 const runner = processes === 1 && !needsRunner ? [] : ["--test", ...(asked ? [] : [`--test-concurrency=${processes}`])];
-const child = spawn(process.execPath, [...(loadsModule ? ["--import", "tsx"] : []), ...runner, ...options, ...entries], {
+const child = spawn(process.execPath, [...(bundles ? ["--enable-source-maps"] : []), ...(loadsModule ? ["--import", "tsx"] : []), ...runner, ...options, ...entries], {
   stdio: "inherit",
   env: { ...process.env, ...childEnv, [COVERAGE_RUN]: run },
 });

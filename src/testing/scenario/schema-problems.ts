@@ -1,13 +1,11 @@
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import type { ErrorObject } from "ajv";
+import { compileSchema } from "../../engine/schema-validator.ts";
 import { closestName } from "./closest-name.ts";
 import type { Scenario } from "./scenario.ts";
 import { show } from "./show.ts";
 import scenarioSchema from "../../../scenarios/scenario.schema.json" with { type: "json" };
 
-// The schema is ours, and test/testing/load-scenario.spec.ts checks it against ajv's meta-schema:
-// checking it again at every start cost each test process about 0.1 s.
-const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, validateSchema: false });
-const validateScenario = ajv.compile<Scenario>(scenarioSchema);
+const validateScenario = compileSchema<Scenario>(scenarioSchema, "2020-12");
 
 const PATTERN_HINTS: Record<string, string> = {
   "^[A-Z][A-Za-z0-9]*$": "a PascalCase step name such as NameStep",
