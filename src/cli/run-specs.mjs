@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { createRequire } from "node:module";
 import { availableParallelism, tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 // Node 20's test runner expands no globs and takes options only before the files, so this finds
 // the spec files and puts node:test's options (e.g. --test-name-pattern) first.
@@ -17,7 +17,7 @@ import { pathToFileURL } from "node:url";
 // Plain JavaScript run by plain `node`, because a user waits for every process before the tests:
 // Node 20 runs no TypeScript, and tsx's import hooks cost a process about 0.2 s (they start a
 // worker thread). Only the processes that import the specs load tsx; the TypeScript this needs
-// for scenario paths and for coverage is loaded when a run has them (see requireTypeScript).
+// for scenario paths and for coverage is loaded when a run has them (see importTypeScript).
 //
 // `--repeat N` is ours: it plays every scenario N times (FLOW_REPEAT) to measure a live flow's steadiness.
 const SKIPPED_FOLDERS = new Set(["node_modules", ".tmp", "bench", "fixtures"]);
@@ -27,14 +27,28 @@ const COVERAGE_RUN = "FLOWCHECK_COVERAGE_RUN";
 
 /** @type {{ require(id: string, fromFile: string | URL): unknown } | undefined} */
 let tsx;
-/** @type {typeof import("./merge-results.ts") | undefined} */
+/** @type {Promise<typeof import("./merge-results.ts")> | undefined} */
 let resultsModule;
 
 /**
- * One of our TypeScript modules, through tsx's require hooks, scoped to this call: they run in
- * this thread, about a quarter of what its import hooks cost.
+ * One of our TypeScript modules: its bundle (bundle-modules.mjs) in plain node, else through tsx's
+ * require hooks, scoped to this call (they run in this thread, about a quarter of what its import
+ * hooks cost).
  * @param {string} path relative to this file
+ * @returns {Promise<any>}
  */
+async function importTypeScript(path) {
+  const file = fileURLToPath(new URL(path, import.meta.url));
+  const bundled = (await bundling()).bundleModules([file]);
+  const url = (await bundled)?.get(file);
+  return url ? import(url) : requireTypeScript(path);
+}
+
+/** @type {Promise<typeof import("./bundle-modules.mjs")> | undefined} */
+let bundler;
+const bundling = () => (bundler ??= import("./bundle-modules.mjs"));
+
+/** @param {string} path relative to this file */
 function requireTypeScript(path) {
   /** @type {typeof import("tsx/cjs/api")} */
   const api = createRequire(import.meta.url)("tsx/cjs/api");
@@ -99,7 +113,7 @@ function definedNote(coordinator) {
 
 /**
  * `n` shares of the files, each a file that imports its share, in a new folder; with the folder.
- * With `bundled` (bundle-specs.mjs), a share imports each spec's bundle, and needs no tsx.
+ * With `bundled` (bundle-modules.mjs), a share imports each spec's bundle, and needs no tsx.
  * @param {string[]} files @param {number} n @param {string} run @param {string} [coordinator] @param {Map<string, string>} [bundled]
  */
 function shareFiles(files, n, run, coordinator, bundled) {
@@ -136,7 +150,7 @@ describeFlowScenarios for their flows, with those specs' checks. node:test's opt
 through, e.g. --test-name-pattern "BasicFlow: basic-flow" (suites are named
 "<Flow>: <scenario name>", tests "<n>. <label>"), --test-reporter=junit
 --test-reporter-destination=junit.xml. --repeat N plays every scenario N times (FLOW_REPEAT).
-The specs are bundled (node_modules/.cache/flowcheck/specs) so they load without a TypeScript
+The specs are bundled (node_modules/.cache/flowcheck/modules) so they load without a TypeScript
 loader; --no-bundle imports them through tsx instead.
 --test-shard=i/n runs shard i of n: an even slice of the scenario files (those given, or
 scenarios/), the specs describing no scenarios in shard 1 only. Every run writes
@@ -201,11 +215,11 @@ const scenarioPaths = paths.filter(isScenarioPath);
 const specPaths = paths.filter((path) => !isScenarioPath(path));
 let files = (specPaths.length || !scenarioPaths.length ? specPaths : ["test"]).flatMap(specsUnder);
 if (scenarioPaths.length) {
-  const { specsForScenarios } = /** @type {typeof import("./specs-for-scenarios.ts")} */ (requireTypeScript("./specs-for-scenarios.ts"));
+  const { specsForScenarios } = /** @type {typeof import("./specs-for-scenarios.ts")} */ (await importTypeScript("./specs-for-scenarios.ts"));
   files = specsForScenarios(files, scenarioPaths);
   childEnv["FLOW_SCENARIOS"] = scenarioPaths.join(delimiter);
 }
-if (shard) files = shardFiles(files, scenarioPaths, shard);
+if (shard) files = await shardFiles(files, scenarioPaths, shard);
 if (files.length === 0) {
   console.error(`run-specs: no *.spec.ts under ${paths.join(", ") || "(no path given)"}; nothing to run.`);
   process.exit(1);
@@ -227,9 +241,9 @@ const mayCallProvider = (env) => Boolean(env["OPENAI_API_KEY"] || env["FLOW_CONC
 const coordination = mayCallProvider({ ...process.env, ...childEnv }) ? await (await import("./coordinator.mjs")).coordinateRun(childEnv, processes) : undefined;
 // The flow suites' processes each write what their scenarios reached, and their results; this run merges its own.
 const run = randomUUID().slice(0, 8);
-// Bundled specs load in a fraction of the time (bundle-specs.mjs), except where node itself must
+// Bundled specs load in a fraction of the time (bundle-modules.mjs), except where node itself must
 // see the sources: watching them, or measuring their coverage.
-const bundles = noBundle || options.some((option) => /^--(watch|experimental-test-coverage)/.test(option)) ? undefined : await (await import("./bundle-specs.mjs")).bundleSpecs(files);
+const bundles = noBundle || options.some((option) => /^--(watch|experimental-test-coverage)/.test(option)) ? undefined : await (await bundling()).bundleModules(files);
 const { entries, dir } = shareFiles(files, processes, run, coordination?.url, bundles);
 // One share runs as the test process itself, without a `node --test` process to start it (about
 // 0.15 s of a one-file run), unless an option needs that runner. Its stray output is then printed as
@@ -242,22 +256,23 @@ const child = spawn(process.execPath, [...(bundles ? ["--enable-source-maps"] : 
 });
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) process.on(signal, () => child.kill(signal));
 // Compiled while the tests run, when this process has nothing else to do, rather than after them.
-/** @type {typeof import("./report-coverage.ts") | undefined} */
+/** @type {Promise<typeof import("./report-coverage.ts")> | undefined} */
 let coverageReport;
-const loadCoverageReport = () => (coverageReport ??= /** @type {typeof import("./report-coverage.ts")} */ (requireTypeScript("./report-coverage.ts")));
-setImmediate(loadCoverageReport);
-setImmediate(loadResults);
-child.on("exit", (code, signal) => {
+const loadCoverageReport = () => (coverageReport ??= importTypeScript("./report-coverage.ts"));
+// Their failures, if any, are thrown where they are used.
+setImmediate(() => loadCoverageReport().catch(() => undefined));
+setImmediate(() => loadResults().catch(() => undefined));
+child.on("exit", async (code, signal) => {
   rmSync(dir, { recursive: true, force: true });
   const folder = join("test", ".tmp");
   const coverage = existsSync(join(folder, "coverage")) ? readdirSync(join(folder, "coverage")).filter((name) => name.startsWith(`${run}-`)) : [];
   if (coverage.length) {
-    loadCoverageReport().reportCoverage(
+    (await loadCoverageReport()).reportCoverage(
       coverage.map((name) => join(folder, "coverage", name)),
       folder,
     );
   }
-  writeResults(folder);
+  await writeResults(folder);
   void coordination?.finish();
   // Not process.exit: tsx writes what it compiled to its cache after this, and the next run reuses it.
   process.exitCode = code ?? (signal ? 1 : 0);
@@ -268,28 +283,28 @@ child.on("exit", (code, signal) => {
  * FLOW_SCENARIOS. A shard left without a scenario writes its empty results and ends green.
  * @param {string[]} files @param {string[]} scenarioPaths @param {{ index: number, total: number }} shard
  */
-function shardFiles(files, scenarioPaths, shard) {
-  const { shardOf } = /** @type {typeof import("./shard-scenarios.ts")} */ (requireTypeScript("./shard-scenarios.ts"));
+async function shardFiles(files, scenarioPaths, shard) {
+  const { shardOf } = /** @type {typeof import("./shard-scenarios.ts")} */ (await importTypeScript("./shard-scenarios.ts"));
   const sharded = shardOf(files, scenarioPaths, shard);
   if (sharded.scenarioPaths.length) childEnv["FLOW_SCENARIOS"] = sharded.scenarioPaths.join(delimiter);
   else delete childEnv["FLOW_SCENARIOS"];
   if (sharded.files.length === 0) {
     console.log(`run-specs: shard ${shard.index}/${shard.total} has nothing to run (${sharded.scenarios} scenario files in ${shard.total} shards).`);
-    writeResults(join("test", ".tmp"), "none");
+    await writeResults(join("test", ".tmp"), "none");
     process.exit(0);
   }
   return sharded.files;
 }
 
 function loadResults() {
-  return (resultsModule ??= /** @type {typeof import("./merge-results.ts")} */ (requireTypeScript("./merge-results.ts")));
+  return (resultsModule ??= importTypeScript("./merge-results.ts"));
 }
 
 /**
  * Merges this run's results parts into `<folder>/run-results.json`, green or red.
  * @param {string} folder @param {string} [runId]
  */
-function writeResults(folder, runId = run) {
+async function writeResults(folder, runId = run) {
   mkdirSync(folder, { recursive: true });
-  loadResults().writeRunResults(folder, runId, { startedAt, endedAt: new Date().toISOString(), ...(shard ? { shard: `${shard.index}/${shard.total}` } : {}) });
+  (await loadResults()).writeRunResults(folder, runId, { startedAt, endedAt: new Date().toISOString(), ...(shard ? { shard: `${shard.index}/${shard.total}` } : {}) });
 }

@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 // 20 each one is a round trip to tsx's hooks thread, and a flow spec loads about 190 of them
 // (half a second here). Bundled with esbuild (which tsx runs on anyway) into one module per spec
 // file, with the shared code in common chunks, the same specs load in plain `node` with no tsx at
-// all. Packages stay outside the bundle, as they were; a bundle lives under node_modules/.cache so
+// all; and so do run-specs' own TypeScript helpers, without starting tsx in run-specs. Packages stay outside the bundle, as they were; a bundle lives under node_modules/.cache so
 // that they resolve from it as from the project.
 //
 // A bundle is kept and used again while none of its inputs has changed (size and mtime), so a
@@ -17,7 +17,7 @@ import { pathToFileURL } from "node:url";
 // on the old one keeps reading it.
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
-const CACHE = join(ROOT, "node_modules", ".cache", "flowcheck", "specs");
+const CACHE = join(ROOT, "node_modules", ".cache", "flowcheck", "modules");
 // Old builds are removed once there are more than this many, and only those not used for a while.
 const KEPT_BUILDS = 24;
 const STALE_MILLIS = 10 * 60_000;
@@ -51,20 +51,21 @@ const stamp = (path) => {
 };
 
 /**
- * The bundled module of each spec file in `files`, as file URLs by spec path; undefined when they
- * cannot be bundled (a syntax error, an import that does not resolve): the run then imports them
- * through tsx as before, and the failure is reported there, naming the file.
+ * The bundled module of each file in `files` (spec files, or run-specs' own TypeScript helpers),
+ * as file URLs by path; undefined when they cannot be bundled (a syntax error, an import that does
+ * not resolve): the run then imports them through tsx as before, and a spec's failure is reported
+ * there, naming the file.
  * @param {string[]} files
  * @returns {Promise<Map<string, string> | undefined>}
  */
-export async function bundleSpecs(files) {
+export async function bundleModules(files) {
   const specs = files.map((file) => resolve(file));
   const key = createHash("sha256").update(`${process.version}\n${specs.join("\n")}`).digest("hex").slice(0, 16);
   const index = join(CACHE, `${key}.json`);
   const kept = readIndex(index);
   const build = kept ?? (await buildBundle(specs, key, index));
   if (!build) return undefined;
-  return new Map(files.map((file, n) => [file, pathToFileURL(join(CACHE, build, `spec-${n}.mjs`)).href]));
+  return new Map(files.map((file, n) => [file, pathToFileURL(join(CACHE, build, `module-${n}.mjs`)).href]));
 }
 
 /** The build folder `index` names, if every input it was built from is as it was then. @param {string} index */
@@ -89,7 +90,7 @@ async function buildBundle(specs, key, index) {
   let result;
   try {
     result = await esbuild.build({
-      entryPoints: specs.map((path, n) => ({ in: path, out: `spec-${n}` })),
+      entryPoints: specs.map((path, n) => ({ in: path, out: `module-${n}` })),
       outdir,
       outExtension: { ".js": ".mjs" },
       bundle: true,

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { test } from "node:test";
-import { bundleSpecs } from "../../src/cli/bundle-specs.mjs";
+import { bundleModules } from "../../src/cli/bundle-modules.mjs";
 import { tempDir } from "../support/temp-path.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
@@ -69,13 +69,13 @@ test("a spec's bundle is built once and used again while its inputs are unchange
   const dir = await tempDir("bundle-cache");
   try {
     const spec = writeSpecWithHelper(dir.path);
-    const first = (await bundleSpecs([spec]))?.get(spec);
+    const first = (await bundleModules([spec]))?.get(spec);
     assert.ok(first && existsSync(fileURLToPath(first)), "a bundle is written");
-    assert.equal((await bundleSpecs([spec]))?.get(spec), first, "unchanged inputs: the same bundle");
+    assert.equal((await bundleModules([spec]))?.get(spec), first, "unchanged inputs: the same bundle");
 
     const helper = join(dir.path, "lib", "where.ts");
     writeFileSync(helper, readFileSync(helper, "utf8").replace("{ url:", `{ changed: "changed on purpose", url:`));
-    const second = (await bundleSpecs([spec]))?.get(spec);
+    const second = (await bundleModules([spec]))?.get(spec);
     assert.notEqual(second, first, "a changed helper: a new bundle");
     assert.match(readFileSync(fileURLToPath(second!), "utf8"), /changed on purpose/);
     assert.ok(existsSync(fileURLToPath(first)), "the old build stays for a run that may still read it");
@@ -89,7 +89,7 @@ test("specs that cannot be bundled run through tsx, and a file that does not par
   try {
     writeFileSync(join(dir.path, "fine.spec.ts"), `import { test } from "node:test";\ntest("fine runs", () => {});\n`);
     writeFileSync(join(dir.path, "broken.spec.ts"), `import { test } from "node:test";\ntest("never", () => {\n`);
-    assert.equal(await bundleSpecs([join(dir.path, "fine.spec.ts"), join(dir.path, "broken.spec.ts")]), undefined);
+    assert.equal(await bundleModules([join(dir.path, "fine.spec.ts"), join(dir.path, "broken.spec.ts")]), undefined);
 
     const { code, stdout } = await runSpecs([dir.path], dir.path);
     assert.equal(code, 1, stdout);
