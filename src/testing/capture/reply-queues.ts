@@ -24,27 +24,24 @@ export function replyQueuesOf(calls: readonly TakenReply[]): ReplyQueues {
   return queues;
 }
 
-/**
- * The model of every flow: each call answered with the next reply queued for its step. A call the
- * queue has no reply for means the flow no longer plays the conversation as it was held.
- */
-export function queuedRepliesModel(queues: ReplyQueues, source: string): ModelWrapper {
-  return (context) => ({
-    invoke: async () => {
-      const where = whereOf(context.flow, context.step);
-      const reply = queues.get(where)?.shift();
-      if (!reply) {
-        throw new FlowcheckError(
-          "capture_diverged",
-          `Replaying ${source}: ${where} asked its model once more than it did in the conversation, so the flow has changed since it was held. Hold the conversation again on the current flow.`,
-        );
-      }
-      return reply;
-    },
-  });
+/** The next reply queued for `where`; none left means the flow no longer plays the conversation as it was held. */
+export function takeReply(queues: ReplyQueues, where: string, source: string): ModelReply {
+  const reply = queues.get(where)?.shift();
+  if (!reply) {
+    throw new FlowcheckError(
+      "capture_diverged",
+      `Replaying ${source}: ${where} asked its model once more than it did in the conversation, so the flow has changed since it was held. Hold the conversation again on the current flow.`,
+    );
+  }
+  return reply;
 }
 
-/** How many queued replies no call asked for. */
+/** The model of every flow: each call answered with the next reply queued for its step. */
+export function queuedRepliesModel(queues: ReplyQueues, source: string): ModelWrapper {
+  return (context) => ({ invoke: async () => takeReply(queues, whereOf(context.flow, context.step), source) });
+}
+
+/** The steps with queued replies that no call asked for, and how many each. */
 export function leftoverReplies(queues: ReplyQueues): string[] {
   return [...queues].filter(([, replies]) => replies.length > 0).map(([where, replies]) => `${where} (${replies.length})`);
 }
