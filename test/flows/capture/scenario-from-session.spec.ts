@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { registeredFlows } from "../../../src/flows/index.ts";
@@ -58,8 +58,15 @@ test("a BasicFlow conversation held over HTTP becomes a scenario that the BasicF
   await assertSuitePasses("test/flows/basic-flow.spec.ts", await fromSession(id, join(dir.path, "basic")));
 });
 
-test("scenario:from-session refuses an unknown session id with session_not_found and exit 1", async () => {
-  const run = await runNode(["--import", "tsx", "src/cli/scenario-from-session.ts", "no-such-session", "--dir", join(dir.path, "none")], { env: { SQLITE_PATH: sqlite } });
-  assert.equal(run.code, 1);
-  assert.match(run.stderr, /session_not_found: No session "no-such-session"/);
+test("scenario:from-session refuses an unknown session id, or a SQLite file that does not exist, with session_not_found and exit 1, creating nothing", async () => {
+  const convert = (path: string) => runNode(["--import", "tsx", "src/cli/scenario-from-session.ts", "no-such-session", "--dir", join(dir.path, "none")], { env: { SQLITE_PATH: path } });
+  const unknown = await convert(sqlite);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /session_not_found: No session "no-such-session"/);
+  const missing = join(dir.path, "missing.sqlite");
+  const noFile = await convert(missing);
+  assert.equal(noFile.code, 1);
+  assert.match(noFile.stderr, /session_not_found: There is no SQLite file at .*missing\.sqlite/);
+  assert.equal(existsSync(missing), false);
+  assert.equal(existsSync(join(dir.path, "none")), false);
 });

@@ -27,12 +27,12 @@ after(async () => {
   dir.remove();
 });
 
-const convert = (options: { force?: boolean; id?: string; scenarios?: string } = {}) =>
-  scenarioFromSession({ id: options.id ?? session, store, flows, env: {}, dir: options.scenarios ?? join(dir.path, "scenarios"), force: options.force ?? false });
+const convert = (options: { force?: boolean; id?: string; folder?: string } = {}) =>
+  scenarioFromSession({ id: options.id ?? session, store, flows, env: {}, dir: options.folder ?? join(dir.path, "written"), force: options.force ?? false });
 
 test("a BasicFlow session held over HTTP becomes a scenario of its turns' steps, run statuses and changed state, with its child run, and a cassette", async () => {
   const written = await convert({ force: true });
-  assert.equal(written.file, join(dir.path, "scenarios", `basic-flow-${session.slice(0, 8)}.scenario.json`));
+  assert.equal(written.file, join(dir.path, "written", `basic-flow-${session.slice(0, 8)}.scenario.json`));
   const scenario = JSON.parse(readFileSync(written.file, "utf8")) as Scenario;
   assert.deepEqual(scenario.turns.map((turn) => turn.input), INPUTS);
   assert.deepEqual(scenario.turns.map((turn) => turn.expectedActiveStep), ["NameStep", "WeatherStep", "AddressStep", "AddressStep", "AddressStep"]);
@@ -48,7 +48,7 @@ test("a BasicFlow session held over HTTP becomes a scenario of its turns' steps,
 
 test("the scenario written from a session passes with FLOW_MODEL=replay and with the scripted model", async () => {
   const written = await convert({ force: true });
-  const root = join(dir.path, "scenarios");
+  const root = join(dir.path, "written");
   for (const mode of ["replay", "scripted"]) {
     const played = await playScenarioFile(written.file, flows, root, { FLOW_MODEL: mode });
     assert.equal(played.outcome, "passed", `${mode}: ${played.failure}`);
@@ -57,7 +57,7 @@ test("the scenario written from a session passes with FLOW_MODEL=replay and with
 
 test("a scenario written from a session fails once one of its expectations is changed", async () => {
   const root = join(dir.path, "changed");
-  const written = await convert({ scenarios: root });
+  const written = await convert({ folder: root });
   const scenario = JSON.parse(readFileSync(written.file, "utf8")) as Scenario;
   scenario.turns[1]!.expectedActiveStep = "NameStep";
   writeFileSync(written.file, JSON.stringify(scenario));
@@ -68,21 +68,21 @@ test("a scenario written from a session fails once one of its expectations is ch
 
 test("an existing scenario is not overwritten without --force, and nothing is written", async () => {
   const root = join(dir.path, "taken");
-  const first = await convert({ scenarios: root });
+  const first = await convert({ folder: root });
   writeFileSync(first.file, "{}");
-  await assert.rejects(convert({ scenarios: root }), (error: Error & { code?: string }) => {
+  await assert.rejects(convert({ folder: root }), (error: Error & { code?: string }) => {
     assert.equal(error.code, "scenario_exists");
     assert.match(error.message, /--force/);
     return true;
   });
   assert.equal(readFileSync(first.file, "utf8"), "{}");
-  await convert({ scenarios: root, force: true });
+  await convert({ folder: root, force: true });
   assert.notEqual(readFileSync(first.file, "utf8"), "{}");
 });
 
 test("an unknown session id is refused with session_not_found, and no file is written", async () => {
   const root = join(dir.path, "unknown");
-  await assert.rejects(convert({ id: "no-such-session", scenarios: root }), { code: "session_not_found", message: /no-such-session/ });
+  await assert.rejects(convert({ id: "no-such-session", folder: root }), { code: "session_not_found", message: /no-such-session/ });
   assert.equal(existsSync(root), false);
 });
 
