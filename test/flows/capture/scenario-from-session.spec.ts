@@ -5,7 +5,8 @@ import { after, before, test } from "node:test";
 import { registeredFlows } from "../../../src/flows/index.ts";
 import type { Scenario } from "../../../src/testing/index.ts";
 import { holdConversation } from "../../support/hold-conversation.ts";
-import { runFlowSuite, runNode } from "../../support/run-node.ts";
+import { runFlowSuite } from "../../support/run-flow-suite.ts";
+import { runNode } from "../../testing/live/child-run.ts";
 import { tempDir } from "../../support/temp-path.ts";
 
 const HOTEL_INPUTS = ["Show me hotels in Portland", "The Ritz Portland", "Pearl District Inn and Rose City Lodge", "Aug 14 to Aug 9", "the second week of August", "Book the same hotels"];
@@ -21,7 +22,7 @@ after(() => dir.remove());
 
 /** `npm run scenario:from-session -- <id> --dir <temp>` on the conversation's SQLite file. */
 async function fromSession(id: string, folder: string) {
-  const run = await runNode(["--import", "tsx", "src/cli/scenario-from-session.ts", id, "--dir", folder], { env: { SQLITE_PATH: sqlite } });
+  const run = await runNode(["--import", "tsx", "src/cli/scenario-from-session.ts", id, "--dir", folder], { SQLITE_PATH: sqlite });
   assert.equal(run.code, 0, run.stderr);
   const file = /wrote (\S+\.scenario\.json)/.exec(run.stdout)?.[1];
   assert.ok(file, run.stdout);
@@ -59,7 +60,7 @@ test("a BasicFlow conversation held over HTTP becomes a scenario that the BasicF
 });
 
 test("scenario:from-session refuses an unknown session id, or a SQLite file that does not exist, with session_not_found and exit 1, creating nothing", async () => {
-  const convert = (path: string) => runNode(["--import", "tsx", "src/cli/scenario-from-session.ts", "no-such-session", "--dir", join(dir.path, "none")], { env: { SQLITE_PATH: path } });
+  const convert = (path: string) => runNode(["--import", "tsx", "src/cli/scenario-from-session.ts", "no-such-session", "--dir", join(dir.path, "none")], { SQLITE_PATH: path });
   const unknown = await convert(sqlite);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /session_not_found: No session "no-such-session"/);
