@@ -89,3 +89,24 @@ test("an unknown session id is refused with session_not_found, and no file is wr
 test("a session of a flow that is not registered is refused with unknown_flow, naming the flow", async () => {
   await assert.rejects(scenarioFromSession({ id: session, store, flows: [], env: {}, dir: join(dir.path, "none") }), { code: "unknown_flow", message: /BasicFlow, which is not registered/ });
 });
+
+const mongoUrl = process.env["MONGO_URL"];
+test(
+  "with SESSION_STORE=MONGO a session held over HTTP is read from MongoDB and becomes a scenario that passes",
+  { skip: mongoUrl ? false : "MONGO_URL is not set: there is no MongoDB server to hold the session in" },
+  async () => {
+    const database = `flowcheck_capture_${process.pid}`;
+    const { MongoSessionStore } = await import("../../../src/store/mongo/mongo-session-store.ts");
+    const id = await holdConversation(flows, "BasicFlow", INPUTS, join(dir.path, "unused.sqlite"), { SESSION_STORE: "MONGO", MONGO_URL: mongoUrl!, DOCUMENT_DB: database });
+    const mongo = await MongoSessionStore.open(mongoUrl!, database);
+    try {
+      const root = join(dir.path, "mongo");
+      const written = await scenarioFromSession({ id, store: mongo, flows, env: {}, dir: root });
+      const played = await playScenarioFile(written.file, flows, root, { FLOW_MODEL: "replay" });
+      assert.equal(played.outcome, "passed", played.failure);
+    } finally {
+      await mongo.dropDatabase();
+      await mongo.close();
+    }
+  },
+);
