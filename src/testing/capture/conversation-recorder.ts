@@ -99,7 +99,11 @@ export class ConversationRecorder {
   }
 
   /** Sends `input` as the next turn; a turn that fails (e.g. to a finished run) is not kept. */
-  async say(input: string): Promise<CapturedTurn> {
+  say(input: string): Promise<CapturedTurn> {
+    return this.#apply(input);
+  }
+
+  async #apply(input: string): Promise<RecordedTurn> {
     this.#calls = [];
     const session = this.#session;
     const outcome = await this.#app.engine.chat(session === undefined ? { flow: this.#options.flowName, message: input } : { session, message: input });
@@ -123,8 +127,8 @@ export class ConversationRecorder {
     this.#replaying = replyQueuesOf(kept.flatMap((turn) => turn.calls));
     try {
       for (const turn of kept) {
-        const replayed = await this.say(turn.input);
-        (replayed as RecordedTurn).calls = turn.calls;
+        const replayed = await this.#apply(turn.input);
+        replayed.calls = turn.calls;
       }
       const unused = leftoverReplies(this.#replaying);
       if (unused.length) throw new FlowcheckError("capture_diverged", `Rewinding the conversation left replies unasked for (${unused.join(", ")}); /quit and record it again.`);
