@@ -36,22 +36,28 @@ function failed(error: unknown): void {
   if (!process.stdin.isTTY) process.exitCode = 1;
 }
 
+/** Whether the conversation has turns, or lost one, since it was last saved. */
+let unsaved = false;
+
 /** Runs one line: a command or a message. Returns false on /quit. */
 async function handle(recorder: ConversationRecorder, flowName: string, line: string): Promise<boolean> {
   const [command, ...words] = line.trim().split(/\s+/);
   if (command === "/quit") return false;
   if (command === "/undo") {
     const dropped = await recorder.undo();
+    unsaved ||= dropped !== undefined;
     console.log(dropped ? `flowcheck: dropped "${dropped.input}"; ${recorder.turns.length} turns kept` : "flowcheck: there is no turn to drop");
   } else if (command === "/save") {
     const name = words.find((word) => word !== "--force");
     if (!name) return console.log("flowcheck: /save needs a name, e.g. /save tea-check"), true;
     const written = await recorder.save(name, words.includes("--force"));
+    unsaved = false;
     console.log(`flowcheck: wrote ${written.file}${written.cassette ? ` and ${written.cassette}` : ""} (${written.scenario.turns.length} turns)`);
   } else if (command?.startsWith("/")) {
     console.log("flowcheck: the commands are /save <name> [--force], /undo and /quit");
   } else if (command) {
     console.log(describeTurn(flowName, await recorder.say(line.trim())));
+    unsaved = true;
   }
   return true;
 }
@@ -80,4 +86,5 @@ for await (const line of lines) {
   prompt();
 }
 lines.close();
+if (unsaved && recorder.turns.length) console.log(`flowcheck: left with ${recorder.turns.length} turns not saved since the last /save`);
 await recorder.close();
