@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
-import { parse } from "dotenv";
 import { loadConfig } from "../config.ts";
 import { createApp } from "../create-app.ts";
 import { isFlowcheckError } from "../errors.ts";
 import { serve } from "../serve.ts";
 import { answerHelp } from "./answer-help.ts";
+import { dotenvDefaults } from "./dotenv-defaults.ts";
 
 answerHelp(`Usage: npm start
 
@@ -14,8 +13,7 @@ SESSION_STORE=MONGO. Reads .env first; a variable already set wins. FLOW_MODEL p
 (scripted, live, record, replay); unset, it is live when OPENAI_API_KEY is set, else scripted.
 .env.example lists every variable.`);
 
-// .env gives defaults under the environment, as the scenarios' env does; neither is written into it.
-const dotenv = existsSync(".env") ? parse(readFileSync(".env")) : {};
+const dotenv = dotenvDefaults();
 
 try {
   const config = loadConfig(undefined, dotenv);
