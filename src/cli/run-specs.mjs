@@ -125,7 +125,8 @@ through, e.g. --test-name-pattern "BasicFlow: basic-flow" (suites are named
 --test-reporter-destination=junit.xml. --repeat N plays every scenario N times (FLOW_REPEAT).
 --test-shard=i/n runs shard i of n: an even slice of the scenario files (those given, or
 scenarios/), the specs describing no scenarios in shard 1 only. Every run writes
-test/.tmp/run-results.json; npm run results:merge merges shards' results into one.`);
+test/.tmp/run-results.json and its page, test/.tmp/report.html; npm run results:merge merges
+shards' results into one, and npm run report renders results as a page again.`);
   process.exit(0);
 }
 
@@ -230,13 +231,13 @@ child.on("exit", (code, signal) => {
   rmSync(dir, { recursive: true, force: true });
   const folder = join("test", ".tmp");
   const coverage = existsSync(join(folder, "coverage")) ? readdirSync(join(folder, "coverage")).filter((name) => name.startsWith(`${run}-`)) : [];
-  if (coverage.length) {
-    loadCoverageReport().reportCoverage(
-      coverage.map((name) => join(folder, "coverage", name)),
-      folder,
-    );
-  }
-  writeResults(folder);
+  const flowCoverage = coverage.length
+    ? loadCoverageReport().reportCoverage(
+        coverage.map((name) => join(folder, "coverage", name)),
+        folder,
+      )
+    : undefined;
+  writeResults(folder, run, flowCoverage);
   void coordination?.finish();
   // Not process.exit: tsx writes what it compiled to its cache after this, and the next run reuses it.
   process.exitCode = code ?? (signal ? 1 : 0);
@@ -265,10 +266,11 @@ function loadResults() {
 }
 
 /**
- * Merges this run's results parts into `<folder>/run-results.json`, green or red.
- * @param {string} folder @param {string} [runId]
+ * Merges this run's results parts into `<folder>/run-results.json`, and renders them as
+ * `<folder>/report.html`, green or red.
+ * @param {string} folder @param {string} [runId] @param {import("../testing/report/flow-coverage.ts").FlowCoverage} [coverage]
  */
-function writeResults(folder, runId = run) {
+function writeResults(folder, runId = run, coverage) {
   mkdirSync(folder, { recursive: true });
-  loadResults().writeRunResults(folder, runId, { startedAt, endedAt: new Date().toISOString(), ...(shard ? { shard: `${shard.index}/${shard.total}` } : {}) });
+  loadResults().writeRunResults(folder, runId, { startedAt, endedAt: new Date().toISOString(), ...(shard ? { shard: `${shard.index}/${shard.total}` } : {}) }, coverage);
 }
