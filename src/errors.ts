@@ -31,7 +31,7 @@ export const errorCatalogue = {
   cassette_missing: { status: undefined, summary: "FLOW_MODEL=replay found no cassette for a scenario." },
   scenario_invalid: { status: undefined, summary: "A scenario file is not valid; no turn of it was run." },
   scenario_failed: { status: undefined, summary: "A scenario's turn or final state failed its checks; the message starts at the file and line." },
-  results_invalid: { status: undefined, summary: "A file given to results:merge is not a run's results, or two of them hold the same conversation." },
+  results_invalid: { status: undefined, summary: "A file given to results:merge or report is not a run's results, or two of them hold the same conversation." },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;
