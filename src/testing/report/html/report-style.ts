@@ -41,11 +41,11 @@ dd code{background:var(--bg);border-radius:4px;padding:0 4px;margin-right:4px}
 .bubble .type{display:block;margin-bottom:3px}
 .meta{margin:2px 0 6px}
 .checks{list-style:none;padding:0;margin:4px 0}
-.check{padding:1px 0}.check.passed{display:inline-block;margin-right:12px;font-size:12px;color:var(--muted)}
+.check{padding:1px 0}
 .check.failed{display:block;padding:4px 8px;margin:3px 0;border-radius:6px;background:var(--fail-bg)}
 .check.skipped{display:block;font-size:12px;color:var(--muted)}.check.skipped pre.message{display:inline;margin-left:6px;font-family:inherit}
 .check.judged{display:block;padding:4px 8px;margin:3px 0;border-radius:6px;background:var(--bg)}
-details.passed-checks>summary{cursor:pointer;font-size:12px;color:var(--pass);margin:2px 0}
+details.passed-checks>summary{cursor:pointer;font-size:12px;color:var(--pass);margin:2px 0}details.passed-checks p{margin:2px 0 4px 16px;font-size:12px;color:var(--muted)}
 .contract{font-size:11px;text-transform:uppercase;letter-spacing:.03em;color:var(--muted)}
 pre.message{margin:3px 0 0 16px}
 .compare{display:grid;grid-template-columns:1fr 1fr;gap:8px;margin:6px 0 2px 16px}
