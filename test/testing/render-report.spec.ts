@@ -106,3 +106,21 @@ test("--compare lists first the turns whose outcome or judge score moved, worsen
   assert.deepEqual(moved, ["worse moves › step 1", "worse moves › step 2", "better moves › step 0"]);
   assert.ok(page.indexOf("compare-panel") < page.indexOf('<details class="conversation'));
 });
+
+test("the header shows when the run started and its wall time, the commit, shards, models, judge pass rate, pins and tokens", () => {
+  const judged = sampleTurn(1, { judge: { outcome: "passed", score: 0.9, minScore: 0.7 } });
+  const failedJudge = sampleTurn(2, { judge: { outcome: "failed", score: 0.4, minScore: 0.7 } });
+  const conversation = sampleConversation("judged", [judged, failedJudge], { tokens: { model: { input: 120, output: 30 }, judge: { input: 40, output: 10 } } });
+  const page = renderReport(
+    sampleRunResults([conversation], { commit: "0123456789abcdef0123", shards: ["1/2", "2/2"], pins: { JUDGE_MODEL: "gpt-judge", OPENAI_API_KEY: "[redacted]" }, models: { BasicFlow: "live" } }),
+  );
+  const header = page.slice(page.indexOf("<header"), page.indexOf("</header>"));
+  assert.match(header, /<dt>when<\/dt><dd>2026-12-01T10:00:00\.000Z · 4\.0 s<\/dd>/);
+  assert.match(header, /<dt>commit<\/dt><dd><code>0123456789ab<\/code><\/dd>/);
+  assert.match(header, /<dt>shards<\/dt><dd>1\/2, 2\/2<\/dd>/);
+  assert.match(header, /<dt>models<\/dt><dd><code>BasicFlow=live<\/code><\/dd>/);
+  assert.match(header, /<dt>judge<\/dt><dd>1 of 2 passed \(50%\) · <code>gpt-judge<\/code><\/dd>/);
+  assert.match(header, /<code>OPENAI_API_KEY=\[redacted\]<\/code>/);
+  assert.match(header, /<dt>tokens<\/dt><dd>200 \(model 120 in, 30 out; judge 40 in, 10 out\)<\/dd>/);
+  assert.match(header, /<span class="label">turns<\/span><span class="count">2<\/span><span class="pass">2 passed<\/span>/);
+});
