@@ -31,7 +31,7 @@ export const errorCatalogue = {
   cassette_missing: { status: undefined, summary: "FLOW_MODEL=replay found no cassette for a scenario." },
   scenario_invalid: { status: undefined, summary: "A scenario file is not valid; no turn of it was run." },
   scenario_failed: { status: undefined, summary: "A scenario's turn or final state failed its checks; the message starts at the file and line." },
-  results_invalid: { status: undefined, summary: "A file given to results:merge is not a run's results, or two of them hold the same conversation." },
+  results_invalid: { status: undefined, summary: "A file given to results:merge or report is not a run's results, or two of them hold the same conversation." },
   scenario_exists: { status: undefined, summary: "scenario:from-session or scenario:record would overwrite a scenario or cassette; nothing was written." },
   scenario_name_invalid: { status: undefined, summary: "A scenario name given to scenario:record is not lower-case letters, digits and dashes." },
   capture_diverged: { status: undefined, summary: "Playing a held conversation again, the flow asked its model otherwise than it did; nothing was written." },

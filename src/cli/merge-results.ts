@@ -1,12 +1,22 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { FlowCoverage } from "../testing/report/flow-coverage.ts";
+import { renderReport } from "../testing/report/html/render-report.ts";
+import { secretsOf } from "../testing/report/html/without-secrets.ts";
 import { runResultsOf, type RunInfo } from "../testing/report/merge-run-results.ts";
 import { RESULTS_PARTS } from "../testing/report/results-part.ts";
 import type { ResultsPartLine, RunResults } from "../testing/report/run-results.ts";
 
 /** The name of a run's merged results in its artifacts folder. */
 export const RUN_RESULTS = "run-results.json";
+/** The name of a run's HTML page, beside its results. */
+export const RUN_REPORT = "report.html";
+
+/** Writes `results` as the HTML page `out`, every secret of this process's environment redacted. */
+export function writeReport(out: string, results: RunResults, compare?: RunResults): void {
+  writeFileSync(out, renderReport(results, { ...(compare ? { compare } : {}), secrets: secretsOf(process.env) }));
+}
 
 /** The commit checked out here, when this is a git checkout with git on the PATH. */
 export function commitOf(): string | undefined {
@@ -49,14 +59,16 @@ export function totalsLine(results: RunResults): string {
 
 /**
  * Merges run `run`'s parts, which its test processes wrote under `<folder>/results/`, into
- * `<folder>/run-results.json` and prints its totals. Written green or red, with no conversation
- * at all too, so the file always belongs to the last run.
+ * `<folder>/run-results.json`, with the run's flow `coverage` when it has one, renders it as
+ * `<folder>/report.html` and prints its totals. Written green or red, with no conversation at all
+ * too, so both files always belong to the last run.
  */
-export function writeRunResults(folder: string, run: string, info: Omit<RunInfo, "commit">): RunResults {
+export function writeRunResults(folder: string, run: string, info: Omit<RunInfo, "commit">, coverage?: FlowCoverage): RunResults {
   const commit = commitOf();
-  const results = runResultsOf(readParts(folder, run), { ...info, ...(commit ? { commit } : {}) });
+  const results = { ...runResultsOf(readParts(folder, run), { ...info, ...(commit ? { commit } : {}) }), ...(coverage ? { coverage } : {}) };
   const out = join(folder, RUN_RESULTS);
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\nresults (${out}): ${totalsLine(results)}`);
+  writeReport(join(folder, RUN_REPORT), results);
+  console.log(`\nresults (${out}): ${totalsLine(results)}\nreport: ${join(folder, RUN_REPORT)}`);
   return results;
 }

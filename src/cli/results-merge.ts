@@ -1,12 +1,13 @@
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isFlowcheckError } from "../errors.ts";
-import { asRunResults, mergeRunResults } from "../testing/report/merge-run-results.ts";
+import { mergeRunResults } from "../testing/report/merge-run-results.ts";
 import { renderJunit } from "../testing/report/render-junit.ts";
 import { renderSummary } from "../testing/report/render-summary.ts";
 import type { RunResults } from "../testing/report/run-results.ts";
 import { answerHelp } from "./answer-help.ts";
 import { RUN_RESULTS, totalsLine } from "./merge-results.ts";
+import { readResults, resultFiles } from "./results-files.ts";
 
 const USAGE = `Usage: npm run results:merge -- <results files or folders>... [--out <file>] [--junit <file>] [--summary <file>]
 
@@ -41,15 +42,6 @@ function parseArgs(args: string[]): { inputs: string[]; options: Partial<Record<
   return { inputs, options };
 }
 
-/** Every run-results.json under `path`, or `path` itself when it is a file. */
-function resultFiles(path: string): string[] {
-  if (!existsSync(path)) fail(`${path}: no such file or folder.`);
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? resultFiles(join(path, entry.name)) : entry.name === RUN_RESULTS ? [join(path, entry.name)] : []))
-    .sort();
-}
-
 function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
@@ -60,19 +52,12 @@ if (inputs.length === 0) {
   console.error(USAGE);
   process.exit(2);
 }
-const files = [...new Set(inputs.flatMap(resultFiles))];
-if (files.length === 0) fail(`no ${RUN_RESULTS} under ${inputs.join(", ")}; give the folders the shards' test/.tmp were downloaded to.`);
-function read(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    fail(`cannot read ${file} as JSON: ${(error as Error).message}`);
-  }
-}
-
 let merged: RunResults;
+let files: string[] = [];
 try {
-  merged = mergeRunResults(files.map((file) => ({ file, results: asRunResults(read(file), file) })));
+  files = [...new Set(inputs.flatMap(resultFiles))];
+  if (files.length === 0) fail(`no ${RUN_RESULTS} under ${inputs.join(", ")}; give the folders the shards' test/.tmp were downloaded to.`);
+  merged = mergeRunResults(files.map((file) => ({ file, results: readResults(file) })));
 } catch (error) {
   if (!isFlowcheckError(error)) throw error;
   fail(`${error.message} (${error.code})`);

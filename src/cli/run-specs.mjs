@@ -154,7 +154,8 @@ The specs are bundled (node_modules/.cache/flowcheck/modules) so they load witho
 loader; --no-bundle imports them through tsx instead.
 --test-shard=i/n runs shard i of n: an even slice of the scenario files (those given, or
 scenarios/), the specs describing no scenarios in shard 1 only. Every run writes
-test/.tmp/run-results.json; npm run results:merge merges shards' results into one.`);
+test/.tmp/run-results.json and its page, test/.tmp/report.html; npm run results:merge merges
+shards' results into one, and npm run report renders results as a page again.`);
   process.exit(0);
 }
 
@@ -266,13 +267,13 @@ child.on("exit", async (code, signal) => {
   rmSync(dir, { recursive: true, force: true });
   const folder = join("test", ".tmp");
   const coverage = existsSync(join(folder, "coverage")) ? readdirSync(join(folder, "coverage")).filter((name) => name.startsWith(`${run}-`)) : [];
-  if (coverage.length) {
-    (await loadCoverageReport()).reportCoverage(
-      coverage.map((name) => join(folder, "coverage", name)),
-      folder,
-    );
-  }
-  await writeResults(folder);
+  const flowCoverage = coverage.length
+    ? (await loadCoverageReport()).reportCoverage(
+        coverage.map((name) => join(folder, "coverage", name)),
+        folder,
+      )
+    : undefined;
+  await writeResults(folder, run, flowCoverage);
   void coordination?.finish();
   // Not process.exit: tsx writes what it compiled to its cache after this, and the next run reuses it.
   process.exitCode = code ?? (signal ? 1 : 0);
@@ -301,10 +302,11 @@ function loadResults() {
 }
 
 /**
- * Merges this run's results parts into `<folder>/run-results.json`, green or red.
- * @param {string} folder @param {string} [runId]
+ * Merges this run's results parts into `<folder>/run-results.json`, and renders them as
+ * `<folder>/report.html`, green or red.
+ * @param {string} folder @param {string} [runId] @param {import("../testing/report/flow-coverage.ts").FlowCoverage} [coverage]
  */
-async function writeResults(folder, runId = run) {
+async function writeResults(folder, runId = run, coverage) {
   mkdirSync(folder, { recursive: true });
-  (await loadResults()).writeRunResults(folder, runId, { startedAt, endedAt: new Date().toISOString(), ...(shard ? { shard: `${shard.index}/${shard.total}` } : {}) });
+  (await loadResults()).writeRunResults(folder, runId, { startedAt, endedAt: new Date().toISOString(), ...(shard ? { shard: `${shard.index}/${shard.total}` } : {}) }, coverage);
 }

@@ -10,10 +10,13 @@
 //   runner  a 2000-turn scenario played by the real runner under node:test, as a child process,
 //           and the same command over as many empty tests: node:test's own share;
 //   startup `npm run test:flows -- scenarios/basic-flow.scenario.json` from command to exit,
-//           beside the previous commit's figure timed in turn with it (test/bench/startup.ts).
+//           beside the previous commit's figure timed in turn with it (test/bench/startup.ts);
+//   report  the HTML page of a 2000-turn run, from its file to DOMContentLoaded in headless
+//           Chromium (test/bench/report-page.ts), after the two minutes the others keep within;
+//           without a Chromium it is skipped, saying why.
 //
 // Options (after `npm run bench --`):
-//   --only=floor,stack,growth,runner,startup  runs some phases; results.json is then left as it
+//   --only=floor,stack,growth,runner,startup,report  runs some phases; results.json is then left as it
 //                                     was, since it must always describe one whole run;
 //   --startup-ref=<ref>               the commit startup is compared with (default HEAD~1);
 //   --profile=<dir>                   writes a .cpuprofile per timed part (warm-ups and start-up left
@@ -35,6 +38,8 @@ import { ScenarioRun } from "../../src/testing/run/scenario-run.ts";
 import { startScenarioTarget, type ScenarioTarget } from "../../src/testing/target/scenario-target.ts";
 import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
+import { NO_CHROMIUM } from "../support/headless-chromium.ts";
+import { measureReportPage, REPORT_TURNS, type ReportPageResult } from "./report-page.ts";
 import { measureStartup, STARTUP_COMMAND, type Spread, type StartupResult } from "./startup.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
@@ -57,9 +62,11 @@ const RUNNER = { short: 20, long: 2000 };
 // margin for cleaning up, and a run cut short is reported as a lower bound.
 const BUDGET_MILLIS = 112_000;
 
-const PHASES = ["floor", "stack", "growth", "runner", "startup"] as const;
+const PHASES = ["floor", "stack", "growth", "runner", "startup", "report"] as const;
 // What a user waits for from `npm run test:flows -- <scenario>` to its exit: the target.
 const STARTUP_TARGET_MILLIS = 1000;
+// What a reader waits for the page of a 2000-turn run to open: the target.
+const REPORT_TARGET_MILLIS = 1000;
 type Phase = (typeof PHASES)[number];
 
 function phasesToRun(argv: string[]): Set<Phase> {
@@ -589,6 +596,7 @@ async function main(): Promise<void> {
   let growth: GrowthResult | undefined;
   let runner: { shortMillis: number; longMillis: number; millisPerTurn: number; timedOut: boolean; emptyMillisPerTest: number | undefined } | undefined;
   let startup: StartupResult | undefined;
+  let report: ReportPageResult | undefined;
 
   if (phases.has("floor") || phases.has("stack")) {
     const parts = [
@@ -655,6 +663,10 @@ async function main(): Promise<void> {
       emptyMillisPerTest: emptyShort.timedOut || emptyLong.timedOut ? undefined : (emptyLong.millis - emptyShort.millis) / (RUNNER.long - RUNNER.short),
     };
   }
+  if (phases.has("report")) {
+    log(`report: the page of a ${REPORT_TURNS}-turn run, to DOMContentLoaded in headless Chromium…`);
+    report = await measureReportPage(mkdtempSync(join(dir, "report-")), log);
+  }
   await cleanUp();
 
   const floorRatio = !(floor && stack) ? undefined : blockRatios.length ? percentile(blockRatios, 0.5) : stack.micros / floor.micros;
@@ -689,6 +701,12 @@ async function main(): Promise<void> {
     !baseline ? "—" : "millis" in baseline ? `${show(baseline.millis.median, 0)}, ${show(baseline.millis.min, 0)} – ${show(baseline.millis.max, 0)}` : `— (${baseline.missing})`,
     "",
   ]);
+  rows.push([
+    `reportDomContentLoadedMillis (${REPORT_TURNS}-turn page, median)`,
+    show(report?.domContentLoadedMillis.median, 0),
+    `≤ ${REPORT_TARGET_MILLIS} ${met(report?.domContentLoadedMillis.median, REPORT_TARGET_MILLIS)}`,
+  ]);
+  rows.push(["  min – max ms; page size; render ms", report ? `${show(report.domContentLoadedMillis.min, 0)} – ${show(report.domContentLoadedMillis.max, 0)}; ${(report.bytes / 1e6).toFixed(1)} MB; ${show(report.renderMillis, 0)}` : "—", ""]);
   const width = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
   console.log(`flowcheck bench — Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}`);
@@ -696,7 +714,7 @@ async function main(): Promise<void> {
   const benchSeconds = (performance.now() - benchStarted) / 1000;
   console.log(`(the bench took ${benchSeconds.toFixed(1)} s; commit ${commitOf()})`);
 
-  if (!(floor && stack && growth && runner && startup && floorRatio !== undefined)) {
+  if (!(floor && stack && growth && runner && startup && (report || NO_CHROMIUM) && floorRatio !== undefined)) {
     log(`only ${[...phases].join(", ")} ran, so ${relative(ROOT, RESULTS)} was left as it was`);
     return;
   }
@@ -716,6 +734,8 @@ async function main(): Promise<void> {
     // True when the long run was stopped to keep within two minutes: runnerMillisPerTurn is then a lower bound.
     runnerTimedOut: runner.timedOut,
     startupMillis: round(startup.millis.median, 0),
+    // Null when no Chromium was found to open the page in.
+    reportDomContentLoadedMillis: report ? round(report.domContentLoadedMillis.median, 0) : null,
     node: process.version,
     date: new Date().toISOString(),
     targets: {
@@ -723,6 +743,7 @@ async function main(): Promise<void> {
       growthRatio: { max: 1.3, met: growth.ratio <= 1.3 },
       runnerMillisPerTurn: { max: 1.2, met: runner.millisPerTurn <= 1.2 },
       startupMillis: { max: STARTUP_TARGET_MILLIS, met: startup.millis.median <= STARTUP_TARGET_MILLIS },
+      reportDomContentLoadedMillis: { max: REPORT_TARGET_MILLIS, met: report ? report.domContentLoadedMillis.median <= REPORT_TARGET_MILLIS : null },
     },
     details: {
       commit: commitOf(),
@@ -765,6 +786,9 @@ async function main(): Promise<void> {
         // The same command on the earlier commit, timed in turn with this tree's in the same run.
         baseline: "millis" in startup.baseline ? { ...startup.baseline, millis: roundMillis(startup.baseline.millis) } : startup.baseline,
       },
+      report: report
+        ? { turns: report.turns, conversations: report.conversations, bytes: report.bytes, renderMillis: round(report.renderMillis, 0), domContentLoadedMillis: roundMillis(report.domContentLoadedMillis) }
+        : { missing: NO_CHROMIUM },
       benchSeconds: round(benchSeconds, 1),
       // The 1-minute load average before and after: above ~1 on 2 cores, something else competed.
       loadAverage: { before: round(loadBefore, 2), after: round(os.loadavg()[0]!, 2) },

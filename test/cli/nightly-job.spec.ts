@@ -80,7 +80,7 @@ test("the scheduled workflow runs npm run test:nightly in four shards, each keep
   assert.deepEqual(upload.with, { name: "live-shard-${{ matrix.shard }}", path: "test/.tmp/", "include-hidden-files": true, "retention-days": 30 });
 });
 
-test("the workflow's merge job, after every shard even a red one, merges their results into one with JUnit, the job summary and an artifact", () => {
+test("the workflow's merge job, after every shard even a red one, merges their results into one with JUnit, the job summary, an HTML page and an artifact", () => {
   const { merge } = workflow("live.yml").jobs;
   assert.equal(merge?.needs, "live");
   assert.equal(merge.if, "always()");
@@ -88,8 +88,11 @@ test("the workflow's merge job, after every shard even a red one, merges their r
   assert.deepEqual(download?.with, { pattern: "live-shard-*", path: "shards/" });
   const merging = merge.steps.find((step) => step.run?.startsWith("npm run results:merge"));
   assert.equal(merging?.run, 'npm run results:merge -- shards/ --out test/.tmp/run-results.json --junit test/.tmp/junit.xml --summary "$GITHUB_STEP_SUMMARY"');
+  const page = merge.steps.find((step) => step.run?.startsWith("npm run report"));
+  assert.equal(page?.run, "npm run report -- test/.tmp/run-results.json --out test/.tmp/report.html");
+  assert.ok(merge.steps.indexOf(merging) < merge.steps.indexOf(page));
   const upload = merge.steps.find((step) => step.uses === "actions/upload-artifact@v4");
-  assert.equal(upload?.with?.["path"], "test/.tmp/run-results.json\ntest/.tmp/junit.xml\n");
+  assert.equal(upload?.with?.["path"], "test/.tmp/run-results.json\ntest/.tmp/report.html\ntest/.tmp/junit.xml\n");
   assert.equal(upload.with["include-hidden-files"], true);
 });
 

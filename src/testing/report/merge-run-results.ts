@@ -1,4 +1,5 @@
 import { FlowcheckError } from "../../errors.ts";
+import { mergeCoverage, type FlowCoverage } from "./flow-coverage.ts";
 import type { Outcome } from "../checks/turn-report.ts";
 import { RESULTS_VERSION, type ConversationResult, type OutcomeCounts, type ResultsPartLine, type ResultTotals, type RunResults } from "./run-results.ts";
 
@@ -87,7 +88,9 @@ export function mergeRunResults(runs: readonly { file: string; results: RunResul
       ...(commits.length === 1 ? { commit: commits[0]! } : {}),
     },
   );
-  return { ...merged, ...(shards.length ? { shards: shards.sort() } : {}) };
+  const covered = all.filter((results) => results.coverage);
+  const coverage = covered.reduce((into: FlowCoverage, results) => mergeCoverage(into, results.coverage!), {});
+  return { ...merged, ...(shards.length ? { shards: shards.sort() } : {}), ...(covered.length ? { coverage } : {}) };
 }
 
 /** `data` read from `file` as a results file, or a `results_invalid` error saying what it is instead. */

@@ -60,6 +60,7 @@ function blank(loaded: Pick<LoadedScenario, "file" | "name"> & Partial<LoadedSce
     name: loaded.name,
     ...(loaded.scenario ? { flowName: loaded.scenario.flowName } : {}),
     ...(loaded.caseLabel ? { caseLabel: loaded.caseLabel } : {}),
+    ...(loaded.scenario?.tags?.length ? { tags: loaded.scenario.tags } : {}),
     repeat,
     outcome: "skipped",
     ran: false,

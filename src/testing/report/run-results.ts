@@ -1,6 +1,7 @@
 import type { ExecutionEntry, RunStatus } from "../../engine/session-document.ts";
 import type { Check } from "../checks/check.ts";
 import type { Outcome, TokenCount, TurnReport } from "../checks/turn-report.ts";
+import type { FlowCoverage } from "./flow-coverage.ts";
 
 /**
  * `test/.tmp/run-results.json`: everything one run (or the merge of its shards) did, turn by turn.
@@ -23,6 +24,8 @@ export interface RunResults {
   conversations: ConversationResult[];
   /** Spec files that failed to import: whatever scenarios they describe never ran. */
   specsNotLoaded: { file: string; message: string }[];
+  /** What the run's scenarios reached of each flow, when they ran any (as `flow-coverage.json` holds it). */
+  coverage?: FlowCoverage;
 }
 
 export const RESULTS_VERSION = 1;
@@ -51,6 +54,8 @@ export interface ConversationResult {
   name: string;
   flowName?: string;
   caseLabel?: string;
+  /** The scenario's tags, for a report's filter. */
+  tags?: string[];
   repeat: { index: number; of: number };
   outcome: Outcome;
   /** False for a conversation that never started: a skipped suite, a file that does not load, a target that did not start. */

@@ -1,0 +1,32 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { FlowcheckError } from "../errors.ts";
+import { asRunResults, mergeRunResults } from "../testing/report/merge-run-results.ts";
+import type { RunResults } from "../testing/report/run-results.ts";
+import { RUN_RESULTS } from "./merge-results.ts";
+
+/** Every run-results.json under `path`, or `path` itself when it is a file. */
+export function resultFiles(path: string): string[] {
+  if (!existsSync(path)) throw new FlowcheckError("results_invalid", `${path}: no such file or folder; give a run-results.json or a folder holding one.`);
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true })
+    .flatMap((entry) => (entry.isDirectory() ? resultFiles(join(path, entry.name)) : entry.name === RUN_RESULTS ? [join(path, entry.name)] : []))
+    .sort();
+}
+
+/** The results file `file`, or a `results_invalid` error naming it. */
+export function readResults(file: string): RunResults {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new FlowcheckError("results_invalid", `cannot read ${file} as JSON: ${(error as Error).message}; give the run-results.json that run-specs writes.`);
+  }
+  return asRunResults(data, file);
+}
+
+/** The results of `files` as one: the file itself when there is one, their merge otherwise. */
+export function readMergedResults(files: readonly string[]): RunResults {
+  const runs = files.map((file) => ({ file, results: readResults(file) }));
+  return runs.length === 1 ? runs[0]!.results : mergeRunResults(runs);
+}

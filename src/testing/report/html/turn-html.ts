@@ -1,0 +1,32 @@
+import type { TurnResult } from "../run-results.ts";
+import { answerHtml } from "./answer-html.ts";
+import { changeHtml } from "./change-html.ts";
+import { checksHtml, MARKS } from "./checks-html.ts";
+import { escapeHtml } from "./escape-html.ts";
+import { foldedText } from "./folded-text.ts";
+
+/** The session id a turn was sent with, read from its request's headers. */
+export function sessionIdOf(turn: TurnResult): string | undefined {
+  const headers = turn.request?.headers ?? {};
+  return Object.entries(headers).find(([name]) => name.toLowerCase() === "chat_session_id")?.[1];
+}
+
+function metaHtml(turn: TurnResult): string {
+  const parts = [
+    turn.response ? `HTTP ${turn.response.status}` : turn.outcome === "skipped" ? "not sent" : "no answer",
+    ...(turn.millis ? [`${turn.millis.http.toFixed(1)} ms`] : []),
+    ...(turn.stored ? [`stored: ${escapeHtml(turn.stored.step)} · ${escapeHtml(turn.stored.runStatus)} · turn ${turn.stored.turns}`] : []),
+  ];
+  return `<div class="meta">${parts.join(" · ")}</div>`;
+}
+
+/** One turn as a chat exchange, with its checks and what it changed in the stored session under it. */
+export function turnHtml(turn: TurnResult): string {
+  const why = turn.outcome === "skipped" && turn.skipReason ? `<p class="why">${escapeHtml(turn.skipReason)}</p>` : "";
+  const where = turn.location ? `<p class="where">${escapeHtml(turn.location)}</p>` : "";
+  return (
+    `<section class="turn ${turn.outcome}"><h4><span class="mark">${MARKS[turn.outcome]}</span> ${turn.number}. ${escapeHtml(turn.label)}</h4>${where}${why}` +
+    `<div class="bubble user">${foldedText(turn.input)}</div>${answerHtml(turn)}${metaHtml(turn)}` +
+    `${checksHtml(turn.checks)}${changeHtml(turn.changed)}</section>`
+  );
+}
