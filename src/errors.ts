@@ -32,6 +32,10 @@ export const errorCatalogue = {
   scenario_invalid: { status: undefined, summary: "A scenario file is not valid; no turn of it was run." },
   scenario_failed: { status: undefined, summary: "A scenario's turn or final state failed its checks; the message starts at the file and line." },
   results_invalid: { status: undefined, summary: "A file given to results:merge is not a run's results, or two of them hold the same conversation." },
+  flow_name_invalid: { status: undefined, summary: "npm run new:flow was given a name that is not PascalCase ending in Flow; nothing was written." },
+  flow_name_taken: { status: undefined, summary: "npm run new:flow was given the name of a flow, or of files, that already exist; nothing was written." },
+  team_flows_unreadable: { status: undefined, summary: "npm run new:flow cannot find the teamFlows list in src/flows/team-flows.ts to register the flow in; nothing was written." },
+  checklist_failed: { status: undefined, summary: "FLOW_CHECKLIST=strict (or a flow's <FLOW>_CHECKLIST=strict) found a new-flow checklist point that the run did not prove." },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

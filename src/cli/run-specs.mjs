@@ -230,16 +230,16 @@ child.on("exit", (code, signal) => {
   rmSync(dir, { recursive: true, force: true });
   const folder = join("test", ".tmp");
   const coverage = existsSync(join(folder, "coverage")) ? readdirSync(join(folder, "coverage")).filter((name) => name.startsWith(`${run}-`)) : [];
-  if (coverage.length) {
-    loadCoverageReport().reportCoverage(
-      coverage.map((name) => join(folder, "coverage", name)),
-      folder,
-    );
-  }
-  writeResults(folder);
+  const merged = coverage.length
+    ? loadCoverageReport().reportCoverage(
+        coverage.map((name) => join(folder, "coverage", name)),
+        folder,
+      )
+    : {};
+  const checklistFailed = writeResults(folder, run, merged);
   void coordination?.finish();
   // Not process.exit: tsx writes what it compiled to its cache after this, and the next run reuses it.
-  process.exitCode = code ?? (signal ? 1 : 0);
+  process.exitCode = code || (signal ? 1 : 0) || (checklistFailed ? 1 : 0);
 });
 
 /**
@@ -265,10 +265,17 @@ function loadResults() {
 }
 
 /**
- * Merges this run's results parts into `<folder>/run-results.json`, green or red.
- * @param {string} folder @param {string} [runId]
+ * Merges this run's results parts into `<folder>/run-results.json`, green or red, with its
+ * coverage and the new-flow checklist of the registered flows; true when a strict checklist fails.
+ * @param {string} folder @param {string} [runId] @param {import("../testing/report/flow-coverage.ts").FlowCoverage} [coverage]
  */
-function writeResults(folder, runId = run) {
+function writeResults(folder, runId = run, coverage = {}) {
   mkdirSync(folder, { recursive: true });
-  loadResults().writeRunResults(folder, runId, { startedAt, endedAt: new Date().toISOString(), ...(shard ? { shard: `${shard.index}/${shard.total}` } : {}) });
+  const info = { startedAt, endedAt: new Date().toISOString(), ...(shard ? { shard: `${shard.index}/${shard.total}` } : {}) };
+  const hasConversations = Object.keys(coverage).length > 0;
+  // The registered flows load only for a run that played conversations: the repo's own specs alone never need them.
+  const flows = hasConversations ? /** @type {typeof import("../flows/index.ts")} */ (requireTypeScript("../flows/index.ts")).registeredFlows : [];
+  const results = loadResults().writeRunResults(folder, runId, info, coverage, flows);
+  const { failOnChecklist } = /** @type {typeof import("./run-checklist.ts")} */ (requireTypeScript("./run-checklist.ts"));
+  return failOnChecklist(results);
 }

@@ -1,6 +1,8 @@
 import type { ExecutionEntry, RunStatus } from "../../engine/session-document.ts";
+import type { FlowChecklist } from "../checklist/checklist.ts";
 import type { Check } from "../checks/check.ts";
 import type { Outcome, TokenCount, TurnReport } from "../checks/turn-report.ts";
+import type { FlowCoverage } from "./flow-coverage.ts";
 
 /**
  * `test/.tmp/run-results.json`: everything one run (or the merge of its shards) did, turn by turn.
@@ -23,6 +25,18 @@ export interface RunResults {
   conversations: ConversationResult[];
   /** Spec files that failed to import: whatever scenarios they describe never ran. */
   specsNotLoaded: { file: string; message: string }[];
+  /** What the project-wide checklist points rest on that passed in this run (migrations, reset, typecheck). */
+  projectProofs?: ProjectProof[];
+  /** What the scenarios reached of each flow, from their stored sessions (as in flow-coverage.json). */
+  coverage?: FlowCoverage;
+  /** The new-flow checklist of every registered flow, measured on this run. */
+  checklist?: FlowChecklist[];
+}
+
+/** A project-wide fact a checklist point rests on, noted by the spec that proved it: point `10` keys `v1`…, `reset`; point `12` key `typecheck`. */
+export interface ProjectProof {
+  point: "10" | "12";
+  key: string;
 }
 
 export const RESULTS_VERSION = 1;
@@ -100,4 +114,4 @@ export interface SessionChange {
 }
 
 /** One line of a test process's part file: a conversation, or a spec file that did not load. */
-export type ResultsPartLine = { conversation: ConversationResult } | { specNotLoaded: { file: string; message: string } };
+export type ResultsPartLine = { conversation: ConversationResult } | { specNotLoaded: { file: string; message: string } } | { projectProof: ProjectProof };
