@@ -19,7 +19,7 @@ export function finalPoint({ finalChecks }: FlowEvidence): ChecklistPoint {
 export function childrenPoint(evidence: FlowEvidence): ChecklistPoint {
   if (evidence.flow.children.length === 0) return notApplicable("9", "the flow has no child flows");
   const names = evidence.flow.children.map((child) => child.name);
-  const kept = evidence.turns.find((turn) => keptStep(turn) && turn.changed?.execution?.some((entry) => entry.kind === "child"));
+  const kept = evidence.turns.find((turn) => keptStep(turn, evidence.flow) && turn.changed?.execution?.some((entry) => entry.kind === "child"));
   const compared = evidence.finalChecks.some((check) => check.name === "finalChildren" && check.outcome === "passed");
   const gaps = [...(kept ? [] : [`a turn where ${names.join(" or ")} runs and the cursor stays (expectedActiveStep)`]), ...(compared ? [] : ["finalChildren with the child runs' state"])];
   if (gaps.length) return missing("9", `add ${gaps.join(" and ")}`);

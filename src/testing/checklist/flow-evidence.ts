@@ -39,7 +39,15 @@ export function where(turn: PlayedTurn): string {
   return `${turn.conversation} turn ${turn.number} '${turn.label}'`;
 }
 
-/** Whether the turn left the cursor where it was (and asserted so). */
-export function keptStep(turn: TurnResult): boolean {
-  return turn.stored !== undefined && turn.changed?.step === undefined && passedCheck(turn, "persisted", "expectedActiveStep") !== undefined;
+/** The step the turn moved the cursor from, if it moved it: a session's first turn starts on the flow's first step. */
+export function movedFrom(turn: TurnResult, flow: FlowDefinition): string | undefined {
+  const step = turn.changed?.step;
+  if (!step) return undefined;
+  const from = step.from ?? flow.firstStep;
+  return step.to === from ? undefined : from;
+}
+
+/** Whether the turn left the cursor where it was, and asserted so. */
+export function keptStep(turn: TurnResult, flow: FlowDefinition): boolean {
+  return turn.stored !== undefined && movedFrom(turn, flow) === undefined && passedCheck(turn, "persisted", "expectedActiveStep") !== undefined;
 }

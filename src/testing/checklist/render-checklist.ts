@@ -8,10 +8,13 @@ export function renderChecklist(checklist: readonly FlowChecklist[]): string[] {
   return checklist.flatMap((flow) => {
     const missing = flow.points.filter((point) => point.status === "missing").length;
     const name = flow.childOf ? `${flow.flow} (child of ${flow.childOf})` : `${flow.flow} (${flow.scenarios.ran} of ${flow.scenarios.total} scenario files ran)`;
-    const verdict = !flow.judged ? "not judged" : missing ? `${missing} to add${flow.strict ? ", strict" : ""}` : "all proved";
+    if (!flow.judged) return [`${name}: not judged, ${flow.points.find((point) => point.status === "not judged")?.detail ?? "not every scenario ran"}`];
+    const verdict = missing ? `${missing} to add${flow.strict ? ", strict" : ""}` : "all proved";
+    // A child's points that are its parent's are one word in the header, not a line each.
+    const own = flow.points.filter((point) => !(flow.childOf && point.status === "not applicable"));
     return [
-      `${name}: ${verdict}`,
-      ...flow.points.map((point) => `  ${MARKS[point.status]} ${point.id.padStart(2).padEnd(11)} ${(POINT_TITLES[point.id] ?? point.id).padEnd(width)}  ${point.detail}`),
+      `${name}: ${verdict}${flow.childOf ? ` (the other points are judged on ${flow.childOf})` : ""}`,
+      ...own.map((point) => `  ${MARKS[point.status]} ${point.id.padStart(2).padEnd(11)} ${(POINT_TITLES[point.id] ?? point.id).padEnd(width)}  ${point.detail}`),
     ];
   });
 }

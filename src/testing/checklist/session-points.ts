@@ -18,8 +18,9 @@ export function firstAnswerPoint({ turns }: FlowEvidence): ChecklistPoint {
 
 /** What a turn leaves unasserted of its answer, stored step and run status. */
 function unasserted(turn: PlayedTurn): string[] {
-  const response = turn.checks.some((check) => check.outcome === "passed" && ((check.contract === "expectation" && check.name.startsWith("response")) || (check.contract === "judge")));
-  const gaps = response ? [] : ["the response (responseMustInclude, responseMatches)"];
+  // Any check of the answer's content counts: its text, a CSV's rows, or a judge's grade.
+  const response = turn.checks.some((check) => check.outcome === "passed" && ((check.contract === "expectation" && !check.name.startsWith("expectState")) || check.contract === "judge"));
+  const gaps = response ? [] : ["a check of the response (responseMustInclude, responseMatches, expectCsvRows)"];
   // An error answer has no step to move: the store is checked unchanged instead.
   if (passedCheck(turn, "transport", "error")) return passedCheck(turn, "persisted", "unchanged") ? gaps : [...gaps, "the stored session left unchanged"];
   if (!passedCheck(turn, "persisted", "expectedActiveStep")) gaps.push("expectedActiveStep");
@@ -39,15 +40,15 @@ export function everyTurnPoint({ turns }: FlowEvidence): ChecklistPoint {
 }
 
 /** 6: a later turn, sent with the stored session id, keeps that id and the step. */
-export function resumedPoint({ turns }: FlowEvidence): ChecklistPoint {
-  const resumed = turns.find((turn) => turn.number > 1 && passedCheck(turn, "transport", "session stable") && keptStep(turn));
+export function resumedPoint(evidence: FlowEvidence): ChecklistPoint {
+  const resumed = evidence.turns.find((turn) => turn.number > 1 && passedCheck(turn, "transport", "session stable") && keptStep(turn, evidence.flow));
   if (resumed) return proved("6", `${where(resumed)}: the same session id, still on ${resumed.stored!.step}`);
   return missing("6", "add a turn after the first that stays on its step (e.g. a refused input) with expectedActiveStep");
 }
 
 /** 7: a turn expects `completed: true`, and the store says `runStatus: "completed"`. */
 export function completedPoint({ turns }: FlowEvidence): ChecklistPoint {
-  const last = turns.find((turn) => turn.stored?.runStatus === "completed" && passedCheck(turn, "persisted", "completed")?.expected === "completed" && passedCheck(turn, "persisted", "answer's completed"));
+  const last = turns.find((turn) => turn.stored?.runStatus === "completed" && passedCheck(turn, "persisted", "completed")?.expected === "completed");
   if (last) return proved("7", `${where(last)}: answered completed, stored runStatus completed`);
   return missing("7", 'add the turn that ends the run, with "completed": true');
 }

@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { after, before, test } from "node:test";
+import type { FlowChecklist } from "../../src/testing/checklist/checklist.ts";
+import type { RunResults } from "../../src/testing/report/run-results.ts";
+import { tempDir } from "../support/temp-path.ts";
+import { runCommand, type ChildRun } from "../testing/live/child-run.ts";
+
+// new:flow in a copy of the repository with the demo flows unregistered (as the README's "Your own
+// flows, without the demos" does), then the scaffolded flow's suite and typecheck run there: the
+// real src/flows is never written.
+
+const ROOT = resolve(import.meta.dirname, "..", "..");
+const SCENARIO = join("scenarios", "tea-flow.scenario.json");
+let copy: { path: string; remove(): void };
+let scratch: { path: string; remove(): void };
+
+before(async () => {
+  copy = await tempDir("new-flow");
+  for (const part of ["src", "package.json", "tsconfig.json", "tsconfig.contract.json", "scenarios/scenario.schema.json"]) {
+    cpSync(join(ROOT, part), join(copy.path, part), { recursive: true });
+  }
+  symlinkSync(join(ROOT, "node_modules"), join(copy.path, "node_modules"), "dir");
+  const index = join(copy.path, "src", "flows", "index.ts");
+  writeFileSync(index, readFileSync(index, "utf8").replace("...demoFlows, ", ""));
+  scratch = await tempDir("new-flow-scratch");
+});
+
+after(() => {
+  copy.remove();
+  scratch.remove();
+});
+
+function inCopy(args: string[], env: Record<string, string> = {}): Promise<ChildRun> {
+  return runCommand(process.execPath, args, { FLOW_CHECKLIST: "", ...env }, undefined, copy.path);
+}
+
+const newFlow = (...args: string[]) => runCommand("npm", ["run", "--silent", "new:flow", "--", ...args], {}, undefined, copy.path);
+const teaSuite = (env: Record<string, string> = {}) => inCopy(["src/cli/run-specs.mjs", "test/flows/tea-flow.spec.ts"], env);
+const teaChecklist = (): FlowChecklist => {
+  const results = JSON.parse(readFileSync(join(copy.path, "test", ".tmp", "run-results.json"), "utf8")) as RunResults;
+  return results.checklist!.find((flow) => flow.flow === "TeaFlow")!;
+};
+
+/** Every file under `dir`, relative to it: what a refused command must leave as it was. */
+function filesUnder(dir: string, prefix = ""): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) =>
+    entry.name === "node_modules" ? [] : entry.isDirectory() ? filesUnder(dir, join(prefix, entry.name)) : [join(prefix, entry.name)],
+  );
+}
+
+test("new:flow --dry-run lists the files it would write and writes none", async () => {
+  const before = filesUnder(copy.path);
+  const run = await newFlow("TeaFlow", "--dry-run");
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /would write TeaFlow:\n {2}src\/flows\/tea\/choice-step\.ts\n/);
+  assert.match(run.stdout, /scenarios\/tea-flow\.scenario\.json\n {2}test\/flows\/tea-flow\.spec\.ts\n {2}src\/flows\/team-flows\.ts \(registers teaFlowEntry\)/);
+  assert.deepEqual(filesUnder(copy.path), before);
+});
+
+test("new:flow refuses a name that is not PascalCase ending in Flow, saying the rule, and writes nothing", async () => {
+  const before = filesUnder(copy.path);
+  for (const name of ["teaFlow", "Tea", "Flow", "Tea-Flow"]) {
+    const run = await newFlow(name);
+    assert.equal(run.code, 2, name);
+    assert.match(run.stderr, /is not a flow name: a flow name is PascalCase letters and digits ending in Flow.*\(flow_name_invalid\)/, name);
+  }
+  assert.deepEqual(filesUnder(copy.path), before);
+});
+
+test("new:flow refuses the name of a flow that src/flows already defines, even one not registered", async () => {
+  const run = await newFlow("BasicFlow");
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /BasicFlow is taken: src\/flows\/basic\/basic-flow\.ts defines a flow of that name\. Choose another name .*\(flow_name_taken\)/);
+});
+
+test("new:flow refuses a team-flows.ts without its teamFlows list, and leaves nothing half-written", async () => {
+  mkdirSync(join(scratch.path, "src", "flows"), { recursive: true });
+  writeFileSync(join(scratch.path, "src", "flows", "team-flows.ts"), "export const flows = [];\n");
+  const run = await newFlow("TeaFlow", "--root", scratch.path);
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /has no "export const teamFlows: readonly FlowEntry\[\] = \[\.\.\.\]" list to add TeaFlow to; restore that line .*\(team_flows_unreadable\)/);
+  assert.deepEqual(filesUnder(scratch.path), [join("src", "flows", "team-flows.ts")]);
+});
+
+test("new:flow TeaFlow writes the flow, its scenario and spec, and registers it in the team's list, not the demos'", async () => {
+  const demos = readFileSync(join(copy.path, "src", "flows", "demo-flows.ts"), "utf8");
+  const run = await newFlow("TeaFlow");
+  assert.equal(run.code, 0, run.stderr);
+  for (const file of ["src/flows/tea/choice-step.ts", "src/flows/tea/note-step.ts", "src/flows/tea/tea-flow.ts", "src/flows/tea/tea-flow-scripts.ts", "src/flows/tea/index.ts", SCENARIO, "test/flows/tea-flow.spec.ts"]) {
+    assert.ok(existsSync(join(copy.path, file)), file);
+  }
+  const team = readFileSync(join(copy.path, "src", "flows", "team-flows.ts"), "utf8");
+  assert.match(team, /^import \{ teaFlowEntry \} from "\.\/tea\/index\.ts";$/m);
+  assert.match(team, /teamFlows: readonly FlowEntry\[\] = Object\.freeze\(\[teaFlowEntry\]\);/);
+  assert.equal(readFileSync(join(copy.path, "src", "flows", "demo-flows.ts"), "utf8"), demos);
+  const again = await newFlow("TeaFlow");
+  assert.equal(again.code, 2);
+  assert.match(again.stderr, /TeaFlow is taken/);
+});
+
+test("the scaffolded flow typechecks with the project's settings", async () => {
+  const run = await runCommand("npm", ["run", "--silent", "typecheck"], {}, undefined, copy.path);
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+});
+
+test("the scaffolded suite passes under FLOW_CHECKLIST=strict, and the checklist proves every TeaFlow point it can judge", async () => {
+  const run = await teaSuite({ FLOW_CHECKLIST: "strict" });
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /^# fail 0$/m);
+  assert.match(run.stdout, /TeaFlow \(1 of 1 scenario files ran\): all proved/);
+  const checklist = teaChecklist();
+  assert.equal(checklist.judged, true);
+  const statuses = Object.fromEntries(checklist.points.map((point) => [point.id, point.status]));
+  for (const id of ["1", "2", "3", "4", "5", "6", "7", "8", "11", "steps", "tools", "transitions"].filter((each) => each !== "11")) assert.equal(statuses[id], "proved", id);
+  assert.equal(statuses["9"], "not applicable");
+  assert.equal(statuses["11"], "not applicable");
+  // The project-wide points come from their own specs and the typecheck, which this run did not include.
+  assert.equal(statuses["10"], "not judged");
+  assert.equal(statuses["12"], "not judged");
+  assert.match(checklist.points.find((point) => point.id === "4")!.detail, /ChoiceStep\.save_choice: tea-flow turn 1 'choice off the list is refused'/);
+});
+
+test("without its refused choice, point 4 is ✗ naming the tool, and FLOW_CHECKLIST=strict (or TEA_FLOW_CHECKLIST=strict) fails the run saying what to add", async () => {
+  const file = join(copy.path, SCENARIO);
+  const scenario = JSON.parse(readFileSync(file, "utf8"));
+  scenario.turns.shift();
+  // The final expectations follow the shorter conversation, so only the checklist can fail it.
+  scenario.finalExecution = scenario.finalExecution.slice(1).map((entry: { turn: number }) => ({ ...entry, turn: entry.turn - 1 }));
+  scenario.finalMemory.ChoiceStep = scenario.finalMemory.ChoiceStep.slice(4);
+  writeFileSync(file, JSON.stringify(scenario, null, 2));
+
+  const report = await teaSuite();
+  assert.equal(report.code, 0, report.stdout + report.stderr);
+  assert.match(report.stdout, /✗ {2}4 .* add a turn whose input ChoiceStep\.save_choice refuses \(stay\), expecting the same step/);
+  assert.equal(teaChecklist().points.find((point) => point.id === "4")!.status, "missing");
+
+  for (const env of [{ FLOW_CHECKLIST: "strict" }, { TEA_FLOW_CHECKLIST: "strict" }] as Record<string, string>[]) {
+    const strict = await teaSuite(env);
+    assert.equal(strict.code, 1, JSON.stringify(env));
+    assert.match(strict.stdout, /^# fail 0$/m);
+    assert.match(strict.stderr, /new-flow checklist failed \(FLOW_CHECKLIST=strict, checklist_failed\): 2 points not proved:\n {2}- TeaFlow, point 4 \(each tool refuses bad input in place\): add a turn whose input ChoiceStep\.save_choice refuses/);
+  }
+});
