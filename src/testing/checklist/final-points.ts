@@ -1,5 +1,5 @@
 import { missing, notApplicable, proved, type ChecklistPoint } from "./checklist.ts";
-import { keptStep, where, type FlowEvidence } from "./flow-evidence.ts";
+import { movedFrom, passedCheck, where, type FlowEvidence, type PlayedTurn } from "./flow-evidence.ts";
 
 const FINAL_KINDS = [
   ["finalState.", "finalState"],
@@ -15,15 +15,25 @@ export function finalPoint({ finalChecks }: FlowEvidence): ChecklistPoint {
   return proved("8", "finalState, finalMemory and finalExecution passed");
 }
 
-/** 9: a child flow ran on a turn that kept the parent's cursor, and the children were compared at the end. */
+/**
+ * Whether a turn that ran a child asserted the parent's step, and the child did not move it: the
+ * cursor stayed, or moved by an `advance` of the parent's own tool in the same turn.
+ */
+function childKeptCursor(turn: PlayedTurn, evidence: FlowEvidence): boolean {
+  const execution = turn.changed?.execution ?? [];
+  if (!execution.some((entry) => entry.kind === "child") || !passedCheck(turn, "persisted", "expectedActiveStep")) return false;
+  return movedFrom(turn, evidence.flow) === undefined || execution.some((entry) => entry.kind === "tool" && entry.outcome === "advance" && entry.to === turn.stored?.step);
+}
+
+/** 9: a child flow ran on an asserted turn without moving the parent's cursor, and the child runs (their state) were compared at the end. */
 export function childrenPoint(evidence: FlowEvidence): ChecklistPoint {
   if (evidence.flow.children.length === 0) return notApplicable("9", "the flow has no child flows");
   const names = evidence.flow.children.map((child) => child.name);
-  const kept = evidence.turns.find((turn) => keptStep(turn, evidence.flow) && turn.changed?.execution?.some((entry) => entry.kind === "child"));
+  const ran = evidence.turns.find((turn) => childKeptCursor(turn, evidence));
   const compared = evidence.finalChecks.some((check) => check.name === "finalChildren" && check.outcome === "passed");
-  const gaps = [...(kept ? [] : [`a turn where ${names.join(" or ")} runs and the cursor stays (expectedActiveStep)`]), ...(compared ? [] : ["finalChildren with the child runs' state"])];
+  const gaps = [...(ran ? [] : [`a turn where ${names.join(" or ")} runs, with expectedActiveStep`]), ...(compared ? [] : ["finalChildren with the child runs' state"])];
   if (gaps.length) return missing("9", `add ${gaps.join(" and ")}`);
-  return proved("9", `${where(kept!)} ran a child and kept the cursor; finalChildren passed`);
+  return proved("9", `${where(ran!)} ran a child, which left the cursor to the parent's tools; finalChildren passed`);
 }
 
 function isJson(contentType: string): boolean {
