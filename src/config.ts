@@ -317,18 +317,17 @@ export function runIdOf(env: Environment = process.env): string | undefined {
 }
 
 /**
- * Whether the new-flow checklist fails the run for the flow with this prefix: `FLOW_CHECKLIST`
- * for every flow, or the flow's own `<FLOW>_CHECKLIST`, each `report` (default) or `strict`. Read
- * alone, as `runIdOf` is, by the run-specs process that prints the checklist.
+ * Whether the new-flow checklist fails the run for the flow with this prefix: `FLOW_CHECKLIST=strict`
+ * for every flow, or the flow's own `<FLOW>_STRICT_CHECKLIST=1`. Read alone, as `runIdOf` is, by
+ * the run-specs process that prints the checklist.
  */
 export function checklistStrictOf(envPrefix: string, env: Environment = process.env): boolean {
-  const values = [["FLOW_CHECKLIST", env["FLOW_CHECKLIST"]], [`${envPrefix}_CHECKLIST`, env[`${envPrefix}_CHECKLIST`]]] as const;
-  for (const [name, value] of values) {
-    if (value && !(CHECKLIST_MODES as readonly string[]).includes(value)) {
-      throw new FlowcheckError("config_invalid", `The environment is not valid:\n- ${name} is ${JSON.stringify(value)}; expected one of ${CHECKLIST_MODES.join(", ")}`);
-    }
+  const mode = env["FLOW_CHECKLIST"];
+  if (mode && !(CHECKLIST_MODES as readonly string[]).includes(mode)) {
+    throw new FlowcheckError("config_invalid", `The environment is not valid:\n- FLOW_CHECKLIST is ${JSON.stringify(mode)}; expected one of ${CHECKLIST_MODES.join(", ")}`);
   }
-  return values.some(([, value]) => value === "strict");
+  const pin = env[`${envPrefix}_STRICT_CHECKLIST`];
+  return mode === "strict" || pin === "1" || pin === "true";
 }
 
 /** Set by `npm test` once `npm run typecheck` has passed, for the checklist's point 12 (FLOWCHECK_TYPECHECK). */

@@ -35,7 +35,7 @@ export const errorCatalogue = {
   flow_name_invalid: { status: undefined, summary: "npm run new:flow was given a name that is not PascalCase ending in Flow; nothing was written." },
   flow_name_taken: { status: undefined, summary: "npm run new:flow was given the name of a flow, or of files, that already exist; nothing was written." },
   team_flows_unreadable: { status: undefined, summary: "npm run new:flow cannot find the teamFlows list in src/flows/team-flows.ts to register the flow in; nothing was written." },
-  checklist_failed: { status: undefined, summary: "FLOW_CHECKLIST=strict (or a flow's <FLOW>_CHECKLIST=strict) found a new-flow checklist point that the run did not prove." },
+  checklist_failed: { status: undefined, summary: "FLOW_CHECKLIST=strict (or a flow's <FLOW>_STRICT_CHECKLIST=1) found a new-flow checklist point that the run did not prove." },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -122,7 +122,7 @@ test("the scaffolded suite passes under FLOW_CHECKLIST=strict, and the checklist
   assert.match(checklist.points.find((point) => point.id === "4")!.detail, /ChoiceStep\.save_choice: tea-flow turn 1 'choice off the list is refused'/);
 });
 
-test("without its refused choice, point 4 is ✗ naming the tool, and FLOW_CHECKLIST=strict (or TEA_FLOW_CHECKLIST=strict) fails the run saying what to add", async () => {
+test("without its refused choice, point 4 is ✗ naming the tool, and FLOW_CHECKLIST=strict (or TEA_FLOW_STRICT_CHECKLIST=1) fails the run saying what to add", async () => {
   const file = join(copy.path, SCENARIO);
   const scenario = JSON.parse(readFileSync(file, "utf8"));
   scenario.turns.shift();
@@ -136,7 +136,7 @@ test("without its refused choice, point 4 is ✗ naming the tool, and FLOW_CHECK
   assert.match(report.stdout, /✗ {2}4 .* add a turn whose input ChoiceStep\.save_choice refuses \(stay\), expecting the same step/);
   assert.equal(teaChecklist().points.find((point) => point.id === "4")!.status, "missing");
 
-  for (const env of [{ FLOW_CHECKLIST: "strict" }, { TEA_FLOW_CHECKLIST: "strict" }] as Record<string, string>[]) {
+  for (const env of [{ FLOW_CHECKLIST: "strict" }, { TEA_FLOW_STRICT_CHECKLIST: "1" }] as Record<string, string>[]) {
     const strict = await teaSuite(env);
     assert.equal(strict.code, 1, JSON.stringify(env));
     assert.match(strict.stdout, /^# fail 0$/m);

@@ -19,7 +19,7 @@ export interface FlowChecklist {
   scenarios: { total: number; ran: number };
   /** Whether every scenario ran: only then is a point proved or missing. */
   judged: boolean;
-  /** `FLOW_CHECKLIST=strict` or the flow's `<FLOW>_CHECKLIST=strict`: a missing point fails the run. */
+  /** `FLOW_CHECKLIST=strict` or the flow's `<FLOW>_STRICT_CHECKLIST=1`: a missing point fails the run. */
   strict: boolean;
   points: ChecklistPoint[];
 }

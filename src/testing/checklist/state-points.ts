@@ -61,16 +61,14 @@ export function toolsPoint(evidence: FlowEvidence, child: boolean): ChecklistPoi
   return proved("tools", `all ${tools.length} tools saved, and those taking input refused${inputless.length ? ` (${inputless.join(", ")} take none)` : ""}`);
 }
 
-/** 5: every turn that moved the cursor asserted where to, and one also asserted the state its step saved. */
+/** 5: every turn that moved the cursor asserted where to, and a turn that saved state asserted it on the step that owns it. */
 export function advancesPoint(evidence: FlowEvidence): ChecklistPoint {
   const moves = evidence.turns.filter((turn) => movedFrom(turn, evidence.flow) !== undefined);
   if (moves.length === 0) return evidence.flow.stepNames.length > 1 ? missing("5", "add a turn whose valid input moves to the next step") : notApplicable("5", "the flow has one step");
   const unasserted = moves.filter((turn) => !passedCheck(turn, "persisted", "expectedActiveStep"));
   if (unasserted.length) return missing("5", `${unasserted.map(where).join("; ")}: add expectedActiveStep`);
-  const saved = moves.find((turn) => {
-    const owner = movedFrom(turn, evidence.flow)!;
-    return turn.changed?.state?.[owner] !== undefined && passedCheck(turn, "expectation", `expectState.${owner}`);
-  });
-  if (!saved) return missing("5", `add expectState for the step that saved, on a turn that moves on (e.g. ${where(moves[0]!)})`);
-  return proved("5", `${moves.length} move${moves.length === 1 ? "" : "s"} asserted; ${where(saved)} saved on ${movedFrom(saved, evidence.flow)}`);
+  const owned = (turn: PlayedTurn) => Object.keys(turn.changed?.state ?? {}).find((step) => passedCheck(turn, "expectation", `expectState.${step}`));
+  const saved = evidence.turns.find((turn) => owned(turn) !== undefined);
+  if (!saved) return missing("5", "add expectState for the step that saves, on a turn whose input it saves");
+  return proved("5", `${moves.length} move${moves.length === 1 ? "" : "s"} asserted; ${where(saved)} saved on ${owned(saved)}, asserted`);
 }
