@@ -8,8 +8,8 @@ import { tempDir } from "../support/temp-path.ts";
 import { runCommand, type ChildRun } from "../testing/live/child-run.ts";
 
 // new:flow in a copy of the repository with the demo flows unregistered (as the README's "Your own
-// flows, without the demos" does), then the scaffolded flow's suite and typecheck run there: the
-// real src/flows is never written.
+// flows, without the demos" does; a checkout without them works the same), then the scaffolded
+// flow's suite and typecheck run there: the real src/flows is never written.
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 const SCENARIO = join("scenarios", "tea-flow.scenario.json");
@@ -70,22 +70,30 @@ test("new:flow refuses a name that is not PascalCase ending in Flow, saying the 
 });
 
 test("new:flow refuses the name of a flow that src/flows already defines, even one not registered", async () => {
-  const run = await newFlow("BasicFlow");
+  const flows = join(scratch.path, "taken", "src", "flows");
+  mkdirSync(join(flows, "coffee"), { recursive: true });
+  writeFileSync(join(flows, "coffee", "coffee-flow.ts"), 'export const CoffeeFlow = defineFlow({ name: "CoffeeFlow", steps });\n');
+  writeFileSync(join(flows, "team-flows.ts"), "export const teamFlows: readonly FlowEntry[] = Object.freeze([]);\n");
+  const before = filesUnder(join(scratch.path, "taken"));
+  const run = await newFlow("CoffeeFlow", "--root", join(scratch.path, "taken"));
   assert.equal(run.code, 2);
-  assert.match(run.stderr, /BasicFlow is taken: src\/flows\/basic\/basic-flow\.ts defines a flow of that name\. Choose another name .*\(flow_name_taken\)/);
+  assert.match(run.stderr, /CoffeeFlow is taken: .*src\/flows\/coffee\/coffee-flow\.ts defines a flow of that name\. Choose another name .*\(flow_name_taken\)/);
+  assert.deepEqual(filesUnder(join(scratch.path, "taken")), before);
 });
 
 test("new:flow refuses a team-flows.ts without its teamFlows list, and leaves nothing half-written", async () => {
-  mkdirSync(join(scratch.path, "src", "flows"), { recursive: true });
-  writeFileSync(join(scratch.path, "src", "flows", "team-flows.ts"), "export const flows = [];\n");
-  const run = await newFlow("TeaFlow", "--root", scratch.path);
+  const root = join(scratch.path, "unreadable");
+  mkdirSync(join(root, "src", "flows"), { recursive: true });
+  writeFileSync(join(root, "src", "flows", "team-flows.ts"), "export const flows = [];\n");
+  const run = await newFlow("TeaFlow", "--root", root);
   assert.equal(run.code, 2);
   assert.match(run.stderr, /has no "export const teamFlows: readonly FlowEntry\[\] = \[\.\.\.\]" list to add TeaFlow to; restore that line .*\(team_flows_unreadable\)/);
-  assert.deepEqual(filesUnder(scratch.path), [join("src", "flows", "team-flows.ts")]);
+  assert.deepEqual(filesUnder(root), [join("src", "flows", "team-flows.ts")]);
 });
 
-test("new:flow TeaFlow writes the flow, its scenario and spec, and registers it in the team's list, not the demos'", async () => {
-  const demos = readFileSync(join(copy.path, "src", "flows", "demo-flows.ts"), "utf8");
+test("new:flow TeaFlow writes the flow, its scenario and spec, and registers it in the team's list, changing no other flow file", async () => {
+  const flows = join(copy.path, "src", "flows");
+  const before = new Map(filesUnder(flows).map((file) => [file, readFileSync(join(flows, file), "utf8")]));
   const run = await newFlow("TeaFlow");
   assert.equal(run.code, 0, run.stderr);
   for (const file of ["src/flows/tea/choice-step.ts", "src/flows/tea/note-step.ts", "src/flows/tea/tea-flow.ts", "src/flows/tea/tea-flow-scripts.ts", "src/flows/tea/index.ts", SCENARIO, "test/flows/tea-flow.spec.ts"]) {
@@ -94,7 +102,8 @@ test("new:flow TeaFlow writes the flow, its scenario and spec, and registers it 
   const team = readFileSync(join(copy.path, "src", "flows", "team-flows.ts"), "utf8");
   assert.match(team, /^import \{ teaFlowEntry \} from "\.\/tea\/index\.ts";$/m);
   assert.match(team, /teamFlows: readonly FlowEntry\[\] = Object\.freeze\(\[teaFlowEntry\]\);/);
-  assert.equal(readFileSync(join(copy.path, "src", "flows", "demo-flows.ts"), "utf8"), demos);
+  const changed = filesUnder(flows).filter((file) => before.get(file) !== readFileSync(join(flows, file), "utf8"));
+  assert.deepEqual(changed.sort(), ["tea/choice-step.ts", "tea/index.ts", "tea/note-step.ts", "tea/tea-flow-scripts.ts", "tea/tea-flow.ts", "team-flows.ts"].map((file) => join(...file.split("/"))));
   const again = await newFlow("TeaFlow");
   assert.equal(again.code, 2);
   assert.match(again.stderr, /TeaFlow is taken/);
