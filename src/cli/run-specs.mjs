@@ -117,7 +117,8 @@ if (args.includes("--help") || args.includes("-h")) {
    as: npm test [-- …], npm run test:flows [-- …], npm run test:<flow> [-- …]
 
 Runs the *.spec.ts files under the folders given (one node:test process per core), then prints
-what the scenarios reached of each flow. Given scenario files or folders (scenarios/team,
+what the scenarios reached of each flow, and the new-flow checklist of each registered flow
+(FLOW_CHECKLIST=strict fails the run on a point not proved). Given scenario files or folders (scenarios/team,
 scenarios/basic-flow.scenario.json), it runs just those scenarios, through the specs that call
 describeFlowScenarios for their flows, with those specs' checks. node:test's options pass
 through, e.g. --test-name-pattern "BasicFlow: basic-flow" (suites are named

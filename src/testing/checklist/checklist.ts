@@ -1,28 +1,6 @@
-/**
- * The new-flow checklist of the flow-testing guide, measured on a run: each point of each
- * registered flow (and child flow) proved by what the run stored and checked, or what to add.
- */
-export type PointStatus = "proved" | "missing" | "not applicable" | "not judged";
+import type { ChecklistPoint } from "../report/run-results.ts";
 
-export interface ChecklistPoint {
-  /** The guide's number (`"1"` … `"12"`), or `steps`, `tools`, `transitions` for the points beyond it. */
-  id: string;
-  status: PointStatus;
-  /** What proves it, or what to add. */
-  detail: string;
-}
-
-export interface FlowChecklist {
-  flow: string;
-  childOf?: string;
-  /** Its scenario files, and how many of them ran in this run (or the merged shards). */
-  scenarios: { total: number; ran: number };
-  /** Whether every scenario ran: only then is a point proved or missing. */
-  judged: boolean;
-  /** `FLOW_CHECKLIST=strict` or the flow's `<FLOW>_STRICT_CHECKLIST=1`: a missing point fails the run. */
-  strict: boolean;
-  points: ChecklistPoint[];
-}
+export type { ChecklistPoint, FlowChecklist, PointStatus } from "../report/run-results.ts";
 
 /** Each point in a few words of our own; the guide's "New-flow checklist" has the full sentences. */
 export const POINT_TITLES: Readonly<Record<string, string>> = Object.freeze({

@@ -1,5 +1,4 @@
 import type { ExecutionEntry, RunStatus } from "../../engine/session-document.ts";
-import type { FlowChecklist } from "../checklist/checklist.ts";
 import type { Check } from "../checks/check.ts";
 import type { Outcome, TokenCount, TurnReport } from "../checks/turn-report.ts";
 import type { FlowCoverage } from "./flow-coverage.ts";
@@ -113,5 +112,33 @@ export interface SessionChange {
   children?: { flow: string; parentStep: string; runStatus: RunStatus; currentStep: string }[];
 }
 
-/** One line of a test process's part file: a conversation, or a spec file that did not load. */
+/** One line of a test process's part file: a conversation, a spec file that did not load, or a project proof. */
 export type ResultsPartLine = { conversation: ConversationResult } | { specNotLoaded: { file: string; message: string } } | { projectProof: ProjectProof };
+
+/**
+ * The new-flow checklist of the flow-testing guide, measured on a run (`src/testing/checklist/`):
+ * each point of each registered flow (and child flow) proved by what the run stored and checked,
+ * or what to add.
+ */
+export type PointStatus = "proved" | "missing" | "not applicable" | "not judged";
+
+export interface ChecklistPoint {
+  /** The guide's number (`"1"` … `"12"`), or `steps`, `tools`, `transitions` for the points beyond it. */
+  id: string;
+  status: PointStatus;
+  /** What proves it, or what to add. */
+  detail: string;
+}
+
+export interface FlowChecklist {
+  flow: string;
+  childOf?: string;
+  /** Its scenario files, and how many of them ran in this run (or the merged shards). */
+  scenarios: { total: number; ran: number };
+  /** Whether every scenario ran: only then is a point proved or missing. */
+  judged: boolean;
+  /** `FLOW_CHECKLIST=strict` or the flow's `<FLOW>_STRICT_CHECKLIST=1`: a missing point fails the run. */
+  strict: boolean;
+  points: ChecklistPoint[];
+}
+
