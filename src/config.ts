@@ -6,6 +6,7 @@ export const MODEL_MODES = ["scripted", "live", "record", "replay"] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
 export const SESSION_STORES = ["SQLITE", "MONGO"] as const;
 export const JUDGE_MODES = ["auto", "off", "required"] as const;
+export const CHECKLIST_MODES = ["report", "strict"] as const;
 
 /** Every setting, read once from the environment when the app is built, then frozen. */
 export interface Config {
@@ -80,6 +81,7 @@ export const DEFAULTS = {
   JUDGE_CACHE: "on",
   FLOW_REPEAT: "1",
   FLOW_PASS_RATE: "1",
+  FLOW_CHECKLIST: "report",
   // A live turn makes up to a few model calls of OPENAI_TIMEOUT_MS each, retries included.
   FLOW_TURN_TIMEOUT_MS: "300000",
   OPENAI_MAX_INFLIGHT: "16",
@@ -107,6 +109,7 @@ const validateEnv = compileSchema({
     JUDGE_CACHE: { enum: ["on", "off"] },
     FLOW_REPEAT: { type: "string", pattern: "^[1-9][0-9]*$" },
     FLOW_PASS_RATE: { type: "string", pattern: "^(0(\\.[0-9]+)?|1(\\.0+)?)$" },
+    FLOW_CHECKLIST: { enum: [...CHECKLIST_MODES] },
     FLOW_TURN_TIMEOUT_MS: { type: "string", pattern: "^[1-9][0-9]*$" },
     FLOW_BASE_URL: { type: "string", pattern: "^https?://" },
     FLOW_CONCURRENCY: { type: "string", pattern: POSITIVE },
@@ -133,6 +136,7 @@ const HINTS: Record<string, string> = {
   JUDGE_CACHE: "on or off",
   FLOW_REPEAT: "a whole number of runs, 1 or more",
   FLOW_PASS_RATE: "a fraction from 0 to 1, e.g. 0.8",
+  FLOW_CHECKLIST: `one of ${CHECKLIST_MODES.join(", ")}`,
   FLOW_TURN_TIMEOUT_MS: "a positive whole number of milliseconds",
   FLOW_CONCURRENCY: "a whole number of conversations, 1 or more (1 plays them one after another)",
   OPENAI_MAX_INFLIGHT: "a whole number of requests, 1 or more",
@@ -310,4 +314,23 @@ export function modelModeOf(config: Config, envPrefix: string, fallback: ModelMo
  */
 export function runIdOf(env: Environment = process.env): string | undefined {
   return env["FLOWCHECK_COVERAGE_RUN"] || undefined;
+}
+
+/**
+ * Whether the new-flow checklist fails the run for the flow with this prefix: `FLOW_CHECKLIST=strict`
+ * for every flow, or the flow's own `<FLOW>_STRICT_CHECKLIST=1`. Read alone, as `runIdOf` is, by
+ * the run-specs process that prints the checklist.
+ */
+export function checklistStrictOf(envPrefix: string, env: Environment = process.env): boolean {
+  const mode = env["FLOW_CHECKLIST"];
+  if (mode && !(CHECKLIST_MODES as readonly string[]).includes(mode)) {
+    throw new FlowcheckError("config_invalid", `The environment is not valid:\n- FLOW_CHECKLIST is ${JSON.stringify(mode)}; expected one of ${CHECKLIST_MODES.join(", ")}`);
+  }
+  const pin = env[`${envPrefix}_STRICT_CHECKLIST`];
+  return mode === "strict" || pin === "1" || pin === "true";
+}
+
+/** Set by `npm test` once `npm run typecheck` has passed, for the checklist's point 12 (FLOWCHECK_TYPECHECK). */
+export function typecheckedOf(env: Environment = process.env): boolean {
+  return env["FLOWCHECK_TYPECHECK"] === "passed";
 }

@@ -35,6 +35,10 @@ export const errorCatalogue = {
   scenario_exists: { status: undefined, summary: "scenario:from-session or scenario:record would overwrite a scenario or cassette; nothing was written." },
   scenario_name_invalid: { status: undefined, summary: "A scenario name given to scenario:record is not lower-case letters, digits and dashes." },
   capture_diverged: { status: undefined, summary: "Playing a held conversation again, the flow asked its model otherwise than it did; nothing was written." },
+  flow_name_invalid: { status: undefined, summary: "npm run new:flow was given a name that is not PascalCase ending in Flow; nothing was written." },
+  flow_name_taken: { status: undefined, summary: "npm run new:flow was given the name of a flow, or of files, that already exist; nothing was written." },
+  team_flows_unreadable: { status: undefined, summary: "npm run new:flow cannot find the teamFlows list in src/flows/team-flows.ts to register the flow in; nothing was written." },
+  checklist_failed: { status: undefined, summary: "FLOW_CHECKLIST=strict (or a flow's <FLOW>_STRICT_CHECKLIST=1) found a new-flow checklist point that the run did not prove." },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -9,8 +9,8 @@ function sources(dir: string): string[] {
   );
 }
 
-// Set by run-specs for the test processes it starts, never by a user: docs/reference.md says so.
-const INTERNAL = new Set(["FLOWCHECK_COVERAGE_RUN", "FLOWCHECK_COORDINATOR"]);
+// Set by run-specs for the test processes it starts (or by npm test), never by a user: docs/reference.md says so.
+const INTERNAL = new Set(["FLOWCHECK_COVERAGE_RUN", "FLOWCHECK_COORDINATOR", "FLOWCHECK_TYPECHECK"]);
 
 test(".env.example lists every environment variable the code reads by name", () => {
   const example = readFileSync(".env.example", "utf8");

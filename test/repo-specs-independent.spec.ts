@@ -13,6 +13,9 @@ const NOT_SCANNED = new Set(["flows", "bench", ".tmp"].map((folder) => join(TEST
 // It names the files the first-flow guide adds (src/flows/feedback/, scenarios/feedback-flow…), and
 // writes them in a copy of the repository, never in this one.
 const NAMES_THE_GUIDE = join(TEST_ROOT, "readme-example.spec.ts");
+// It runs new:flow in a copy of the repository and checks the files it writes there (src/flows/kettle/,
+// scenarios/kettle-flow…), with or without the demo flows in it.
+const SCAFFOLDS_A_COPY = join(TEST_ROOT, "cli", "new-flow.spec.ts");
 
 const DEPENDENCIES: readonly { what: string; pattern: RegExp }[] = [
   { what: "imports or names a path in src/flows/", pattern: /src\/flows\b|["'`]src["'`],\s*["'`]flows["'`]/ },
@@ -45,7 +48,7 @@ function tsFilesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return NOT_SCANNED.has(path) ? [] : tsFilesUnder(path);
-    return entry.name.endsWith(".ts") && path !== import.meta.filename && path !== NAMES_THE_GUIDE ? [path] : [];
+    return entry.name.endsWith(".ts") && path !== import.meta.filename && path !== NAMES_THE_GUIDE && path !== SCAFFOLDS_A_COPY ? [path] : [];
   });
 }
 

@@ -7,6 +7,8 @@ import { secretsOf } from "../testing/report/html/without-secrets.ts";
 import { runResultsOf, type RunInfo } from "../testing/report/merge-run-results.ts";
 import { RESULTS_PARTS } from "../testing/report/results-part.ts";
 import type { ResultsPartLine, RunResults } from "../testing/report/run-results.ts";
+import type { FlowEntry } from "../engine/index.ts";
+import { reportChecklist, typecheckProof } from "./run-checklist.ts";
 
 /** The name of a run's merged results in its artifacts folder. */
 export const RUN_RESULTS = "run-results.json";
@@ -59,14 +61,19 @@ export function totalsLine(results: RunResults): string {
 
 /**
  * Merges run `run`'s parts, which its test processes wrote under `<folder>/results/`, into
- * `<folder>/run-results.json`, with the run's flow `coverage` when it has one, renders it as
- * `<folder>/report.html` and prints its totals. Written green or red, with no conversation at all
- * too, so both files always belong to the last run.
+ * `<folder>/run-results.json` with the run's coverage and new-flow checklist, renders it as
+ * `<folder>/report.html`, and prints its totals and the checklist. Written green or red, with no
+ * conversation at all too, so both files always belong to the last run. The checklist needs the
+ * registered `flows`: without them there is none.
  */
-export function writeRunResults(folder: string, run: string, info: Omit<RunInfo, "commit">, coverage?: FlowCoverage): RunResults {
+export function writeRunResults(folder: string, run: string, info: Omit<RunInfo, "commit">, coverage: FlowCoverage = {}, flows: readonly FlowEntry[] = []): RunResults {
   const commit = commitOf();
-  const results = { ...runResultsOf(readParts(folder, run), { ...info, ...(commit ? { commit } : {}) }), ...(coverage ? { coverage } : {}) };
+  const proofs = typecheckProof().map((projectProof) => ({ projectProof }));
+  const results = runResultsOf([...readParts(folder, run), ...proofs], { ...info, ...(commit ? { commit } : {}) });
+  if (Object.keys(coverage).length) results.coverage = coverage;
   const out = join(folder, RUN_RESULTS);
+  const checklist = reportChecklist(results, out, flows);
+  if (checklist) results.checklist = checklist;
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   writeReport(join(folder, RUN_REPORT), results);
   console.log(`\nresults (${out}): ${totalsLine(results)}\nreport: ${join(folder, RUN_REPORT)}`);

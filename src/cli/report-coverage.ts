@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { coverageLines, mergeCoverage, type FlowCoverage } from "../testing/report/flow-coverage.ts";
 
-/** Merges a run's coverage `files` (removing them) into `<folder>/flow-coverage.json`, prints a line per flow and returns it. */
+/** Merges a run's coverage `files` (removing them) into `<folder>/flow-coverage.json`, prints a line per flow, and returns it. */
 export function reportCoverage(files: string[], folder: string): FlowCoverage {
   const merged: FlowCoverage = {};
   for (const file of files) {

@@ -5,7 +5,9 @@ import { mergeRunResults } from "../testing/report/merge-run-results.ts";
 import { renderJunit } from "../testing/report/render-junit.ts";
 import { renderSummary } from "../testing/report/render-summary.ts";
 import type { RunResults } from "../testing/report/run-results.ts";
+import { registeredFlows } from "../flows/index.ts";
 import { answerHelp } from "./answer-help.ts";
+import { failOnChecklist, reportChecklist } from "./run-checklist.ts";
 import { RUN_RESULTS, totalsLine } from "./merge-results.ts";
 import { readResults, resultFiles } from "./results-files.ts";
 
@@ -15,7 +17,8 @@ Merges the run-results.json of several runs (the shards of a sharded run: run-sp
 --test-shard=i/n) into one, every conversation once and the totals counted again, and writes it
 to --out (default test/.tmp/run-results.json). A folder stands for every run-results.json under
 it. --junit writes one JUnit XML report of the merge; --summary appends a Markdown summary (pass
-rate per turn, judge score spread, tokens, failures) to a file, such as $GITHUB_STEP_SUMMARY.`;
+rate per turn, judge score spread, tokens, failures) to a file, such as $GITHUB_STEP_SUMMARY.
+The new-flow checklist is judged again over the merge; FLOW_CHECKLIST=strict fails it (exit 1).`;
 answerHelp(USAGE);
 
 const OPTIONS = ["--out", "--junit", "--summary"] as const;
@@ -63,6 +66,9 @@ try {
   fail(`${error.message} (${error.code})`);
 }
 const out = options["--out"] ?? join("test", ".tmp", RUN_RESULTS);
+// Judged again over every shard's conversations: a flow whose scenarios were spread over shards is judged whole.
+const checklist = reportChecklist(merged, out, registeredFlows);
+if (checklist) merged.checklist = checklist;
 write(out, `${JSON.stringify(merged, null, 2)}\n`);
 console.log(`merged ${files.length} result file${files.length === 1 ? "" : "s"} into ${out}: ${totalsLine(merged)}`);
 if (options["--junit"]) {
@@ -70,3 +76,4 @@ if (options["--junit"]) {
   console.log(`JUnit report: ${options["--junit"]}`);
 }
 if (options["--summary"]) appendFileSync(options["--summary"], renderSummary(merged));
+if (failOnChecklist(merged)) process.exitCode = 1;

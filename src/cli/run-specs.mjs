@@ -144,7 +144,8 @@ if (args.includes("--help") || args.includes("-h")) {
    as: npm test [-- …], npm run test:flows [-- …], npm run test:<flow> [-- …]
 
 Runs the *.spec.ts files under the folders given (one node:test process per core), then prints
-what the scenarios reached of each flow. Given scenario files or folders (scenarios/team,
+what the scenarios reached of each flow, and the new-flow checklist of each registered flow
+(FLOW_CHECKLIST=strict fails the run on a point not proved). Given scenario files or folders (scenarios/team,
 scenarios/basic-flow.scenario.json), it runs just those scenarios, through the specs that call
 describeFlowScenarios for their flows, with those specs' checks. node:test's options pass
 through, e.g. --test-name-pattern "BasicFlow: basic-flow" (suites are named
@@ -263,20 +264,22 @@ const loadCoverageReport = () => (coverageReport ??= importTypeScript("./report-
 // Their failures, if any, are thrown where they are used.
 setImmediate(() => loadCoverageReport().catch(() => undefined));
 setImmediate(() => loadResults().catch(() => undefined));
+setImmediate(() => loadChecklist().catch(() => undefined));
+setImmediate(() => loadFlows().catch(() => undefined));
 child.on("exit", async (code, signal) => {
   rmSync(dir, { recursive: true, force: true });
   const folder = join("test", ".tmp");
   const coverage = existsSync(join(folder, "coverage")) ? readdirSync(join(folder, "coverage")).filter((name) => name.startsWith(`${run}-`)) : [];
-  const flowCoverage = coverage.length
+  const merged = coverage.length
     ? (await loadCoverageReport()).reportCoverage(
         coverage.map((name) => join(folder, "coverage", name)),
         folder,
       )
-    : undefined;
-  await writeResults(folder, run, flowCoverage);
+    : {};
+  const checklistFailed = await writeResults(folder, run, merged);
   void coordination?.finish();
   // Not process.exit: tsx writes what it compiled to its cache after this, and the next run reuses it.
-  process.exitCode = code ?? (signal ? 1 : 0);
+  process.exitCode = code || (signal ? 1 : 0) || (checklistFailed ? 1 : 0);
 });
 
 /**
@@ -301,12 +304,26 @@ function loadResults() {
   return (resultsModule ??= importTypeScript("./merge-results.ts"));
 }
 
+/** @type {Promise<typeof import("../flows/index.ts")> | undefined} */
+let flowsModule;
+const loadFlows = () => (flowsModule ??= importTypeScript("../flows/index.ts"));
+/** @type {Promise<typeof import("./run-checklist.ts")> | undefined} */
+let checklistModule;
+const loadChecklist = () => (checklistModule ??= importTypeScript("./run-checklist.ts"));
+
+/**
 /**
  * Merges this run's results parts into `<folder>/run-results.json`, and renders them as
- * `<folder>/report.html`, green or red.
+ * `<folder>/report.html`, green or red, with its coverage and the new-flow checklist of the
+ * registered flows; true when a strict checklist fails.
  * @param {string} folder @param {string} [runId] @param {import("../testing/report/flow-coverage.ts").FlowCoverage} [coverage]
  */
-async function writeResults(folder, runId = run, coverage) {
+async function writeResults(folder, runId = run, coverage = {}) {
   mkdirSync(folder, { recursive: true });
-  (await loadResults()).writeRunResults(folder, runId, { startedAt, endedAt: new Date().toISOString(), ...(shard ? { shard: `${shard.index}/${shard.total}` } : {}) }, coverage);
+  const info = { startedAt, endedAt: new Date().toISOString(), ...(shard ? { shard: `${shard.index}/${shard.total}` } : {}) };
+  const hasConversations = Object.keys(coverage).length > 0;
+  // The registered flows are needed only by a run that played conversations: the repo's own specs alone never need them.
+  const flows = hasConversations ? (await loadFlows()).registeredFlows : [];
+  const results = (await loadResults()).writeRunResults(folder, runId, info, coverage, flows);
+  return (await loadChecklist()).failOnChecklist(results);
 }

@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { basicFlowEntry } from "../fixtures/flows/index.ts";
 import { jsonClient } from "../support/json-client.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
+import { noteProjectProof } from "../support/project-proof.ts";
 
 /** Rewrites a stored session's head in place, as an older or newer program might have left it. */
 function rewriteHead(server: TestServer, id: string, change: (head: Record<string, unknown>) => unknown): string {
@@ -61,6 +62,7 @@ async function assertResetAfter(change: (head: Record<string, unknown>) => unkno
 
 test("a session stored in a version this code cannot read is reset: a new id in body and header, reset true, the old one kept", async () => {
   await assertResetAfter((head) => ({ ...head, version: 99 }));
+  noteProjectProof("10", "reset");
 });
 
 test("a damaged session whose flow cannot be read is refused with invalid_request unless the request names the flow", async () => {

@@ -6,6 +6,7 @@ import { SESSION_DOCUMENT_VERSION } from "../../src/engine/session-document.ts";
 import { FlowcheckError } from "../../src/errors.ts";
 import { MIGRATIONS, migrateSession } from "../../src/store/migrations/migrate-session.ts";
 import type { StoredSession } from "../../src/store/stored-session.ts";
+import { noteProjectProof } from "../support/project-proof.ts";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures", "sessions");
 
@@ -41,6 +42,7 @@ for (let version = 1; version <= SESSION_DOCUMENT_VERSION; version++) {
     );
     assert.equal(document.memory["NameStep"]?.length, 5);
     assert.deepEqual(document.execution.map((entry) => entry.seq), [1, 2]);
+    noteProjectProof("10", `v${version}`);
   });
 }
 

@@ -51,6 +51,7 @@ test("coverage lists every step and tool of a flow and its children, and marks w
       scenarios: 1,
       steps: { NameStep: true, WeatherStep: true, AddressStep: false },
       tools: { "NameStep.save_name": ["advance", "stay"], "WeatherStep.get_weather": [], "AddressStep.check_address": [] },
+      transitions: ["NameStep→WeatherStep"],
     },
     AddressCheck: { childOf: "BasicFlow", scenarios: 0, steps: { NormalizeAddressStep: false }, tools: { "NormalizeAddressStep.normalize_address": [] } },
   });
@@ -71,6 +72,7 @@ test("merged coverage reaches what either reached and counts both runs' scenario
     "AddressCheck (child of BasicFlow): steps 1 of 1, tools 1 of 1",
   ]);
   assert.deepEqual(merged["AddressCheck"]!.tools, { "NormalizeAddressStep.normalize_address": ["complete", "stay"] });
+  assert.deepEqual(merged["BasicFlow"]!.transitions, ["NameStep→WeatherStep", "WeatherStep→AddressStep"]);
 });
 
 test("run-specs merges what its processes' scenarios reached into test/.tmp/flow-coverage.json and prints a line per flow", async () => {

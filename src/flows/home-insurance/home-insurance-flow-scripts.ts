@@ -42,7 +42,9 @@ function material(text: string): string {
 /** The tool call a user's message asks for in QuoteStep, or undefined when it gives no fact. */
 function quoteCall(message: string, system: string): ModelReply | undefined {
   const acceptable = /call accept_quote with premiumCents (\d+)/.exec(system);
-  if (acceptable && ACCEPT.test(message)) return scriptedToolCalls([{ name: "accept_quote", args: { premiumCents: Number(acceptable[1]) } }]);
+  // "bind it at $1,500 a year": the premium the user names, which the tool checks against the quote.
+  const named = dollars(message);
+  if (acceptable && ACCEPT.test(message)) return scriptedToolCalls([{ name: "accept_quote", args: { premiumCents: named === undefined ? Number(acceptable[1]) : named * 100 } }]);
   const fact = CORRECTIONS.find(([words]) => words.test(message))?.[1] ?? /The next fact to collect is the (.+?)\. /.exec(system)?.[1];
   const call = (name: string, args: Record<string, unknown>) => scriptedToolCalls([{ name, args }]);
   const amount = dollars(message);

@@ -16,6 +16,8 @@ export interface FlowCoverage {
     steps: Record<string, boolean>;
     /** `Step.tool` → the outcomes seen, sorted. */
     tools: Record<string, string[]>;
+    /** `From→To` of every advance seen, sorted. */
+    transitions?: string[];
   };
 }
 
@@ -33,7 +35,10 @@ function record(entry: FlowCoverage[string], execution: readonly ExecutionEntry[
   entry.steps[currentStep] = true;
   for (const { step, kind, name, outcome, to } of execution) {
     entry.steps[step] = true;
-    if (to !== undefined) entry.steps[to] = true;
+    if (to !== undefined) {
+      entry.steps[to] = true;
+      entry.transitions = [...new Set([...(entry.transitions ?? []), `${step}→${to}`])].sort();
+    }
     if (kind !== "tool") continue;
     const outcomes = (entry.tools[`${step}.${name}`] ??= []);
     if (!outcomes.includes(outcome)) {
@@ -61,6 +66,7 @@ export function mergeCoverage(into: FlowCoverage, from: FlowCoverage): FlowCover
     target.scenarios += entry.scenarios;
     for (const [step, reached] of Object.entries(entry.steps)) target.steps[step] = (target.steps[step] ?? false) || reached;
     for (const [tool, outcomes] of Object.entries(entry.tools)) target.tools[tool] = [...new Set([...(target.tools[tool] ?? []), ...outcomes])].sort();
+    if (entry.transitions) target.transitions = [...new Set([...(target.transitions ?? []), ...entry.transitions])].sort();
   }
   return into;
 }

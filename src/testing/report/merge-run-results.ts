@@ -36,6 +36,12 @@ function sorted(conversations: ConversationResult[]): ConversationResult[] {
   return conversations.sort((a, b) => key(a).localeCompare(key(b)) || a.repeat.index - b.repeat.index);
 }
 
+/** Each project proof once, whichever process (or shard) noted it. */
+function proofsOf(lines: readonly ResultsPartLine[]): Pick<RunResults, "projectProofs"> {
+  const proofs = new Map(lines.flatMap((line) => ("projectProof" in line ? [[`${line.projectProof.point} ${line.projectProof.key}`, line.projectProof] as const] : [])));
+  return proofs.size ? { projectProofs: [...proofs.values()].sort((a, b) => `${a.point} ${a.key}`.localeCompare(`${b.point} ${b.key}`)) } : {};
+}
+
 export interface RunInfo {
   startedAt: string;
   endedAt: string;
@@ -58,6 +64,7 @@ export function runResultsOf(lines: readonly ResultsPartLine[], info: RunInfo): 
     totals: totalsOf(conversations),
     conversations,
     specsNotLoaded: lines.flatMap((line) => ("specNotLoaded" in line ? [line.specNotLoaded] : [])),
+    ...proofsOf(lines),
   };
 }
 
@@ -81,16 +88,19 @@ export function mergeRunResults(runs: readonly { file: string; results: RunResul
   const commits = [...new Set(all.flatMap((results) => (results.commit ? [results.commit] : [])))];
   const shards = all.flatMap((results) => results.shards ?? []);
   const merged = runResultsOf(
-    all.flatMap((results) => [...results.conversations.map((conversation) => ({ conversation })), ...results.specsNotLoaded.map((specNotLoaded) => ({ specNotLoaded }))]),
+    all.flatMap((results) => [
+      ...results.conversations.map((conversation) => ({ conversation })),
+      ...results.specsNotLoaded.map((specNotLoaded) => ({ specNotLoaded })),
+      ...(results.projectProofs ?? []).map((projectProof) => ({ projectProof })),
+    ]),
     {
       startedAt: all.map((results) => results.startedAt).sort()[0] ?? new Date().toISOString(),
       endedAt: all.map((results) => results.endedAt).sort().at(-1) ?? new Date().toISOString(),
       ...(commits.length === 1 ? { commit: commits[0]! } : {}),
     },
   );
-  const covered = all.filter((results) => results.coverage);
-  const coverage = covered.reduce((into: FlowCoverage, results) => mergeCoverage(into, results.coverage!), {});
-  return { ...merged, ...(shards.length ? { shards: shards.sort() } : {}), ...(covered.length ? { coverage } : {}) };
+  const coverage = all.reduce<FlowCoverage>((into, results) => mergeCoverage(into, results.coverage ?? {}), {});
+  return { ...merged, ...(shards.length ? { shards: shards.sort() } : {}), ...(Object.keys(coverage).length ? { coverage } : {}) };
 }
 
 /** `data` read from `file` as a results file, or a `results_invalid` error saying what it is instead. */

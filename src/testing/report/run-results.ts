@@ -24,8 +24,18 @@ export interface RunResults {
   conversations: ConversationResult[];
   /** Spec files that failed to import: whatever scenarios they describe never ran. */
   specsNotLoaded: { file: string; message: string }[];
-  /** What the run's scenarios reached of each flow, when they ran any (as `flow-coverage.json` holds it). */
+  /** What the project-wide checklist points rest on that passed in this run (migrations, reset, typecheck). */
+  projectProofs?: ProjectProof[];
+  /** What the scenarios reached of each flow, from their stored sessions (as in flow-coverage.json). */
   coverage?: FlowCoverage;
+  /** The new-flow checklist of every registered flow, measured on this run. */
+  checklist?: FlowChecklist[];
+}
+
+/** A project-wide fact a checklist point rests on, noted by the spec that proved it: point `10` keys `v1`…, `reset`; point `12` key `typecheck`. */
+export interface ProjectProof {
+  point: "10" | "12";
+  key: string;
 }
 
 export const RESULTS_VERSION = 1;
@@ -104,5 +114,33 @@ export interface SessionChange {
   children?: { flow: string; parentStep: string; runStatus: RunStatus; currentStep: string }[];
 }
 
-/** One line of a test process's part file: a conversation, or a spec file that did not load. */
-export type ResultsPartLine = { conversation: ConversationResult } | { specNotLoaded: { file: string; message: string } };
+/** One line of a test process's part file: a conversation, a spec file that did not load, or a project proof. */
+export type ResultsPartLine = { conversation: ConversationResult } | { specNotLoaded: { file: string; message: string } } | { projectProof: ProjectProof };
+
+/**
+ * The new-flow checklist of the flow-testing guide, measured on a run (`src/testing/checklist/`):
+ * each point of each registered flow (and child flow) proved by what the run stored and checked,
+ * or what to add.
+ */
+export type PointStatus = "proved" | "missing" | "not applicable" | "not judged";
+
+export interface ChecklistPoint {
+  /** The guide's number (`"1"` … `"12"`), or `steps`, `tools`, `transitions` for the points beyond it. */
+  id: string;
+  status: PointStatus;
+  /** What proves it, or what to add. */
+  detail: string;
+}
+
+export interface FlowChecklist {
+  flow: string;
+  childOf?: string;
+  /** Its scenario files, and how many of them ran in this run (or the merged shards). */
+  scenarios: { total: number; ran: number };
+  /** Whether every scenario ran: only then is a point proved or missing. */
+  judged: boolean;
+  /** `FLOW_CHECKLIST=strict` or the flow's `<FLOW>_STRICT_CHECKLIST=1`: a missing point fails the run. */
+  strict: boolean;
+  points: ChecklistPoint[];
+}
+

@@ -1,0 +1,51 @@
+import { checklistStrictOf, typecheckedOf } from "../config.ts";
+import type { FlowEntry } from "../engine/index.ts";
+import type { FlowChecklist } from "../testing/checklist/checklist.ts";
+import { runChecklist } from "../testing/checklist/flow-checklist.ts";
+import { renderChecklist, strictFailures } from "../testing/checklist/render-checklist.ts";
+import type { ProjectProof, RunResults } from "../testing/report/run-results.ts";
+import { discoverScenarios, scenarioHeaderOf } from "../testing/scenario/scenario-discovery.ts";
+
+/** Every scenario file under scenarios/, by the flow it names. */
+function scenarioFilesByFlow(): Record<string, string[]> {
+  const byFlow: Record<string, string[]> = {};
+  for (const file of discoverScenarios("scenarios").files) {
+    const flow = scenarioHeaderOf(file)?.flowName;
+    if (typeof flow === "string") (byFlow[flow] ??= []).push(file);
+  }
+  return byFlow;
+}
+
+/** This process's own proof: `npm test` sets FLOWCHECK_TYPECHECK once the typecheck has passed. */
+export function typecheckProof(): ProjectProof[] {
+  return typecheckedOf() ? [{ point: "12", key: "typecheck" }] : [];
+}
+
+/**
+ * The new-flow checklist of `results` for the registered `flows`, printed; undefined (and nothing
+ * printed) for a run that played none of them, such as the repository's own specs alone.
+ */
+export function reportChecklist(results: RunResults, out: string, registeredFlows: readonly FlowEntry[]): FlowChecklist[] | undefined {
+  const names = new Set(registeredFlows.map((entry) => entry.flow.name));
+  if (!results.conversations.some((conversation) => conversation.flowName !== undefined && names.has(conversation.flowName))) return undefined;
+  const checklist = runChecklist({
+    results,
+    flows: registeredFlows.map((entry) => entry.flow),
+    scenarioFiles: scenarioFilesByFlow(),
+    strict: (flow) => checklistStrictOf(flow.envPrefix),
+  });
+  console.log(`\nnew-flow checklist, the guide's points measured on this run (${out}, "checklist"; ✓ proved, ✗ to add, – not applicable, ? not judged):`);
+  for (const line of renderChecklist(checklist)) console.log(`  ${line}`);
+  return checklist;
+}
+
+/**
+ * What a strict checklist found missing, printed to stderr as the run's failure: true when the
+ * run must fail for it.
+ */
+export function failOnChecklist(results: RunResults): boolean {
+  const failures = strictFailures(results.checklist ?? []);
+  if (failures.length === 0) return false;
+  console.error(`\nnew-flow checklist failed (FLOW_CHECKLIST=strict, checklist_failed): ${failures.length} point${failures.length === 1 ? "" : "s"} not proved:\n${failures.map((failure) => `  - ${failure}`).join("\n")}\nAdd the scenario turns or expectations named, or run without FLOW_CHECKLIST=strict to see the table only.`);
+  return true;
+}
