@@ -84,6 +84,8 @@ function readIndex(index) {
 
 /** @param {string[]} specs @param {string} key @param {string} index @returns {Promise<string | undefined>} */
 async function buildBundle(specs, key, index) {
+  // Not stopped after the build: run-specs builds several at once, and esbuild's service holds a
+  // process open only while a build is under way.
   const esbuild = await import("esbuild");
   const build = `${key}-${Date.now().toString(36)}-${process.pid}`;
   const outdir = join(CACHE, build);
@@ -109,8 +111,6 @@ async function buildBundle(specs, key, index) {
   } catch {
     rmSync(outdir, { recursive: true, force: true });
     return undefined;
-  } finally {
-    await esbuild.stop();
   }
   const inputs = Object.fromEntries(Object.keys(result.metafile.inputs).map((input) => [resolve(ROOT, input), stamp(resolve(ROOT, input))]));
   // Written whole, then put in place: another run reads the old index or the new, never half of one.

@@ -267,6 +267,9 @@ setImmediate(() => loadResults().catch(() => undefined));
 setImmediate(() => loadChecklist().catch(() => undefined));
 setImmediate(() => loadFlows().catch(() => undefined));
 child.on("exit", async (code, signal) => {
+  // Set first: the tests' verdict stands even if what follows fails or never finishes.
+  // Not process.exit: tsx writes what it compiled to its cache after this, and the next run reuses it.
+  process.exitCode = code ?? (signal ? 1 : 0);
   rmSync(dir, { recursive: true, force: true });
   const folder = join("test", ".tmp");
   const coverage = existsSync(join(folder, "coverage")) ? readdirSync(join(folder, "coverage")).filter((name) => name.startsWith(`${run}-`)) : [];
@@ -276,10 +279,8 @@ child.on("exit", async (code, signal) => {
         folder,
       )
     : {};
-  const checklistFailed = await writeResults(folder, run, merged);
+  if (await writeResults(folder, run, merged)) process.exitCode ||= 1;
   void coordination?.finish();
-  // Not process.exit: tsx writes what it compiled to its cache after this, and the next run reuses it.
-  process.exitCode = code || (signal ? 1 : 0) || (checklistFailed ? 1 : 0);
 });
 
 /**

@@ -99,3 +99,21 @@ test("specs that cannot be bundled run through tsx, and a file that does not par
     dir.remove();
   }
 });
+
+test("several bundles built at once all finish: run-specs builds its helpers' side by side", async () => {
+  const dir = await tempDir("bundle-together");
+  try {
+    const specs = ["one", "two", "three"].map((name) => {
+      const spec = join(dir.path, `${name}.spec.ts`);
+      writeFileSync(spec, `import { test } from "node:test";\ntest(${JSON.stringify(name)}, () => {});\n`);
+      return spec;
+    });
+    const built = await Promise.all(specs.map((spec) => bundleModules([spec])));
+    assert.deepEqual(
+      built.map((bundles, n) => existsSync(fileURLToPath(bundles!.get(specs[n]!)!))),
+      [true, true, true],
+    );
+  } finally {
+    dir.remove();
+  }
+});

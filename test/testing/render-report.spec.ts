@@ -124,3 +124,29 @@ test("the header shows when the run started and its wall time, the commit, shard
   assert.match(header, /<dt>tokens<\/dt><dd>200 \(model 120 in, 30 out; judge 40 in, 10 out\)<\/dd>/);
   assert.match(header, /<span class="label">turns<\/span><span class="count">2<\/span><span class="pass">2 passed<\/span>/);
 });
+
+test("the new-flow checklist shows each flow's points ✓, ✗, – or ?, with what proves them or what to add, open where one is missing", () => {
+  const checklist = [
+    {
+      flow: "TeaFlow",
+      scenarios: { total: 1, ran: 1 },
+      judged: true,
+      strict: true,
+      points: [
+        { id: "4", status: "missing" as const, detail: `no turn shows a tool refusing input with stay: add one to ${SCRIPT}` },
+        { id: "1", status: "proved" as const, detail: "tea-flow.scenario.json turn 2 advanced ChoiceStep → NoteStep" },
+        { id: "9", status: "not applicable" as const, detail: "no child flow" },
+      ],
+    },
+    { flow: "QuietFlow", scenarios: { total: 2, ran: 1 }, judged: false, strict: false, points: [{ id: "1", status: "not judged" as const, detail: "1 of its 2 scenario files ran" }] },
+  ];
+  const page = renderReport(sampleRunResults([], { checklist }));
+  const section = page.slice(page.indexOf("<h2>New-flow checklist</h2>"));
+  assert.ok(page.includes("<h2>New-flow checklist</h2>"));
+  assert.match(section, /<details class="flow" open><summary><h3>TeaFlow <span class="facts">1 of 1 scenario files ran · 1 not proved · strict<\/span>/);
+  assert.match(section, /<span class="chip fail" title="missing">✗ 4<\/span><\/td><td>no turn shows a tool refusing input with stay: add one to &lt;script&gt;/);
+  assert.match(section, /<span class="chip pass" title="proved">✓ 1<\/span>/);
+  assert.match(section, /<span class="chip miss" title="not applicable">– 9<\/span>/);
+  assert.match(section, /<details class="flow"><summary><h3>QuietFlow <span class="facts">1 of 2 scenario files ran · not judged: not all its scenarios ran<\/span>/);
+  assert.doesNotMatch(markupOf(page), /<script>alert/);
+});

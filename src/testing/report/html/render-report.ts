@@ -1,6 +1,7 @@
 import type { ConversationResult, RunResults } from "../run-results.ts";
 import { compareHtml } from "./compare-html.ts";
 import { conversationHtml } from "./conversation-html.ts";
+import { checklistHtml } from "./checklist-html.ts";
 import { coverageHtml } from "./coverage-html.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { repeatsHtml } from "./repeats-html.ts";
@@ -42,7 +43,7 @@ function notLoadedHtml(results: RunResults): string {
 
 /**
  * A run's results as one self-contained HTML page: the header, what moved since `compare`, the
- * conversations (failures first and open), repeats and flow coverage. Every text is escaped and
+ * conversations (failures first and open), repeats, flow coverage and the new-flow checklist. Every text is escaped and
  * every secret redacted; the page loads nothing.
  */
 export function renderReport(run: RunResults, { compare, secrets = [] }: ReportOptions = {}): string {
@@ -54,6 +55,6 @@ export function renderReport(run: RunResults, { compare, secrets = [] }: ReportO
     `<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${REPORT_STYLE}</style></head>` +
     `<body><main>${reportHeader(results)}${compare ? compareHtml(results, withoutSecrets(compare, secrets)) : ""}${notLoadedHtml(results)}` +
     `${filtersHtml(conversations)}<div id="conversations">${conversations.map(conversationHtml).join("")}</div>` +
-    `${repeatsHtml(results.conversations)}${coverageHtml(results.coverage)}</main><script>${REPORT_SCRIPT}</script></body></html>\n`
+    `${repeatsHtml(results.conversations)}${coverageHtml(results.coverage)}${checklistHtml(results.checklist)}</main><script>${REPORT_SCRIPT}</script></body></html>\n`
   );
 }

@@ -68,6 +68,7 @@ table{border-collapse:collapse;font-size:13px}td,th{border:1px solid var(--line)
 .moved .worse td:first-child{border-left:3px solid var(--fail)}.moved .better td:first-child{border-left:3px solid var(--pass)}
 .tags .chip{background:#ddf4ff;color:#0550ae;margin-right:4px}
 .chip{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;margin:2px 0}.chip.pass{background:var(--pass-bg);color:var(--pass)}.chip.miss{background:#eaeef2;color:var(--muted)}
+.chip.fail{background:var(--fail-bg);color:var(--fail)}details.flow>summary{cursor:pointer}details.flow>summary h3{display:inline}
 .arrow{color:var(--muted);margin:0 3px}.flow{margin-bottom:10px}.tools{margin-top:4px}
 details.fold>summary{cursor:pointer;list-style:none}details.fold[open]>summary{display:none}
 [hidden]{display:none!important}
