@@ -2,7 +2,8 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, uti
 import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 // A test process that imports its spec files through tsx pays for every module it loads: on Node
 // 20 each one is a round trip to tsx's hooks thread, and a flow spec loads about 190 of them
@@ -17,6 +18,7 @@ import { pathToFileURL } from "node:url";
 // on the old one keeps reading it.
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
+const ESBUILD_VERSION = /** @type {{ version: string }} */ (createRequire(import.meta.url)("esbuild/package.json")).version;
 const CACHE = join(ROOT, "node_modules", ".cache", "flowcheck", "modules");
 // Old builds are removed once there are more than this many, and only those not used for a while.
 const KEPT_BUILDS = 24;
@@ -60,7 +62,8 @@ const stamp = (path) => {
  */
 export async function bundleModules(files) {
   const specs = files.map((file) => resolve(file));
-  const key = createHash("sha256").update(`${process.version}\n${specs.join("\n")}`).digest("hex").slice(0, 16);
+  // A new Node, esbuild or way of bundling (this file) is a new bundle.
+  const key = createHash("sha256").update(`${process.version}\n${ESBUILD_VERSION}\n${stamp(fileURLToPath(import.meta.url))}\n${specs.join("\n")}`).digest("hex").slice(0, 16);
   const index = join(CACHE, `${key}.json`);
   const kept = readIndex(index);
   const build = kept ?? (await buildBundle(specs, key, index));
@@ -102,6 +105,7 @@ async function buildBundle(specs, key, index) {
       target: `node${process.versions.node}`,
       packages: "external",
       sourcemap: "linked",
+      sourcesContent: false,
       metafile: true,
       logLevel: "silent",
       absWorkingDir: ROOT,
