@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
@@ -19,7 +19,16 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 const ESBUILD_VERSION = /** @type {{ version: string }} */ (createRequire(import.meta.url)("esbuild/package.json")).version;
-const CACHE = join(ROOT, "node_modules", ".cache", "flowcheck", "modules");
+/**
+ * The cache folder, by its real path: Node runs a bundle from its real path, and a map's sources are
+ * relative to it, so with node_modules a symlink (a second checkout sharing the first's) a map
+ * written through the link would name the other checkout's files in stacks.
+ */
+const CACHE = (() => {
+  const path = join(ROOT, "node_modules", ".cache", "flowcheck", "modules");
+  mkdirSync(path, { recursive: true });
+  return realpathSync(path);
+})();
 // Old builds are removed once there are more than this many, and only those not used for a while.
 const KEPT_BUILDS = 24;
 const STALE_MILLIS = 10 * 60_000;
@@ -118,7 +127,6 @@ async function buildBundle(specs, key, index) {
   }
   const inputs = Object.fromEntries(Object.keys(result.metafile.inputs).map((input) => [resolve(ROOT, input), stamp(resolve(ROOT, input))]));
   // Written whole, then put in place: another run reads the old index or the new, never half of one.
-  mkdirSync(CACHE, { recursive: true });
   const written = `${index}.${process.pid}`;
   writeFileSync(written, JSON.stringify({ build, inputs }));
   renameSync(written, index);
