@@ -39,7 +39,8 @@ function inCopy(args: string[], env: Record<string, string> = {}): Promise<Child
 }
 
 const newFlow = (...args: string[]) => runCommand("npm", ["run", "--silent", "new:flow", "--", ...args], {}, undefined, copy.path);
-const kettleSuite = (env: Record<string, string> = {}) => inCopy(["src/cli/run-specs.mjs", "test/flows/kettle-flow.spec.ts"], env);
+// TAP by name: from Node 23 on, the default reporter is spec even when the output is a pipe.
+const kettleSuite = (env: Record<string, string> = {}) => inCopy(["src/cli/run-specs.mjs", "test/flows/kettle-flow.spec.ts", "--test-reporter=tap"], env);
 const kettleChecklist = (): FlowChecklist => {
   const results = JSON.parse(readFileSync(join(copy.path, "test", ".tmp", "run-results.json"), "utf8")) as RunResults;
   return results.checklist!.find((flow) => flow.flow === "KettleFlow")!;
