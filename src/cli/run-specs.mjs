@@ -27,21 +27,34 @@ const COVERAGE_RUN = "FLOWCHECK_COVERAGE_RUN";
 
 /** @type {{ require(id: string, fromFile: string | URL): unknown } | undefined} */
 let tsx;
-/** @type {Promise<typeof import("./merge-results.ts")> | undefined} */
-let resultsModule;
+
+// The TypeScript this needs, relative to this file: bundled together, in one build and one check
+// of their inputs, the first time one of them is needed.
+const HELPERS = ["./specs-for-scenarios.ts", "./shard-scenarios.ts", "./report-coverage.ts", "./merge-results.ts", "./run-checklist.ts", "../flows/index.ts"];
+/** @param {string} path */
+const helperFile = (path) => fileURLToPath(new URL(path, import.meta.url));
+/** @type {Promise<Map<string, string> | undefined> | undefined} */
+let helperBundles;
+/** @type {Map<string, Promise<any>>} */
+const imported = new Map();
 
 /**
- * One of our TypeScript modules: its bundle (bundle-modules.mjs) in plain node, else through tsx's
- * require hooks, scoped to this call (they run in this thread, about a quarter of what its import
- * hooks cost).
- * @param {string} path relative to this file
- * @returns {Promise<any>}
+ * One of the HELPERS, imported once: from its bundle (bundle-modules.mjs) in plain node, else
+ * through tsx's require hooks, scoped to this call (they run in this thread, about a quarter of what
+ * its import hooks cost).
+ * @param {string} path @returns {Promise<any>}
  */
-async function importTypeScript(path) {
-  const file = fileURLToPath(new URL(path, import.meta.url));
-  const bundled = (await bundling()).bundleModules([file]);
-  const url = (await bundled)?.get(file);
-  return url ? import(url) : requireTypeScript(path);
+function importTypeScript(path) {
+  let module = imported.get(path);
+  if (!module) {
+    helperBundles ??= bundling().then((bundler) => bundler.bundleModules(HELPERS.map(helperFile)));
+    module = helperBundles.then((bundles) => {
+      const url = bundles?.get(helperFile(path));
+      return url ? import(url) : requireTypeScript(path);
+    });
+    imported.set(path, module);
+  }
+  return module;
 }
 
 /** @type {Promise<typeof import("./bundle-modules.mjs")> | undefined} */
@@ -258,14 +271,8 @@ const child = spawn(process.execPath, [...(bundles ? ["--enable-source-maps"] : 
 });
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) process.on(signal, () => child.kill(signal));
 // Compiled while the tests run, when this process has nothing else to do, rather than after them.
-/** @type {Promise<typeof import("./report-coverage.ts")> | undefined} */
-let coverageReport;
-const loadCoverageReport = () => (coverageReport ??= importTypeScript("./report-coverage.ts"));
 // Their failures, if any, are thrown where they are used.
-setImmediate(() => loadCoverageReport().catch(() => undefined));
-setImmediate(() => loadResults().catch(() => undefined));
-setImmediate(() => loadChecklist().catch(() => undefined));
-setImmediate(() => loadFlows().catch(() => undefined));
+for (const path of ["./report-coverage.ts", "./merge-results.ts", "./run-checklist.ts", "../flows/index.ts"]) setImmediate(() => importTypeScript(path).catch(() => undefined));
 child.on("exit", async (code, signal) => {
   // Set first: the tests' verdict stands even if what follows fails or never finishes.
   // Not process.exit: tsx writes what it compiled to its cache after this, and the next run reuses it.
@@ -274,7 +281,7 @@ child.on("exit", async (code, signal) => {
   const folder = join("test", ".tmp");
   const coverage = existsSync(join(folder, "coverage")) ? readdirSync(join(folder, "coverage")).filter((name) => name.startsWith(`${run}-`)) : [];
   const merged = coverage.length
-    ? (await loadCoverageReport()).reportCoverage(
+    ? /** @type {typeof import("./report-coverage.ts")} */ (await importTypeScript("./report-coverage.ts")).reportCoverage(
         coverage.map((name) => join(folder, "coverage", name)),
         folder,
       )
@@ -301,16 +308,6 @@ async function shardFiles(files, scenarioPaths, shard) {
   return sharded.files;
 }
 
-function loadResults() {
-  return (resultsModule ??= importTypeScript("./merge-results.ts"));
-}
-
-/** @type {Promise<typeof import("../flows/index.ts")> | undefined} */
-let flowsModule;
-const loadFlows = () => (flowsModule ??= importTypeScript("../flows/index.ts"));
-/** @type {Promise<typeof import("./run-checklist.ts")> | undefined} */
-let checklistModule;
-const loadChecklist = () => (checklistModule ??= importTypeScript("./run-checklist.ts"));
 
 /**
 /**
@@ -324,7 +321,7 @@ async function writeResults(folder, runId = run, coverage = {}) {
   const info = { startedAt, endedAt: new Date().toISOString(), ...(shard ? { shard: `${shard.index}/${shard.total}` } : {}) };
   const hasConversations = Object.keys(coverage).length > 0;
   // The registered flows are needed only by a run that played conversations: the repo's own specs alone never need them.
-  const flows = hasConversations ? (await loadFlows()).registeredFlows : [];
-  const results = (await loadResults()).writeRunResults(folder, runId, info, coverage, flows);
-  return (await loadChecklist()).failOnChecklist(results);
+  const flows = hasConversations ? /** @type {typeof import("../flows/index.ts")} */ (await importTypeScript("../flows/index.ts")).registeredFlows : [];
+  const results = /** @type {typeof import("./merge-results.ts")} */ (await importTypeScript("./merge-results.ts")).writeRunResults(folder, runId, info, coverage, flows);
+  return /** @type {typeof import("./run-checklist.ts")} */ (await importTypeScript("./run-checklist.ts")).failOnChecklist(results);
 }
