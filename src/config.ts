@@ -90,7 +90,7 @@ export const DEFAULTS = {
 const INTEGER = "^(0|[1-9][0-9]*)$";
 const POSITIVE = "^[1-9][0-9]*$";
 const PRICE = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$";
-const validateEnv = compileSchema({
+const ENV_SCHEMA = {
   type: "object",
   properties: {
     HOST: { type: "string", minLength: 1 },
@@ -120,7 +120,23 @@ const validateEnv = compileSchema({
     FLOW_PRICE_PER_MTOK_OUT: { type: "string", pattern: PRICE },
     FLOWCHECK_COORDINATOR: { type: "string", pattern: "^http://127\\.0\\.0\\.1:[0-9]+$" },
   },
-});
+} as const;
+const validateEnv = compileSchema(ENV_SCHEMA);
+
+/**
+ * Every variable the run reads, besides each flow's own (`<FLOW>_…`). They choose the model, the
+ * provider and its key, where requests and sessions go: a scenario file sets none of them but the
+ * few `src/testing/scenario/scenario-env.ts` lists as safe.
+ */
+export const RUN_VARIABLES: readonly string[] = Object.freeze([
+  ...Object.keys(ENV_SCHEMA.properties),
+  "OPENAI_API_KEY",
+  "FLOW_HEADERS",
+  "FLOW_SCENARIOS",
+  "CI",
+  "FLOWCHECK_COVERAGE_RUN",
+  "FLOWCHECK_TYPECHECK",
+]);
 
 const HINTS: Record<string, string> = {
   PORT: "a whole number from 0 to 65535",

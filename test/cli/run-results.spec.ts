@@ -50,8 +50,8 @@ before(async () => {
   writeFileSync(join(scenarios, "fail.scenario.json"), JSON.stringify({ flowName: "BasicFlow", turns: [{ ...first, expectedActiveStep: "WeatherStep", expectedResponse: undefined }, second] }));
   writeFileSync(join(scenarios, "live.scenario.json"), JSON.stringify({ flowName: "BasicFlow", tags: ["live-only"], turns: [first] }));
   writeFileSync(join(scenarios, "invalid.scenario.json"), JSON.stringify({ flowName: "BasicFlow", turns: "none" }));
-  // Replay without a cassette: the target does not start.
-  writeFileSync(join(scenarios, "nostart.scenario.json"), JSON.stringify({ flowName: "BasicFlow", env: { FLOW_MODEL: "replay" }, turns: [first] }));
+  // A clock pin that is no instant: the target does not start.
+  writeFileSync(join(scenarios, "nostart.scenario.json"), JSON.stringify({ flowName: "BasicFlow", env: { BASIC_FLOW_CURRENT_DATE: "next tuesday" }, turns: [first] }));
   const from = (path: string) => JSON.stringify(join(ROOT, path));
   writeFileSync(
     join(specs, "basic-flow.spec.ts"),
@@ -105,7 +105,7 @@ test("a red run writes test/.tmp/run-results.json with every conversation: passe
   assert.match(live.reason!, /^live-only scenario: BasicFlow would run on its scripted model/);
   assert.deepEqual(live.turns.map((turn) => [turn.label, turn.outcome, turn.skipReason]), [["name rejected", "skipped", live.reason]]);
   const nostart = conversation(results, "nostart");
-  assert.match(nostart.reason!, /^the target did not start: .*cassette/);
+  assert.match(nostart.reason!, /^the target did not start: .*BASIC_FLOW_CURRENT_DATE/);
   assert.deepEqual(nostart.turns.map((turn) => [turn.outcome, turn.skipReason]), [["skipped", nostart.reason]]);
   assert.equal(results.specsNotLoaded.length, 1);
   assert.match(results.specsNotLoaded[0]!.file, /broken\.spec\.ts$/);

@@ -142,15 +142,16 @@ test("with FLOW_BASE_URL and FLOW_MODEL=record or replay the target does not sta
   }
 });
 
-test("with FLOW_BASE_URL the scenario's env defaults are neither pinned nor read: the server booted with its own environment", async () => {
-  const pinned = { ...basicFlow, scenario: { ...basicFlow.scenario, env: { BASIC_FLOW_CURRENT_DATE: "2027-01-01T00:00:00.000Z" } } };
+test("with FLOW_BASE_URL the flow's settings in a scenario's env are neither pinned nor read, since the server booted with its own environment, and its run settings reach the runner", async () => {
+  const pinned = { ...basicFlow, scenario: { ...basicFlow.scenario, env: { BASIC_FLOW_CURRENT_DATE: "2027-01-01T00:00:00.000Z", FLOW_TURN_TIMEOUT_MS: "4321" } } };
   await withExternalServer(
-    (server) => ({ FLOW_BASE_URL: server.url, SQLITE_PATH: server.sqlitePath, BASIC_FLOW_CURRENT_DATE: undefined }),
+    (server) => ({ FLOW_BASE_URL: server.url, SQLITE_PATH: server.sqlitePath, BASIC_FLOW_CURRENT_DATE: undefined, FLOW_TURN_TIMEOUT_MS: undefined }),
     async (_server, env) => {
       const target = await startScenarioTarget(pinned, { flows: [basicFlowEntry], env });
       try {
         assert.equal(target.pins["BASIC_FLOW_CURRENT_DATE"], undefined);
         assert.equal(target.config?.env["BASIC_FLOW_CURRENT_DATE"], undefined);
+        assert.equal(target.config?.turnTimeoutMs, 4321);
       } finally {
         await target.close();
       }

@@ -79,7 +79,7 @@ test("a failing live run writes its transcript and judge cache and prints its re
       return undefined;
     };
     const scenario = readBasicFlow();
-    scenario.env = { BASIC_FLOW_API_TOKEN: token, WEATHER_SERVICE_KEY: pinnedKey };
+    scenario.env = { BASIC_FLOW_API_TOKEN: token, BASIC_FLOW_WEATHER_KEY: pinnedKey };
     const artifacts = join(dir.path, "artifacts");
     const spec = writeSpec(dir.path, writeScenario(dir.path, "secret-pins", scenario), artifacts);
     const run = await runSpec(spec, { FLOW_MODEL: "live", OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: proxy.baseURL }, t.signal);
@@ -97,7 +97,7 @@ test("a failing live run writes its transcript and judge cache and prints its re
     const transcript = JSON.parse(readFileSync(transcriptFile, "utf8")) as Transcript;
     assert.equal(transcript.turns[2]?.response?.status, 502);
     assert.equal(transcript.pins["BASIC_FLOW_API_TOKEN"], "[redacted]");
-    assert.equal(transcript.pins["WEATHER_SERVICE_KEY"], "[redacted]");
+    assert.equal(transcript.pins["BASIC_FLOW_WEATHER_KEY"], "[redacted]");
 
     // The key was in play: every call to the provider, the model's and the judge's, carried it.
     assert.ok(proxy.seen.length > 0);

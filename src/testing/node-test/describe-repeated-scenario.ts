@@ -1,5 +1,5 @@
 import { before, describe, test, type TestContext } from "node:test";
-import { loadConfig, runIdOf } from "../../config.ts";
+import { runIdOf, type Config } from "../../config.ts";
 import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
@@ -164,12 +164,10 @@ export function describeRepeatedScenario(loaded: LoadedScenario, options: Scenar
   });
 }
 
-/** `FLOW_REPEAT` and `FLOW_PASS_RATE`, read when the suite is defined (a bad value is reported by the run). */
-export function repeatOf(): { times: number; passRate: number } {
-  try {
-    const config = loadConfig();
-    return { times: config.repeat, passRate: config.passRate };
-  } catch {
-    return { times: 1, passRate: 1 };
-  }
+/**
+ * `FLOW_REPEAT` and `FLOW_PASS_RATE` of the suite's configuration (a scenario's env may set the pass
+ * rate); with none, a bad environment, one run, which reports every problem.
+ */
+export function repeatOf(config: Config | undefined): { times: number; passRate: number } {
+  return config ? { times: config.repeat, passRate: config.passRate } : { times: 1, passRate: 1 };
 }

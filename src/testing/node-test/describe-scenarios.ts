@@ -57,7 +57,7 @@ export function describeInvalidFile(file: string, error: unknown): void {
 function describeLoaded(loaded: LoadedScenario, options: ScenarioSuiteOptions): void {
   const config = suiteConfigOf(loaded);
   const liveOnly = liveOnlySkip(loaded, options, config);
-  const repeat = repeatOf();
+  const repeat = repeatOf(config);
   if (liveOnly) noteNotRun(loaded, options.artifactsDir ?? "test/.tmp", "skipped", liveOnly);
   if (repeat.times > 1 && !liveOnly) {
     describeRepeatedScenario(loaded, options, repeat.times, repeat.passRate);

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
-import { FlowcheckError } from "../../errors.ts";
 import type { FlowDefinition } from "../../engine/flow.ts";
+import { invalidScenario } from "./invalid-scenario.ts";
 import { jsonLines } from "./json-lines.ts";
 import { meaningProblems } from "./meaning-problems.ts";
 import type { LoadedScenario, Scenario } from "./scenario.ts";
@@ -47,11 +47,7 @@ function linesOf(text: string, scenario: Scenario): NonNullable<LoadedScenario["
  */
 export function loadScenario(file: string, flows: readonly FlowDefinition[], options: { root?: string } = {}): LoadedScenario {
   const fail = (problems: string[]): never => {
-    throw new FlowcheckError(
-      "scenario_invalid",
-      `${file} is not a valid scenario (${problems.length} problem${problems.length === 1 ? "" : "s"}); no turn was run:\n- ${problems.join("\n- ")}`,
-      { details: problems },
-    );
+    throw invalidScenario(file, problems);
   };
   let text: string;
   try {

@@ -4,6 +4,7 @@ import { closestName } from "./closest-name.ts";
 import { compilePattern } from "./compile-pattern.ts";
 import { isSuccessStatus } from "./is-success-status.ts";
 import type { Scenario, ScenarioTurn } from "./scenario.ts";
+import { scenarioEnvProblems } from "./scenario-env.ts";
 import { show } from "./show.ts";
 import { stepReferences } from "./step-references.ts";
 
@@ -73,6 +74,7 @@ export function meaningProblems(scenario: Scenario, flows: readonly FlowDefiniti
     const guess = closestName(scenario.flowName, names);
     problems.push(`flowName: "${scenario.flowName}" is not a registered flow${guess ? `; did you mean ${guess}?` : "."} The flows are ${names.join(", ")}.`);
   }
+  problems.push(...scenarioEnvProblems(scenario.env, scenario.flowName, flow));
   const references = stepReferences(scenario);
   const checkSteps = (turn: number | undefined) => {
     for (const reference of references) {

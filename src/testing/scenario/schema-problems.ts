@@ -65,13 +65,21 @@ function describeSchemaError(error: ErrorObject, data: unknown): string {
   }
 }
 
+/**
+ * The schema's refusal of a run setting in `env`: the schema marks those names for editors, and
+ * the meaning checks report them, knowing the flow and what its env may take instead.
+ */
+function isEnvReservation(error: ErrorObject): boolean {
+  return error.schemaPath.startsWith("#/properties/env/propertyNames/anyOf");
+}
+
 /** The schema's problems, described, and ajv's errors behind them. */
 export function schemaProblems(data: unknown): { problems: string[]; errors: ErrorObject[] } {
   if (validateScenario(data)) return { problems: [], errors: [] };
   const errors = validateScenario.errors ?? [];
   const oneOfPaths = new Set(errors.filter((e) => e.keyword === "oneOf").map((e) => e.instancePath));
   const problems = errors
-    .filter((e) => e.keyword !== "propertyNames")
+    .filter((e) => e.keyword !== "propertyNames" && !isEnvReservation(e))
     .filter((e) => e.keyword === "oneOf" || !oneOfPaths.has(e.instancePath))
     .map((e) => describeSchemaError(e, data));
   return { problems, errors };
@@ -93,7 +101,7 @@ export function soundPart(data: object, errors: readonly ErrorObject[]): { scena
   for (const error of errors) {
     const turn = /^\/turns\/(\d+)/.exec(error.instancePath);
     if (turn) touchedTurns.add(Number(turn[1]));
-    if (["required", "additionalProperties", "propertyNames"].includes(error.keyword)) continue;
+    if (["required", "additionalProperties", "propertyNames"].includes(error.keyword) || isEnvReservation(error)) continue;
     const propertyName = (error as ErrorObject & { propertyName?: string }).propertyName;
     const parts = pointerParts(error.instancePath);
     if (propertyName !== undefined) parts.push(propertyName);

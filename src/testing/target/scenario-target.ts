@@ -4,6 +4,7 @@ import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
 import type { Cassette } from "../cassette/cassette.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
+import { scenarioEnvOf, scenarioRunSettingsOf } from "../scenario/scenario-env.ts";
 import { externalTarget } from "./external-target.ts";
 import { inProcessTarget } from "./in-process-target.ts";
 import type { ModelFaults } from "./model-faults.ts";
@@ -71,14 +72,15 @@ export interface TargetOptions {
  * process on 127.0.0.1 with an ephemeral port and a SQLite file of its own (or, with
  * SESSION_STORE=MONGO, MongoDB), configured with the scenario's `env` defaults under the
  * environment (a value already set wins). Such a target can be restarted. Neither writes the
- * environment.
+ * environment, and a scenario whose `env` sets a run setting starts neither (`scenario_invalid`).
  */
 export async function startScenarioTarget(loaded: LoadedScenario, options: TargetOptions): Promise<ScenarioTarget> {
-  const scenarioKeys = Object.keys(loaded.scenario.env ?? {});
-  const config = loadConfig(options.env, loaded.scenario.env);
+  const scenarioEnv = scenarioEnvOf(loaded);
+  const scenarioKeys = Object.keys(scenarioEnv);
+  const config = loadConfig(options.env, scenarioEnv);
   const label = `${loaded.scenario.flowName}: ${loaded.name}`;
   if (!config.targetUrl) return await inProcessTarget(loaded, options, config, scenarioKeys, new ProviderGate(config, label));
-  // A server elsewhere booted with its own environment: the scenario's env defaults reach neither it nor this runner.
-  const own = loadConfig(options.env);
+  // A server elsewhere booted with its own environment: the flow's settings cannot reach it, and only the run settings reach this runner.
+  const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
   return { ...(await externalTarget(config.targetUrl, own, scenarioKeys)), provider: new ProviderGate(own, label) };
 }
