@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
+import { SCENARIO_RUN_SETTINGS } from "../src/testing/scenario/scenario-env.ts";
 import { codeNamesIn, sectionOf, tableRowsOf } from "./support/markdown.ts";
 
 // docs/reference.md documents every key a scenario file may hold and every environment variable
@@ -117,4 +118,9 @@ test("every environment variable src/config.ts reads and .env.example lists is i
 test("the reference's Environment table names no variable the code does not know", () => {
   const known = environmentVariables();
   assert.deepEqual([...firstColumn("Environment")].filter((name) => !known.has(name)).sort(), []);
+});
+
+test("the run settings the reference lists as safe in a scenario's env are exactly those the loader lets through", () => {
+  const listed = [...firstColumn("What a scenario's `env` may set")].filter((name) => !name.startsWith("<FLOW>_"));
+  assert.deepEqual(listed.sort(), [...SCENARIO_RUN_SETTINGS].sort());
 });
