@@ -37,6 +37,8 @@ export interface Config {
   turnTimeoutMs: number;
   /** Headers the runner adds to every request to the target (`FLOW_HEADERS`), e.g. a staging server's credentials. */
   requestHeaders: Readonly<Record<string, string>>;
+  /** The bearer token `npm start` locks its API with (`FLOW_API_TOKEN`); a secret, never shown. */
+  apiToken: string | undefined;
   /** How often the flow suites play each scenario (`FLOW_REPEAT`), and the pass rate each turn needs. */
   repeat: number;
   passRate: number;
@@ -132,6 +134,7 @@ export const RUN_VARIABLES: readonly string[] = Object.freeze([
   ...Object.keys(ENV_SCHEMA.properties),
   "OPENAI_API_KEY",
   "FLOW_HEADERS",
+  "FLOW_API_TOKEN",
   "FLOW_SCENARIOS",
   "CI",
   "FLOWCHECK_COVERAGE_RUN",
@@ -193,6 +196,18 @@ function headersOf(text: string | undefined, problems: string[]): Record<string,
     else headers[name] = headerValue;
   }
   return headers;
+}
+
+const MIN_API_TOKEN = 16;
+
+/** FLOW_API_TOKEN, checked without ever quoting it: it is a secret. */
+function apiTokenOf(token: string | undefined, problems: string[]): string | undefined {
+  if (token === undefined) return undefined;
+  const hint = `use ${MIN_API_TOKEN} or more letters, digits and punctuation, e.g. the output of \`openssl rand -hex 32\``;
+  // A bearer token travels in a header: a space, a control character or non-ASCII would not arrive as set.
+  if (!/^[\x21-\x7e]+$/.test(token)) problems.push(`FLOW_API_TOKEN holds a space, a control character or a character outside ASCII (its value is not shown: it is a secret); ${hint}.`);
+  else if (token.length < MIN_API_TOKEN) problems.push(`FLOW_API_TOKEN is shorter than ${MIN_API_TOKEN} characters (its value is not shown: it is a secret), too easy to guess; ${hint}.`);
+  return token;
 }
 
 /** Each variable whose value is not allowed, naming the value and what is. */
@@ -263,6 +278,7 @@ export function loadConfig(source: Environment = process.env, defaults: Readonly
   }
   const problems = envProblems(env);
   const requestHeaders = headersOf(env["FLOW_HEADERS"], problems);
+  const apiToken = apiTokenOf(env["FLOW_API_TOKEN"], problems);
   problems.push(...combinationProblems(env));
   if (problems.length) {
     throw new FlowcheckError("config_invalid", `The environment is not valid:\n- ${problems.join("\n- ")}`, { details: problems });
@@ -288,6 +304,7 @@ export function loadConfig(source: Environment = process.env, defaults: Readonly
     }),
     turnTimeoutMs: Number(env["FLOW_TURN_TIMEOUT_MS"] ?? DEFAULTS.FLOW_TURN_TIMEOUT_MS),
     requestHeaders: Object.freeze(requestHeaders),
+    apiToken,
     repeat: Number(env["FLOW_REPEAT"] ?? DEFAULTS.FLOW_REPEAT),
     passRate: Number(env["FLOW_PASS_RATE"] ?? DEFAULTS.FLOW_PASS_RATE),
     ci: Boolean(env["CI"]),

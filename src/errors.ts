@@ -6,6 +6,7 @@
 export const errorCatalogue = {
   invalid_json: { status: 400, summary: "The request body is not valid JSON." },
   invalid_request: { status: 400, summary: "The request is JSON but not a valid chat request." },
+  unauthorized: { status: 401, summary: "npm start was given FLOW_API_TOKEN, and the request carries no Authorization: Bearer header with that token." },
   unknown_flow: { status: 404, summary: "No flow is registered under that name." },
   session_not_found: { status: 404, summary: "No session is stored under that id." },
   not_found: { status: 404, summary: "No route matches the path." },

@@ -1,6 +1,6 @@
 export * from "./engine/index.ts";
 export { createApp, type App, type AppOptions } from "./create-app.ts";
-export { serve, type RunningServer } from "./serve.ts";
+export { serve, type RunningServer, type ServeOptions } from "./serve.ts";
 export { loadConfig, MODEL_MODES, type Config, type ModelMode } from "./config.ts";
 export { FlowcheckError, errorCatalogue, isFlowcheckError, type ErrorCode } from "./errors.ts";
 export { SqliteSessionStore } from "./store/sqlite/sqlite-session-store.ts";

@@ -66,6 +66,32 @@ test("an empty variable counts as unset", () => {
   assert.equal(config.openai.model, "gpt-4o-mini");
 });
 
+test("FLOW_API_TOKEN is read as the API token; unset or empty, there is none and the API is open", () => {
+  assert.equal(loadConfig({ FLOW_API_TOKEN: "0123456789abcdef-~!#" }).apiToken, "0123456789abcdef-~!#");
+  assert.equal(loadConfig({}).apiToken, undefined);
+  assert.equal(loadConfig({ FLOW_API_TOKEN: "" }).apiToken, undefined);
+});
+
+test("a FLOW_API_TOKEN that is short or holds whitespace, a control character or non-ASCII is refused with config_invalid, never quoted", () => {
+  const hint = "use 16 or more letters, digits and punctuation, e.g. the output of `openssl rand -hex 32`.";
+  const cases: Record<string, string> = {
+    "short-secret": `FLOW_API_TOKEN is shorter than 16 characters (its value is not shown: it is a secret), too easy to guess; ${hint}`,
+    "long-enough secret-with-space": `FLOW_API_TOKEN holds a space, a control character or a character outside ASCII (its value is not shown: it is a secret); ${hint}`,
+    "long-enough-secret-with-tab\t": `FLOW_API_TOKEN holds a space, a control character or a character outside ASCII (its value is not shown: it is a secret); ${hint}`,
+    "long-enough-secret-\u0000-nul": `FLOW_API_TOKEN holds a space, a control character or a character outside ASCII (its value is not shown: it is a secret); ${hint}`,
+    "long-enough-secret-ümlaut": `FLOW_API_TOKEN holds a space, a control character or a character outside ASCII (its value is not shown: it is a secret); ${hint}`,
+    "   ": `FLOW_API_TOKEN holds a space, a control character or a character outside ASCII (its value is not shown: it is a secret); ${hint}`,
+  };
+  for (const [token, problem] of Object.entries(cases)) {
+    assert.deepEqual(problemsOf({ FLOW_API_TOKEN: token }), [problem], JSON.stringify(token));
+    try {
+      loadConfig({ FLOW_API_TOKEN: token });
+    } catch (error) {
+      assert.ok(!(error as Error).message.includes(token), `the message quotes ${JSON.stringify(token)}`);
+    }
+  }
+});
+
 test("a flow's own scripted pin wins over FLOW_MODEL, which wins over the fallback", () => {
   const pinned = loadConfig({ FLOW_MODEL: "live", OPENAI_API_KEY: "k", BASIC_FLOW_USE_SCRIPTED_MODEL: "1" });
   assert.equal(modelModeOf(pinned, "BASIC_FLOW", "scripted"), "scripted");

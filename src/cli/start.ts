@@ -11,6 +11,7 @@ Serves the registered flows (src/flows/index.ts) over HTTP on HOST:PORT (default
 127.0.0.1:3000), with sessions in SQLITE_PATH (default data/flowcheck.sqlite), or in MongoDB with
 SESSION_STORE=MONGO. Reads .env first; a variable already set wins. FLOW_MODEL picks the model
 (scripted, live, record, replay); unset, it is live when OPENAI_API_KEY is set, else scripted.
+FLOW_API_TOKEN locks the API: every request then needs Authorization: Bearer <that token>.
 .env.example lists every variable.`);
 
 const dotenv = dotenvDefaults();
@@ -22,7 +23,9 @@ try {
   const why = config.flowModel ? `FLOW_MODEL=${config.flowModel}` : `FLOW_MODEL unset, ${config.openai.apiKey ? "OPENAI_API_KEY set" : "no OPENAI_API_KEY"}`;
   const modes = Object.entries(app.modelModes).map(([flow, mode]) => `${flow} ${mode}`).join(", ");
   console.log(`flowcheck: models: ${modes} (${why})`);
-  const running = await serve(app);
+  // The lock is npm start's alone: an app a test run boots in its process is open whatever the environment says.
+  const running = await serve(app, config.host, config.port, { apiToken: config.apiToken });
+  if (config.apiToken !== undefined) console.log("flowcheck: the API is locked: every request needs Authorization: Bearer <FLOW_API_TOKEN>");
   console.log(`flowcheck: serving ${running.url} with sessions in ${app.store.description}`);
   const stop = () => {
     void running.close().then(() => process.exit(0));

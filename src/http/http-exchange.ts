@@ -14,12 +14,18 @@ export interface HttpResponse {
   body: string | readonly string[];
 }
 
+/**
+ * A check of a request's method, target and headers, made before its body is read: a response
+ * refuses the request, `undefined` lets it through to the handler.
+ */
+export type RequestGate = (request: Omit<HttpRequest, "body">) => HttpResponse | undefined;
+
 /** The header that carries the session id, in requests and answers. */
 export const SESSION_HEADER = "CHAT_SESSION_ID";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export function headerValue(request: HttpRequest, name: string): string | undefined {
+export function headerValue(request: Pick<HttpRequest, "headers">, name: string): string | undefined {
   const value = request.headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
 }

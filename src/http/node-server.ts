@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { FlowcheckError } from "../errors.ts";
 import type { Handler } from "./create-handler.ts";
-import { MAX_BODY_BYTES, type HttpRequest, type HttpResponse } from "./http-exchange.ts";
+import { MAX_BODY_BYTES, type HttpRequest, type HttpResponse, type RequestGate } from "./http-exchange.ts";
 import { errorResponse } from "./json-response.ts";
 
 class BodyTooLarge extends Error {}
@@ -51,8 +51,12 @@ function send(res: ServerResponse, response: HttpResponse): void {
   res.end();
 }
 
-/** Serves `handler` on node:http. Bodies over 1 MB are answered 413 and the connection is closed. */
-export function createNodeServer(handler: Handler): Server {
+/**
+ * Serves `handler` on node:http. Bodies over 1 MB are answered 413 and the connection is closed.
+ * `gate` sees each request before its body is read, and may answer it instead of the handler.
+ */
+export function createNodeServer(handler: Handler, options: { gate?: RequestGate } = {}): Server {
+  const { gate } = options;
   return createServer((req, res) => {
     // The handler answers every error itself; this only keeps a bug in it from ending the process.
     const failed = (error: unknown) => {
@@ -60,11 +64,25 @@ export function createNodeServer(handler: Handler): Server {
       if (res.headersSent) res.destroy();
       else send(res, errorResponse(error));
     };
+    // Before the body: a refused client never has its body buffered, and learns nothing of its size limit.
+    // node:http discards the unread body once the answer is sent, so the connection can carry the next request.
+    const head = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers };
+    let refused: HttpResponse | undefined;
+    try {
+      refused = gate?.(head);
+    } catch (error) {
+      failed(error);
+      return;
+    }
+    if (refused) {
+      send(res, refused);
+      return;
+    }
     readBody(
       req,
       MAX_BODY_BYTES,
       (body) => {
-        const request: HttpRequest = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body };
+        const request: HttpRequest = { ...head, body };
         let answer: Promise<HttpResponse>;
         try {
           answer = handler(request);

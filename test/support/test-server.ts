@@ -19,21 +19,22 @@ export interface TestServer {
  * The app serving `flows` on 127.0.0.1 with an ephemeral port and its own SQLite file under test/.tmp.
  * The environment is `env` alone (not process.env), so a test sees only the pins it sets. `flows` is
  * required, so no spec serves whatever flows the app registers by default. `sqlite` are the store's
- * options (e.g. a short `busyTimeoutMs` for a spec that locks the file).
+ * options (e.g. a short `busyTimeoutMs` for a spec that locks the file). `apiToken` locks the API
+ * as `npm start` does with FLOW_API_TOKEN.
  */
 export async function startTestServer(
-  options: Omit<AppOptions, "config" | "store" | "flows"> & { flows: readonly FlowEntry[]; env?: Record<string, string>; sqlite?: SqliteStoreOptions },
+  options: Omit<AppOptions, "config" | "store" | "flows"> & { flows: readonly FlowEntry[]; env?: Record<string, string>; sqlite?: SqliteStoreOptions; apiToken?: string },
 ): Promise<TestServer> {
   const dir = await tempDir("server");
   const sqlitePath = join(dir.path, "sessions.sqlite");
-  const { env = {}, sqlite, ...appOptions } = options;
+  const { env = {}, sqlite, apiToken, ...appOptions } = options;
   const app = await createApp({
     ...appOptions,
     config: loadConfig(env),
     store: new SqliteSessionStore(sqlitePath, sqlite),
     log: appOptions.log ?? (() => undefined),
   });
-  const server = await serve(app, "127.0.0.1", 0);
+  const server = await serve(app, "127.0.0.1", 0, { apiToken });
   return {
     app,
     server,

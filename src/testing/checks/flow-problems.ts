@@ -16,13 +16,23 @@ function isListedFlow(value: unknown): value is ListedFlow {
 
 /**
  * What keeps the target from serving this scenario, as its `GET /ai/flows` tells: the route
- * failing, the scenario's flow not listed (another deployment), or steps the scenario names that
- * the listed flow does not have (another version of the flow). Empty when the target serves it.
+ * failing (or locked: then how to send credentials), the scenario's flow not listed (another
+ * deployment), or steps the scenario names that the listed flow does not have (another version of
+ * the flow). Empty when the target serves it.
  */
 export async function flowProblems(client: ChatClient, scenario: Scenario): Promise<string[]> {
   const where = `GET ${client.urlOf("/ai/flows")}`;
   const { response } = await client.listFlows();
-  const flows = parseObject(response.body)?.["flows"];
+  const body = parseObject(response.body);
+  if (response.status === 401) {
+    const error = body?.["error"] as { code?: unknown; message?: unknown } | undefined;
+    const said = typeof error?.message === "string" ? `${String(error.code)}: ${error.message}` : JSON.stringify(preview(response.body, 120));
+    return [
+      `${where} answered 401 (${said}); the server wants credentials this run did not send, or refused those it sent: ` +
+        `give them with FLOW_HEADERS, e.g. FLOW_HEADERS='{"Authorization": "Bearer <the server's FLOW_API_TOKEN>"}'.`,
+    ];
+  }
+  const flows = body?.["flows"];
   if (response.status !== 200 || !Array.isArray(flows) || !flows.every(isListedFlow)) {
     return [`${where} answered ${response.status} ${JSON.stringify(preview(response.body, 120))}; a flowcheck server lists its flows there as {"flows": [{"name", "steps", …}]}.`];
   }
