@@ -105,3 +105,17 @@ test("the YAML check this relies on refuses what is not well-formed", () => {
     assert.throws(() => parseTinyYaml(bad), /^Error: (line \d+: |an unclosed|"{b: 1}" is YAML)/, JSON.stringify(bad));
   }
 });
+
+test("the Node lines package.json's engines names are the ones ci.yml tests, .ci/run installs besides this machine's, and the README names", () => {
+  const engines = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+  const supported = [...engines.matchAll(/\^(\d+)/g)].map((match) => Number(match[1]));
+  assert.ok(supported.length >= 3, `engines.node is ${engines}`);
+  const matrix = workflow("ci.yml").jobs["test"]?.strategy?.matrix?.["node"];
+  assert.deepEqual(matrix, supported);
+  const others = /^OTHER_NODES=\(([^)]*)\)$/m.exec(readFileSync(join(ROOT, ".ci", "run"), "utf8"))?.[1]?.split(" ").map((version) => Number(version.split(".")[0]));
+  assert.ok(others, ".ci/run has no OTHER_NODES=(…) line");
+  assert.deepEqual(others, supported.slice(1), "every supported line but the oldest, which is this machine's");
+  const readme = /^Node (\d+) \([^)]*\), ([^:]*): CI runs the suite on all \w+\./m.exec(readFileSync(join(ROOT, "README.md"), "utf8"));
+  assert.ok(readme, "README.md has no 'Node …: CI runs the suite on all …' line");
+  assert.deepEqual([Number(readme[1]), ...[...readme[2]!.matchAll(/\d+/g)].map((match) => Number(match[0]))], supported);
+});
