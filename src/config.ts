@@ -1,12 +1,10 @@
 import { delimiter } from "node:path";
 import { FlowcheckError } from "./errors.ts";
 import { compileSchema } from "./engine/schema-validator.ts";
+import { CHECKLIST_MODES, ENVIRONMENT_VARIABLES, JUDGE_MODES, MODEL_MODES, SESSION_STORES, type EnvironmentVariable, type VariableName } from "./environment-variables.ts";
 
-export const MODEL_MODES = ["scripted", "live", "record", "replay"] as const;
+export { CHECKLIST_MODES, JUDGE_MODES, MODEL_MODES, SESSION_STORES };
 export type ModelMode = (typeof MODEL_MODES)[number];
-export const SESSION_STORES = ["SQLITE", "MONGO"] as const;
-export const JUDGE_MODES = ["auto", "off", "required"] as const;
-export const CHECKLIST_MODES = ["report", "strict"] as const;
 
 /** Every setting, read once from the environment when the app is built, then frozen. */
 export interface Config {
@@ -70,101 +68,37 @@ export interface RunLimitsConfig {
   coordinatorUrl: string | undefined;
 }
 
-export const DEFAULTS = {
-  HOST: "127.0.0.1",
-  PORT: "3000",
-  SESSION_STORE: "SQLITE",
-  DOCUMENT_DB: "flowcheck",
-  OPENAI_MODEL: "gpt-4o-mini",
-  OPENAI_MAX_RETRIES: "2",
-  OPENAI_TIMEOUT_MS: "60000",
-  JUDGE: "auto",
-  JUDGE_MODEL: "gpt-4o",
-  JUDGE_CACHE: "on",
-  FLOW_REPEAT: "1",
-  FLOW_PASS_RATE: "1",
-  FLOW_CHECKLIST: "report",
-  // A live turn makes up to a few model calls of OPENAI_TIMEOUT_MS each, retries included.
-  FLOW_TURN_TIMEOUT_MS: "300000",
-  OPENAI_MAX_INFLIGHT: "16",
-} as const;
+type Table = typeof ENVIRONMENT_VARIABLES;
+type RunVariable = Exclude<VariableName, `<FLOW>_${string}`>;
+type Defaulted = { [Name in RunVariable]: Table[Name] extends { default: string } ? Name : never }[RunVariable];
 
-const INTEGER = "^(0|[1-9][0-9]*)$";
-const POSITIVE = "^[1-9][0-9]*$";
-const PRICE = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$";
-const ENV_SCHEMA = {
+const RUN_ENTRIES = Object.entries(ENVIRONMENT_VARIABLES).filter(([name]) => !name.startsWith("<FLOW>_")) as [RunVariable, EnvironmentVariable][];
+// `<FLOW>_USE_SCRIPTED_MODEL` → `_USE_SCRIPTED_MODEL`: how a flow's own variable of that kind ends.
+const FLOW_ENTRIES = Object.entries(ENVIRONMENT_VARIABLES)
+  .filter(([name]) => name.startsWith("<FLOW>_"))
+  .map(([name, variable]) => [name.slice("<FLOW>".length), variable] as [string, EnvironmentVariable]);
+
+/** Each variable's value when unset, from the table. */
+export const DEFAULTS = Object.freeze(Object.fromEntries(RUN_ENTRIES.flatMap(([name, variable]) => (variable.default === undefined ? [] : [[name, variable.default]])))) as Readonly<
+  Record<Defaulted, string>
+>;
+
+const validateEnv = compileSchema({
   type: "object",
-  properties: {
-    HOST: { type: "string", minLength: 1 },
-    PORT: { type: "string", pattern: INTEGER },
-    SESSION_STORE: { enum: [...SESSION_STORES] },
-    SQLITE_PATH: { type: "string", minLength: 1 },
-    MONGO_URL: { type: "string", pattern: "^mongodb(\\+srv)?://" },
-    DOCUMENT_DB: { type: "string", pattern: "^[A-Za-z0-9_-]{1,63}$" },
-    FLOW_MODEL: { enum: [...MODEL_MODES] },
-    OPENAI_BASE_URL: { type: "string", pattern: "^https?://" },
-    OPENAI_MODEL: { type: "string", minLength: 1 },
-    OPENAI_MAX_RETRIES: { type: "string", pattern: INTEGER },
-    OPENAI_TIMEOUT_MS: { type: "string", pattern: "^[1-9][0-9]*$" },
-    JUDGE: { enum: [...JUDGE_MODES] },
-    JUDGE_MODEL: { type: "string", minLength: 1 },
-    JUDGE_CACHE: { enum: ["on", "off"] },
-    FLOW_REPEAT: { type: "string", pattern: "^[1-9][0-9]*$" },
-    FLOW_PASS_RATE: { type: "string", pattern: "^(0(\\.[0-9]+)?|1(\\.0+)?)$" },
-    FLOW_CHECKLIST: { enum: [...CHECKLIST_MODES] },
-    FLOW_TURN_TIMEOUT_MS: { type: "string", pattern: "^[1-9][0-9]*$" },
-    FLOW_BASE_URL: { type: "string", pattern: "^https?://" },
-    FLOW_CONCURRENCY: { type: "string", pattern: POSITIVE },
-    OPENAI_MAX_INFLIGHT: { type: "string", pattern: POSITIVE },
-    OPENAI_MAX_RPM: { type: "string", pattern: POSITIVE },
-    FLOW_MAX_TOKENS: { type: "string", pattern: POSITIVE },
-    FLOW_PRICE_PER_MTOK_IN: { type: "string", pattern: PRICE },
-    FLOW_PRICE_PER_MTOK_OUT: { type: "string", pattern: PRICE },
-    FLOWCHECK_COORDINATOR: { type: "string", pattern: "^http://127\\.0\\.0\\.1:[0-9]+$" },
-  },
-} as const;
-const validateEnv = compileSchema(ENV_SCHEMA);
+  properties: Object.fromEntries(RUN_ENTRIES.flatMap(([name, variable]) => (variable.schema ? [[name, { type: "string", ...variable.schema }]] : []))),
+});
 
 /**
  * Every variable the run reads, besides each flow's own (`<FLOW>_…`). They choose the model, the
  * provider and its key, where requests and sessions go: a scenario file sets none of them but the
  * few `src/testing/scenario/scenario-env.ts` lists as safe.
  */
-export const RUN_VARIABLES: readonly string[] = Object.freeze([
-  ...Object.keys(ENV_SCHEMA.properties),
-  "OPENAI_API_KEY",
-  "FLOW_HEADERS",
-  "FLOW_API_TOKEN",
-  "FLOW_SCENARIOS",
-  "CI",
-  "FLOWCHECK_COVERAGE_RUN",
-  "FLOWCHECK_TYPECHECK",
-]);
+export const RUN_VARIABLES: readonly string[] = Object.freeze(RUN_ENTRIES.map(([name]) => name));
 
-const HINTS: Record<string, string> = {
-  PORT: "a whole number from 0 to 65535",
-  SESSION_STORE: `one of ${SESSION_STORES.join(", ")}`,
-  FLOW_MODEL: `one of ${MODEL_MODES.join(", ")}, or unset`,
-  MONGO_URL: "a mongodb:// or mongodb+srv:// connection string",
-  DOCUMENT_DB: "a database name of letters, digits, _ and -",
-  OPENAI_BASE_URL: "an http:// or https:// URL",
-  FLOW_BASE_URL: "the http:// or https:// URL of the running server",
-  OPENAI_MAX_RETRIES: "a whole number, 0 for no retries",
-  OPENAI_TIMEOUT_MS: "a positive whole number of milliseconds",
-  JUDGE: `one of ${JUDGE_MODES.join(", ")}`,
-  JUDGE_CACHE: "on or off",
-  FLOW_REPEAT: "a whole number of runs, 1 or more",
-  FLOW_PASS_RATE: "a fraction from 0 to 1, e.g. 0.8",
-  FLOW_CHECKLIST: `one of ${CHECKLIST_MODES.join(", ")}`,
-  FLOW_TURN_TIMEOUT_MS: "a positive whole number of milliseconds",
-  FLOW_CONCURRENCY: "a whole number of conversations, 1 or more (1 plays them one after another)",
-  OPENAI_MAX_INFLIGHT: "a whole number of requests, 1 or more",
-  OPENAI_MAX_RPM: "a whole number of requests per minute, 1 or more, or unset for no limit",
-  FLOW_MAX_TOKENS: "a whole number of tokens, 1 or more, or unset for no budget",
-  FLOW_PRICE_PER_MTOK_IN: "dollars per million input tokens, e.g. 0.15",
-  FLOW_PRICE_PER_MTOK_OUT: "dollars per million output tokens, e.g. 0.6",
-  FLOWCHECK_COORDINATOR: "the http://127.0.0.1:<port> address run-specs sets; unset it",
-};
+/** `NAME="value" is not valid: expected …`, the one form every refused value is told in; a secret's value is never quoted. */
+function refusal(name: string, value: string, variable: EnvironmentVariable | undefined, fallback = "a valid value"): string {
+  return `${name}${variable?.secret ? "" : `="${value}"`} is not valid: expected ${variable?.hint ?? fallback}.`;
+}
 
 // The runner sets these itself: a flow request's body type, what it accepts, the session it continues, the turn's key.
 const RUNNER_HEADERS = new Set(["content-type", "content-length", "accept", "host", "connection", "transfer-encoding", "chat_session_id", "idempotency-key"]);
@@ -216,15 +150,14 @@ function envProblems(env: Readonly<Record<string, string>>): string[] {
   if (!validateEnv(env)) {
     for (const error of validateEnv.errors ?? []) {
       const name = error.instancePath.slice(1);
-      problems.push(`${name}="${env[name]}" is not valid: expected ${HINTS[name] ?? error.message}.`);
+      problems.push(refusal(name, env[name]!, ENVIRONMENT_VARIABLES[name as RunVariable], error.message));
     }
   }
   const port = Number(env["PORT"] ?? DEFAULTS.PORT);
-  if (Number.isInteger(port) && port > 65535) problems.push(`PORT="${env["PORT"]}" is not valid: expected ${HINTS["PORT"]}.`);
+  if (Number.isInteger(port) && port > 65535) problems.push(refusal("PORT", env["PORT"]!, ENVIRONMENT_VARIABLES.PORT));
   for (const [key, value] of Object.entries(env)) {
-    if (key.endsWith("_FLOW_USE_SCRIPTED_MODEL") && !["1", "0", "true", "false"].includes(value)) {
-      problems.push(`${key}="${value}" is not valid: expected 1 or true to use the scripted model for that flow, 0 or false not to.`);
-    }
+    const [, variable] = FLOW_ENTRIES.find(([suffix]) => key.endsWith(suffix)) ?? [];
+    if (variable?.schema && "enum" in variable.schema && !variable.schema.enum.includes(value)) problems.push(refusal(key, value, variable));
   }
   return problems;
 }
@@ -357,7 +290,7 @@ export function runIdOf(env: Environment = process.env): string | undefined {
 export function checklistStrictOf(envPrefix: string, env: Environment = process.env): boolean {
   const mode = env["FLOW_CHECKLIST"];
   if (mode && !(CHECKLIST_MODES as readonly string[]).includes(mode)) {
-    throw new FlowcheckError("config_invalid", `The environment is not valid:\n- FLOW_CHECKLIST is ${JSON.stringify(mode)}; expected one of ${CHECKLIST_MODES.join(", ")}`);
+    throw new FlowcheckError("config_invalid", `The environment is not valid:\n- ${refusal("FLOW_CHECKLIST", mode, ENVIRONMENT_VARIABLES.FLOW_CHECKLIST)}`);
   }
   const pin = env[`${envPrefix}_STRICT_CHECKLIST`];
   return mode === "strict" || pin === "1" || pin === "true";

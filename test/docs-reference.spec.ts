@@ -2,12 +2,14 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
+import { ENVIRONMENT_VARIABLES } from "../src/environment-variables.ts";
 import { SCENARIO_RUN_SETTINGS } from "../src/testing/scenario/scenario-env.ts";
+import { environmentTableIn, renderEnvironmentTable } from "./tools/environment-table.ts";
 import { codeNamesIn, sectionOf, tableRowsOf } from "./support/markdown.ts";
 
 // docs/reference.md documents every key a scenario file may hold and every environment variable
 // flowcheck reads. These tests fail naming what is missing, so a key or variable added to the
-// schema, src/config.ts or .env.example cannot go undocumented.
+// schema, src/environment-variables.ts or .env.example cannot go undocumented.
 
 const ROOT = resolve(import.meta.dirname, "..");
 const REFERENCE = readFileSync(join(ROOT, "docs", "reference.md"), "utf8");
@@ -86,38 +88,29 @@ function sources(dir: string): string[] {
   );
 }
 
-/** The per-flow pins' suffixes, from the code that builds their names: `${flow.envPrefix}_CURRENT_DATE`. */
-function pinSuffixes(): Set<string> {
+/** Every variable src/ reads by name (`env["PORT"]`), and each per-flow one as `<FLOW>_…` (`${flow.envPrefix}_CURRENT_DATE`). */
+function variablesRead(): Set<string> {
   const text = sources(join(ROOT, "src")).map((file) => readFileSync(file, "utf8")).join("\n");
-  return new Set([...text.matchAll(/\$\{[\w.]*envPrefix\}_([A-Z][A-Z0-9_]*)/g)].map((match) => match[1]!));
+  const named = [...text.matchAll(/env\[\s*"([A-Z][A-Z0-9_]*)"\s*\]/g)].map((match) => match[1]!);
+  const perFlow = [...text.matchAll(/\$\{[\w.]*envPrefix\}_([A-Z][A-Z0-9_]*)/g)].map((match) => `<FLOW>_${match[1]!}`);
+  assert.ok(named.length > 20 && perFlow.length >= 2, "found too few variables; the patterns no longer match how src/ reads the environment");
+  return new Set([...named, ...perFlow]);
 }
 
-/** Every variable src/config.ts reads, validates or defaults, and every one .env.example lists; a flow's pin as `<FLOW>_…`. */
-function environmentVariables(): Set<string> {
-  const config = readFileSync(join(ROOT, "src", "config.ts"), "utf8");
-  const read = [...config.matchAll(/env\[\s*"([A-Z][A-Z0-9_]*)"\s*\]/g)].map((match) => match[1]!);
-  // DEFAULTS, the environment's schema and its hints: `  PORT: …` at the start of a line.
-  const declared = [...config.matchAll(/^\s+([A-Z][A-Z0-9_]*):\s/gm)].map((match) => match[1]!);
-  const example = [...readFileSync(join(ROOT, ".env.example"), "utf8").matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]!);
-  const suffixes = [...pinSuffixes()];
-  assert.ok(read.length > 10 && declared.length > 15 && example.length > 15, "found too few variables; the patterns no longer match src/config.ts or .env.example");
-  assert.ok(suffixes.length >= 2, `found the pin suffixes ${suffixes.join(", ")} only; the pattern no longer matches how the code names pins`);
-  const asDocumented = (name: string) => {
-    const suffix = suffixes.find((candidate) => name.endsWith(`_${candidate}`));
-    return suffix === undefined ? name : `<FLOW>_${suffix}`;
-  };
-  return new Set([...read, ...declared, ...example, ...suffixes.map((suffix) => `<FLOW>_${suffix}`)].map(asDocumented));
-}
-
-test("every environment variable src/config.ts reads and .env.example lists is in the reference's Environment table", () => {
-  const documented = firstColumn("Environment");
-  const missing = [...environmentVariables()].filter((name) => !documented.has(name)).sort();
-  assert.deepEqual(missing, [], `docs/reference.md's Environment table lacks ${missing.join(", ")}`);
+test("docs/reference.md's Environment table is the one src/environment-variables.ts renders", () => {
+  const table = environmentTableIn(REFERENCE);
+  assert.ok(table !== undefined, "docs/reference.md has no Environment table");
+  assert.equal(table, renderEnvironmentTable(), "run `npx tsx test/tools/environment-table.ts --write` to write the table from src/environment-variables.ts");
 });
 
-test("the reference's Environment table names no variable the code does not know", () => {
-  const known = environmentVariables();
-  assert.deepEqual([...firstColumn("Environment")].filter((name) => !known.has(name)).sort(), []);
+test("every environment variable src/ reads, and every one .env.example lists, is in src/environment-variables.ts", () => {
+  const known = new Set(Object.keys(ENVIRONMENT_VARIABLES));
+  assert.deepEqual([...variablesRead()].filter((name) => !known.has(name)).sort(), []);
+  const example = [...readFileSync(join(ROOT, ".env.example"), "utf8").matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]!);
+  assert.ok(example.length > 15, "found too few variables in .env.example");
+  // The demo flows' pins, as `<FLOW>_CURRENT_DATE`.
+  const asDocumented = (name: string) => [...known].find((pattern) => pattern.startsWith("<FLOW>_") && name.endsWith(pattern.slice("<FLOW>".length))) ?? name;
+  assert.deepEqual(example.map(asDocumented).filter((name) => !known.has(name)).sort(), []);
 });
 
 test("the run settings the reference lists as safe in a scenario's env are exactly those the loader lets through", () => {

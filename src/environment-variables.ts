@@ -1,0 +1,221 @@
+export const MODEL_MODES = ["scripted", "live", "record", "replay"] as const;
+export const SESSION_STORES = ["SQLITE", "MONGO"] as const;
+export const JUDGE_MODES = ["auto", "off", "required"] as const;
+export const CHECKLIST_MODES = ["report", "strict"] as const;
+
+/**
+ * One variable the run reads: its default, what its value must be, and its line in
+ * docs/reference.md's Environment table, which is rendered from this table
+ * (`npx tsx test/tools/environment-table.ts --write`) and checked against it by a spec.
+ */
+export interface EnvironmentVariable {
+  /** The value when unset; without it, unset means none. */
+  readonly default?: string;
+  /** The default as the reference words it, when it is more than the value (`the SDK's`, `unset: no limit`). */
+  readonly shown?: string;
+  /** What the value must be, as JSON Schema keywords for a string; without it, any string. */
+  readonly schema?: { readonly enum: readonly string[] } | { readonly pattern: string } | { readonly minLength: number };
+  /** A refused value's fix, in words; without it, the schema's own message. */
+  readonly hint?: string;
+  /** A credential: never quoted, and redacted wherever a run shows its environment. */
+  readonly secret?: boolean;
+  /** The reference's meaning column. */
+  readonly doc: string;
+}
+
+const INTEGER = "^(0|[1-9][0-9]*)$";
+const POSITIVE = "^[1-9][0-9]*$";
+const PRICE = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$";
+
+/**
+ * Every variable flowcheck reads, once each, in the reference's order. A name that begins with
+ * `<FLOW>_` stands for one variable per flow (`BASIC_FLOW_CURRENT_DATE`, …).
+ */
+export const ENVIRONMENT_VARIABLES = {
+  FLOW_MODEL: {
+    schema: { enum: MODEL_MODES },
+    hint: `one of ${MODEL_MODES.join(", ")}, or unset`,
+    doc: "`scripted`, `live`, `record` or `replay`; anything else is refused with the list. Unset: `npm start` uses `live` when `OPENAI_API_KEY` is set, else `scripted`, and says which in its first log line; the specs use `scripted`",
+  },
+  "<FLOW>_USE_SCRIPTED_MODEL": {
+    schema: { enum: ["1", "0", "true", "false"] },
+    hint: "1 or true to use the scripted model for that flow, 0 or false not to",
+    doc: "`1` runs that flow (e.g. `BASIC_FLOW_USE_SCRIPTED_MODEL`) and its children scripted, whatever `FLOW_MODEL` says",
+  },
+  "<FLOW>_CURRENT_DATE": {
+    doc: "pins the flow's clock to an ISO 8601 instant, e.g. `2027-07-15T00:00:00.000Z`",
+  },
+  OPENAI_API_KEY: {
+    secret: true,
+    doc: "the provider key (live mode)",
+  },
+  OPENAI_BASE_URL: {
+    shown: "the SDK's",
+    schema: { pattern: "^https?://" },
+    hint: "an http:// or https:// URL",
+    doc: "any OpenAI-compatible server",
+  },
+  OPENAI_MODEL: {
+    default: "gpt-4o-mini",
+    schema: { minLength: 1 },
+    doc: "the chat model",
+  },
+  OPENAI_MAX_RETRIES: {
+    default: "2",
+    schema: { pattern: INTEGER },
+    hint: "a whole number, 0 for no retries",
+    doc: "the SDK's retries of a failed call",
+  },
+  OPENAI_TIMEOUT_MS: {
+    default: "60000",
+    schema: { pattern: POSITIVE },
+    hint: "a positive whole number of milliseconds",
+    doc: "the SDK's timeout per call",
+  },
+  SESSION_STORE: {
+    default: "SQLITE",
+    schema: { enum: SESSION_STORES },
+    hint: `one of ${SESSION_STORES.join(", ")}`,
+    doc: "the session store: `SQLITE`, or `MONGO` for several server processes sharing sessions",
+  },
+  MONGO_URL: {
+    schema: { pattern: "^mongodb(\\+srv)?://" },
+    hint: "a mongodb:// or mongodb+srv:// connection string",
+    doc: "the MongoDB server for `SESSION_STORE=MONGO` (the password is never printed)",
+  },
+  DOCUMENT_DB: {
+    default: "flowcheck",
+    schema: { pattern: "^[A-Za-z0-9_-]{1,63}$" },
+    hint: "a database name of letters, digits, _ and -",
+    doc: "the MongoDB database for `SESSION_STORE=MONGO`",
+  },
+  SQLITE_PATH: {
+    shown: "`data/flowcheck.sqlite`",
+    schema: { minLength: 1 },
+    doc: "the SQLite file (specs use a fresh file under `test/.tmp/`)",
+  },
+  HOST: {
+    default: "127.0.0.1",
+    schema: { minLength: 1 },
+    doc: "the address `npm start` listens on",
+  },
+  PORT: {
+    default: "3000",
+    schema: { pattern: INTEGER },
+    hint: "a whole number from 0 to 65535",
+    doc: "the port `npm start` listens on",
+  },
+  FLOW_API_TOKEN: {
+    shown: "unset: the API is open",
+    secret: true,
+    doc: "locks `npm start`'s API: every request then needs `Authorization: Bearer <token>`, else 401 `unauthorized` ([locking the API](#locking-the-api)); 16 or more visible ASCII characters, no spaces, e.g. `openssl rand -hex 32`; a bad value is refused without being quoted, and the token is never printed. The apps a test run boots in its own process are never locked",
+  },
+  FLOW_BASE_URL: {
+    schema: { pattern: "^https?://" },
+    hint: "the http:// or https:// URL of the running server",
+    doc: "the flow suites drive this running server instead of booting one (a scenario's flow settings then do not reach it, since that server booted with its own environment, and only its run settings reach the runner; `FLOW_MODEL=record` or `replay` is refused with it)",
+  },
+  JUDGE: {
+    default: "auto",
+    schema: { enum: JUDGE_MODES },
+    hint: `one of ${JUDGE_MODES.join(", ")}`,
+    doc: "`auto` (judge when a judge can be reached), `off`, or `required` (a missing judge fails)",
+  },
+  JUDGE_MODEL: {
+    default: "gpt-4o",
+    schema: { minLength: 1 },
+    doc: "the judge's model, unless the scenario names `judgeModel`",
+  },
+  JUDGE_CACHE: {
+    default: "on",
+    schema: { enum: ["on", "off"] },
+    hint: "on or off",
+    doc: "`off` asks the judge again on every run",
+  },
+  FLOW_REPEAT: {
+    default: "1",
+    schema: { pattern: POSITIVE },
+    hint: "a whole number of runs, 1 or more",
+    doc: "runs of each scenario",
+  },
+  FLOW_PASS_RATE: {
+    default: "1",
+    schema: { pattern: "^(0(\\.[0-9]+)?|1(\\.0+)?)$" },
+    hint: "a fraction from 0 to 1, e.g. 0.8",
+    doc: "the share of a scenario's runs each turn must pass (a scenario's `env` may set it)",
+  },
+  FLOW_CHECKLIST: {
+    default: "report",
+    schema: { enum: CHECKLIST_MODES },
+    hint: `one of ${CHECKLIST_MODES.join(", ")}`,
+    doc: "`strict` fails a run on any ✗ of the [new-flow checklist](#the-new-flow-checklist) of a judged flow; `report` prints it only",
+  },
+  "<FLOW>_STRICT_CHECKLIST": {
+    doc: "`1` makes the checklist strict for that flow alone, e.g. `TEA_FLOW_STRICT_CHECKLIST=1`",
+  },
+  FLOWCHECK_TYPECHECK: {
+    doc: "set to `passed` by `npm test` after `npm run typecheck` passed, for the checklist's point 12; never set it yourself",
+  },
+  FLOW_HEADERS: {
+    secret: true,
+    doc: "headers the runner adds to every request to the target, as a JSON object, e.g. `{\"Authorization\": \"Bearer …\"}` for a staging server behind a login; reports and transcripts show their values as `[redacted]`, and a bad value is refused without being quoted; the headers the runner sets itself (`Content-Type`, `Accept`, `CHAT_SESSION_ID`, `Idempotency-Key`, …) are refused",
+  },
+  FLOW_SCENARIOS: {
+    shown: "unset: every file under `scenarios/`",
+    doc: "the scenario files and folders the flow suites are narrowed to, separated by `:`; `run-specs` sets it from its scenario paths (`npm run test:flows -- <paths>`)",
+  },
+  FLOW_TURN_TIMEOUT_MS: {
+    // A live turn makes up to a few model calls of OPENAI_TIMEOUT_MS each, retries included.
+    default: "300000",
+    schema: { pattern: POSITIVE },
+    hint: "a positive whole number of milliseconds",
+    doc: "how long the runner waits for a turn's whole answer (and for `GET /ai/flows`); past it the turn fails saying so and the rest are skipped, so a stuck server cannot hang a run",
+  },
+  CI: {
+    doc: "set by CI services: recording is refused, a missing cassette is an error",
+  },
+  FLOW_CONCURRENCY: {
+    shown: "`OPENAI_MAX_INFLIGHT`'s value (16) in live and record runs and with `JUDGE=required`, since a conversation waits on one request at a time; unset otherwise",
+    schema: { pattern: POSITIVE },
+    hint: "a whole number of conversations, 1 or more (1 plays them one after another)",
+    doc: "conversations (scenarios, cases, repeats) in flight at once across one `run-specs` invocation, all its processes together; `1` plays them one after another. Unset in a scripted or replay run: each process plays its conversations one after another, as it always has",
+  },
+  OPENAI_MAX_INFLIGHT: {
+    default: "16",
+    schema: { pattern: POSITIVE },
+    hint: "a whole number of requests, 1 or more",
+    doc: "requests in flight at once to one provider (the base URL's server), the app's model and the judge together, across one `run-specs` invocation",
+  },
+  OPENAI_MAX_RPM: {
+    shown: "unset: no limit",
+    schema: { pattern: POSITIVE },
+    hint: "a whole number of requests per minute, 1 or more, or unset for no limit",
+    doc: "requests started per minute to one provider, across one `run-specs` invocation",
+  },
+  FLOW_MAX_TOKENS: {
+    shown: "unset: no budget",
+    schema: { pattern: POSITIVE },
+    hint: "a whole number of tokens, 1 or more, or unset for no budget",
+    doc: "tokens (model and judge, as the provider's `usage` counts them) after which no new conversation starts; those not started are skipped saying so. Per invocation, so per shard when sharded",
+  },
+  FLOW_PRICE_PER_MTOK_IN: {
+    schema: { pattern: PRICE },
+    hint: "dollars per million input tokens, e.g. 0.15",
+    doc: "dollars per million input tokens: with `FLOW_PRICE_PER_MTOK_OUT`, the run's summary estimates its cost. Set both or neither",
+  },
+  FLOW_PRICE_PER_MTOK_OUT: {
+    schema: { pattern: PRICE },
+    hint: "dollars per million output tokens, e.g. 0.6",
+    doc: "dollars per million output tokens: with `FLOW_PRICE_PER_MTOK_IN`, the run's summary estimates its cost. Set both or neither",
+  },
+  FLOWCHECK_COORDINATOR: {
+    schema: { pattern: "^http://127\\.0\\.0\\.1:[0-9]+$" },
+    hint: "the http://127.0.0.1:<port> address run-specs sets; unset it",
+    doc: "set by `run-specs` for the test processes it starts: the loopback address of the coordinator that holds the limits above for all of them; never set it yourself",
+  },
+  FLOWCHECK_COVERAGE_RUN: {
+    doc: "set by `run-specs` for the test processes it starts, so that their flow-coverage files are merged into one run's; never set it yourself",
+  },
+} as const satisfies Record<string, EnvironmentVariable>;
+
+export type VariableName = keyof typeof ENVIRONMENT_VARIABLES;
