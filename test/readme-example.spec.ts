@@ -84,7 +84,7 @@ test("npm run test:flows runs the printed scenario through the printed spec, gre
   assert.equal(results.get("FeedbackFlow: feedback-flow")?.ok, true, run.stdout);
   for (const name of ["1. rating out of range", "2. rating saved", "3. comment ends the run", "final state"]) assert.deepEqual(results.get(name)?.ok, true, name);
   assert.match(run.stdout, /^# fail 0$/m);
-  assert.match(run.stdout, /FeedbackFlow \(1 scenario\): steps 2 of 2, tools 2 of 2/);
+  assert.match(run.stdout, /^ {2}FeedbackFlow +2\/2 steps · 2\/2 tools · checklist /m);
 });
 
 test("npm run test:flows -- scenarios/feedback-flow.scenario.json runs that file alone", async () => {

@@ -8,7 +8,9 @@ import { runResultsOf, type RunInfo } from "../testing/report/merge-run-results.
 import { RESULTS_PARTS } from "../testing/report/results-part.ts";
 import type { ResultsPartLine, RunResults } from "../testing/report/run-results.ts";
 import type { FlowEntry } from "../engine/index.ts";
-import { reportChecklist, typecheckProof } from "./run-checklist.ts";
+import { renderRunSummary } from "../testing/report/render-run-summary.ts";
+import { FLOW_COVERAGE } from "./report-coverage.ts";
+import { checklistOf, typecheckProof } from "./run-checklist.ts";
 
 /** The name of a run's merged results in its artifacts folder. */
 export const RUN_RESULTS = "run-results.json";
@@ -49,33 +51,33 @@ function readParts(folder: string, run: string): ResultsPartLine[] {
   return lines;
 }
 
-/** One line of totals, as the run's last words. */
-export function totalsLine(results: RunResults): string {
-  const { conversations, turns, judge, tokens } = results.totals;
-  const rate = judge.passRate === null ? "none graded" : `${judge.passed} of ${judge.graded} passed (${Math.round(judge.passRate * 100)}%)`;
-  return (
-    `${conversations.total} conversation${conversations.total === 1 ? "" : "s"}: ${conversations.passed} passed, ${conversations.failed} failed, ${conversations.skipped} skipped; ` +
-    `turns ${turns.passed} passed, ${turns.failed} failed, ${turns.skipped} skipped; judge ${rate}; tokens ${tokens.total}`
-  );
-}
-
 /**
  * Merges run `run`'s parts, which its test processes wrote under `<folder>/results/`, into
  * `<folder>/run-results.json` with the run's coverage and new-flow checklist, renders it as
- * `<folder>/report.html`, and prints its totals and the checklist. Written green or red, with no
- * conversation at all too, so both files always belong to the last run. The checklist needs the
- * registered `flows`: without them there is none.
+ * `<folder>/report.html`, and prints its summary: the totals, a line per flow, and where the two
+ * files are (every flow's checklist table with `everyTable`, else those with a point to add).
+ * Written green or red, with no conversation at all too, so both files always belong to the last
+ * run. The checklist needs the registered `flows`: without them there is none.
  */
-export function writeRunResults(folder: string, run: string, info: Omit<RunInfo, "commit">, coverage: FlowCoverage = {}, flows: readonly FlowEntry[] = []): RunResults {
+export function writeRunResults(
+  folder: string,
+  run: string,
+  info: Omit<RunInfo, "commit">,
+  coverage: FlowCoverage = {},
+  flows: readonly FlowEntry[] = [],
+  { everyTable = false }: { everyTable?: boolean } = {},
+): RunResults {
   const commit = commitOf();
   const proofs = typecheckProof().map((projectProof) => ({ projectProof }));
   const results = runResultsOf([...readParts(folder, run), ...proofs], { ...info, ...(commit ? { commit } : {}) });
   if (Object.keys(coverage).length) results.coverage = coverage;
   const out = join(folder, RUN_RESULTS);
-  const checklist = reportChecklist(results, out, flows);
+  const checklist = checklistOf(results, flows);
   if (checklist) results.checklist = checklist;
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-  writeReport(join(folder, RUN_REPORT), results);
-  console.log(`\nresults (${out}): ${totalsLine(results)}\nreport: ${join(folder, RUN_REPORT)}`);
+  const report = join(folder, RUN_REPORT);
+  writeReport(report, results);
+  const files = { results: out, report, ...(results.coverage ? { coverage: join(folder, FLOW_COVERAGE) } : {}) };
+  console.log(renderRunSummary(results, { everyTable, files }).join("\n"));
   return results;
 }

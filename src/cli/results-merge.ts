@@ -4,11 +4,12 @@ import { isFlowcheckError } from "../errors.ts";
 import { mergeRunResults } from "../testing/report/merge-run-results.ts";
 import { renderJunit } from "../testing/report/render-junit.ts";
 import { renderSummary } from "../testing/report/render-summary.ts";
+import { totalsLine } from "../testing/report/render-run-summary.ts";
 import type { RunResults } from "../testing/report/run-results.ts";
 import { registeredFlows } from "../flows/index.ts";
 import { answerHelp } from "./answer-help.ts";
 import { failOnChecklist, reportChecklist } from "./run-checklist.ts";
-import { RUN_RESULTS, totalsLine } from "./merge-results.ts";
+import { RUN_RESULTS } from "./merge-results.ts";
 import { readResults, resultFiles } from "./results-files.ts";
 
 const USAGE = `Usage: npm run results:merge -- <results files or folders>... [--out <file>] [--junit <file>] [--summary <file>]

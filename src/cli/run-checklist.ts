@@ -2,7 +2,7 @@ import { checklistStrictOf, typecheckedOf } from "../config.ts";
 import type { FlowEntry } from "../engine/index.ts";
 import type { FlowChecklist } from "../testing/checklist/checklist.ts";
 import { runChecklist } from "../testing/checklist/flow-checklist.ts";
-import { renderChecklist, strictFailures } from "../testing/checklist/render-checklist.ts";
+import { MARKS_LEGEND, renderChecklist, strictFailures } from "../testing/checklist/render-checklist.ts";
 import type { ProjectProof, RunResults } from "../testing/report/run-results.ts";
 import { discoverScenarios, scenarioHeaderOf } from "../testing/scenario/scenario-discovery.ts";
 
@@ -22,19 +22,25 @@ export function typecheckProof(): ProjectProof[] {
 }
 
 /**
- * The new-flow checklist of `results` for the registered `flows`, printed; undefined (and nothing
- * printed) for a run that played none of them, such as the repository's own specs alone.
+ * The new-flow checklist of `results` for the registered `flows`; undefined for a run that played
+ * none of them, such as the repository's own specs alone.
  */
-export function reportChecklist(results: RunResults, out: string, registeredFlows: readonly FlowEntry[]): FlowChecklist[] | undefined {
+export function checklistOf(results: RunResults, registeredFlows: readonly FlowEntry[]): FlowChecklist[] | undefined {
   const names = new Set(registeredFlows.map((entry) => entry.flow.name));
   if (!results.conversations.some((conversation) => conversation.flowName !== undefined && names.has(conversation.flowName))) return undefined;
-  const checklist = runChecklist({
+  return runChecklist({
     results,
     flows: registeredFlows.map((entry) => entry.flow),
     scenarioFiles: scenarioFilesByFlow(),
     strict: (flow) => checklistStrictOf(flow.envPrefix),
   });
-  console.log(`\nnew-flow checklist, the guide's points measured on this run (${out}, "checklist"; ✓ proved, ✗ to add, – not applicable, ? not judged):`);
+}
+
+/** The checklist as checklistOf measures it, every flow's table printed (results:merge prints it so). */
+export function reportChecklist(results: RunResults, out: string, registeredFlows: readonly FlowEntry[]): FlowChecklist[] | undefined {
+  const checklist = checklistOf(results, registeredFlows);
+  if (!checklist) return undefined;
+  console.log(`\nnew-flow checklist, the guide's points measured on this run (${out}, "checklist"; ${MARKS_LEGEND}):`);
   for (const line of renderChecklist(checklist)) console.log(`  ${line}`);
   return checklist;
 }

@@ -20,6 +20,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 // for scenario paths and for coverage is loaded when a run has them (see importTypeScript).
 //
 // `--repeat N` is ours: it plays every scenario N times (FLOW_REPEAT) to measure a live flow's steadiness.
+// `--checklist` is ours too: the run's summary shows every flow's checklist table, not only those with a ✗.
 const SKIPPED_FOLDERS = new Set(["node_modules", ".tmp", "bench", "fixtures"]);
 
 // src/config.ts reads it (`runIdOf`).
@@ -153,12 +154,13 @@ function shareFiles(files, n, run, coordinator, bundled) {
 const startedAt = new Date().toISOString();
 const args = process.argv.slice(2);
 if (args.includes("--help") || args.includes("-h")) {
-  console.log(`Usage: run-specs <folder|spec file|scenario file or folder>... [--repeat N] [--no-bundle] [node:test options]
+  console.log(`Usage: run-specs <folder|spec file|scenario file or folder>... [--repeat N] [--checklist] [--no-bundle] [node:test options]
    as: npm test [-- …], npm run test:flows [-- …], npm run test:<flow> [-- …]
 
 Runs the *.spec.ts files under the folders given (one node:test process per core), then prints
-what the scenarios reached of each flow, and the new-flow checklist of each registered flow
-(FLOW_CHECKLIST=strict fails the run on a point not proved). Given scenario files or folders (scenarios/team,
+the totals and a line per flow: the steps and tools its scenarios reached, and its new-flow
+checklist counted, with the table of each flow that has a point to add (✗); --checklist prints
+every flow's table (FLOW_CHECKLIST=strict fails the run on a point not proved). Given scenario files or folders (scenarios/team,
 scenarios/basic-flow.scenario.json), it runs just those scenarios, through the specs that call
 describeFlowScenarios for their flows, with those specs' checks. node:test's options pass
 through, e.g. --test-name-pattern "BasicFlow: basic-flow" (suites are named
@@ -201,9 +203,14 @@ if (repeatAt !== -1) {
   childEnv["FLOW_REPEAT"] = value;
 }
 const shard = takeShard(args);
-const noBundleAt = args.indexOf("--no-bundle");
-const noBundle = noBundleAt !== -1;
-if (noBundle) args.splice(noBundleAt, 1);
+/** Takes the flag `name` of ours out of `args`: whether it was given. @param {string} name */
+const takeFlag = (name) => {
+  const at = args.indexOf(name);
+  if (at !== -1) args.splice(at, 1);
+  return at !== -1;
+};
+const noBundle = takeFlag("--no-bundle");
+const everyTable = takeFlag("--checklist");
 /** @type {string[]} */
 const paths = [];
 /** @type {string[]} */
@@ -322,6 +329,6 @@ async function writeResults(folder, runId = run, coverage = {}) {
   const hasConversations = Object.keys(coverage).length > 0;
   // The registered flows are needed only by a run that played conversations: the repo's own specs alone never need them.
   const flows = hasConversations ? /** @type {typeof import("../flows/index.ts")} */ (await importTypeScript("../flows/index.ts")).registeredFlows : [];
-  const results = /** @type {typeof import("./merge-results.ts")} */ (await importTypeScript("./merge-results.ts")).writeRunResults(folder, runId, info, coverage, flows);
+  const results = /** @type {typeof import("./merge-results.ts")} */ (await importTypeScript("./merge-results.ts")).writeRunResults(folder, runId, info, coverage, flows, { everyTable });
   return /** @type {typeof import("./run-checklist.ts")} */ (await importTypeScript("./run-checklist.ts")).failOnChecklist(results);
 }

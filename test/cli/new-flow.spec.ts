@@ -121,7 +121,9 @@ test("the scaffolded suite passes under FLOW_CHECKLIST=strict, and the checklist
   const run = await kettleSuite({ FLOW_CHECKLIST: "strict" });
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /^# fail 0$/m);
-  assert.match(run.stdout, /KettleFlow \(1 of 1 scenario files ran\): all proved/);
+  // Every point it can judge proved: one line for the flow, and no table.
+  assert.match(run.stdout, /^ {2}KettleFlow {2}2\/2 steps · 2\/2 tools · checklist 11 ✓, 2 n\/a, 2 not in this run$/m);
+  assert.doesNotMatch(run.stdout, /^ {4}[✓✗–?] /m);
   const checklist = kettleChecklist();
   assert.equal(checklist.judged, true);
   const statuses = Object.fromEntries(checklist.points.map((point) => [point.id, point.status]));
@@ -145,13 +147,16 @@ test("without its refused choice, point 4 is ✗ naming the tool, and FLOW_CHECK
 
   const report = await kettleSuite();
   assert.equal(report.code, 0, report.stdout + report.stderr);
-  assert.match(report.stdout, /✗ {2}4 .* add a turn whose input ChoiceStep\.save_choice refuses \(stay\), expecting the same step/);
+  // The flow's table follows its line, the ✗ saying what to add.
+  assert.match(report.stdout, /^ {2}KettleFlow {2}2\/2 steps · 2\/2 tools · checklist 9 ✓, 2 ✗ to add, 2 n\/a, 2 not in this run\n {4}✓ {2}1 /m);
+  assert.match(report.stdout, /^ {4}✗ {2}4 .* add a turn whose input ChoiceStep\.save_choice refuses \(stay\), expecting the same step$/m);
   assert.equal(kettleChecklist().points.find((point) => point.id === "4")!.status, "missing");
 
   for (const env of [{ FLOW_CHECKLIST: "strict" }, { KETTLE_FLOW_STRICT_CHECKLIST: "1" }] as Record<string, string>[]) {
     const strict = await kettleSuite(env);
     assert.equal(strict.code, 1, JSON.stringify(env));
     assert.match(strict.stdout, /^# fail 0$/m);
+    assert.match(strict.stdout, /^ {2}KettleFlow .* 2 ✗ to add \(strict\), .*\n {4}✓ {2}1 /m);
     assert.match(strict.stderr, /new-flow checklist failed \(FLOW_CHECKLIST=strict, checklist_failed\): 2 points not proved:\n {2}- KettleFlow, point 4 \(each tool refuses bad input in place\): add a turn whose input ChoiceStep\.save_choice refuses/);
   }
 });

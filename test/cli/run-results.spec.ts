@@ -69,7 +69,8 @@ after(() => dir.remove());
 test("a red run writes test/.tmp/run-results.json with every conversation: passed, failed, a skipped suite, a file that does not load, a target that does not start, a spec that does not import", () => {
   const { child, results } = whole;
   assert.equal(child.code, 1, child.stdout + child.stderr);
-  assert.match(child.stdout, /results \(test\/\.tmp\/run-results\.json\): 5 conversations: 1 passed, 3 failed, 1 skipped; turns 6 passed, 1 failed, 3 skipped/);
+  assert.match(child.stdout, /^5 conversations: 1 passed, 3 failed, 1 skipped; turns 6 passed, 1 failed, 3 skipped/m);
+  assert.match(child.stdout, /^results: test\/\.tmp\/run-results\.json\b.*\nreport: {2}test\/\.tmp\/report\.html$/m);
   assert.equal(results.results, 1);
   assert.ok(Date.parse(results.startedAt) <= Date.parse(results.endedAt));
   assert.deepEqual(

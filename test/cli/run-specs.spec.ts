@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { test } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
+import { runCommand } from "../testing/live/child-run.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 
@@ -104,6 +105,46 @@ test("one spec file runs in the process run-specs starts, with no node --test pr
     assert.match(stdout, /^# pass 1$/m);
     assert.match(stdout, /^# fail 1$/m);
     assert.deepEqual(readdirSync(tmp).filter((name) => name.startsWith("flowcheck-specs-")), [], "the share file is removed");
+  } finally {
+    dir.remove();
+  }
+});
+
+test("a green run closes with six lines: its totals, a line per flow with what its scenarios reached, and where its results and report are", async () => {
+  const dir = await tempDir("run-specs-summary");
+  try {
+    const from = (path: string) => JSON.stringify(join(ROOT, path));
+    const flows = [
+      { flow: "RelayFlow", module: "relay-flow", turns: [{ label: "greets", input: "hello", expectedActiveStep: "FarewellStep" }, { label: "ends", input: "bye", expectedActiveStep: "FarewellStep", completed: true }] },
+      { flow: "TallyFlow", module: "tally-flow", turns: [{ label: "counts", input: "one", expectedActiveStep: "TallyStep" }] },
+    ];
+    for (const { flow, module, turns } of flows) {
+      mkdirSync(join(dir.path, module));
+      writeFileSync(join(dir.path, module, `${module}.scenario.json`), JSON.stringify({ flowName: flow, turns }));
+      const entries = `${module.split("-")[0]}Flows`;
+      writeFileSync(
+        join(dir.path, `${module}.spec.ts`),
+        `import { describeFlowScenarios } from ${from("src/testing/index.ts")};\nimport { ${entries} } from ${from(`test/support/${module}.ts`)};\n` +
+          `describeFlowScenarios("${flow}", { flows: ${entries}, dir: "${module}" });\n`,
+      );
+    }
+    const summary = [
+      "2 conversations: 2 passed, 0 failed, 0 skipped; turns 3 passed, 0 failed, 0 skipped; judge none graded; tokens 0",
+      "flows: the steps and tools the scenarios reached:",
+      "  RelayFlow  2/2 steps · 2/2 tools",
+      "  TallyFlow  1/1 steps · 1/1 tools",
+      "results: test/.tmp/run-results.json (flow coverage: test/.tmp/flow-coverage.json)",
+      "report:  test/.tmp/report.html",
+    ];
+    // --checklist shows every flow's table: these flows are registered nowhere, so they have none.
+    for (const args of [[], ["--checklist"]]) {
+      // In the test's folder, so what it writes to test/.tmp/ is not written over the project's.
+      const run = await runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...args, "relay-flow.spec.ts", "tally-flow.spec.ts"], {}, undefined, dir.path);
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      const lines = run.stdout.trimEnd().split("\n");
+      const closing = lines.slice(lines.findLastIndex((line) => /^\d+ conversations?: /.test(line)));
+      assert.deepEqual(closing, summary, run.stdout);
+    }
   } finally {
     dir.remove();
   }

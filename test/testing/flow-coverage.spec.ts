@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import type { SessionDocument } from "../../src/engine/session-document.ts";
-import { addToCoverage, coverageLines, mergeCoverage, type FlowCoverage } from "../../src/testing/report/flow-coverage.ts";
+import { addToCoverage, coverageInOrder, mergeCoverage, reachOf, type FlowCoverage } from "../../src/testing/report/flow-coverage.ts";
 import { loadScenario, runScenario, startScenarioTarget } from "../../src/testing/index.ts";
 import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
@@ -55,10 +55,14 @@ test("coverage lists every step and tool of a flow and its children, and marks w
     },
     AddressCheck: { childOf: "BasicFlow", scenarios: 0, steps: { NormalizeAddressStep: false }, tools: { "NormalizeAddressStep.normalize_address": [] } },
   });
-  assert.deepEqual(coverageLines(coverage), [
-    "BasicFlow (1 scenario): steps 2 of 3, tools 1 of 3; steps never reached: AddressStep; tools never called: WeatherStep.get_weather, AddressStep.check_address",
-    "AddressCheck (child of BasicFlow): steps 0 of 1, tools 0 of 1; steps never reached: NormalizeAddressStep; tools never called: NormalizeAddressStep.normalize_address",
-  ]);
+  assert.deepEqual(reachOf(coverage["BasicFlow"]!), {
+    reached: "2/3 steps · 1/3 tools",
+    never: ["steps never reached: AddressStep", "tools never called: WeatherStep.get_weather, AddressStep.check_address"],
+  });
+  assert.deepEqual(reachOf(coverage["AddressCheck"]!), {
+    reached: "0/1 steps · 0/1 tools",
+    never: ["steps never reached: NormalizeAddressStep", "tools never called: NormalizeAddressStep.normalize_address"],
+  });
 });
 
 test("merged coverage reaches what either reached and counts both runs' scenarios", async () => {
@@ -67,15 +71,18 @@ test("merged coverage reaches what either reached and counts both runs' scenario
   const whole: FlowCoverage = {};
   addToCoverage(whole, BasicFlow, await storedAfter(6));
   const merged = mergeCoverage(mergeCoverage({}, short), whole);
-  assert.deepEqual(coverageLines(merged), [
-    "BasicFlow (2 scenarios): steps 3 of 3, tools 3 of 3",
-    "AddressCheck (child of BasicFlow): steps 1 of 1, tools 1 of 1",
-  ]);
+  assert.deepEqual(
+    coverageInOrder(merged).map(([flow, entry]) => [flow, entry.scenarios, reachOf(entry)]),
+    [
+      ["BasicFlow", 2, { reached: "3/3 steps · 3/3 tools", never: [] }],
+      ["AddressCheck", 0, { reached: "1/1 steps · 1/1 tools", never: [] }],
+    ],
+  );
   assert.deepEqual(merged["AddressCheck"]!.tools, { "NormalizeAddressStep.normalize_address": ["complete", "stay"] });
   assert.deepEqual(merged["BasicFlow"]!.transitions, ["NameStep→WeatherStep", "WeatherStep→AddressStep"]);
 });
 
-test("run-specs merges what its processes' scenarios reached into test/.tmp/flow-coverage.json and prints a line per flow", async () => {
+test("run-specs merges what its processes' scenarios reached into test/.tmp/flow-coverage.json and closes with a line per flow saying how much", async () => {
   const dir = await tempDir("flow-coverage");
   try {
     const spec = writeScenarioSpec(dir.path, "first-two", firstTurns(dir.path, 2));
@@ -87,12 +94,12 @@ test("run-specs merges what its processes' scenarios reached into test/.tmp/flow
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     const code = await new Promise<number | null>((done) => child.on("close", done));
     assert.equal(code, 0, stdout);
-    const at = stdout.indexOf("flow coverage, from the scenarios' stored sessions (test/.tmp/flow-coverage.json):");
-    assert.ok(at >= 0, stdout);
-    assert.deepEqual(stdout.slice(at).split("\n\n")[0]!.trim().split("\n").slice(1).map((line) => line.trim()), [
-      "BasicFlow (1 scenario): steps 2 of 3, tools 1 of 3; steps never reached: AddressStep; tools never called: WeatherStep.get_weather, AddressStep.check_address",
-      "AddressCheck (child of BasicFlow): steps 0 of 1, tools 0 of 1; steps never reached: NormalizeAddressStep; tools never called: NormalizeAddressStep.normalize_address",
-    ]);
+    const summary = stdout.slice(stdout.indexOf("\nflows: the steps and tools the scenarios reached"));
+    assert.match(summary, /^ {2}BasicFlow +2\/3 steps · 1\/3 tools( · |$)/m);
+    assert.match(summary, /^ {4}AddressCheck +0\/1 steps · 0\/1 tools( · |$)/m);
+    // Named on the flow's line, or in its checklist table where a registered flow of that name has one.
+    assert.match(summary, /steps never reached: AddressStep|no scenario reached AddressStep/);
+    assert.match(summary, /^results: test\/\.tmp\/run-results\.json \(flow coverage: test\/\.tmp\/flow-coverage\.json\)$/m);
     const written = JSON.parse(readFileSync(join(dir.path, "test", ".tmp", "flow-coverage.json"), "utf8")) as FlowCoverage;
     assert.deepEqual(written["BasicFlow"]!.steps, { NameStep: true, WeatherStep: true, AddressStep: false });
   } finally {

@@ -71,20 +71,25 @@ export function mergeCoverage(into: FlowCoverage, from: FlowCoverage): FlowCover
   return into;
 }
 
-/** One line per flow, each flow followed by its children: how much was reached, and what never was. */
-export function coverageLines(coverage: FlowCoverage): string[] {
+/** The coverage's flows by name, each flow followed by its children. */
+export function coverageInOrder(coverage: FlowCoverage): [string, FlowCoverage[string]][] {
   const order = ([flow, entry]: [string, FlowCoverage[string]]) => (entry.childOf ? `${entry.childOf} ${flow}` : flow);
-  return Object.entries(coverage)
-    .sort((a, b) => order(a).localeCompare(order(b)))
-    .map(([flow, entry]) => {
-      const steps = Object.entries(entry.steps);
-      const tools = Object.entries(entry.tools);
-      const unreached = steps.filter(([, reached]) => !reached).map(([step]) => step);
-      const uncalled = tools.filter(([, outcomes]) => outcomes.length === 0).map(([tool]) => tool);
-      const name = entry.childOf ? `${flow} (child of ${entry.childOf})` : `${flow} (${entry.scenarios} scenario${entry.scenarios === 1 ? "" : "s"})`;
-      const missing = [...(unreached.length ? [`steps never reached: ${unreached.join(", ")}`] : []), ...(uncalled.length ? [`tools never called: ${uncalled.join(", ")}`] : [])];
-      return `${name}: steps ${steps.length - unreached.length} of ${steps.length}, tools ${tools.length - uncalled.length} of ${tools.length}${missing.length ? `; ${missing.join("; ")}` : ""}`;
-    });
+  return Object.entries(coverage).sort((a, b) => order(a).localeCompare(order(b)));
+}
+
+/**
+ * How much of one flow its scenarios reached, `2/3 steps · 1/3 tools`, and what they never did:
+ * `steps never reached: AddressStep`, `tools never called: WeatherStep.get_weather, …` (none when all were).
+ */
+export function reachOf(entry: FlowCoverage[string]): { reached: string; never: string[] } {
+  const steps = Object.entries(entry.steps);
+  const tools = Object.entries(entry.tools);
+  const unreached = steps.filter(([, reached]) => !reached).map(([step]) => step);
+  const uncalled = tools.filter(([, outcomes]) => outcomes.length === 0).map(([tool]) => tool);
+  return {
+    reached: `${steps.length - unreached.length}/${steps.length} steps · ${tools.length - uncalled.length}/${tools.length} tools`,
+    never: [...(unreached.length ? [`steps never reached: ${unreached.join(", ")}`] : []), ...(uncalled.length ? [`tools never called: ${uncalled.join(", ")}`] : [])],
+  };
 }
 
 const coverage: FlowCoverage = {};
