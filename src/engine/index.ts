@@ -5,11 +5,9 @@ export type { FromSchema } from "./from-schema.ts";
 export { Step, type StepClass, type StepContext, type ChildOutcome, type ChildRequest } from "./step.ts";
 export { tool, toolsOf, type ToolSpec } from "./tool.ts";
 export { stay, advance, complete, type ToolResult, type StayResult, type AdvanceResult, type CompleteResult } from "./tool-result.ts";
-export { Model, type ModelSettings } from "./model.ts";
-export { useModelWrapper, type ModelWrapper } from "./model-wrapper.ts";
+export type { ModelWrapper } from "./model-factory.ts";
 export type { ChatModel, ModelContext, ModelReply, ModelRequest, ToolDefinition } from "./chat-model.ts";
 export {
-  useScriptedModel,
   scriptedText,
   scriptedToolCalls,
   preview,
