@@ -3,10 +3,10 @@ import { FlowcheckError } from "./errors.ts";
 import { createClock, type Clock } from "./engine/clock.ts";
 import type { FlowDefinition } from "./engine/flow.ts";
 import { FlowEngine } from "./engine/flow-engine.ts";
+import { liveModel } from "./engine/live-model.ts";
 import { guardLoopbackOnly } from "./engine/loopback-guard.ts";
-import { Model } from "./engine/model.ts";
-import { useModelWrapper, type ModelWrapper } from "./engine/model-wrapper.ts";
-import { useScriptedModel, type FlowEntry, type Script } from "./engine/scripted-model.ts";
+import { wrapModels, type ModelFactory, type ModelWrapper } from "./engine/model-factory.ts";
+import { scriptedModel, type FlowEntry, type Script } from "./engine/scripted-model.ts";
 import type { SessionStore } from "./engine/session-store.ts";
 import { createHandler, type Handler } from "./http/create-handler.ts";
 import { openSessionStore } from "./open-session-store.ts";
@@ -38,7 +38,7 @@ export interface App {
   readonly handler: Handler;
   /** The model mode each registered flow runs in. */
   readonly modelModes: Readonly<Record<string, ModelMode>>;
-  /** Closes the store and restores what the app patched (the scripted model, the network guard). */
+  /** Closes the store and lets go of the app's network guard. */
   close(): Promise<void>;
 }
 
@@ -98,19 +98,19 @@ function checkModes(modelModes: Readonly<Record<string, ModelMode>>, config: Con
 }
 
 /**
- * Installs the app's models on its own Model (scripts, tape, the outermost wrapper) and the
- * loopback guard when no flow is live; returns what undoes them, in reverse.
+ * The app's one model factory, composed from its plan, innermost first: the live model, the scripts
+ * of the scripted flows, the cassette of the taped ones, and the caller's wrapper outermost, so a
+ * failure it injects happens before any tape records or replays.
  */
-function installModels(model: Model, plan: ModelPlan, modes: { live: string[]; taped: Set<string> }, config: Config, options: AppOptions): () => void {
+function composeModels(plan: ModelPlan, modes: { taped: Set<string> }, config: Config, options: AppOptions): ModelFactory {
   const { cassette, wrapModel } = options;
-  const undo = [
-    Object.keys(plan.scripts).length ? useScriptedModel(plan.scripts, { model }) : undefined,
-    cassette && modes.taped.size ? useModelWrapper((context, make) => (modes.taped.has(context.rootFlow) ? cassette(context, make) : make()), { model }) : undefined,
-    // Installed last, so outermost: a failure it injects happens before any tape records or replays.
-    wrapModel ? useModelWrapper(wrapModel, { model }) : undefined,
-    modes.live.length === 0 ? guardLoopbackOnly(config.flowModel === "replay" ? "replay" : "scripted") : undefined,
+  const layers: (ModelWrapper | undefined)[] = [
+    Object.keys(plan.scripts).length ? scriptedModel(plan.scripts) : undefined,
+    cassette && modes.taped.size ? (context, make) => (modes.taped.has(context.rootFlow) ? cassette(context, make) : make()) : undefined,
+    wrapModel,
   ];
-  return () => undo.reverse().forEach((restore) => restore?.());
+  const live = liveModel({ ...config.openai, ...(options.modelFetch ? { fetch: options.modelFetch } : {}) });
+  return layers.reduce<ModelFactory>((inner, wrap) => (wrap ? wrapModels(inner, wrap) : inner), live);
 }
 
 /**
@@ -124,20 +124,27 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   const plan = planModels(entries, config, options.defaultModelMode ?? "scripted");
   const modes = checkModes(plan.modelModes, config, options.cassette);
   const store = options.store ?? (await openSessionStore(config, options.defaultSqlitePath ?? "data/flowcheck.sqlite"));
-  // The app scripts and tapes its own Model alone, so apps in one process never see each other's.
-  const model = new Model({ ...config.openai, ...(options.modelFetch ? { fetch: options.modelFetch } : {}) });
-  const uninstall = installModels(model, plan, modes, config, options);
-  const engine = new FlowEngine({
-    flows: entries.map((entry) => entry.flow),
-    store,
-    model,
-    env: config.env,
-    clockOf: (flow) => {
-      const clock = plan.clocks.get(flow);
-      if (!clock) throw new FlowcheckError("flow_invalid", `${flow} is neither registered nor a declared child of a registered flow.`);
-      return clock;
-    },
-  });
+  // With no flow live, every turn of this app is kept to loopback; other apps in the process are not.
+  const guard = modes.live.length === 0 ? guardLoopbackOnly(config.flowModel === "replay" ? "replay" : "scripted") : undefined;
+  let engine: FlowEngine;
+  try {
+    engine = new FlowEngine({
+      flows: entries.map((entry) => entry.flow),
+      store,
+      modelOf: composeModels(plan, modes, config, options),
+      guard,
+      env: config.env,
+      clockOf: (flow) => {
+        const clock = plan.clocks.get(flow);
+        if (!clock) throw new FlowcheckError("flow_invalid", `${flow} is neither registered nor a declared child of a registered flow.`);
+        return clock;
+      },
+    });
+  } catch (error) {
+    // Two flows of one name: no app is made, so nothing may hold the guard for it.
+    guard?.lift();
+    throw error;
+  }
   let closed: Promise<void> | undefined;
   return Object.freeze({
     config,
@@ -147,11 +154,8 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     modelModes: Object.freeze(plan.modelModes),
     close: () =>
       (closed ??= (async () => {
-        try {
-          uninstall();
-        } finally {
-          await store.close();
-        }
+        guard?.lift();
+        await store.close();
       })()),
   });
 }

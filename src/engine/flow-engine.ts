@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
-import { collectBlockedConnections } from "./blocked-connections.ts";
 import type { Clock } from "./clock.ts";
 import type { FlowDefinition } from "./flow.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
-import type { Model } from "./model.ts";
+import type { LoopbackGuard } from "./loopback-guard.ts";
+import type { ModelFactory } from "./model-factory.ts";
 import { RecentConversations } from "./recent-conversations.ts";
 import { renderSession } from "./render-session.ts";
 import { RunRecorder } from "./run-recorder.ts";
@@ -59,8 +59,11 @@ export interface FlowSummary {
 export interface FlowEngineOptions {
   flows: readonly FlowDefinition[];
   store: SessionStore;
-  model: Model;
+  /** Every step's chat model, as the app composed it from the flows' model modes. */
+  modelOf: ModelFactory;
   clockOf(flow: string): Clock;
+  /** For an app whose flows all run scripted or replayed: every turn runs under it, so none reaches past loopback. */
+  guard?: LoopbackGuard | undefined;
   /** What steps read as `context.env`. Default: nothing. */
   env?: Readonly<Record<string, string>>;
 }
@@ -73,7 +76,8 @@ const RECENT_SESSIONS = 1000;
 export class FlowEngine {
   readonly #flows = new Map<string, FlowDefinition>();
   readonly #store: SessionStore;
-  readonly #model: Model;
+  readonly #modelOf: ModelFactory;
+  readonly #guard: LoopbackGuard | undefined;
   readonly #clockOf: (flow: string) => Clock;
   readonly #env: Readonly<Record<string, string>>;
   readonly #sessions = new KeyedMutex();
@@ -88,7 +92,8 @@ export class FlowEngine {
       this.#flows.set(flow.name, flow);
     }
     this.#store = options.store;
-    this.#model = options.model;
+    this.#modelOf = options.modelOf;
+    this.#guard = options.guard;
     this.#clockOf = options.clockOf;
     this.#env = options.env ?? {};
     this.#recent = new RecentConversations(RECENT_SESSIONS);
@@ -271,7 +276,8 @@ export class FlowEngine {
       children: document.children,
     });
     const blocked: string[] = [];
-    const response = await collectBlockedConnections(blocked, () => runTurn(run, message, { model: this.#model, rootFlow: flow.name, clockOf: this.#clockOf, env: this.#env }));
+    const play = () => runTurn(run, message, { modelOf: this.#modelOf, rootFlow: flow.name, clockOf: this.#clockOf, env: this.#env });
+    const response = await (this.#guard ? this.#guard.run(blocked, play) : play());
     if (blocked.length) {
       // Failed loudly even when the flow's code caught the refused connection and went on.
       throw new FlowcheckError(

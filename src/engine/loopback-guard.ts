@@ -1,5 +1,5 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import net from "node:net";
-import { noteBlockedConnection } from "./blocked-connections.ts";
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|::1|\[::1\]|::ffff:127(?:\.\d{1,3}){3})$/i;
 
@@ -19,50 +19,77 @@ function targetOf(args: unknown[]): { host: string | undefined; port: unknown; p
   return { host: typeof second === "string" ? second : undefined, port: first, path: undefined };
 }
 
-// One guard for the process, on while any holder wants it: holders lift it in any order.
-const holders: string[] = [];
+/** A guarded task's mode, and where the connections refused while it runs are noted. */
+interface GuardedTask {
+  mode: string;
+  blocked: string[];
+}
+
+// Each guarded task (an app's turn) runs in its own context, so a connection is judged by the app
+// whose turn made it and charged to that turn, even when turns of other apps and sessions run at
+// the same time; anything else in the process connects as it would without a guard.
+const running = new AsyncLocalStorage<GuardedTask>();
+
+// The patch is the process's (every socket passes through Socket.prototype.connect); it is in
+// place while any guard is held, and guards are lifted in any order.
+let holds = 0;
 let unguarded: net.Socket["connect"] | undefined;
 
 function guarded(this: net.Socket, ...args: unknown[]): net.Socket {
-  const target = targetOf(args);
-  // node:http's agent passes `path: null` for TCP, so only a non-empty string is an IPC path.
-  const ipc = typeof target.path === "string" && target.path !== "";
-  if (!ipc && !isLoopbackHost(target.host)) {
-    noteBlockedConnection(`${target.host}:${String(target.port)}`);
-    const modes = [...new Set(holders)].join(" and ");
-    const error = Object.assign(
-      new Error(
-        `flowcheck refused an outbound connection to ${target.host}:${String(target.port)}: FLOW_MODEL=${modes} allows loopback only. ` +
-          "Use FLOW_MODEL=live to reach a provider, or point the code at a server on 127.0.0.1.",
-      ),
-      { code: "ERR_FLOWCHECK_NETWORK_BLOCKED" },
-    );
-    process.nextTick(() => this.destroy(error));
-    return this;
+  const task = running.getStore();
+  if (task !== undefined) {
+    const target = targetOf(args);
+    // node:http's agent passes `path: null` for TCP, so only a non-empty string is an IPC path.
+    const ipc = typeof target.path === "string" && target.path !== "";
+    if (!ipc && !isLoopbackHost(target.host)) {
+      const where = `${target.host}:${String(target.port)}`;
+      task.blocked.push(where);
+      const error = Object.assign(
+        new Error(
+          `flowcheck refused an outbound connection to ${where}: FLOW_MODEL=${task.mode} allows loopback only. ` +
+            "Use FLOW_MODEL=live to reach a provider, or point the code at a server on 127.0.0.1.",
+        ),
+        { code: "ERR_FLOWCHECK_NETWORK_BLOCKED" },
+      );
+      process.nextTick(() => this.destroy(error));
+      return this;
+    }
   }
   return (unguarded as (...a: unknown[]) => net.Socket).apply(this, args);
 }
 
+/** One app's hold on the loopback guard; see `guardLoopbackOnly`. */
+export interface LoopbackGuard {
+  /**
+   * Runs `task` with every TCP connection it makes (it and whatever it starts) to a host that is not
+   * loopback refused before any packet leaves; each refused `host:port` is pushed to `blocked`.
+   * Returns the task's own promise: a turn pays for no promise of this module's.
+   */
+  run<T>(blocked: string[], task: () => Promise<T>): Promise<T>;
+  /** Lets go of the guard; the patch goes when the last guard is lifted. Lifting twice is harmless. */
+  lift(): void;
+}
+
 /**
- * Refuses every TCP connection to a host that is not loopback, before any packet leaves: the
- * deterministic modes must never reach a provider. The refused socket fails with an error that
- * says which mode refused what. Returns the function that lifts this hold on the guard; the guard
- * goes when the last hold is lifted, whatever the order, and lifting twice is harmless.
+ * The guard of an app whose flows all run in a deterministic mode (`mode`, named in the refusal):
+ * they must never reach a provider. Only the tasks it runs (the app's turns) are guarded, so a live
+ * app in the same process, or the run's judge, connects as it would alone.
  */
-export function guardLoopbackOnly(mode: string): () => void {
-  if (holders.length === 0) {
+export function guardLoopbackOnly(mode: string): LoopbackGuard {
+  if (holds++ === 0) {
     unguarded = net.Socket.prototype.connect;
     net.Socket.prototype.connect = guarded as net.Socket["connect"];
   }
-  holders.push(mode);
   let lifted = false;
-  return () => {
-    if (lifted) return;
-    lifted = true;
-    holders.splice(holders.indexOf(mode), 1);
-    if (holders.length === 0) {
-      net.Socket.prototype.connect = unguarded!;
-      unguarded = undefined;
-    }
+  return {
+    run: (blocked, task) => running.run({ mode, blocked }, task),
+    lift: () => {
+      if (lifted) return;
+      lifted = true;
+      if (--holds === 0) {
+        net.Socket.prototype.connect = unguarded!;
+        unguarded = undefined;
+      }
+    },
   };
 }

@@ -2,7 +2,7 @@ import { FlowcheckError, isFlowcheckError } from "../errors.ts";
 import type { ModelReply } from "./chat-model.ts";
 import type { Clock } from "./clock.ts";
 import type { CompiledTool, FlowDefinition } from "./flow.ts";
-import type { Model } from "./model.ts";
+import type { ModelFactory } from "./model-factory.ts";
 import { RunRecorder } from "./run-recorder.ts";
 import { FLOW_MEMORY, type ToolCall } from "./session-document.ts";
 import { frozenCopy } from "./frozen-copy.ts";
@@ -11,7 +11,7 @@ import type { ToolResult } from "./tool-result.ts";
 import { describeErrors } from "./schema-validator.ts";
 
 export interface TurnDependencies {
-  model: Model;
+  modelOf: ModelFactory;
   /** The flow whose session this is; children follow its model mode. */
   rootFlow: string;
   clockOf(flow: string): Clock;
@@ -65,7 +65,7 @@ export async function runTurn(run: RunRecorder, message: string, deps: TurnDepen
     const step = new (flow.step(stepName) as StepClass)();
     const context = stepContext(run, stepName, deps);
     const tools = run.runStatus === "running" ? flow.tools(stepName) : [];
-    const chat = deps.model.createInstance({ flow: flow.name, rootFlow: deps.rootFlow, step: stepName });
+    const chat = deps.modelOf({ flow: flow.name, rootFlow: deps.rootFlow, step: stepName });
     // Awaited here rather than in a wrapper: a turn makes several model calls, and each async
     // layer is a promise more.
     const request = { system: step.systemPrompt(context), messages: run.memory[stepName] ?? [], tools };

@@ -1,8 +1,7 @@
 import { FlowcheckError } from "../errors.ts";
 import type { ChatModel, ModelContext, ModelReply, ModelRequest } from "./chat-model.ts";
-import type { Model } from "./model.ts";
-import { useModelWrapper } from "./model-wrapper.ts";
 import type { FlowDefinition } from "./flow.ts";
+import type { ModelWrapper } from "./model-factory.ts";
 import type { MemoryEntry } from "./session-document.ts";
 
 export interface ScriptRequest extends ModelRequest {
@@ -65,15 +64,17 @@ class ScriptedChatModel implements ChatModel {
 }
 
 /**
- * Replaces `Model.prototype.createInstance` so that the flows named in `scripts` get a deterministic
- * model; every other flow keeps the one it had. Returns the function that restores the previous one.
- * Process-wide unless `options.model` names the one Model instance to script.
+ * The scripted layer of an app's models: the flows named in `scripts` get a deterministic model
+ * answering from their script; every other flow gets the model of the layers under it.
+ *
+ * @example
+ * const models = wrapModels(liveModel(settings), scriptedModel({ FeedbackFlow: feedbackFlowScript }));
  */
-export function useScriptedModel(scripts: Scripts, options: { model?: Model } = {}): () => void {
-  return useModelWrapper((context, make) => {
+export function scriptedModel(scripts: Scripts): ModelWrapper {
+  return (context, make) => {
     const script = scripts[context.flow];
     return script ? new ScriptedChatModel(script, context) : make();
-  }, options);
+  };
 }
 
 /** A flow as an app registers it: its definition and, for the scripted mode, its scripts. */

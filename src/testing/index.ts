@@ -8,6 +8,8 @@ export { discoverScenarios } from "./scenario/scenario-discovery.ts";
 export type { Scenario, ScenarioTurn } from "./scenario/scenario.ts";
 export type { TurnReport, FinalReport } from "./checks/turn-report.ts";
 export type { DomainCheck, TurnCheck } from "./checks/domain-check.ts";
+// What the checks in code read: the stored session, its head, its execution log.
+export type { SessionDocument, SessionHead, ExecutionEntry } from "../engine/session-document.ts";
 export { stepState } from "./checks/step-state.ts";
 export { parseCsv } from "./answer/parse-csv.ts";
 export { renderTranscript } from "./report/render-transcript.ts";

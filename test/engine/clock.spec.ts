@@ -5,7 +5,6 @@ import { loadConfig } from "../../src/config.ts";
 import { createApp } from "../../src/create-app.ts";
 import {
   complete,
-  createClock,
   defineFlow,
   scriptedText,
   scriptedToolCalls,
@@ -15,6 +14,7 @@ import {
   type Script,
   type StepContext,
 } from "../../src/engine/index.ts";
+import { createClock } from "../../src/engine/clock.ts";
 import { FlowcheckError } from "../../src/errors.ts";
 import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
 import { tempDir } from "../support/temp-path.ts";

@@ -8,26 +8,21 @@ import {
   advance,
   complete,
   defineFlow,
-  FLOW_MEMORY,
-  SESSION_DOCUMENT_VERSION,
   stay,
   Step,
   tool,
   scriptedText,
   scriptedToolCalls,
-  type FlowEngine,
   type FlowEntry,
   type MemoryEntry,
   type ModelReply,
   type Script,
   type ScriptRequest,
-  type SessionDocument,
-  type SessionHead,
-  type SessionStore,
   type StepContext,
-  type TurnWrite,
 } from "../../src/engine/index.ts";
-import type { KeptAnswer } from "../../src/engine/session-document.ts";
+import type { FlowEngine } from "../../src/engine/flow-engine.ts";
+import { FLOW_MEMORY, SESSION_DOCUMENT_VERSION, type KeptAnswer, type SessionDocument, type SessionHead, type TurnWrite } from "../../src/engine/session-document.ts";
+import type { SessionStore } from "../../src/engine/session-store.ts";
 import { FlowcheckError, isFlowcheckError, type ErrorCode } from "../../src/errors.ts";
 import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
 import { basicFlowEntry } from "../fixtures/flows/index.ts";

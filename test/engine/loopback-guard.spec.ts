@@ -5,7 +5,7 @@ import https from "node:https";
 import net from "node:net";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { guardLoopbackOnly, isLoopbackHost } from "../../src/engine/loopback-guard.ts";
+import { guardLoopbackOnly, isLoopbackHost, type LoopbackGuard } from "../../src/engine/loopback-guard.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 // Every connection to a non-loopback name below carries a lookup that fails: even with the guard
@@ -58,6 +58,13 @@ describe("isLoopbackHost", () => {
   });
 });
 
+/** Runs `connect` as one guarded task of `guard`, as the engine runs a turn; returns what it refused. */
+async function inTask<T>(guard: LoopbackGuard, connect: () => Promise<T>): Promise<{ value: T; blocked: string[] }> {
+  const blocked: string[] = [];
+  const value = await guard.run(blocked, connect);
+  return { value, blocked };
+}
+
 describe("guardLoopbackOnly", () => {
   let loopback: net.Server;
   let port: number;
@@ -76,11 +83,11 @@ describe("guardLoopbackOnly", () => {
     net.Socket.prototype.connect = originalConnect;
   });
 
-  test("a connection to a non-loopback host fails with the guard's error before any lookup", async () => {
-    const lift = guardLoopbackOnly("scripted");
+  test("a connection to a non-loopback host fails with the guard's error before any lookup, and is noted for the task", async () => {
+    const guard = guardLoopbackOnly("scripted");
     try {
       const lookups = { count: 0 };
-      const socket = new net.Socket().connect({ host: BLOCKED_HOST, port: 80, lookup: failingLookup(lookups) });
+      const { value: socket, blocked } = await inTask(guard, async () => new net.Socket().connect({ host: BLOCKED_HOST, port: 80, lookup: failingLookup(lookups) }));
       const error = await errorOf(socket);
       assert.equal(error.code, "ERR_FLOWCHECK_NETWORK_BLOCKED");
       assert.notEqual(error.message, "lookup reached");
@@ -88,35 +95,36 @@ describe("guardLoopbackOnly", () => {
       assert.match(error.message, /FLOW_MODEL=scripted allows loopback only/);
       assert.equal(lookups.count, 0);
       assert.equal(socket.destroyed, true);
+      assert.deepEqual(blocked, [`${BLOCKED_HOST}:80`]);
     } finally {
-      lift();
+      guard.lift();
     }
   });
 
   test("net.connect to a non-loopback host is refused the same way", async () => {
-    const lift = guardLoopbackOnly("replay");
+    const guard = guardLoopbackOnly("replay");
     try {
       const lookups = { count: 0 };
-      const error = await errorOf(net.connect({ host: BLOCKED_HOST, port: 443, lookup: failingLookup(lookups) }));
-      assert.equal(error.code, "ERR_FLOWCHECK_NETWORK_BLOCKED");
-      assert.match(error.message, /FLOW_MODEL=replay/);
+      const error = await inTask(guard, () => errorOf(net.connect({ host: BLOCKED_HOST, port: 443, lookup: failingLookup(lookups) })));
+      assert.equal(error.value.code, "ERR_FLOWCHECK_NETWORK_BLOCKED");
+      assert.match(error.value.message, /FLOW_MODEL=replay/);
       assert.equal(lookups.count, 0);
     } finally {
-      lift();
+      guard.lift();
     }
   });
 
   test("node:http and node:https requests to a non-loopback host are refused, though their agent passes path: null", async () => {
-    const lift = guardLoopbackOnly("scripted");
+    const guard = guardLoopbackOnly("scripted");
     try {
       const lookups = { count: 0 };
-      const viaHttp = await errorOf(http.get({ host: BLOCKED_HOST, port: 80, path: "/v1/models", lookup: failingLookup(lookups), agent: false }));
+      const { value: viaHttp } = await inTask(guard, () => errorOf(http.get({ host: BLOCKED_HOST, port: 80, path: "/v1/models", lookup: failingLookup(lookups), agent: false })));
       assert.equal(viaHttp.code, "ERR_FLOWCHECK_NETWORK_BLOCKED", viaHttp.message);
-      const viaHttps = await errorOf(https.get({ host: BLOCKED_HOST, port: 443, path: "/v1/models", lookup: failingLookup(lookups), agent: false }));
+      const { value: viaHttps } = await inTask(guard, () => errorOf(https.get({ host: BLOCKED_HOST, port: 443, path: "/v1/models", lookup: failingLookup(lookups), agent: false })));
       assert.equal(viaHttps.code, "ERR_FLOWCHECK_NETWORK_BLOCKED", viaHttps.message);
       assert.equal(lookups.count, 0);
     } finally {
-      lift();
+      guard.lift();
     }
   });
 
@@ -125,56 +133,90 @@ describe("guardLoopbackOnly", () => {
     const socketPath = join(dir.path, "guard.sock");
     const ipc = net.createServer((socket) => socket.end("ipc ok"));
     await new Promise<void>((resolve) => ipc.listen(socketPath, resolve));
-    const lift = guardLoopbackOnly("scripted");
+    const guard = guardLoopbackOnly("scripted");
     try {
-      const socket = net.connect(socketPath);
-      const chunks: Buffer[] = [];
-      for await (const chunk of socket) chunks.push(chunk as Buffer);
-      assert.equal(Buffer.concat(chunks).toString(), "ipc ok");
+      const { value: received, blocked } = await inTask(guard, async () => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of net.connect(socketPath)) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks).toString();
+      });
+      assert.equal(received, "ipc ok");
+      assert.deepEqual(blocked, []);
     } finally {
-      lift();
+      guard.lift();
       await new Promise<void>((resolve) => ipc.close(() => resolve()));
       dir.remove();
     }
   });
 
   test("a loopback connection still works while the guard is on", async () => {
-    const lift = guardLoopbackOnly("scripted");
+    const guard = guardLoopbackOnly("scripted");
     try {
-      const socket = net.connect({ host: "127.0.0.1", port });
-      await once(socket, "connect");
-      socket.end("ping");
-      const chunks: Buffer[] = [];
-      for await (const chunk of socket) chunks.push(chunk as Buffer);
-      assert.equal(Buffer.concat(chunks).toString(), "pong:ping");
+      const { value: received } = await inTask(guard, async () => {
+        const socket = net.connect({ host: "127.0.0.1", port });
+        await once(socket, "connect");
+        socket.end("ping");
+        const chunks: Buffer[] = [];
+        for await (const chunk of socket) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks).toString();
+      });
+      assert.equal(received, "pong:ping");
     } finally {
-      lift();
+      guard.lift();
     }
   });
 
-  test("the returned function lifts the guard and restores the original connect", async () => {
-    const lift = guardLoopbackOnly("scripted");
+  test("a connection made outside the guard's tasks is not the guard's business: another app's turn, or the run's judge, connects as it would alone", async () => {
+    const guard = guardLoopbackOnly("scripted");
+    try {
+      assert.notEqual(net.Socket.prototype.connect, originalConnect, "the guard is on");
+      const lookups = { count: 0 };
+      const error = await errorOf(new net.Socket().connect({ host: BLOCKED_HOST, port: 80, lookup: failingLookup(lookups) }));
+      assert.equal(error.message, "lookup reached");
+      assert.equal(lookups.count, 1);
+    } finally {
+      guard.lift();
+    }
+  });
+
+  test("each guard's tasks are refused in its own mode, and charged to the task that connected, while both run at once", async () => {
+    const scripted = guardLoopbackOnly("scripted");
+    const replay = guardLoopbackOnly("replay");
+    try {
+      const connect = (host: string) => errorOf(net.connect({ host, port: 80, lookup: failingLookup({ count: 0 }) }));
+      const [first, second] = await Promise.all([inTask(scripted, () => connect(`a.${BLOCKED_HOST}`)), inTask(replay, () => connect(`b.${BLOCKED_HOST}`))]);
+      assert.match(first.value.message, /FLOW_MODEL=scripted/);
+      assert.match(second.value.message, /FLOW_MODEL=replay/);
+      assert.deepEqual([first.blocked, second.blocked], [[`a.${BLOCKED_HOST}:80`], [`b.${BLOCKED_HOST}:80`]]);
+    } finally {
+      replay.lift();
+      scripted.lift();
+    }
+  });
+
+  test("lifting the guard restores the original connect", async () => {
+    const guard = guardLoopbackOnly("scripted");
     assert.notEqual(net.Socket.prototype.connect, originalConnect);
-    lift();
+    guard.lift();
     assert.equal(net.Socket.prototype.connect, originalConnect);
     // Unguarded, the socket gets as far as the (failing) lookup, and no further.
     const lookups = { count: 0 };
-    const error = await errorOf(new net.Socket().connect({ host: BLOCKED_HOST, port: 80, lookup: failingLookup(lookups) }));
+    const { value: error } = await inTask(guard, () => errorOf(new net.Socket().connect({ host: BLOCKED_HOST, port: 80, lookup: failingLookup(lookups) })));
     assert.equal(error.message, "lookup reached");
     assert.equal(lookups.count, 1);
     // Lifting twice is harmless.
-    lift();
+    guard.lift();
     assert.equal(net.Socket.prototype.connect, originalConnect);
   });
 
   test("two guards lifted in reverse order restore the original connect", () => {
-    const liftOuter = guardLoopbackOnly("scripted");
+    const outer = guardLoopbackOnly("scripted");
     const afterOuter = net.Socket.prototype.connect;
-    const liftInner = guardLoopbackOnly("replay");
+    const inner = guardLoopbackOnly("replay");
     try {
-      liftInner();
+      inner.lift();
       assert.equal(net.Socket.prototype.connect, afterOuter);
-      liftOuter();
+      outer.lift();
       assert.equal(net.Socket.prototype.connect, originalConnect);
     } finally {
       net.Socket.prototype.connect = originalConnect;
@@ -182,14 +224,14 @@ describe("guardLoopbackOnly", () => {
   });
 });
 
-test("holds on the guard can be lifted in any order, and the guard goes with the last one", () => {
+test("guards can be lifted in any order, and the patch goes with the last one", () => {
   originalConnect = net.Socket.prototype.connect;
-  const liftOuter = guardLoopbackOnly("scripted");
-  const liftInner = guardLoopbackOnly("replay");
+  const outer = guardLoopbackOnly("scripted");
+  const inner = guardLoopbackOnly("replay");
   const guarded = net.Socket.prototype.connect;
   assert.notEqual(guarded, originalConnect);
-  liftOuter();
-  assert.equal(net.Socket.prototype.connect, guarded, "the inner hold keeps the guard on");
-  liftInner();
+  outer.lift();
+  assert.equal(net.Socket.prototype.connect, guarded, "the inner guard keeps the patch on");
+  inner.lift();
   assert.equal(net.Socket.prototype.connect, originalConnect);
 });

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, before, beforeEach, describe, test } from "node:test";
 import { loadConfig } from "../../src/config.ts";
 import { createApp, type App } from "../../src/create-app.ts";
-import type { SessionDocument } from "../../src/engine/index.ts";
+import type { SessionDocument } from "../../src/engine/session-document.ts";
 import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
 import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
 import { tempDir } from "../support/temp-path.ts";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { FlowcheckError } from "../../src/errors.ts";
-import { defineFlow, Step, stay, tool, toolsOf, type StepClass } from "../../src/engine/index.ts";
+import { defineFlow, Step, stay, tool, type StepClass } from "../../src/engine/index.ts";
+import { toolsOf } from "../../src/engine/tool.ts";
 
 const NAME_PARAMETERS = {
   type: "object",

@@ -5,7 +5,7 @@ import net from "node:net";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
-import type { SessionDocument } from "../../src/engine/index.ts";
+import type { SessionDocument } from "../../src/engine/session-document.ts";
 import { basicFlowEntry } from "../fixtures/flows/index.ts";
 import { clockFlows } from "../support/clock-flow.ts";
 import { jsonClient, type JsonAnswer } from "../support/json-client.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Config } from "../../config.ts";
 import { createApp } from "../../create-app.ts";
-import type { ModelWrapper } from "../../engine/model-wrapper.ts";
+import type { ModelWrapper } from "../../engine/model-factory.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
 import { SqliteSessionStore } from "../../store/sqlite/sqlite-session-store.ts";

@@ -5,7 +5,7 @@ import { loadConfig, type Config, type ModelMode } from "../../config.ts";
 import { createApp, type App } from "../../create-app.ts";
 import { FlowcheckError } from "../../errors.ts";
 import type { ChatModel } from "../../engine/chat-model.ts";
-import type { ModelWrapper } from "../../engine/model-wrapper.ts";
+import type { ModelWrapper } from "../../engine/model-factory.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import { SqliteSessionStore } from "../../store/sqlite/sqlite-session-store.ts";
 import { sessionChange } from "../report/session-change.ts";

@@ -1,6 +1,6 @@
 import { FlowcheckError } from "../../errors.ts";
 import type { ModelReply } from "../../engine/chat-model.ts";
-import type { ModelWrapper } from "../../engine/model-wrapper.ts";
+import type { ModelWrapper } from "../../engine/model-factory.ts";
 
 /** A model call's reply and where it was made: `BasicFlow/NameStep`. */
 export interface TakenReply {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { FlowcheckError } from "../../errors.ts";
-import type { ModelWrapper } from "../../engine/model-wrapper.ts";
+import type { ModelWrapper } from "../../engine/model-factory.ts";
 import { Cassette, cassettePathOf } from "../cassette/cassette.ts";
 import { scenarioNameOf } from "../scenario/load-scenario.ts";
 import { SCENARIO_SUFFIX } from "../scenario/scenario-discovery.ts";

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { FlowcheckError } from "../../errors.ts";
 import type { ChatModel, ModelReply, ModelRequest } from "../../engine/chat-model.ts";
-import type { ModelWrapper } from "../../engine/model-wrapper.ts";
+import type { ModelWrapper } from "../../engine/model-factory.ts";
 import type { JudgeClient, JudgeCompletion, JudgeRequest } from "../judge/judge-client.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { firstDifference, showDifference } from "./first-difference.ts";

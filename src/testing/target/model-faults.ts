@@ -1,5 +1,5 @@
 import type { ChatModel } from "../../engine/chat-model.ts";
-import type { ModelWrapper } from "../../engine/model-wrapper.ts";
+import type { ModelWrapper } from "../../engine/model-factory.ts";
 
 /**
  * Makes one model call of a turn fail, as a provider's error would: armed for the Nth call of the

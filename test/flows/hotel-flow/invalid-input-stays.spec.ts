@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { scriptedText, type ExecutionEntry, type Script, type SessionDocument } from "../../../src/engine/index.ts";
+import { scriptedText, type Script } from "../../../src/engine/index.ts";
+import type { ExecutionEntry, SessionDocument } from "../../../src/engine/session-document.ts";
 import { openHotelApp, reachBookStep, reachDatesStep, type Conversation } from "./open-hotel-app.ts";
 
 /** A RateQuote model that answers in words instead of pricing: the child does not complete. */

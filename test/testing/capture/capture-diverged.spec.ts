@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { loadConfig } from "../../../src/config.ts";
-import type { SessionDocument } from "../../../src/engine/index.ts";
+import type { SessionDocument } from "../../../src/engine/session-document.ts";
 import { SqliteSessionStore } from "../../../src/store/sqlite/sqlite-session-store.ts";
 import { storedInputs, storedReplies } from "../../../src/testing/capture/stored-replies.ts";
 import { writeCapturedScenario } from "../../../src/testing/capture/write-captured-scenario.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { SessionHead } from "../../../src/engine/index.ts";
+import type { SessionHead } from "../../../src/engine/session-document.ts";
 import { describeTurn } from "../../../src/testing/capture/describe-turn.ts";
 import { sessionChange } from "../../../src/testing/report/session-change.ts";
 
