@@ -4,6 +4,7 @@ export type { FlowTypes, FlowShape, UntypedFlow, StepNameOf, StateOfStep, DeepRe
 export type { FromSchema } from "./from-schema.ts";
 export { Step, type StepClass, type StepContext, type ChildOutcome, type ChildRequest } from "./step.ts";
 export { tool, toolsOf, type ToolSpec } from "./tool.ts";
+export { characterProblem } from "./character-problem.ts";
 export { stay, advance, complete, type ToolResult, type StayResult, type AdvanceResult, type CompleteResult } from "./tool-result.ts";
 export { Model, type ModelSettings } from "./model.ts";
 export { useModelWrapper, type ModelWrapper } from "./model-wrapper.ts";
