@@ -35,6 +35,8 @@ const ${camel}: Script = ({ latest, context }) => {
     if (latest?.role === "handoff") return scriptedText(\`Noted: \${/Saved the choice (\\w+)/.exec(latest.content)?.[1]}. Any note to go with it?\`);
     if (latest?.role === "user") return scriptedToolCalls([{ name: "save_note", args: { note: latest.content } }]);
     if (latest?.role === "tool" && latest.content.includes("too short")) return scriptedText("That note is too short: please write 3 characters or more.");
+    const unsavable = latest?.role === "tool" ? /contains (.+?), which cannot be saved/.exec(latest.content) : null;
+    if (unsavable) return scriptedText(\`Sorry, that note contains \${unsavable[1]}, which I can't save. Could you type it again?\`);
     // complete(…)'s message: the closing answer.
     if (latest?.role === "tool") return scriptedText("Thank you, that's everything. Goodbye!");
   }

@@ -32,9 +32,12 @@ export class ChoiceStep extends Step<ChoiceState, ${flow}Types> {
 `;
 }
 
-/** The last step: a note that completes the run, refused with `stay` when it is too short to mean anything. */
+/**
+ * The last step: a note that completes the run, refused with `stay` when it is too short to mean
+ * anything or holds a character that cannot be saved (`characterProblem`, the rule for free text).
+ */
 export function noteStepSource({ flow, kebab }: FlowNames): string {
-  return `import { complete, stay, Step, tool, type StepContext } from "../../engine/index.ts";
+  return `import { characterProblem, complete, stay, Step, tool, type StepContext } from "../../engine/index.ts";
 import type { ${flow}Types } from "./${kebab}.ts";
 
 export interface NoteState {
@@ -53,6 +56,9 @@ export class NoteStep extends Step<NoteState, ${flow}Types> {
   })
   saveNote(args: { note: string }, context: StepContext<NoteState, ${flow}Types>) {
     const note = args.note.trim();
+    // Free text is saved only without control characters or broken ones; a note may keep its line breaks.
+    const unsavable = characterProblem(note, "The note", { multiline: true });
+    if (unsavable) return stay(unsavable);
     if (note.length < 3) return stay(\`"\${note}" is too short for a note: it needs 3 characters or more. Ask again.\`);
     context.state.note = note;
     return complete("Saved. Thank the user and say goodbye.");

@@ -1,4 +1,4 @@
-import { Step, tool, stay, complete, type StepContext } from "../../engine/index.ts";
+import { Step, tool, stay, complete, characterProblem, type StepContext } from "../../engine/index.ts";
 import { AddressCheckFlow } from "./address-check/address-check-flow.ts";
 import type { NormalizedAddress } from "./address-check/normalize-address-step.ts";
 import type { BasicFlowTypes } from "./basic-flow.ts";
@@ -29,6 +29,9 @@ export class AddressStep extends Step<AddressState, BasicFlowTypes> {
     },
   })
   async checkAddress(args: { address: string }, context: StepContext<AddressState, BasicFlowTypes>) {
+    // Refused here, before the AddressCheck child is run with it.
+    const unsavable = characterProblem(args.address.trim(), "The address");
+    if (unsavable) return stay(unsavable);
     const check = await context.runChild(AddressCheckFlow, args.address);
     if (check.runStatus !== "completed") {
       return stay(`The address could not be validated: ${check.reply} Ask the user for a corrected address.`);

@@ -25,6 +25,9 @@ const basicFlow: Script = ({ system, messages, latest }) => {
   // The engine refused the tool's arguments (e.g. a 300-character name): ask again, in any step.
   const refused = latest?.role === "tool" ? /^Invalid arguments for \w+: (.+?)\. Call it again/.exec(latest.content) : null;
   if (refused) return scriptedText(`Sorry, I couldn't use that (${refused[1]}). Could you say it again, shorter?`);
+  // A tool refused text it cannot save (a control character, a broken one): say why, in any step.
+  const unsavable = latest?.role === "tool" ? /^(.+?) contains (.+?), which cannot be saved\./.exec(latest.content) : null;
+  if (unsavable) return scriptedText(`Sorry, ${unsavable[1]!.toLowerCase()} you sent contains ${unsavable[2]}, which I can't save. Could you type it again?`);
   if (system.includes("collect the user's real full name")) {
     if (latest?.role === "user") {
       const name = NAME_LEAD.exec(latest.content.trim())?.[1] ?? latest.content;

@@ -1,4 +1,4 @@
-import { Step, tool, stay, advance, type StepContext } from "../../engine/index.ts";
+import { Step, tool, stay, advance, characterProblem, type StepContext } from "../../engine/index.ts";
 import type { BasicFlowTypes } from "./basic-flow.ts";
 
 export interface NameState {
@@ -27,6 +27,8 @@ export class NameStep extends Step<NameState, BasicFlowTypes> {
   })
   saveName(args: { name: string }, context: StepContext<NameState, BasicFlowTypes>) {
     const name = args.name.trim().replace(/\s+/g, " ");
+    const unsavable = characterProblem(name, "The name");
+    if (unsavable) return stay(unsavable);
     if (PLACEHOLDERS.has(name.toLowerCase())) {
       return stay(`"${name}" is a placeholder, not a real name. Tell the user "${name}" is not accepted and ask for their real name.`);
     }

@@ -1,4 +1,4 @@
-import { Step, tool, stay, advance, type StepContext } from "../../engine/index.ts";
+import { Step, tool, stay, advance, characterProblem, type StepContext } from "../../engine/index.ts";
 import type { BasicFlowTypes } from "./basic-flow.ts";
 import { WEATHER_FIXTURE } from "./weather-fixture.ts";
 
@@ -27,7 +27,10 @@ export class WeatherStep extends Step<WeatherState, BasicFlowTypes> {
     },
   })
   getWeather(args: { cityName: string }, context: StepContext<WeatherState, BasicFlowTypes>) {
-    const alias = args.cityName.trim().toUpperCase();
+    const given = args.cityName.trim();
+    const unsavable = characterProblem(given, "The city alias");
+    if (unsavable) return stay(unsavable);
+    const alias = given.toUpperCase();
     const weather = WEATHER_FIXTURE[alias];
     if (!weather) {
       return stay(`"${args.cityName}" is not a known city alias. The aliases are ${ALIASES.join(", ")}; ask the user to pick from them.`);

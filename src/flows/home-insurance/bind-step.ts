@@ -1,5 +1,5 @@
 import moment from "moment";
-import { Step, tool, stay, complete, type DeepReadonly, type StepContext } from "../../engine/index.ts";
+import { Step, tool, stay, complete, characterProblem, type DeepReadonly, type StepContext } from "../../engine/index.ts";
 import type { HomeInsuranceFlowTypes } from "./home-insurance-flow.ts";
 import { policyNumberOf } from "./policy-number-of.ts";
 import type { Quote } from "./quote-step.ts";
@@ -78,6 +78,8 @@ export class BindStep extends Step<BindState, HomeInsuranceFlowTypes> {
   })
   saveInsuredName(args: { name: string }, context: BindContext) {
     const name = args.name.trim().replace(/\s+/g, " ");
+    const unsavable = characterProblem(name, "The name");
+    if (unsavable) return stay(unsavable);
     if (PLACEHOLDERS.has(name.toLowerCase())) return stay(`"${name}" is a placeholder, not a real name.`);
     if (name.split(" ").length < 2) return stay(`The named insured needs a first and a last name; "${name}" is one name.`);
     context.state.insuredName = name;

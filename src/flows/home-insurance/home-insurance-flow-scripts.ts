@@ -84,6 +84,9 @@ const homeInsuranceFlow: Script = ({ system, latest }) => {
   // The engine refused the tool's arguments: say so and ask again, in any step.
   const refused = latest?.role === "tool" ? /^Invalid arguments for \w+: (.+?)\. Call it again/.exec(latest.content) : null;
   if (refused) return scriptedText(`Sorry, I couldn't use that (${refused[1]}). ${question ?? ""}`.trim());
+  // A tool refused text it cannot save (a control character, a broken one): say why and ask again, in any step.
+  const unsavable = latest?.role === "tool" ? /^(.+?) contains (.+?), which cannot be saved\./.exec(latest.content) : null;
+  if (unsavable) return scriptedText(`Sorry, ${unsavable[1]!.toLowerCase()} you sent contains ${unsavable[2]}, which I can't save. ${question ?? ""}`.trim());
 
   if (system.includes("preparing a homeowners quote")) {
     if (latest?.role === "user") return quoteCall(latest.content, system) ?? (question ? scriptedText(question) : undefined);

@@ -1,4 +1,4 @@
-import { Step, tool, stay, advance, type StayResult, type StepContext } from "../../engine/index.ts";
+import { Step, tool, stay, advance, characterProblem, type StayResult, type StepContext } from "../../engine/index.ts";
 import { ClaimsHistoryFlow } from "./claims-history/claims-history-flow.ts";
 import { describeQuote } from "./describe-quote.ts";
 import type { HomeInsuranceFlowTypes } from "./home-insurance-flow.ts";
@@ -91,6 +91,8 @@ export class QuoteStep extends Step<QuoteState, HomeInsuranceFlowTypes> {
     parameters: oneArgument("description", WORDS),
   })
   saveConstruction(args: { description: string }, context: QuoteContext) {
+    const unsavable = characterProblem(args.description.trim(), "The description of the walls");
+    if (unsavable) return stay(unsavable);
     const match = constructionClassOf(args.description);
     if ("problem" in match) return stay(match.problem);
     return saveFact(context, { construction: match.construction }, `Saved the construction: ${match.construction} (${args.description.trim()}).`);
@@ -139,6 +141,9 @@ export class QuoteStep extends Step<QuoteState, HomeInsuranceFlowTypes> {
     parameters: oneArgument("description", WORDS),
   })
   async saveClaimsHistory(args: { description: string }, context: QuoteContext) {
+    // Refused here, before the ClaimsHistory child is run with it.
+    const unsavable = characterProblem(args.description.trim(), "The account of the claims");
+    if (unsavable) return stay(unsavable);
     const listed = await context.runChild(ClaimsHistoryFlow, args.description);
     if (listed.runStatus !== "completed") return stay(`The claims could not be recorded: ${listed.reply}`);
     const claims = listed.output;

@@ -1,4 +1,4 @@
-import { Step, tool, stay, complete, type StepContext } from "../../engine/index.ts";
+import { Step, tool, stay, complete, characterProblem, type StepContext } from "../../engine/index.ts";
 import { bookingReference } from "./booking-reference.ts";
 import { chosenHotels } from "./chosen-hotels.ts";
 import { formatCents } from "./format-cents.ts";
@@ -51,6 +51,8 @@ export class BookStep extends Step<BookState, HotelFlowTypes> {
     },
   })
   bookStay(args: { hotels: string[] }, context: StepContext<BookState, HotelFlowTypes>) {
+    const unsavable = args.hotels.map((name) => characterProblem(name.trim(), "A hotel name")).find((problem) => problem !== undefined);
+    if (unsavable) return stay(unsavable);
     const chosen = chosenHotels(context).map((hotel) => hotel.name);
     const unchosen = args.hotels.filter((name) => !chosen.includes(findHotel(name)?.name ?? ""));
     if (unchosen.length) {

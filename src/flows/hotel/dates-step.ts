@@ -1,4 +1,4 @@
-import { Step, tool, stay, advance, type StepContext } from "../../engine/index.ts";
+import { Step, tool, stay, advance, characterProblem, type StepContext } from "../../engine/index.ts";
 import { chosenHotels } from "./chosen-hotels.ts";
 import { formatCents } from "./format-cents.ts";
 import type { HotelFlowTypes } from "./hotel-flow.ts";
@@ -31,6 +31,9 @@ export class DatesStep extends Step<DatesState, HotelFlowTypes> {
     },
   })
   async setStayDates(args: { dates: string }, context: StepContext<DatesState, HotelFlowTypes>) {
+    // The words are saved as the user gave them (`words`), so they are checked as they are.
+    const unsavable = characterProblem(args.dates, "The text of the dates");
+    if (unsavable) return stay(unsavable);
     const resolution = resolveStay(args.dates, context.now());
     if (!resolution.ok) {
       return stay(`"${args.dates}" cannot be booked: ${resolution.reason}. Tell the user why and ask for the stay dates again.`);

@@ -1,4 +1,4 @@
-import { Step, tool, stay, advance, type StepContext } from "../../engine/index.ts";
+import { Step, tool, stay, advance, characterProblem, type StepContext } from "../../engine/index.ts";
 import type { ExploreState } from "./chosen-hotels.ts";
 import type { HotelFlowTypes } from "./hotel-flow.ts";
 import { formatCents } from "./format-cents.ts";
@@ -30,6 +30,8 @@ export class ExploreStep extends Step<ExploreState, HotelFlowTypes> {
     },
   })
   chooseHotels(args: { hotels: string[] }, context: StepContext<ExploreState, HotelFlowTypes>) {
+    const unsavable = args.hotels.map((name) => characterProblem(name.trim(), "A hotel name")).find((problem) => problem !== undefined);
+    if (unsavable) return stay(unsavable);
     const unknown = args.hotels.filter((name) => !findHotel(name));
     if (unknown.length) {
       const names = joinNames(unknown.map((name) => `"${name}"`));

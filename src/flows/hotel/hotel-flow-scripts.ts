@@ -93,6 +93,9 @@ const hotelFlow: Script = (request) => {
   // The engine refused the tool's arguments: ask again, in any step.
   const refused = latest?.role === "tool" ? /^Invalid arguments for \w+: (.+?)\. Call it again/.exec(latest.content) : null;
   if (refused) return scriptedText(`Sorry, I couldn't use that (${refused[1]}). Could you say it again?`);
+  // A tool refused text it cannot save (a control character, a broken one): say why, in any step.
+  const unsavable = latest?.role === "tool" ? /^(.+?) contains (.+?), which cannot be saved\./.exec(latest.content) : null;
+  if (unsavable) return scriptedText(`Sorry, ${unsavable[1]!.toLowerCase()} you sent contains ${unsavable[2]}, which I can't save. Could you type it again?`);
   if (system.includes(EXPLORE)) return explore(request);
   if (system.includes(DATES)) return dates(request);
   if (system.includes(BOOK)) return book(request);

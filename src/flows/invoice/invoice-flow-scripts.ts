@@ -18,7 +18,10 @@ function customer({ latest }: ScriptRequest): ModelReply | undefined {
     if (customer) return scriptedToolCalls([{ name: "save_customer", args: { name: customer[1], email: customer[2] } }]);
     return scriptedText("Happy to help with an invoice. Who is it for? Send the customer's name and email, like: Acme, Inc., ap@acme.example");
   }
-  if (latest?.role === "tool") return scriptedText(`Sorry, ${facts(latest.content)} Please send the customer's name and email again.`);
+  if (latest?.role === "tool") {
+    const said = facts(latest.content);
+    return scriptedText(`Sorry, ${said[0]!.toLowerCase()}${said.slice(1)} Please send the customer's name and email again.`);
+  }
   return undefined;
 }
 

@@ -1,4 +1,4 @@
-import { Step, tool, stay, advance, type StepContext } from "../../engine/index.ts";
+import { Step, tool, stay, advance, characterProblem, type StepContext } from "../../engine/index.ts";
 import type { InvoiceFlowTypes } from "./invoice-flow.ts";
 import { invoiceTotals } from "./invoice-math.ts";
 import { invoiceOf, type LineItemsState } from "./invoice-of.ts";
@@ -52,6 +52,8 @@ export class LineItemsStep extends Step<LineItemsState, InvoiceFlowTypes> {
     }
     const parsed = parseLineItem(args);
     if (!parsed.ok) return stay(`Not added: ${parsed.problems.join("; ")}. ${unchanged} Ask the user to send the item again.`);
+    const unsavable = characterProblem(parsed.item.description, "The description");
+    if (unsavable) return stay(`Not added: ${unsavable} ${unchanged}`);
     const next = [...items, parsed.item];
     const running = saveLines(context.state, next);
     return stay(`Added ${describeLine(parsed.item, next.length - 1)}. ${running} Ask the user for the next item, or to say done.`);

@@ -1,4 +1,4 @@
-import { Step, tool, stay, complete, type StepContext } from "../../../engine/index.ts";
+import { Step, tool, stay, complete, characterProblem, type StepContext } from "../../../engine/index.ts";
 import type { AddressCheckTypes } from "./address-check-flow.ts";
 import { US_STATES } from "./us-states.ts";
 
@@ -50,7 +50,10 @@ export class NormalizeAddressStep extends Step<NormalizeAddressState, AddressChe
     const state = stateCode(args.state);
     if (!state) return stay(`"${args.state}" is not a US state.`);
     const street = titleCase(args.street).replace(/\b(Nw|Ne|Sw|Se)\b/g, (d) => d.toUpperCase());
-    const address = { street, city: titleCase(args.city), state, zip };
+    const city = titleCase(args.city);
+    const unsavable = characterProblem(street, "The street") ?? characterProblem(city, "The city");
+    if (unsavable) return stay(unsavable);
+    const address = { street, city, state, zip };
     context.state.address = address;
     return complete("The address is valid and saved.", address);
   }

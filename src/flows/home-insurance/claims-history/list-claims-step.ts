@@ -1,4 +1,4 @@
-import { Step, tool, stay, complete, type StepContext } from "../../../engine/index.ts";
+import { Step, tool, stay, complete, characterProblem, type StepContext } from "../../../engine/index.ts";
 import type { Claim } from "../rating/index.ts";
 import type { ClaimsHistoryTypes } from "./claims-history-flow.ts";
 
@@ -42,6 +42,8 @@ export class ListClaimsStep extends Step<ListClaimsState, ClaimsHistoryTypes> {
   })
   recordClaims(args: { claims: Claim[] }, context: StepContext<ListClaimsState, ClaimsHistoryTypes>) {
     const claims = args.claims.map((claim) => ({ year: claim.year, cause: claim.cause.trim().replace(/\s+/g, " ").toLowerCase() }));
+    const unsavable = claims.map((claim) => characterProblem(claim.cause, `The cause of the ${claim.year} claim`)).find((problem) => problem !== undefined);
+    if (unsavable) return stay(unsavable);
     const unnamed = claims.find((claim) => claim.cause === "");
     if (unnamed) return stay(`The claim of ${unnamed.year} has no cause. Ask what happened.`);
     const early = claims.find((claim) => claim.year < EARLIEST_CLAIM_YEAR);
