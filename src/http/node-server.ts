@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { FlowcheckError } from "../errors.ts";
@@ -6,11 +7,14 @@ import { MAX_BODY_BYTES, type HttpRequest, type HttpResponse, type RequestGate }
 import { errorResponse } from "./json-response.ts";
 
 class BodyTooLarge extends Error {}
+class BodyNotUtf8 extends Error {}
 
 /**
  * Reads the body as UTF-8 and passes it to `done`, or refuses it with BodyTooLarge as soon as it
- * passes the limit instead of buffering it whole. Exactly one of the two is called. Callbacks
- * rather than a promise: every turn reads a body, and a promise is a cost per turn.
+ * passes the limit instead of buffering it whole, or with BodyNotUtf8 when its bytes are not UTF-8
+ * (decoding would turn them into U+FFFD, and the turn would save a character nobody sent). Exactly
+ * one of the two is called. Callbacks rather than a promise: every turn reads a body, and a
+ * promise is a cost per turn.
  */
 function readBody(request: IncomingMessage, limit: number, done: (body: string) => void, refused: (error: unknown) => void): void {
   if (Number(request.headers["content-length"]) > limit) {
@@ -35,7 +39,13 @@ function readBody(request: IncomingMessage, limit: number, done: (body: string) 
       chunks.push(chunk);
     }
   });
-  request.on("end", () => settle(() => done(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8"))));
+  request.on("end", () =>
+    settle(() => {
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      if (isUtf8(body)) done(body.toString("utf8"));
+      else refused(new BodyNotUtf8());
+    }),
+  );
   request.on("error", (error) => settle(() => refused(error)));
 }
 
@@ -93,6 +103,11 @@ export function createNodeServer(handler: Handler, options: { gate?: RequestGate
         answer.then((response) => send(res, response)).catch(failed);
       },
       (error) => {
+        if (error instanceof BodyNotUtf8) {
+          const message = "The body is not valid UTF-8, so it is not JSON; send it encoded as UTF-8 (half of a character, such as a lone surrogate, as a \\u escape).";
+          send(res, errorResponse(new FlowcheckError("invalid_json", message)));
+          return;
+        }
         if (!(error instanceof BodyTooLarge)) {
           res.destroy();
           return;

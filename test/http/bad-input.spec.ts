@@ -222,6 +222,25 @@ test("a body that is valid JSON but not an object (a string, a number, null, tru
   });
 });
 
+test("a body whose bytes are not UTF-8 (a surrogate as raw bytes, a stray 0xFF) is answered 400 invalid_json saying so, changes nothing, and the connection serves on", async () => {
+  await withServer(async (target) => {
+    const id = await startSession(target);
+    await unchanged(target, id, async () => {
+      for (const bytes of [Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xff]), Buffer.from([0xc3])]) {
+        const body = Buffer.concat([Buffer.from('{"message":"John'), bytes, Buffer.from(' Wick"}')]);
+        const request = head(["POST /ai/chat HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", `Content-Length: ${body.length}`, `CHAT_SESSION_ID: ${id}`]);
+        // Then a good request on the same connection: the refused body was read whole, so the connection is still in step.
+        const next = head(["GET /ai/flows HTTP/1.1", "Host: 127.0.0.1", "Connection: close"]);
+        const outcome = await rawExchange(target.port, (socket) => socket.end(Buffer.concat([Buffer.from(request), body, Buffer.from(next)])));
+        assert.equal(outcome.hung, false);
+        // A body carries no line break after it, so the next answer's status line follows it on the same line.
+        assert.deepEqual([...outcome.text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1])), [400, 200], outcome.text);
+        assert.match(outcome.text, /"code":"invalid_json","message":"The body is not valid UTF-8/);
+      }
+    });
+  });
+});
+
 test("a session id of another flow is answered 400 invalid_request, and neither session changes", async () => {
   await withServer(async (target) => {
     const basic = await startSession(target);

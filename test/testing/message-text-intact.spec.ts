@@ -12,8 +12,8 @@ import { startTestServer } from "../support/test-server.ts";
 // scenario file, the runner's client, node:http, the request parser, the scripted model's tool
 // call, the tool, and back out of the SQLite store. The JSON escapes \u0000 and \ud800 are how such
 // text travels: JSON.stringify writes a lone surrogate as its escape (well-formed JSON.stringify).
-// A body whose bytes are not UTF-8 (a surrogate written as the bytes ED A0 80) is another matter:
-// the server decodes it with replacement, so that message arrives as U+FFFD and is not refused.
+// A body whose bytes are not UTF-8 (a surrogate written as the bytes ED A0 80) is refused as
+// invalid_json (test/http/bad-input.spec.ts): decoded, it would arrive as U+FFFD, a character nobody sent.
 
 /** NUL, TAB, ESC, DEL, NEL (C1), U+2028, a lone high and a lone low surrogate, an emoji, an accent. */
 const MESSAGE = "a\u0000b\tc\u001bd\u007fe\u0085f\u2028g\uD800h\uDFFFi 😀 é";
