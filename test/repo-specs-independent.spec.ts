@@ -16,6 +16,9 @@ const NAMES_THE_GUIDE = join(TEST_ROOT, "readme-example.spec.ts");
 // It runs new:flow in a copy of the repository and checks the files it writes there (src/flows/kettle/,
 // scenarios/kettle-flow…), with or without the demo flows in it.
 const SCAFFOLDS_A_COPY = join(TEST_ROOT, "cli", "new-flow.spec.ts");
+// It makes those copies: it unregisters the demo flows there and registers fixture flows in their place.
+const MAKES_COPIES = join(TEST_ROOT, "support", "repository-copy.ts");
+const EXEMPT = new Set([import.meta.filename, NAMES_THE_GUIDE, SCAFFOLDS_A_COPY, MAKES_COPIES]);
 
 const DEPENDENCIES: readonly { what: string; pattern: RegExp }[] = [
   { what: "imports or names a path in src/flows/", pattern: /src\/flows\b|["'`]src["'`],\s*["'`]flows["'`]/ },
@@ -48,7 +51,7 @@ function tsFilesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return NOT_SCANNED.has(path) ? [] : tsFilesUnder(path);
-    return entry.name.endsWith(".ts") && path !== import.meta.filename && path !== NAMES_THE_GUIDE && path !== SCAFFOLDS_A_COPY ? [path] : [];
+    return entry.name.endsWith(".ts") && !EXEMPT.has(path) ? [path] : [];
   });
 }
 

@@ -119,6 +119,9 @@ async function buildBundle(specs, key, index) {
       logLevel: "silent",
       absWorkingDir: ROOT,
       define: META,
+      // Two classes of one name in a bundle are renamed apart (NameStep2), and a step is named by
+      // its class: a team's step named like a demo's would no longer be its flow's step.
+      keepNames: true,
       plugins: [ownImportMeta],
     });
   } catch {

@@ -1,7 +1,7 @@
 // npm run bench (tsx test/bench/bench.ts): what a turn checked by the runner costs next to the
 // floor, and whether that cost stays flat as a conversation grows. Not a test: nothing here asserts
-// a timing. One process, one run, under two minutes on a 2-core machine; it writes
-// test/bench/results.json and removes everything else it makes.
+// a timing. One process, one run, under two minutes on a 2-core machine (the main job and the report
+// page after them); it writes test/bench/results.json and removes everything else it makes.
 //
 //   floor   bare node:http POSTs on one keep-alive connection, each answered after one SQLite upsert
 //           of a ~2 KB document and one read by key;
@@ -11,12 +11,14 @@
 //           and the same command over as many empty tests: node:test's own share;
 //   startup `npm run test:flows -- scenarios/basic-flow.scenario.json` from command to exit,
 //           beside the previous commit's figure timed in turn with it (test/bench/startup.ts);
+//   mainjob `npm run test:flows`, every flow suite, from command to exit (test/bench/main-job.ts),
+//           after the two minutes the phases above keep within;
 //   report  the HTML page of a 2000-turn run, from its file to DOMContentLoaded in headless
 //           Chromium (test/bench/report-page.ts), after the two minutes the others keep within;
 //           without a Chromium it is skipped, saying why.
 //
 // Options (after `npm run bench --`):
-//   --only=floor,stack,growth,runner,startup,report  runs some phases; results.json is then left as it
+//   --only=floor,stack,growth,runner,startup,mainjob,report  runs some phases; results.json is then left as it
 //                                     was, since it must always describe one whole run;
 //   --startup-ref=<ref>               the commit startup is compared with (default HEAD~1);
 //   --profile=<dir>                   writes a .cpuprofile per timed part (warm-ups and start-up left
@@ -39,6 +41,7 @@ import { startScenarioTarget, type ScenarioTarget } from "../../src/testing/targ
 import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { NO_CHROMIUM } from "../support/headless-chromium.ts";
+import { MAIN_JOB_COMMAND, measureMainJob } from "./main-job.ts";
 import { measureReportPage, REPORT_TURNS, type ReportPageResult } from "./report-page.ts";
 import { measureStartup, STARTUP_COMMAND, type Spread, type StartupResult } from "./startup.ts";
 
@@ -62,9 +65,11 @@ const RUNNER = { short: 20, long: 2000 };
 // margin for cleaning up, and a run cut short is reported as a lower bound.
 const BUDGET_MILLIS = 112_000;
 
-const PHASES = ["floor", "stack", "growth", "runner", "startup", "report"] as const;
+const PHASES = ["floor", "stack", "growth", "runner", "startup", "mainjob", "report"] as const;
 // What a user waits for from `npm run test:flows -- <scenario>` to its exit: the target.
 const STARTUP_TARGET_MILLIS = 1000;
+// What a user waits for from `npm run test:flows`, run after every change, to its exit: the target.
+const MAIN_JOB_TARGET_MILLIS = 5000;
 // What a reader waits for the page of a 2000-turn run to open: the target.
 const REPORT_TARGET_MILLIS = 1000;
 type Phase = (typeof PHASES)[number];
@@ -590,12 +595,18 @@ async function main(): Promise<void> {
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
 
   const log = (text: string) => process.stderr.write(`bench: ${text}\n`);
+  /** Registers what must be undone if the bench is stopped halfway; returns what forgets it. */
+  const onCleanup = (undo: () => void) => {
+    cleanups.push(undo);
+    return () => void cleanups.splice(cleanups.indexOf(undo), 1);
+  };
   let floor: FloorResult | undefined;
   let stack: StackResult | undefined;
   let blockRatios: number[] = [];
   let growth: GrowthResult | undefined;
   let runner: { shortMillis: number; longMillis: number; millisPerTurn: number; timedOut: boolean; emptyMillisPerTest: number | undefined } | undefined;
   let startup: StartupResult | undefined;
+  let mainJob: Spread | undefined;
   let report: ReportPageResult | undefined;
 
   if (phases.has("floor") || phases.has("stack")) {
@@ -634,16 +645,7 @@ async function main(): Promise<void> {
   if (phases.has("startup")) {
     const ref = argv.find((arg) => arg.startsWith("--startup-ref="))?.slice("--startup-ref=".length) ?? "HEAD~1";
     log(`startup: ${STARTUP_COMMAND.join(" ")}, this tree and ${ref} in turn…`);
-    startup = await measureStartup({
-      root: ROOT,
-      dir,
-      ref,
-      env: childEnv(),
-      onCleanup: (undo) => {
-        cleanups.push(undo);
-        return () => void cleanups.splice(cleanups.indexOf(undo), 1);
-      },
-    });
+    startup = await measureStartup({ root: ROOT, dir, ref, env: childEnv(), onCleanup });
   }
   if (phases.has("runner")) {
     log(`runner: ${RUNNER.short} and ${RUNNER.long} turns under node:test…`);
@@ -662,6 +664,10 @@ async function main(): Promise<void> {
       timedOut: long.timedOut,
       emptyMillisPerTest: emptyShort.timedOut || emptyLong.timedOut ? undefined : (emptyLong.millis - emptyShort.millis) / (RUNNER.long - RUNNER.short),
     };
+  }
+  if (phases.has("mainjob")) {
+    log(`mainjob: ${MAIN_JOB_COMMAND.join(" ")}…`);
+    mainJob = await measureMainJob({ root: ROOT, env: childEnv(), onCleanup });
   }
   if (phases.has("report")) {
     log(`report: the page of a ${REPORT_TURNS}-turn run, to DOMContentLoaded in headless Chromium…`);
@@ -701,6 +707,8 @@ async function main(): Promise<void> {
     !baseline ? "—" : "millis" in baseline ? `${show(baseline.millis.median, 0)}, ${show(baseline.millis.min, 0)} – ${show(baseline.millis.max, 0)}` : `— (${baseline.missing})`,
     "",
   ]);
+  rows.push([`mainJobMillis (${MAIN_JOB_COMMAND.join(" ")}, median)`, show(mainJob?.median, 0), `≤ ${MAIN_JOB_TARGET_MILLIS} ${met(mainJob?.median, MAIN_JOB_TARGET_MILLIS)}`]);
+  rows.push(["  min – max ms", mainJob ? `${show(mainJob.min, 0)} – ${show(mainJob.max, 0)}` : "—", ""]);
   rows.push([
     `reportDomContentLoadedMillis (${REPORT_TURNS}-turn page, median)`,
     show(report?.domContentLoadedMillis.median, 0),
@@ -714,7 +722,7 @@ async function main(): Promise<void> {
   const benchSeconds = (performance.now() - benchStarted) / 1000;
   console.log(`(the bench took ${benchSeconds.toFixed(1)} s; commit ${commitOf()})`);
 
-  if (!(floor && stack && growth && runner && startup && (report || NO_CHROMIUM) && floorRatio !== undefined)) {
+  if (!(floor && stack && growth && runner && startup && mainJob && (report || NO_CHROMIUM) && floorRatio !== undefined)) {
     log(`only ${[...phases].join(", ")} ran, so ${relative(ROOT, RESULTS)} was left as it was`);
     return;
   }
@@ -734,6 +742,7 @@ async function main(): Promise<void> {
     // True when the long run was stopped to keep within two minutes: runnerMillisPerTurn is then a lower bound.
     runnerTimedOut: runner.timedOut,
     startupMillis: round(startup.millis.median, 0),
+    mainJobMillis: round(mainJob.median, 0),
     // Null when no Chromium was found to open the page in.
     reportDomContentLoadedMillis: report ? round(report.domContentLoadedMillis.median, 0) : null,
     node: process.version,
@@ -743,6 +752,7 @@ async function main(): Promise<void> {
       growthRatio: { max: 1.3, met: growth.ratio <= 1.3 },
       runnerMillisPerTurn: { max: 1.2, met: runner.millisPerTurn <= 1.2 },
       startupMillis: { max: STARTUP_TARGET_MILLIS, met: startup.millis.median <= STARTUP_TARGET_MILLIS },
+      mainJobMillis: { max: MAIN_JOB_TARGET_MILLIS, met: mainJob.median <= MAIN_JOB_TARGET_MILLIS },
       reportDomContentLoadedMillis: { max: REPORT_TARGET_MILLIS, met: report ? report.domContentLoadedMillis.median <= REPORT_TARGET_MILLIS : null },
     },
     details: {
@@ -786,6 +796,7 @@ async function main(): Promise<void> {
         // The same command on the earlier commit, timed in turn with this tree's in the same run.
         baseline: "millis" in startup.baseline ? { ...startup.baseline, millis: roundMillis(startup.baseline.millis) } : startup.baseline,
       },
+      mainJob: { command: MAIN_JOB_COMMAND.join(" "), millis: roundMillis(mainJob) },
       report: report
         ? { turns: report.turns, conversations: report.conversations, bytes: report.bytes, renderMillis: round(report.renderMillis, 0), domContentLoadedMillis: roundMillis(report.domContentLoadedMillis) }
         : { missing: NO_CHROMIUM },

@@ -23,7 +23,7 @@ export interface StartupResult {
   baseline: { ref: string; commit: string; millis: Spread } | { ref: string; missing: string };
 }
 
-interface Options {
+export interface Options {
   /** The tree measured: the repository's root. */
   root: string;
   /** A scratch folder, removed by the caller, for the earlier commit's tree. */
@@ -45,7 +45,7 @@ export async function measureStartup({ root, dir, ref, env, onCleanup }: Options
     // The order flips every round, so neither tree always runs right after the other.
     for (const tree of round % 2 === 0 ? [root, earlierTree] : [earlierTree, root]) {
       if (tree === undefined) continue;
-      const run = await timeCommand(tree, env, onCleanup);
+      const run = await timeCommand(STARTUP_COMMAND, tree, env, onCleanup);
       if (run.code !== 0 && tree === root) throw new Error(`bench: ${STARTUP_COMMAND.join(" ")} exited ${run.code}:\n${run.output.split("\n").slice(-40).join("\n")}`);
       if (run.code !== 0) {
         missing = `its ${STARTUP_COMMAND.join(" ")} exited ${run.code}`;
@@ -77,12 +77,12 @@ function checkOut(root: string, ref: string, into: string): { tree: string; comm
   return { tree: into, commit };
 }
 
-/** The command's wall time in `cwd`, as a whole process group, with its exit code and output. */
-function timeCommand(cwd: string, env: NodeJS.ProcessEnv, onCleanup: Options["onCleanup"]): Promise<{ millis: number; code: number | null; output: string }> {
+/** `command`'s wall time in `cwd`, as a whole process group, with its exit code and output. */
+export function timeCommand(command: readonly string[], cwd: string, env: NodeJS.ProcessEnv, onCleanup: Options["onCleanup"]): Promise<{ millis: number; code: number | null; output: string }> {
   return new Promise((done, fail) => {
     const started = process.hrtime.bigint();
     // A group of its own, so that a bench stopped halfway takes npm's children down with it.
-    const child = spawn(STARTUP_COMMAND[0], STARTUP_COMMAND.slice(1), { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(command[0]!, command.slice(1), { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -101,7 +101,7 @@ function timeCommand(cwd: string, env: NodeJS.ProcessEnv, onCleanup: Options["on
   });
 }
 
-function spread(millis: number[]): Spread {
+export function spread(millis: number[]): Spread {
   const sorted = [...millis].sort((a, b) => a - b);
   return { min: sorted[0]!, median: sorted[Math.floor(sorted.length / 2)]!, max: sorted[sorted.length - 1]! };
 }

@@ -117,3 +117,22 @@ test("several bundles built at once all finish: run-specs builds its helpers' si
     dir.remove();
   }
 });
+
+test("two classes of one name in one bundle keep their names, as a flow's steps are named by their classes", async () => {
+  const dir = await tempDir("bundle-names");
+  try {
+    // A team's step named like a demo flow's (InvoiceFlow's ConfirmStep, say), both in a flow spec's bundle.
+    for (const folder of ["ours", "demo"]) {
+      mkdirSync(join(dir.path, folder));
+      writeFileSync(join(dir.path, folder, "confirm-step.ts"), "export class ConfirmStep {}\n");
+    }
+    const entry = join(dir.path, "names.ts");
+    writeFileSync(entry, 'import { ConfirmStep as Ours } from "./ours/confirm-step.ts";\nimport { ConfirmStep as Demo } from "./demo/confirm-step.ts";\nexport const names = [Ours.name, Demo.name];\n');
+    const url = (await bundleModules([entry]))?.get(entry);
+    assert.ok(url, "a bundle is written");
+    const { names } = (await import(url)) as { names: string[] };
+    assert.deepEqual(names, ["ConfirmStep", "ConfirmStep"]);
+  } finally {
+    dir.remove();
+  }
+});

@@ -1,31 +1,23 @@
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { FlowChecklist } from "../../src/testing/checklist/checklist.ts";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
+import { repositoryCopy, type RepositoryCopy } from "../support/repository-copy.ts";
 import { tempDir } from "../support/temp-path.ts";
-import { runCommand, type ChildRun } from "../testing/live/child-run.ts";
+import type { ChildRun } from "../testing/live/child-run.ts";
 
-// new:flow KettleFlow in a copy of the repository with the demo flows unregistered (as the README's "Your own
-// flows, without the demos" does; a checkout without them works the same), then the scaffolded
-// flow's suite and typecheck run there: the real src/flows is never written.
+// new:flow KettleFlow in a copy of the repository with the demo flows and the team's own unregistered
+// (as the README's "Your own flows, without the demos" does; a checkout without them works the same),
+// then the scaffolded flow's suite and typecheck run there: the real src/flows is never written.
 
-const ROOT = resolve(import.meta.dirname, "..", "..");
 const SCENARIO = join("scenarios", "kettle-flow.scenario.json");
-let copy: { path: string; remove(): void };
+let copy: RepositoryCopy;
 let scratch: { path: string; remove(): void };
 
 before(async () => {
-  copy = await tempDir("new-flow");
-  for (const part of ["src", "package.json", "tsconfig.json", "tsconfig.contract.json", "scenarios/scenario.schema.json"]) {
-    cpSync(join(ROOT, part), join(copy.path, part), { recursive: true });
-  }
-  symlinkSync(join(ROOT, "node_modules"), join(copy.path, "node_modules"), "dir");
-  const index = join(copy.path, "src", "flows", "index.ts");
-  writeFileSync(index, readFileSync(index, "utf8").replace("...demoFlows, ", ""));
-  // The team's own flows stay out too, so a checkout that already scaffolded some runs this the same.
-  writeFileSync(join(copy.path, "src", "flows", "team-flows.ts"), 'import type { FlowEntry } from "../engine/index.ts";\n\nexport const teamFlows: readonly FlowEntry[] = Object.freeze([]);\n');
+  copy = await repositoryCopy("new-flow");
   scratch = await tempDir("new-flow-scratch");
 });
 
@@ -34,11 +26,9 @@ after(() => {
   scratch.remove();
 });
 
-function inCopy(args: string[], env: Record<string, string> = {}): Promise<ChildRun> {
-  return runCommand(process.execPath, args, { FLOW_CHECKLIST: "", ...env }, undefined, copy.path);
-}
+const inCopy = (args: string[], env: Record<string, string> = {}): Promise<ChildRun> => copy.run(process.execPath, args, env);
 
-const newFlow = (...args: string[]) => runCommand("npm", ["run", "--silent", "new:flow", "--", ...args], {}, undefined, copy.path);
+const newFlow = (...args: string[]) => copy.run("npm", ["run", "--silent", "new:flow", "--", ...args]);
 // TAP by name: from Node 23 on, the default reporter is spec even when the output is a pipe.
 const kettleSuite = (env: Record<string, string> = {}) => inCopy(["src/cli/run-specs.mjs", "test/flows/kettle-flow.spec.ts", "--test-reporter=tap"], env);
 const kettleChecklist = (): FlowChecklist => {
@@ -113,7 +103,7 @@ test("new:flow KettleFlow writes the flow, its scenario and spec, and registers 
 });
 
 test("the scaffolded flow typechecks with the project's settings", async () => {
-  const run = await runCommand("npm", ["run", "--silent", "typecheck"], {}, undefined, copy.path);
+  const run = await copy.run("npm", ["run", "--silent", "typecheck"]);
   assert.equal(run.code, 0, run.stdout + run.stderr);
 });
 

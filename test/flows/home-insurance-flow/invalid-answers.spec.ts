@@ -46,7 +46,7 @@ async function conversation(t: TestContext, setup: readonly string[]): Promise<C
   const app = await createApp({
     flows: [{ flow: HomeInsuranceFlow, scripts: { HomeInsuranceFlow: commanded, ClaimsHistory: commanded } }],
     config: loadConfig({ HOME_INSURANCE_FLOW_CURRENT_DATE: "2027-04-01T00:00:00.000Z" }),
-    store: new SqliteSessionStore(join(dir.path, "sessions.sqlite")),
+    store: new SqliteSessionStore(join(dir.path, "sessions.sqlite"), { scratch: true }),
     log: () => undefined,
   });
   t.after(async () => {

@@ -39,7 +39,7 @@ export async function openHotelApp(t: TestContext, options: HotelAppOptions = {}
   const app = await createApp({
     flows: [{ flow: HotelFlow, scripts }],
     config: loadConfig(options.env ?? { HOTEL_FLOW_CURRENT_DATE: SCENARIO_PIN }),
-    store: new SqliteSessionStore(join(dir.path, "sessions.sqlite")),
+    store: new SqliteSessionStore(join(dir.path, "sessions.sqlite"), { scratch: true }),
     log: () => undefined,
   });
   t.after(async () => {

@@ -57,7 +57,7 @@ export class InvoiceConversation {
     const app = await createApp({
       flows: [{ flow: InvoiceFlow, scripts: { InvoiceFlow: commandScript(prompts) } }],
       config: loadConfig({ INVOICE_FLOW_CURRENT_DATE: pin }),
-      store: new SqliteSessionStore(join(dir.path, "sessions.sqlite")),
+      store: new SqliteSessionStore(join(dir.path, "sessions.sqlite"), { scratch: true }),
       log: () => undefined,
     });
     t.after(async () => {

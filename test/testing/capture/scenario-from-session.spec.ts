@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import { SqliteSessionStore } from "../../../src/store/sqlite/sqlite-session-store.ts";
 import { scenarioFromSession } from "../../../src/testing/capture/scenario-from-session.ts";
 import type { Scenario } from "../../../src/testing/index.ts";
-import { basicFlowEntry } from "../../fixtures/flows/index.ts";
+import { basicFlowEntry, reminderFlowEntry } from "../../fixtures/flows/index.ts";
 import { holdConversation } from "../../support/hold-conversation.ts";
 import { playScenarioFile } from "../../support/play-scenario-file.ts";
 import { tempDir } from "../../support/temp-path.ts";
@@ -88,6 +88,28 @@ test("an unknown session id is refused with session_not_found, and no file is wr
 
 test("a session of a flow that is not registered is refused with unknown_flow, naming the flow", async () => {
   await assert.rejects(scenarioFromSession({ id: session, store, flows: [], env: {}, dir: join(dir.path, "none") }), { code: "unknown_flow", message: /BasicFlow, which is not registered/ });
+});
+
+test("a session of a flow that reads its clock becomes a scenario pinned to the session's start, which fails under another pin", async () => {
+  const reminder = [reminderFlowEntry];
+  const id = await holdConversation(reminder, "ReminderFlow", ["water the plants", "in 3 days"], join(dir.path, "sessions.sqlite"));
+  const root = join(dir.path, "pinned");
+  const written = await scenarioFromSession({ id, store, flows: reminder, env: {}, dir: root });
+  const startedAt = (await store.fetchAll(id))!.createdAt;
+  assert.deepEqual(written.scenario.env, { REMINDER_FLOW_CURRENT_DATE: startedAt });
+  // The child dated the reminder on the pinned clock, to the millisecond.
+  assert.equal((written.scenario.finalState as { ReminderStep: { dueAt: string } }).ReminderStep.dueAt, new Date(Date.parse(startedAt) + 3 * 86_400_000).toISOString());
+  for (const mode of ["replay", "scripted"]) {
+    const played = await playScenarioFile(written.file, reminder, root, { FLOW_MODEL: mode });
+    assert.equal(played.outcome, "passed", `${mode}: ${played.failure}`);
+  }
+  writeFileSync(written.file, JSON.stringify({ ...written.scenario, env: { REMINDER_FLOW_CURRENT_DATE: new Date(Date.parse(startedAt) + 1).toISOString() } }));
+  const scripted = await playScenarioFile(written.file, reminder, root, { FLOW_MODEL: "scripted" });
+  assert.equal(scripted.outcome, "failed");
+  assert.match(scripted.failure ?? "", /dueAt/);
+  const replayed = await playScenarioFile(written.file, reminder, root, { FLOW_MODEL: "replay" });
+  assert.equal(replayed.outcome, "failed");
+  assert.match(replayed.failure ?? "", /cassette_mismatch: .* differs from the recording in system/, "the cassette holds the prompts of the pinned clock");
 });
 
 const mongoUrl = process.env["MONGO_URL"];
