@@ -162,6 +162,17 @@ function envProblems(env: Readonly<Record<string, string>>): string[] {
   return problems;
 }
 
+/**
+ * The provider's key goes to the provider alone (docs/reference.md, "Where a secret may go"): a
+ * FLOW_HEADERS value that carries it would send it to the target with every turn.
+ */
+function providerKeyInHeaders(headers: Readonly<Record<string, string>>, apiKey: string | undefined): string[] {
+  if (apiKey === undefined || apiKey.length < 8) return [];
+  return Object.entries(headers)
+    .filter(([, value]) => value.includes(apiKey))
+    .map(([name]) => `FLOW_HEADERS has ${name} carrying OPENAI_API_KEY's value (not shown), which would send the provider's key to the target; give the target its own credential.`);
+}
+
 /** Settings that need each other: a store's address, a live model's key, no recording under CI. */
 function combinationProblems(env: Readonly<Record<string, string>>): string[] {
   const problems: string[] = [];
@@ -211,6 +222,7 @@ export function loadConfig(source: Environment = process.env, defaults: Readonly
   }
   const problems = envProblems(env);
   const requestHeaders = headersOf(env["FLOW_HEADERS"], problems);
+  problems.push(...providerKeyInHeaders(requestHeaders, env["OPENAI_API_KEY"]));
   const apiToken = apiTokenOf(env["FLOW_API_TOKEN"], problems);
   problems.push(...combinationProblems(env));
   if (problems.length) {

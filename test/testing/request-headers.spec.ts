@@ -51,3 +51,15 @@ test("FLOW_HEADERS is a JSON object of header names and string values, read with
   ]);
   for (const value of ["Bearer s3cret", '["s3cret"]']) assert.doesNotMatch(problems(value).join(" "), /s3cret/);
 });
+
+test("FLOW_HEADERS that carries the provider's key is refused, naming the header and not the key: the key goes to the provider alone", () => {
+  const apiKey = "sk-test-0123456789abcdef";
+  assert.throws(() => loadConfig({ OPENAI_API_KEY: apiKey, FLOW_HEADERS: JSON.stringify({ "X-Tenant": "acme", Authorization: `Bearer ${apiKey}` }) }), (error: Error & { details?: string[] }) => {
+    assert.deepEqual(error.details, [
+      "FLOW_HEADERS has Authorization carrying OPENAI_API_KEY's value (not shown), which would send the provider's key to the target; give the target its own credential.",
+    ]);
+    assert.doesNotMatch(error.message, /0123456789abcdef/);
+    return true;
+  });
+  assert.deepEqual(loadConfig({ OPENAI_API_KEY: apiKey, FLOW_HEADERS: '{"Authorization": "Bearer the-targets-own"}' }).requestHeaders, { Authorization: "Bearer the-targets-own" });
+});
