@@ -7,7 +7,7 @@ import type { Ajv, ErrorObject, Options, ValidateFunction } from "ajv";
 // Compiling a schema is ajv's cost: about 0.2 s of every test process's start for the flows' tool
 // schemas, the session document's and the scenario file's. A compiled validator is the same code
 // for the same schema, options and ajv version, so it is kept as ajv's standalone code under
-// node_modules/.cache/flowcheck/validators and evaluated from there the next time, without
+// node_modules/.cache/flowcheck/validators and required from there the next time, as a module, without
 // loading ajv at all. A cache that cannot be read or written is only a compile.
 
 const require = createRequire(import.meta.url);
@@ -39,22 +39,16 @@ function ajvFor(dialect: Dialect): Ajv {
   return ajv;
 }
 
-/** The validator that ajv's standalone code in `file` exports, if it is there and runs. */
+/** The validator that ajv's standalone code in `file` exports, if it is there and loads. */
 function load<T>(file: string): ValidateFunction<T> | undefined {
-  let code: string;
   try {
-    code = readFileSync(file, "utf8");
+    // Standalone code is a CommonJS module; it requires ajv's small runtime helpers, found from
+    // node_modules/.cache as any module under node_modules finds its packages.
+    const exported = require(file) as { default?: ValidateFunction<T> };
+    return typeof exported.default === "function" ? exported.default : undefined;
   } catch {
     return undefined;
   }
-  const module = { exports: {} as { default?: ValidateFunction<T> } };
-  try {
-    // Standalone code is a CommonJS module that requires ajv's small runtime helpers.
-    new Function("module", "exports", "require", code)(module, module.exports, require);
-  } catch {
-    return undefined;
-  }
-  return typeof module.exports.default === "function" ? module.exports.default : undefined;
 }
 
 function save(file: string, code: string): void {
