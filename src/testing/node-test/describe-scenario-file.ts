@@ -1,4 +1,5 @@
 import { after, before, describe, test } from "node:test";
+import { modelModeOf } from "../../config.ts";
 import { isFlowcheckError } from "../../errors.ts";
 import { noteNotRun } from "../report/results-recorder.ts";
 import { loadScenario, scenarioNameOf } from "../scenario/load-scenario.ts";
@@ -50,6 +51,14 @@ function describeConversation(loaded: LoadedScenario, options: SuiteOptions): vo
   const repeat = liveOnly ? { times: 1, passRate: 1 } : repeatOf(config, options.repeat);
   if (liveOnly) noteNotRun(loaded, options.artifactsDir ?? "test/.tmp", "skipped", liveOnly);
   const name = `${loaded.scenario.flowName}: ${loaded.name}${repeat.times > 1 ? ` × ${repeat.times}` : ""}`;
+  const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)!.flow;
+  // As FLOW_REPEAT is refused with FLOW_MODEL=record, so is a spec's repeat: every run would write the same cassette.
+  if (repeat.times > 1 && config && modelModeOf(config, flow.envPrefix, "scripted") === "record") {
+    test(`${name} is recorded once`, () => {
+      throw new ScenarioFailure("scenario_invalid", `${flow.name} records its cassette (FLOW_MODEL=record), and repeat: ${repeat.times} would write it ${repeat.times} times. Record once, then repeat with FLOW_MODEL=live or replay.`);
+    });
+    return;
+  }
   describe(name, liveOnly ? { skip: liveOnly } : {}, () => {
     const suite = new ScenarioSuite(loaded, options, repeat.times, repeat.passRate);
     const parallel = liveOnly ? undefined : parallelPlayOf(config);
