@@ -213,3 +213,23 @@ test("given the flow's definition, files and repeat: those files alone, played t
   assert.equal(result(results, `${join(scenarios, "clock.scenario.json")} is a scenario of RelayFlow`).ok, false);
   assert.doesNotMatch(child.stdout, /team\/deep\/nested/, "files leaves the folder's other files out");
 });
+
+test("repeat above 1 under FLOW_MODEL=record is one failing test instead of runs that would each write the same cassette", async () => {
+  const other = join(dir.path, "record.spec.ts");
+  const from = (path: string) => JSON.stringify(join(ROOT, path));
+  writeFileSync(
+    other,
+    [
+      `import { describeFlowScenarios } from ${from("src/testing/index.ts")};`,
+      `import { RelayFlow, relayFlows } from ${from("test/support/relay-flow.ts")};`,
+      `describeFlowScenarios(RelayFlow, { flows: relayFlows, dir: ${JSON.stringify(scenarios)}, files: [${JSON.stringify(join(scenarios, "relay.scenario.json"))}], repeat: 2, artifactsDir: ${JSON.stringify(join(dir.path, "artifacts"))} });`,
+      "",
+    ].join("\n"),
+  );
+  // A key and a loopback provider that is never reached: the suite is refused before any target starts.
+  const child = await runNode(["--import", "tsx", "--test", "--test-reporter=tap", other], { FLOW_MODEL: "record", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "http://127.0.0.1:9" });
+  assert.equal(child.code, 1, child.stdout);
+  const refused = result(tapResults(child.stdout), "RelayFlow: relay × 2 is recorded once");
+  assert.equal(refused.ok, false);
+  assert.match(refused.error ?? "", /repeat: 2 would write it 2 times\. Record once, then repeat with FLOW_MODEL=live or replay\./);
+});

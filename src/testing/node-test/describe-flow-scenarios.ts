@@ -76,7 +76,7 @@ function failing(name: string, message: string): void {
  * @example
  * describeFlowScenarios(InvoiceFlow, {
  *   flows: registeredFlows,
- *   everyScenario: { eachTurn: (head) => assert.ok(stepState(head, "CustomerStep")) },
+ *   everyScenario: { domain: (document) => assert.ok(stepState(document, "ConfirmStep").invoiceNumber) },
  * });
  */
 export function describeFlowScenarios<F extends FlowShape>(flow: FlowDefinition<F>, options: FlowScenariosOptions<F>): void;
