@@ -161,8 +161,8 @@ Runs the *.spec.ts files under the folders given (one node:test process per core
 the totals and a line per flow: the steps and tools its scenarios reached, and its new-flow
 checklist counted, with the table of each flow that has a point to add (✗); --checklist prints
 every flow's table (FLOW_CHECKLIST=strict fails the run on a point not proved). Given scenario files or folders (scenarios/team,
-scenarios/basic-flow.scenario.json), it runs just those scenarios, through the specs that call
-describeFlowScenarios for their flows, with those specs' checks. node:test's options pass
+scenarios/basic-flow.scenario.json), it runs just those scenarios, through the specs of their
+flows, with those specs' checks: a flow's spec is named after it (InvoiceFlow: invoice-flow.spec.ts). node:test's options pass
 through, e.g. --test-name-pattern "BasicFlow: basic-flow" (suites are named
 "<Flow>: <scenario name>", tests "<n>. <label>"), --test-reporter=junit
 --test-reporter-destination=junit.xml. --repeat N plays every scenario N times (FLOW_REPEAT).

@@ -1,6 +1,6 @@
 // Light imports only: run-specs compiles this graph before any test process starts.
-import { discoverSelected } from "../testing/scenario/scenario-discovery.ts";
-import { flowsDescribedBy } from "../testing/node-test/scenario-specs.ts";
+import { discoverSelected, scenarioHeaderOf } from "../testing/scenario/scenario-discovery.ts";
+import { specsOfFlows } from "../testing/node-test/flow-spec-name.ts";
 import { specsForScenarios } from "./specs-for-scenarios.ts";
 
 export interface Shard {
@@ -24,9 +24,11 @@ export interface ShardRun {
  * they are scripted and quick, and splitting them would not shorten a live run.
  */
 export function shardOf(files: readonly string[], scenarioPaths: readonly string[] | undefined, shard: Shard): ShardRun {
-  const flowSpecs = files.filter((file) => flowsDescribedBy(file).length > 0);
+  const scenarios = discoverSelected(scenarioPaths?.length ? scenarioPaths : ["scenarios"]);
+  // The flow specs are those named after a flow of these scenarios (`InvoiceFlow` → `invoice-flow.spec.ts`).
+  const flowSpecs = specsOfFlows(files, scenarios.files.map((file) => scenarioHeaderOf(file)?.flowName));
   // Without a flow spec no scenario runs at all, whatever scenarios/ holds.
-  const found = flowSpecs.length ? discoverSelected(scenarioPaths?.length ? scenarioPaths : ["scenarios"]) : { files: [], misnamed: [], missing: [] };
+  const found = flowSpecs.length ? scenarios : { files: [], misnamed: [], missing: [] };
   const all = found.files;
   const from = Math.floor(((shard.index - 1) * all.length) / shard.total);
   const to = Math.floor((shard.index * all.length) / shard.total);

@@ -1,5 +1,4 @@
 export { describeFlowScenarios, type FlowScenariosOptions, type ScenarioChecks } from "./node-test/describe-flow-scenarios.ts";
-export { describeScenario, type ScenarioSuiteOptions } from "./node-test/describe-scenarios.ts";
 export { ScenarioRun } from "./run/scenario-run.ts";
 export { runScenario } from "./run/run-scenario.ts";
 export { startScenarioTarget } from "./target/scenario-target.ts";
@@ -8,6 +7,7 @@ export { discoverScenarios } from "./scenario/scenario-discovery.ts";
 export type { Scenario, ScenarioTurn } from "./scenario/scenario.ts";
 export type { TurnReport, FinalReport } from "./checks/turn-report.ts";
 export type { DomainCheck, TurnCheck } from "./checks/domain-check.ts";
+export type { FlowDocument, FlowHead } from "./checks/flow-document.ts";
 // What the checks in code read: the stored session, its head, its execution log.
 export type { SessionDocument, SessionHead, ExecutionEntry } from "../engine/session-document.ts";
 export { stepState } from "./checks/step-state.ts";

@@ -449,7 +449,7 @@ async function measureGrowth(dir: string): Promise<GrowthResult> {
 // ---------------------------------------------------------------------------------------------
 // The runner as users run it: `node --import tsx --test <spec>`, one test per turn, timed whole.
 
-/** A spec like the flow suites' own: one scenario file, registered with describeScenario. */
+/** A spec like the flow suites' own: one scenario file, registered with describeFlowScenarios (`files`). */
 function writeSpec(dir: string, name: string, scenarioFile: string): string {
   const spec = join(dir, `${name}.spec.ts`);
   const from = (target: string) => {
@@ -461,9 +461,9 @@ function writeSpec(dir: string, name: string, scenarioFile: string): string {
     [
       "// Written by test/bench/bench.ts and removed when it ends.",
       `import { basicFlowEntry } from ${JSON.stringify(from(join(ROOT, "test", "fixtures", "flows", "index.ts")))};`,
-      `import { describeScenario } from ${JSON.stringify(from(join(ROOT, "src", "testing", "index.ts")))};`,
+      `import { describeFlowScenarios } from ${JSON.stringify(from(join(ROOT, "src", "testing", "index.ts")))};`,
       "",
-      `describeScenario(${JSON.stringify(scenarioFile)}, { flows: [basicFlowEntry], artifactsDir: ${JSON.stringify(dir)} });`,
+      `describeFlowScenarios("BasicFlow", { files: [${JSON.stringify(scenarioFile)}], flows: [basicFlowEntry], artifactsDir: ${JSON.stringify(dir)} });`,
       "",
     ].join("\n"),
   );
@@ -486,7 +486,7 @@ function writeEmptySpec(dir: string, tests: number): string {
       "// Written by test/bench/bench.ts and removed when it ends.",
       'import { describe, test } from "node:test";',
       "",
-      // The shape describeScenario gives a scenario: a suite, and one async test per turn.
+      // The shape describeFlowScenarios gives a scenario: a suite, and one async test per turn.
       `describe("empty", () => {`,
       `  for (let index = 0; index < ${tests}; index++) test(\`\${index + 1}. empty\`, async () => {});`,
       "});",
@@ -554,7 +554,7 @@ async function timeSpec(spec: string, name: string, expectedPasses: number, time
   return { millis, timedOut };
 }
 
-/** A `turns`-turn scenario played by describeScenario: the start test, one test per turn, and the final state. */
+/** A `turns`-turn scenario played by describeFlowScenarios: the start test, one test per turn, and the final state. */
 function timeRunner(dir: string, turns: number, timeoutMillis: number): Promise<{ millis: number; timedOut: boolean }> {
   const name = `bench-runner-${turns}`;
   const loaded = writeScenario(dir, name, stayingScenario(turns));

@@ -6,7 +6,7 @@ import { before, test } from "node:test";
 import { promisify } from "node:util";
 
 // The mistakes a typed flow must not compile with. The files under test/fixtures/type-errors/ are
-// steps of the typed fixture GreetingFlow (test/fixtures/flows/typed/) with mistakes in them, each
+// steps and flow-suite checks of the typed fixture GreetingFlow (test/fixtures/flows/typed/) with mistakes in them, each
 // line that must fail marked `// error TS<code> <text in the message>`. They are outside the
 // project `npm run typecheck` checks, and compiled here on their own, with the project's settings
 // and the repository's `tsc`.
@@ -102,6 +102,8 @@ test("the compiler refuses a state key the step's state type lacks, and a write 
 
 test("the compiler refuses a child's wrong input, a child that completes without its output, and a service the flow lacks", () =>
   assertRefused("child-and-services.ts"));
+
+test("the compiler refuses a misspelt step in the checks of describeFlowScenarios(SomeFlow, …), and a state key the step lacks", () => assertRefused("flow-checks.ts"));
 
 test("the compiler finds nothing else wrong: the typed fixture flow and the engine compile clean", () => {
   assert.notEqual(compiled.code, 0, "the fixtures compiled without an error");

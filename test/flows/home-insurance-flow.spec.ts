@@ -1,18 +1,17 @@
 import assert from "node:assert/strict";
+import { HomeInsuranceFlow } from "../../src/flows/home-insurance/index.ts";
 import { registeredFlows } from "../../src/flows/index.ts";
-import type { BindState } from "../../src/flows/home-insurance/bind-step.ts";
 import { policyNumberOf } from "../../src/flows/home-insurance/policy-number-of.ts";
-import type { QuoteState } from "../../src/flows/home-insurance/quote-step.ts";
 import { rateHomePolicy } from "../../src/flows/home-insurance/rating/index.ts";
 import { isComplete } from "../../src/flows/home-insurance/rating-facts.ts";
 import { describeFlowScenarios, stepState } from "../../src/testing/index.ts";
 
-describeFlowScenarios("HomeInsuranceFlow", {
+describeFlowScenarios(HomeInsuranceFlow, {
   flows: registeredFlows,
   scenarios: {
     "home-insurance-flow": {
       domain: (document) => {
-        const { facts, quote } = stepState<QuoteState>(document, "QuoteStep");
+        const { facts, quote } = stepState(document, "QuoteStep");
         assert.ok(facts && isComplete(facts), "every rating fact is stored");
         assert.ok(quote, "a quote is stored");
         // The stored quote is what the rating engine gives for the stored facts on the day it was rated.
@@ -21,7 +20,7 @@ describeFlowScenarios("HomeInsuranceFlow", {
         assert.equal(quote.premiumCents, rerated.premiumCents);
         assert.deepEqual(quote.factors, rerated.factors);
 
-        const { policy } = stepState<BindState>(document, "BindStep");
+        const { policy } = stepState(document, "BindStep");
         assert.ok(policy, "a policy is bound");
         assert.equal(policy.premiumCents, quote.premiumCents, "the policy charges the accepted premium");
         assert.equal(policy.policyNumber, policyNumberOf({ facts, premiumCents: quote.premiumCents, insuredName: policy.insuredName, effectiveDate: policy.effectiveDate }));

@@ -1,22 +1,20 @@
 import assert from "node:assert/strict";
 import moment from "moment";
-import { resolveStay } from "../../src/flows/hotel/index.ts";
+import { HotelFlow, resolveStay } from "../../src/flows/hotel/index.ts";
 import { registeredFlows } from "../../src/flows/index.ts";
 import { bookingReference } from "../../src/flows/hotel/booking-reference.ts";
-import type { BookState } from "../../src/flows/hotel/book-step.ts";
-import type { ExploreState } from "../../src/flows/hotel/chosen-hotels.ts";
 import { findHotel } from "../../src/flows/hotel/portland-hotels.ts";
-import type { PricedStay } from "../../src/flows/hotel/priced-stay.ts";
 import { describeFlowScenarios, stepState } from "../../src/testing/index.ts";
 
-describeFlowScenarios("HotelFlow", {
+describeFlowScenarios(HotelFlow, {
   flows: registeredFlows,
   scenarios: {
     "hotel-flow": {
       domain: (document) => {
-        const chosen = stepState<ExploreState>(document, "ExploreStep").hotels ?? [];
-        const stay = stepState<PricedStay>(document, "DatesStep");
-        const booking = stepState<BookState>(document, "BookStep").booking;
+        const chosen = stepState(document, "ExploreStep").hotels ?? [];
+        const stay = stepState(document, "DatesStep");
+        assert.ok(stay.checkIn && stay.checkOut && stay.quote, "DatesStep saved no priced stay");
+        const booking = stepState(document, "BookStep").booking;
         assert.ok(booking, "BookStep saved no booking");
 
         // The dates are the pinned clock's reading of the user's words, not the model's.

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { registeredFlows } from "../../src/flows/index.ts";
-import { renderInvoiceCsv } from "../../src/flows/invoice/index.ts";
-import type { ConfirmState, LineItemsState } from "../../src/flows/invoice/invoice-of.ts";
+import { InvoiceFlow, renderInvoiceCsv } from "../../src/flows/invoice/index.ts";
+import type { LineItemsState } from "../../src/flows/invoice/invoice-of.ts";
 import { describeFlowScenarios, parseCsv, stepState } from "../../src/testing/index.ts";
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
@@ -22,23 +22,23 @@ function assertArithmetic(lines: LineItemsState): void {
   assert.equal(lines.totalCents, (lines.subtotalCents ?? NaN) + (lines.taxCents ?? NaN), "total = subtotal + tax");
 }
 
-describeFlowScenarios("InvoiceFlow", {
+describeFlowScenarios(InvoiceFlow, {
   flows: registeredFlows,
   // The arithmetic is the flow's own invariant: every invoice scenario must keep it, after every turn.
   everyScenario: {
     eachTurn: (head) => {
-      if (head.steps["LineItemsStep"]) assertArithmetic(stepState<LineItemsState>(head, "LineItemsStep"));
+      if (head.steps["LineItemsStep"]) assertArithmetic(stepState(head, "LineItemsStep"));
     },
   },
   scenarios: {
     "invoice-flow": {
       domain: (document) => {
-        const lines = stepState<LineItemsState>(document, "LineItemsStep");
+        const lines = stepState(document, "LineItemsStep");
         assert.ok((lines.items ?? []).length > 0, "the issued invoice has lines");
         assertArithmetic(lines);
         const items = lines.items ?? [];
 
-        const confirm = stepState<ConfirmState>(document, "ConfirmStep");
+        const confirm = stepState(document, "ConfirmStep");
         assert.equal(document.runStatus, "completed");
         assert.match(confirm.invoiceNumber ?? "", /^INV-20270715-[0-9A-F]{6}$/, "the number carries the pinned issue date");
 

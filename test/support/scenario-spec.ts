@@ -4,19 +4,20 @@ import { join, resolve } from "node:path";
 const ROOT = resolve(import.meta.dirname, "..", "..");
 
 /**
- * Writes `<dir>/<name>.spec.ts`, a spec that runs `scenarioFile` with describeScenario and the
+ * Writes `<dir>/<name>.spec.ts`, a spec that runs `scenarioFile` alone (`files`) with describeFlowScenarios and the
  * BasicFlow fixture (transcripts in `artifactsDir`, else the default), for a test to run in a child process.
  */
 export function writeScenarioSpec(dir: string, name: string, scenarioFile: string, artifactsDir?: string): string {
   const spec = join(dir, `${name}.spec.ts`);
-  const options = artifactsDir === undefined ? "{ flows: [basicFlowEntry] }" : `{ flows: [basicFlowEntry], artifactsDir: ${JSON.stringify(artifactsDir)} }`;
+  const files = `files: [${JSON.stringify(scenarioFile)}]`;
+  const options = artifactsDir === undefined ? `{ flows: [basicFlowEntry], ${files} }` : `{ flows: [basicFlowEntry], ${files}, artifactsDir: ${JSON.stringify(artifactsDir)} }`;
   writeFileSync(
     spec,
     [
-      `import { describeScenario } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
+      `import { describeFlowScenarios } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
       `import { basicFlowEntry } from ${JSON.stringify(join(ROOT, "test", "fixtures", "flows", "index.ts"))};`,
       "",
-      `describeScenario(${JSON.stringify(scenarioFile)}, ${options});`,
+      `describeFlowScenarios("BasicFlow", ${options});`,
       "",
     ].join("\n"),
   );

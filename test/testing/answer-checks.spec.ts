@@ -174,9 +174,9 @@ test("under node:test, a turn that fails its answer check against FLOW_BASE_URL 
     writeFileSync(
       spec,
       [
-        `import { describeScenario } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
+        `import { describeFlowScenarios } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
         `import { relayFlows } from ${JSON.stringify(join(ROOT, "test", "support", "relay-flow.ts"))};`,
-        `describeScenario(${JSON.stringify(scenarioFile)}, { flows: relayFlows, artifactsDir: ${JSON.stringify(dir.path)} });`,
+        `describeFlowScenarios("RelayFlow", { files: [${JSON.stringify(scenarioFile)}], flows: relayFlows, artifactsDir: ${JSON.stringify(dir.path)} });`,
       ].join("\n"),
     );
     const env: NodeJS.ProcessEnv = { ...process.env, FLOW_BASE_URL: server.url };

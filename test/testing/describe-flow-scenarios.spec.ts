@@ -182,3 +182,54 @@ test("checks for a scenario name or a tag that no file of the flow has fail, nam
   assert.match(child.stdout, /no RelayFlow scenario file under .* has that name; the names are relay, team\/deep\/nested\. Rename the key/);
   assert.match(child.stdout, /no RelayFlow scenario under .* carries it; the tags are smoke\./);
 });
+
+test("given the flow's definition, files and repeat: those files alone, played that many times, one of another flow failing by name", async () => {
+  const other = join(dir.path, "files.spec.ts");
+  const from = (path: string) => JSON.stringify(join(ROOT, path));
+  writeFileSync(
+    other,
+    [
+      `import assert from "node:assert/strict";`,
+      `import { describeFlowScenarios, stepState } from ${from("src/testing/index.ts")};`,
+      `import { RelayFlow, relayFlows } from ${from("test/support/relay-flow.ts")};`,
+      `import { clockFlows } from ${from("test/support/clock-flow.ts")};`,
+      `describeFlowScenarios(RelayFlow, {`,
+      `  flows: [...relayFlows, ...clockFlows],`,
+      `  dir: ${JSON.stringify(scenarios)},`,
+      `  artifactsDir: ${JSON.stringify(join(dir.path, "artifacts"))},`,
+      `  files: [${JSON.stringify(join(scenarios, "relay.scenario.json"))}, ${JSON.stringify(join(scenarios, "clock.scenario.json"))}],`,
+      `  repeat: 2,`,
+      `  scenarios: { relay: { domain: (document) => assert.deepEqual(stepState(document, "GreetStep"), {}) } },`,
+      `});`,
+      "",
+    ].join("\n"),
+  );
+  const child = await runNode(["--import", "tsx", "--test", "--test-reporter=tap", other]);
+  assert.equal(child.code, 1, child.stdout);
+  const results = tapResults(child.stdout);
+  assert.equal(result(results, "RelayFlow: relay × 2").ok, true, child.stdout);
+  assert.match(child.stdout, /# turn 2 'top ends': passed 2 of 2 runs \(100%\)/);
+  assert.match(child.stdout, /# the final state: passed 2 of 2 runs \(100%\)/);
+  assert.equal(result(results, `${join(scenarios, "clock.scenario.json")} is a scenario of RelayFlow`).ok, false);
+  assert.doesNotMatch(child.stdout, /team\/deep\/nested/, "files leaves the folder's other files out");
+});
+
+test("repeat above 1 under FLOW_MODEL=record is one failing test instead of runs that would each write the same cassette", async () => {
+  const other = join(dir.path, "record.spec.ts");
+  const from = (path: string) => JSON.stringify(join(ROOT, path));
+  writeFileSync(
+    other,
+    [
+      `import { describeFlowScenarios } from ${from("src/testing/index.ts")};`,
+      `import { RelayFlow, relayFlows } from ${from("test/support/relay-flow.ts")};`,
+      `describeFlowScenarios(RelayFlow, { flows: relayFlows, dir: ${JSON.stringify(scenarios)}, files: [${JSON.stringify(join(scenarios, "relay.scenario.json"))}], repeat: 2, artifactsDir: ${JSON.stringify(join(dir.path, "artifacts"))} });`,
+      "",
+    ].join("\n"),
+  );
+  // A key and a loopback provider that is never reached: the suite is refused before any target starts.
+  const child = await runNode(["--import", "tsx", "--test", "--test-reporter=tap", other], { FLOW_MODEL: "record", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "http://127.0.0.1:9" });
+  assert.equal(child.code, 1, child.stdout);
+  const refused = result(tapResults(child.stdout), "RelayFlow: relay × 2 is recorded once");
+  assert.equal(refused.ok, false);
+  assert.match(refused.error ?? "", /repeat: 2 would write it 2 times\. Record once, then repeat with FLOW_MODEL=live or replay\./);
+});

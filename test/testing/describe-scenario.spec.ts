@@ -13,7 +13,7 @@ import { tempDir } from "../support/temp-path.ts";
 import { turnLocation } from "../support/turn-location.ts";
 import { FakeChatServer, jsonReply } from "./fake-chat-server.ts";
 
-// Each test writes a spec file that calls describeScenario and runs it with node:test in a child
+// Each test writes a spec file that calls describeFlowScenarios with one file (`files`) and runs it with node:test in a child
 // process, as `npm run test:flows` would, then reads its TAP output and its artifacts.
 
 const ROOT = resolve(import.meta.dirname, "..", "..");

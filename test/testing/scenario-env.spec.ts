@@ -9,7 +9,7 @@ import { isFlowcheckError } from "../../src/errors.ts";
 import { loadScenario } from "../../src/testing/index.ts";
 import type { LoadedScenario } from "../../src/testing/scenario/scenario.ts";
 import { isReservedVariable, RESERVED_PREFIXES, SCENARIO_RUN_SETTINGS, scenarioEnvOf, scenarioEnvProblems } from "../../src/testing/scenario/scenario-env.ts";
-import { repeatOf } from "../../src/testing/node-test/describe-repeated-scenario.ts";
+import { repeatOf } from "../../src/testing/node-test/repeat-of.ts";
 import { suiteConfigOf } from "../../src/testing/node-test/suite-config.ts";
 import { startScenarioTarget } from "../../src/testing/target/scenario-target.ts";
 import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";

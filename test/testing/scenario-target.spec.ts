@@ -53,7 +53,7 @@ test("the whole BasicFlow scenario passes against the app booted in this process
       }
       played = await collect(
         runScenario(loaded, target, {
-          domain: (document) => assert.equal(stepState<{ address: { zip: string } }>(document, "AddressStep").address.zip, "97006"),
+          domain: (document) => assert.equal((stepState(document, "AddressStep")["address"] as { zip: string }).zip, "97006"),
         }),
       );
     } finally {

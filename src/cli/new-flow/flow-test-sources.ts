@@ -39,18 +39,21 @@ export function scenarioSource({ flow }: FlowNames): string {
   return `${JSON.stringify(scenario, null, 2)}\n`;
 }
 
-export function specSource({ flow }: FlowNames): string {
+export function specSource({ flow, folder, kebab }: FlowNames): string {
   return `import assert from "node:assert/strict";
+import { ${flow} } from "../../src/flows/${folder}/${kebab}.ts";
 import { registeredFlows } from "../../src/flows/index.ts";
-import { describeFlowScenarios } from "../../src/testing/index.ts";
+import { describeFlowScenarios, stepState } from "../../src/testing/index.ts";
 
-describeFlowScenarios("${flow}", {
+// Given the flow itself, the checks are typed by its steps: a misspelt step does not compile.
+describeFlowScenarios(${flow}, {
   flows: registeredFlows,
   everyScenario: {
     // After every turn of every ${flow} scenario: a stored choice is one of the list.
     eachTurn: (head) => {
-      const choice = head.steps["ChoiceStep"]?.["choice"];
-      if (choice !== undefined) assert.ok(["small", "medium", "large"].includes(String(choice)), \`choice \${String(choice)}\`);
+      if (!head.steps["ChoiceStep"]) return;
+      const { choice } = stepState(head, "ChoiceStep");
+      if (choice !== undefined) assert.ok(["small", "medium", "large"].includes(choice), \`choice \${choice}\`);
     },
   },
 });

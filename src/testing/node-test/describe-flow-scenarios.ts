@@ -1,30 +1,45 @@
 import { test } from "node:test";
 import { scenarioPathsOf } from "../../config.ts";
-import { describeScenario, type ScenarioSuiteOptions } from "./describe-scenarios.ts";
-import { scenarioNameOf } from "../scenario/load-scenario.ts";
-import { ScenarioFailure } from "./scenario-failure.ts";
-import { discoverScenarios, discoverSelected, scenarioHeaderOf, type ScenarioDiscovery, type ScenarioHeader } from "../scenario/scenario-discovery.ts";
+import type { FlowDefinition } from "../../engine/flow.ts";
+import type { FlowShape, UntypedFlow } from "../../engine/flow-types.ts";
 import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
+import { scenarioNameOf } from "../scenario/load-scenario.ts";
+import { discoverScenarios, discoverSelected, scenarioHeaderOf, type ScenarioDiscovery, type ScenarioHeader } from "../scenario/scenario-discovery.ts";
+import { describeScenarioFile } from "./describe-scenario-file.ts";
+import { ScenarioFailure } from "./scenario-failure.ts";
+import type { SuiteOptions } from "./suite-options.ts";
 
-/** Checks in code for some of a flow's scenarios: after the last turn (`domain`), after every answered turn (`eachTurn`). */
-export interface ScenarioChecks {
-  domain?: DomainCheck;
-  eachTurn?: TurnCheck;
+/**
+ * Checks in code for some of a flow's scenarios: after the last turn (`domain`), after every
+ * answered turn (`eachTurn`). `F` is the flow's `FlowTypes`, so `stepState(document, "…")` in them
+ * checks the step's name and types its state.
+ */
+export interface ScenarioChecks<F extends FlowShape = UntypedFlow> {
+  domain?: DomainCheck<F>;
+  eachTurn?: TurnCheck<F>;
 }
 
-export interface FlowScenariosOptions extends Omit<ScenarioSuiteOptions, "domain" | "eachTurn"> {
+export interface FlowScenariosOptions<F extends FlowShape = UntypedFlow> extends Omit<SuiteOptions, "domain" | "eachTurn"> {
   /**
    * Checks for one scenario file each, by its name: its path under `dir` without
    * `.scenario.json`, e.g. `basic-flow` or `team/ada-lovelace`. A name that is no scenario file
    * of the flow fails, so a renamed file never loses its checks without a word.
    */
-  scenarios?: Record<string, ScenarioChecks>;
+  scenarios?: Record<string, ScenarioChecks<F>>;
   /** Checks for every scenario of the flow that carries the tag (a tag no scenario carries fails). */
-  tags?: Record<string, ScenarioChecks>;
+  tags?: Record<string, ScenarioChecks<F>>;
   /** Checks every scenario of the flow must pass: invariants of the flow itself, such as an invoice's arithmetic. */
-  everyScenario?: ScenarioChecks;
+  everyScenario?: ScenarioChecks<F>;
   /** Where the scenario files are, at any depth. Default `scenarios`. */
   dir?: string;
+  /**
+   * These scenario files alone, instead of every file of the flow under `dir` (and whatever
+   * `FLOW_SCENARIOS` selects): for a spec of one file. Each is described whatever it holds; one of
+   * another registered flow fails, naming it.
+   */
+  files?: readonly string[];
+  /** How many times each conversation is played, each on a fresh app; default `FLOW_REPEAT` (1). */
+  repeat?: number;
 }
 
 /** Every check that applies to a scenario, run one after another as one. */
@@ -47,15 +62,36 @@ function failing(name: string, message: string): void {
 }
 
 /**
- * Every scenario file of `flowName` under `dir`, at any depth, each as `describeScenario` with the
- * checks its name, tags and flow call for. Nothing is skipped without a word: a file that does not
- * parse, names no registered flow or fails the schema is a failing test naming it (a file of
- * another registered flow is left to that flow's spec), and so is a JSON file that looks like a
- * scenario but is not named `*.scenario.json`. With `FLOW_SCENARIOS` set (`npm run test:flows --
- * <paths>`), only the files and folders it names are run.
+ * Every scenario file of a flow under `dir`, at any depth, as node:test suites, each held to the
+ * checks its name, tags and flow call for, and played `repeat` times. Given the flow's definition,
+ * the checks are typed by its `FlowTypes`: a misspelt step in `stepState` does not compile. A flow
+ * served elsewhere (`FLOW_BASE_URL`) is given by its name, and its checks' state is untyped.
+ *
+ * Nothing is skipped without a word: a file that does not parse, names no registered flow or fails
+ * the schema is a failing test naming it (a file of another registered flow is left to that flow's
+ * spec), and so is a JSON file that looks like a scenario but is not named `*.scenario.json`. With
+ * `FLOW_SCENARIOS` set (`npm run test:flows -- <paths>`), only the files and folders it names are
+ * run; with `files`, those files alone.
+ *
+ * @example
+ * describeFlowScenarios(InvoiceFlow, {
+ *   flows: registeredFlows,
+ *   everyScenario: { domain: (document) => assert.ok(stepState(document, "ConfirmStep").invoiceNumber) },
+ * });
  */
-export function describeFlowScenarios(flowName: string, options: FlowScenariosOptions): void {
+export function describeFlowScenarios<F extends FlowShape>(flow: FlowDefinition<F>, options: FlowScenariosOptions<F>): void;
+export function describeFlowScenarios(flowName: string, options: FlowScenariosOptions): void;
+export function describeFlowScenarios(flow: FlowDefinition<FlowShape> | string, typed: FlowScenariosOptions<never>): void {
+  // The checks' types are the spec's to hold; at run time every check gets a plain session.
+  const options = typed as unknown as FlowScenariosOptions;
+  const flowName = typeof flow === "string" ? flow : flow.name;
   const dir = options.dir ?? "scenarios";
+  const { scenarios: _scenarios, tags: _tags, everyScenario: _every, dir: _dir, files: _files, ...suite } = options;
+  const describe = (file: string, checks: ScenarioChecks) => describeScenarioFile(file, { ...suite, ...checks, root: dir });
+  if (options.files) {
+    describeFiles(flowName, options, options.files, describe);
+    return;
+  }
   const registered = new Set(options.flows.map((entry) => entry.flow.name));
   const selection = scenarioPathsOf();
   const all = discoverScenarios(dir);
@@ -78,11 +114,26 @@ export function describeFlowScenarios(flowName: string, options: FlowScenariosOp
     const header = headers.get(file) ?? scenarioHeaderOf(file);
     if (!ours(header?.flowName)) continue;
     // One that does not parse, or names no registered flow, is described too: the loader says which, with the fix.
-    const checks = header?.flowName === flowName ? checksFor(options, scenarioNameOf(file, dir), tagsOf(header)) : {};
-    describeScenario(file, { ...options, ...checks, root: dir });
+    describe(file, header?.flowName === flowName ? checksFor(options, scenarioNameOf(file, dir), tagsOf(header)) : {});
   }
   if (flowFiles.length === 0 && !selection) {
     failing(`${flowName} has scenarios`, `No file under ${dir}/ has "flowName": "${flowName}"; add one as ${dir}/<name>.scenario.json.`);
+  }
+}
+
+/** The files a spec names, each described, and one of another registered flow failing, naming the flow. */
+function describeFiles(flowName: string, options: FlowScenariosOptions, files: readonly string[], describe: (file: string, checks: ScenarioChecks) => void): void {
+  const dir = options.dir ?? "scenarios";
+  const registered = new Set(options.flows.map((entry) => entry.flow.name));
+  const headers = files.map((file) => [file, scenarioHeaderOf(file)] as const);
+  checkScopes(flowName, options, dir, headers.flatMap(([file, header]) => (header?.flowName === flowName ? [[file, header] as [string, ScenarioHeader]] : [])));
+  for (const [file, header] of headers) {
+    const other = header?.flowName;
+    if (typeof other === "string" && other !== flowName && registered.has(other)) {
+      failing(`${file} is a scenario of ${flowName}`, `${file} has "flowName": "${other}", but this spec describes ${flowName}'s scenarios; describe it with ${other}, or fix its flowName.`);
+      continue;
+    }
+    describe(file, other === flowName ? checksFor(options, scenarioNameOf(file, dir), tagsOf(header)) : {});
   }
 }
 

@@ -1,21 +1,16 @@
-import assert from "node:assert/strict";
 import type { TestContext } from "node:test";
-import { flowProblems } from "../checks/flow-problems.ts";
-import { ChatClient } from "../client/chat-client.ts";
+import { runIdOf } from "../../config.ts";
+import type { FinalReport } from "../checks/turn-report.ts";
 import { noteCoverage } from "../report/flow-coverage.ts";
 import { ResultsRecorder } from "../report/results-recorder.ts";
 import { TranscriptWriter } from "../report/transcript-writer.ts";
-import type { JudgeSetup } from "../run/judge-for-run.ts";
-import { clientOptions, type RunOptions } from "../run/run-options.ts";
-import { ScenarioRun } from "../run/scenario-run.ts";
+import { ScenarioPlay, type PlayStart } from "../run/scenario-play.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
-import { startScenarioTarget, type ScenarioTarget } from "../target/scenario-target.ts";
-import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
+import type { ParallelPlay } from "./parallel-play.ts";
+import { holdRate, skippedInEveryRun, type RunOutcome } from "./repeat-rate.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
-import { runIdOf, type Config } from "../../config.ts";
-import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
-import { conversationSlot } from "../limits/conversation-slot.ts";
+import type { SuiteOptions } from "./suite-options.ts";
 import { suiteRunOptions } from "./suite-run-options.ts";
 
 /**
@@ -31,188 +26,177 @@ const NOT_STARTED = "the target did not start; the first test has the error";
 // that one reason: the first test says it once, and the turns are skipped.
 const NOT_SERVED = "the target does not serve this scenario's flow as the file expects; the first test has the problems";
 
+/** Why a play's turns cannot be played, or undefined when they can. */
+function unready(start: PlayStart): string | undefined {
+  if (start.state === "unstarted") return start.why;
+  return start.state === "failed" ? NOT_STARTED : start.state === "unserved" ? NOT_SERVED : undefined;
+}
+
+interface Run {
+  play: ScenarioPlay;
+  writer: TranscriptWriter;
+}
+
 /**
- * What one conversation's suite shares between its tests: the target, the run, the transcript
- * writer and the judge. Each test method is the body of one node:test test. What a test needs is
- * played once, whichever asks first: the test itself, as node:test reaches it, or the background,
- * which plays the whole conversation ahead of its tests (`playInBackground`) so that several
- * conversations are in flight while node:test still reports one suite after another, in order.
+ * What one conversation's suite shares between its tests: its `repeat` plays (each on a fresh app,
+ * with its own transcript and entry in the results) and the node:test tests they map onto. Each
+ * test method is the body of one test, and the same tests stand for one run or several: with one,
+ * a test fails with its run's failure; with several, it reports how many runs passed and fails
+ * below `passRate`. The playing itself is `ScenarioPlay`'s; this only reports it.
  */
 export class ScenarioSuite {
   readonly #loaded: LoadedScenario;
-  readonly #options: ScenarioSuiteOptions;
-  readonly #artifactsDir: string;
-  readonly #writer: TranscriptWriter;
-  readonly #results: ResultsRecorder;
-  #target: ScenarioTarget | undefined;
-  #run: ScenarioRun | undefined;
-  #judging: JudgeSetup | undefined;
-  #runOptions: RunOptions = {};
-  #startError: unknown;
-  #problems: string[] = [];
-  #storeError: unknown;
-  /** Why the conversation was never started (the run's token budget was spent). */
-  #notStarted: string | undefined;
-  #ready: Promise<void> | undefined;
-  readonly #plays: Promise<TurnReport>[] = [];
-  #finished: Promise<FinalReport> | undefined;
+  readonly #runs: Run[];
+  readonly #passRate: number;
   /** The turns whose failure a test has reported: any other is the next test's to report. */
   readonly #reported = new Set<number>();
-  #background: Promise<void> | undefined;
-  #closed: Promise<void> | undefined;
 
-  constructor(loaded: LoadedScenario, options: ScenarioSuiteOptions) {
+  constructor(loaded: LoadedScenario, options: SuiteOptions, repeat: number, passRate: number) {
     this.#loaded = loaded;
-    this.#options = options;
-    this.#artifactsDir = options.artifactsDir ?? "test/.tmp";
-    this.#writer = new TranscriptWriter(this.#artifactsDir);
-    this.#results = new ResultsRecorder(loaded, this.#artifactsDir);
-  }
-
-  /** Boots the target and checks that it serves the flow and that its store answers. */
-  ready(): Promise<void> {
-    return (this.#ready ??= this.#prepare());
+    this.#passRate = passRate;
+    const artifactsDir = options.artifactsDir ?? "test/.tmp";
+    const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)!.flow;
+    this.#runs = Array.from({ length: repeat }, (_, index) => {
+      // Each run is in the results even if an earlier one stops the others from starting.
+      const results = repeat === 1 ? new ResultsRecorder(loaded, artifactsDir) : new ResultsRecorder(loaded, artifactsDir, { index: index + 1, of: repeat });
+      const writer = new TranscriptWriter(artifactsDir, repeat === 1 ? undefined : `run${index + 1}`);
+      const play = new ScenarioPlay(loaded, {
+        flows: options.flows,
+        runOptions: (target) => suiteRunOptions(target, options, artifactsDir),
+        listeners: [
+          writer.listener,
+          results.listener,
+          (event) => {
+            if (event.type === "final" && event.report.stored) noteCoverage(artifactsDir, runIdOf(), flow, event.report.stored);
+          },
+        ],
+        notStarted: (why) => results.notStarted(why),
+      });
+      return { play, writer };
+    });
   }
 
   /**
-   * Plays the conversation now, once one of the run's `concurrency` slots is free, and gives the
-   * slot back once its target is closed; the tests then report what it played.
+   * Plays every run ahead of the tests, each within one of the run's slots, so that several
+   * conversations (and the repeats of one) are in flight while node:test still reports one suite
+   * after another, in order.
    */
-  playInBackground(config: Config, concurrency: number): void {
-    const slot = conversationSlot(config, concurrency, this.#loaded);
-    this.#ready = slot.then((held) => (held.skip ? this.#skipUnstarted(held.skip) : this.#prepare()));
-    // Each test that awaits it still gets its rejection.
-    this.#ready.catch(() => undefined);
-    this.#background = (async () => {
-      const held = await slot;
-      try {
-        await this.#ready;
-        if (this.#unready() !== undefined) return;
-        await this.#finish();
-      } finally {
-        await this.#close();
-        held.release();
-      }
-    })().catch(() => undefined);
+  playInBackground(parallel: ParallelPlay): void {
+    for (const { play } of this.#runs) play.playInBackground(parallel.config, parallel.concurrency);
+  }
+
+  /** Plays every run but the last whole, one after another; the last is played as its tests ask. */
+  async playInTurn(): Promise<void> {
+    for (const { play } of this.#runs.slice(0, -1)) await play.playWhole();
+    await this.#runs.at(-1)!.play.ready();
   }
 
   async end(): Promise<void> {
-    await this.#background;
-    await this.#close();
+    for (const { play } of this.#runs) await play.end();
   }
 
   async startTest(t: TestContext): Promise<void> {
-    await this.ready();
-    if (this.#notStarted !== undefined) return t.skip(this.#notStarted);
-    if (this.#startError) throw this.#startError;
-    if (this.#problems.length) throw new ScenarioFailure("scenario_invalid", this.#problems.join("\n"));
-    if (!this.#target!.sessions) return t.skip(this.#target!.sessionsUnavailable ?? "no store to read");
-    if (this.#storeError) throw this.#storeError;
+    const starts = await Promise.all(this.#runs.map(({ play }) => play.ready()));
+    for (const start of starts) {
+      if (start.state === "failed") throw start.error;
+      if (start.state === "unserved") throw new ScenarioFailure("scenario_invalid", start.problems.join("\n"));
+    }
+    const skip = starts.find((start) => start.state === "unstarted" || (start.state === "ready" && start.sessionsUnavailable !== undefined));
+    for (const start of starts) if (start.state === "ready" && start.storeError) throw start.storeError;
+    if (skip?.state === "unstarted") return t.skip(skip.why);
+    if (skip?.state === "ready") return t.skip(skip.sessionsUnavailable);
   }
 
   async turnTest(t: TestContext, index: number): Promise<void> {
-    if (await this.#skippedUnready(t)) return;
-    const report = await this.#play(index);
-    this.#claimEarlierFailure(index, ` (played before turn ${index + 1}, which needs it)`);
-    if (report.outcome === "failed") this.#fail(report.failure, index);
-    if (report.outcome === "skipped") t.skip(report.skipReason);
+    const reports = await this.#each((play) => play.turn(index));
+    if (this.#runs.length === 1) {
+      const [report] = reports;
+      if (typeof report === "string") return t.skip(report);
+      this.#claimEarlierFailure(index, ` (played before turn ${index + 1}, which needs it)`);
+      if (report!.outcome === "failed") this.#fail(report!.failure, index);
+      if (report!.outcome === "skipped") t.skip(report!.skipReason);
+      return;
+    }
+    const outcomes = reports.map((report) => (typeof report === "string" ? { outcome: "skipped" as const, why: report } : { outcome: report.outcome, why: report.failure ?? report.skipReason }));
+    this.#holdRate(t, outcomes, `turn ${index + 1} '${this.#label(index)}'`, index);
   }
 
   async judgeTest(t: TestContext, index: number): Promise<void> {
-    if (await this.#skippedUnready(t)) return;
-    const label = this.#loaded.scenario.turns[index]!.label;
     // A turn whose own test did not run (a name filter) was not played for its judge alone.
-    const report = await this.#plays[index];
-    const verdict = report?.checks.find((c) => c.contract === "judge");
-    if (!report || report.outcome === "skipped") t.skip(report?.skipReason ?? `turn ${index + 1} did not run`);
-    else if (!verdict) this.#fail(`turn ${index + 1} '${label}' has no judge verdict`, index);
-    else if (verdict.outcome === "skipped") t.skip(verdict.message);
-    else if (verdict.outcome === "failed") this.#fail(`turn ${index + 1} '${label}': ${verdict.message}`, index);
+    const reports = await this.#each((play) => play.run.played(index) ?? Promise.resolve(undefined));
+    const name = `turn ${index + 1} '${this.#label(index)}'`;
+    if (this.#runs.length === 1) {
+      const [report] = reports;
+      if (typeof report === "string") return t.skip(report);
+      const verdict = report?.checks.find((c) => c.contract === "judge");
+      if (!report || report.outcome === "skipped") t.skip(report?.skipReason ?? `turn ${index + 1} did not run`);
+      else if (!verdict) this.#fail(`${name} has no judge verdict`, index);
+      else if (verdict.outcome === "skipped") t.skip(verdict.message);
+      else if (verdict.outcome === "failed") this.#fail(`${name}: ${verdict.message}`, index);
+      return;
+    }
+    const verdicts = reports.map((report) => (typeof report === "string" ? undefined : report?.checks.find((c) => c.contract === "judge")));
+    const graded = verdicts.filter((verdict) => verdict && verdict.outcome !== "skipped");
+    if (graded.length === 0) return t.skip(verdicts.find((verdict) => verdict?.message)?.message ?? "the turn was never graded");
+    const outcomes = verdicts.map((verdict): RunOutcome => ({
+      outcome: verdict?.outcome === "passed" ? "passed" : "failed",
+      why: verdict?.message ?? "not graded",
+      score: verdict?.outcome === "skipped" ? undefined : verdict?.verdict?.score,
+    }));
+    this.#holdRate(t, outcomes, `the judge of ${name}`, index, true);
   }
 
   async finalTest(t: TestContext): Promise<void> {
-    if (await this.#skippedUnready(t)) return;
-    const report = await this.#finish();
-    this.#claimEarlierFailure(this.#loaded.scenario.turns.length, " (played before the final state, which needs it)");
-    const stats = this.#judging?.stats;
-    if (stats && stats.calls + stats.cached + stats.replayed > 0) {
-      t.diagnostic(
-        `judge: ${stats.calls} calls made, ${stats.cached} cached, ${stats.replayed} replayed; ${stats.promptTokens + stats.completionTokens} tokens (${stats.promptTokens} prompt, ${stats.completionTokens} completion)`,
-      );
-    }
-    if (report.outcome === "skipped") t.skip(report.skipReason);
-    if (report.outcome === "failed") this.#fail(report.failure, undefined);
-  }
-
-  async #prepare(): Promise<void> {
-    try {
-      this.#target = await startScenarioTarget(this.#loaded, { flows: this.#options.flows });
-    } catch (error) {
-      this.#startError = error;
-      this.#results.notStarted(`the target did not start: ${(error as Error).message}`);
+    const finals = await this.#each((play) => play.finish());
+    this.#judgeStats(t);
+    if (this.#runs.length === 1) {
+      const [report] = finals;
+      if (typeof report === "string") return t.skip(report);
+      this.#claimEarlierFailure(this.#loaded.scenario.turns.length, " (played before the final state, which needs it)");
+      if (report!.outcome === "skipped") t.skip(report!.skipReason);
+      if (report!.outcome === "failed") this.#fail(report!.failure, undefined);
       return;
     }
-    const target = this.#target;
-    const prepared = suiteRunOptions(target, this.#options, this.#artifactsDir);
-    this.#judging = prepared.judging;
-    this.#runOptions = prepared.run;
-    const flow = this.#options.flows.find((entry) => entry.flow.name === this.#loaded.scenario.flowName)!.flow;
-    this.#run = new ScenarioRun(this.#loaded, target, prepared.run).on(this.#writer.listener).on(this.#results.listener).on((event) => {
-      if (event.type === "final" && event.report.stored) noteCoverage(this.#artifactsDir, runIdOf(), flow, event.report.stored);
-    });
-    this.#run.start();
-    const client = new ChatClient(target.baseUrl, target.agent, clientOptions(this.#runOptions));
-    try {
-      this.#problems = await flowProblems(client, this.#loaded.scenario);
-    } catch (error) {
-      this.#problems = [(error as Error).message];
-    } finally {
-      client.close();
-    }
-    if (this.#problems.length) {
-      this.#results.notStarted(`the target does not serve the flow as the file expects: ${this.#problems.join("; ")}`);
-      return;
-    }
-    if (!target.sessions) return;
-    // A read of an id no server makes proves the store answers before any turn relies on it.
-    try {
-      assert.equal(await target.sessions.fetchAll("00000000-0000-0000-0000-000000000000"), undefined);
-    } catch (error) {
-      this.#storeError = error;
-    }
+    const outcomes = finals.map((report: FinalReport | string): RunOutcome => (typeof report === "string" ? { outcome: "skipped", why: report } : { outcome: report.outcome, why: report.failure ?? report.skipReason }));
+    this.#holdRate(t, outcomes, "the final state", undefined);
   }
 
-  /** Turn `index`, after the turns before it; skipped, saying so, after a failed one. */
-  #play(index: number): Promise<TurnReport> {
-    return (this.#plays[index] ??= (async () => {
-      if (index > 0) await this.#play(index - 1);
-      const run = this.#run!;
-      const failed = run.failedTurn;
-      return failed ? run.skipTurn(index, `turn ${failed.number} failed`) : await run.playTurn(index);
-    })());
+  /** What `read` gives of each run, or why the run's turns cannot be played. */
+  async #each<T>(read: (play: ScenarioPlay) => Promise<T>): Promise<(T | string)[]> {
+    return await Promise.all(
+      this.#runs.map(async ({ play }) => {
+        const why = unready(await play.ready());
+        return why === undefined ? await read(play) : why;
+      }),
+    );
   }
 
-  #finish(): Promise<FinalReport> {
-    return (this.#finished ??= (async () => {
-      const turns = this.#loaded.scenario.turns.length;
-      if (turns > 0) await this.#play(turns - 1);
-      return this.#run!.finish();
-    })());
+  #holdRate(t: TestContext, outcomes: RunOutcome[], label: string, turnIndex: number | undefined, scored = false): void {
+    const skipped = skippedInEveryRun(outcomes);
+    if (skipped !== undefined && !scored) return t.skip(skipped);
+    holdRate(t, outcomes, { label, location: scenarioLocation(this.#loaded, turnIndex), passRate: this.#passRate, scored });
   }
 
-  #close(): Promise<void> {
-    return (this.#closed ??= (async () => {
-      this.#run?.end();
-      await this.#target?.close();
-    })());
+  #label(index: number): string {
+    return this.#loaded.scenario.turns[index]!.label;
+  }
+
+  /** The judge's calls and tokens over the runs, when it was asked at all. */
+  #judgeStats(t: TestContext): void {
+    const all = this.#runs.flatMap(({ play }) => (play.judging ? [play.judging.stats] : []));
+    const sum = (pick: (stats: (typeof all)[number]) => number) => all.reduce((total, stats) => total + pick(stats), 0);
+    const [calls, cached, replayed, prompt, completion] = [sum((s) => s.calls), sum((s) => s.cached), sum((s) => s.replayed), sum((s) => s.promptTokens), sum((s) => s.completionTokens)];
+    if (calls + cached + replayed === 0) return;
+    t.diagnostic(`judge: ${calls} calls made, ${cached} cached, ${replayed} replayed; ${prompt + completion} tokens (${prompt} prompt, ${completion} completion)`);
   }
 
   /**
    * A failed turn before `index` whose own test did not report it (a name filter skipped that
-   * test) fails the asking test, or a filtered run would pass without a word.
+   * test) fails the asking test, or a filtered run would pass without a word. Over several runs a
+   * turn after a failed one counts that run as not passed, which says it already.
    */
   #claimEarlierFailure(index: number, why: string): void {
-    const failed = this.#run?.failedTurn;
+    const failed = this.#runs[0]!.play.run.failedTurn;
     const at = failed ? failed.number - 1 : -1;
     if (failed && at < index && !this.#reported.has(at)) {
       this.#reported.add(at);
@@ -221,28 +205,9 @@ export class ScenarioSuite {
     this.#reported.add(index);
   }
 
-  /** The run's token budget was spent before this conversation could start. */
-  #skipUnstarted(why: string): void {
-    this.#notStarted = why;
-    this.#results.notStarted(why);
-  }
-
-  #unready(): string | undefined {
-    if (this.#notStarted !== undefined) return this.#notStarted;
-    return this.#startError !== undefined ? NOT_STARTED : this.#problems.length ? NOT_SERVED : undefined;
-  }
-
-  /** Skips the test, saying why, when the conversation never started, its target did not, or it does not serve the flow. */
-  async #skippedUnready(t: TestContext): Promise<boolean> {
-    await this.ready();
-    const why = this.#unready();
-    if (why !== undefined) t.skip(why);
-    return why !== undefined;
-  }
-
   /** Fails the test; the turn's (or, without an index, the final expectations') line leads, for editors to open. */
   #fail(failure: string | undefined, turnIndex: number | undefined, after = ""): never {
-    const path = this.#writer.path;
+    const path = this.#runs[0]!.writer.path;
     const transcript = path ? `\nTranscript: ${path} (npm run transcript -- ${path})` : "";
     throw new ScenarioFailure("scenario_failed", `${failure}${after}${transcript}`, scenarioLocation(this.#loaded, turnIndex) ?? this.#loaded.name);
   }

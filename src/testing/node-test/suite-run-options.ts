@@ -1,5 +1,5 @@
 import { loadConfig } from "../../config.ts";
-import type { ScenarioSuiteOptions } from "./describe-scenarios.ts";
+import type { SuiteOptions } from "./suite-options.ts";
 import { judgeForRun, type JudgeSetup } from "../run/judge-for-run.ts";
 import type { RunOptions } from "../run/run-options.ts";
 import type { ScenarioTarget } from "../target/scenario-target.ts";
@@ -9,7 +9,7 @@ import type { ScenarioTarget } from "../target/scenario-target.ts";
  * the environment allows (with why there is none), its domain checks (final and each turn's), the turn timeout, and the
  * headers every request carries.
  */
-export function suiteRunOptions(target: ScenarioTarget, options: ScenarioSuiteOptions, artifactsDir: string): { run: RunOptions; judging: JudgeSetup | undefined } {
+export function suiteRunOptions(target: ScenarioTarget, options: SuiteOptions, artifactsDir: string): { run: RunOptions; judging: JudgeSetup | undefined } {
   const config = target.config ?? loadConfig();
   const judging = options.judge ? undefined : judgeForRun(config, target.cassette, artifactsDir, target.provider?.fetchFor("judge"));
   const judge = options.judge ?? judging?.judge;

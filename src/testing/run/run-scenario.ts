@@ -17,12 +17,10 @@ export async function* runScenario(loaded: LoadedScenario, target: ScenarioTarge
     run.start();
     yield* drain();
     for (let index = 0; index < loaded.scenario.turns.length; index++) {
-      const failedTurn = run.failedTurn;
-      if (failedTurn) run.skipTurn(index, `turn ${failedTurn.number} failed`);
-      else await run.playTurn(index);
+      await run.turn(index);
       yield* drain();
     }
-    await run.finish();
+    await run.complete();
     run.end();
     ended = true;
     yield* drain();

@@ -55,6 +55,9 @@ export class ScenarioRun {
   #lastWhole: { turns: number; document: SessionDocument } | undefined;
   #final: FinalReport | undefined;
   #failedTurn: TurnReport | undefined;
+  /** Each turn as it is played (or skipped), once, whoever asks for it first. */
+  readonly #turns: Promise<TurnReport>[] = [];
+  #finished: Promise<FinalReport> | undefined;
   /** Each turn's Idempotency-Key is this and its number: unique to the turn, the same for each sending of it. */
   readonly #keyPrefix = randomUUID();
   #usageBefore: ReturnType<UsageMeter["snapshot"]> | undefined;
@@ -102,6 +105,33 @@ export class ScenarioRun {
         ...(target.models ? { models: target.models } : {}),
       },
     });
+  }
+
+  /**
+   * Turn `index`, after the turns before it (played first when nobody asked for them: a name filter
+   * may leave their tests unrun); skipped, saying so, after a failed one. Played once: asking again
+   * gives the same report. This is the one play loop: the node:test suites and `runScenario` use it.
+   */
+  turn(index: number): Promise<TurnReport> {
+    return (this.#turns[index] ??= (async () => {
+      if (index > 0) await this.turn(index - 1);
+      const failed = this.failedTurn;
+      return failed ? this.skipTurn(index, `turn ${failed.number} failed`) : await this.playTurn(index);
+    })());
+  }
+
+  /** Turn `index`'s report if it was asked for: a test that only reads it (a judge's) never plays it. */
+  played(index: number): Promise<TurnReport> | undefined {
+    return this.#turns[index];
+  }
+
+  /** Every turn not played yet, then the final state, once. */
+  complete(): Promise<FinalReport> {
+    return (this.#finished ??= (async () => {
+      const turns = this.loaded.scenario.turns.length;
+      if (turns > 0) await this.turn(turns - 1);
+      return this.finish();
+    })());
   }
 
   async playTurn(index: number): Promise<TurnReport> {

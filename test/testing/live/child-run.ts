@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import type { Scenario } from "../../../src/testing/index.ts";
 import { fixtureScenario } from "../../support/fixture-scenario.ts";
 
-// Helpers for the live specs: a spec file that calls describeScenario, run with node:test in a
+// Helpers for the live specs: a spec file that calls describeFlowScenarios with one file, run with node:test in a
 // child process (asynchronously, so the fake OpenAI server in this process keeps answering), and
 // its TAP output read back by test name.
 
@@ -114,10 +114,10 @@ export function writeSpec(dir: string, scenarioFile: string, artifactsDir: strin
   writeFileSync(
     spec,
     [
-      `import { describeScenario } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
+      `import { describeFlowScenarios } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
       `import { basicFlowEntry } from ${JSON.stringify(join(ROOT, "test", "fixtures", "flows", "index.ts"))};`,
       "",
-      `describeScenario(${JSON.stringify(scenarioFile)}, { flows: [basicFlowEntry], artifactsDir: ${JSON.stringify(artifactsDir)} });`,
+      `describeFlowScenarios("BasicFlow", { files: [${JSON.stringify(scenarioFile)}], flows: [basicFlowEntry], artifactsDir: ${JSON.stringify(artifactsDir)} });`,
       "",
     ].join("\n"),
   );

@@ -33,11 +33,11 @@ async function runBoth(env: Record<string, string>, signal?: AbortSignal): Promi
     writeFileSync(
       spec,
       [
-        `import { describeScenario } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
+        `import { describeFlowScenarios } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
         `import { basicFlowEntry } from ${JSON.stringify(join(ROOT, "test", "fixtures", "flows", "index.ts"))};`,
         `const artifactsDir = ${JSON.stringify(join(dir.path, "artifacts"))};`,
-        `describeScenario(${JSON.stringify(basic)}, { flows: [basicFlowEntry], artifactsDir });`,
-        `describeScenario(${JSON.stringify(liveOnly)}, { flows: [basicFlowEntry], artifactsDir });`,
+        `describeFlowScenarios("BasicFlow", { files: [${JSON.stringify(basic)}], flows: [basicFlowEntry], artifactsDir });`,
+        `describeFlowScenarios("BasicFlow", { files: [${JSON.stringify(liveOnly)}], flows: [basicFlowEntry], artifactsDir });`,
         "",
       ].join("\n"),
     );

@@ -1,0 +1,75 @@
+import { after, before, describe, test } from "node:test";
+import { modelModeOf } from "../../config.ts";
+import { isFlowcheckError } from "../../errors.ts";
+import { noteNotRun } from "../report/results-recorder.ts";
+import { loadScenario, scenarioNameOf } from "../scenario/load-scenario.ts";
+import { scenarioCases } from "../scenario/scenario-cases.ts";
+import type { LoadedScenario } from "../scenario/scenario.ts";
+import { liveOnlySkip } from "./live-only-skip.ts";
+import { parallelPlayOf } from "./parallel-play.ts";
+import { repeatOf } from "./repeat-of.ts";
+import { ScenarioFailure } from "./scenario-failure.ts";
+import { ScenarioSuite, START_TEST } from "./scenario-suite.ts";
+import { suiteConfigOf } from "./suite-config.ts";
+import type { SuiteOptions } from "./suite-options.ts";
+
+/**
+ * One scenario file as node:test suites: a `describe` per conversation (a file with `cases` has
+ * one per case, named `<name>.<case>`) and the same tests whether it is played once or `repeat`
+ * times: the start test, `"<n>. <label>"` per turn, `"<n>. <label> · judge"` after a judged turn,
+ * then `final state`. After a failed turn the rest are skipped with the reason. What cannot be
+ * checked (no judge, no store to read) is a skipped test saying why, never a pass. A file that does
+ * not load is one failing test carrying every problem, and none of its turns runs.
+ */
+export function describeScenarioFile(file: string, options: SuiteOptions & { root: string }): void {
+  let loaded: LoadedScenario;
+  try {
+    loaded = loadScenario(file, options.flows.map((entry) => entry.flow), { root: options.root });
+  } catch (error) {
+    describeInvalidFile(file, error);
+    noteNotRun({ file, name: scenarioNameOf(file, options.root) }, options.artifactsDir ?? "test/.tmp", "failed", `the file does not load: ${(error as Error).message}`);
+    return;
+  }
+  for (const each of scenarioCases(loaded)) describeConversation(each, options);
+}
+
+/** A file that does not load, as one failing test carrying every problem. */
+export function describeInvalidFile(file: string, error: unknown): void {
+  test(`${file} is a valid scenario`, () => {
+    throw isFlowcheckError(error) ? new ScenarioFailure(error.code, error.message) : error;
+  });
+}
+
+/**
+ * One conversation as a suite, named `<Flow>: <name>`, and `<Flow>: <name> × <n>` when it is
+ * played n times: its tests' verdicts are then pass rates over the runs.
+ */
+function describeConversation(loaded: LoadedScenario, options: SuiteOptions): void {
+  const config = suiteConfigOf(loaded);
+  const liveOnly = liveOnlySkip(loaded, options, config);
+  // A live-only scenario that cannot run now is one skipped suite, not n.
+  const repeat = liveOnly ? { times: 1, passRate: 1 } : repeatOf(config, options.repeat);
+  if (liveOnly) noteNotRun(loaded, options.artifactsDir ?? "test/.tmp", "skipped", liveOnly);
+  const name = `${loaded.scenario.flowName}: ${loaded.name}${repeat.times > 1 ? ` × ${repeat.times}` : ""}`;
+  const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)!.flow;
+  // As FLOW_REPEAT is refused with FLOW_MODEL=record, so is a spec's repeat: every run would write the same cassette.
+  if (repeat.times > 1 && config && modelModeOf(config, flow.envPrefix, "scripted") === "record") {
+    test(`${name} is recorded once`, () => {
+      throw new ScenarioFailure("scenario_invalid", `${flow.name} records its cassette (FLOW_MODEL=record), and repeat: ${repeat.times} would write it ${repeat.times} times. Record once, then repeat with FLOW_MODEL=live or replay.`);
+    });
+    return;
+  }
+  describe(name, liveOnly ? { skip: liveOnly } : {}, () => {
+    const suite = new ScenarioSuite(loaded, options, repeat.times, repeat.passRate);
+    const parallel = liveOnly ? undefined : parallelPlayOf(config);
+    if (parallel) suite.playInBackground(parallel);
+    else before(() => suite.playInTurn());
+    after(() => suite.end());
+    test(START_TEST, (t) => suite.startTest(t));
+    loaded.scenario.turns.forEach((turn, index) => {
+      test(`${index + 1}. ${turn.label}`, (t) => suite.turnTest(t, index));
+      if (turn.expectedResponse !== undefined) test(`${index + 1}. ${turn.label} · judge`, (t) => suite.judgeTest(t, index));
+    });
+    test("final state", (t) => suite.finalTest(t));
+  });
+}

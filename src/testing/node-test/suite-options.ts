@@ -1,0 +1,18 @@
+import type { FlowEntry } from "../../engine/scripted-model.ts";
+import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
+import type { Judge } from "../judge/judge.ts";
+
+/** What one scenario file's suites are played with: the flow suite's options, its checks for that file combined. */
+export interface SuiteOptions {
+  /** The flows the app serves (with their scripts); the scenario's flowName must be one of them. */
+  flows: readonly FlowEntry[];
+  /** Domain checks in code, run on the stored session after the last turn. */
+  domain?: DomainCheck;
+  /** Domain checks in code, run on the stored head after every answered turn (invariants). */
+  eachTurn?: TurnCheck;
+  judge?: Judge;
+  /** Where failure transcripts go. Default `test/.tmp`. */
+  artifactsDir?: string;
+  /** How many times each conversation is played; unset: `FLOW_REPEAT`. */
+  repeat?: number;
+}
