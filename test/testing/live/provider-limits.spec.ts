@@ -7,7 +7,7 @@ import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-serv
 import { writeFlowSpec } from "../../support/scenario-spec.ts";
 import { tempDir } from "../../support/temp-path.ts";
 import type { ConversationResult, ResultsPartLine } from "../../../src/testing/report/run-results.ts";
-import { readBasicFlow, runNode, writeScenario } from "./child-run.ts";
+import { readBasicFlow, ROOT, runCommand, writeScenario } from "./child-run.ts";
 
 // A run-specs invocation, as a user runs it, of BasicFlow conversations played live against a
 // local OpenAI-compatible server: its limits hold across all its processes, counted by the server.
@@ -53,8 +53,9 @@ function conversationsIn(artifactsDir: string): ConversationResult[] {
   );
 }
 
-function runSpecs(specs: string[], env: Record<string, string>, signal: AbortSignal) {
-  return runNode(["src/cli/run-specs.mjs", ...specs, "--test-reporter=tap"], { ...LIVE, OPENAI_BASE_URL: fake.baseURL, ...env }, signal);
+/** run-specs in `dir`, so the run's own results and page go to `dir`'s test/.tmp, never the user's. */
+function runSpecs(dir: string, specs: string[], env: Record<string, string>, signal: AbortSignal) {
+  return runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...specs, "--test-reporter=tap"], { ...LIVE, OPENAI_BASE_URL: fake.baseURL, ...env }, signal, dir);
 }
 
 /** run-specs's summary line for the fake provider. */
@@ -72,7 +73,7 @@ test("8 conversations in flight over two processes never have more than OPENAI_M
   fake.delayMs = 40;
   t.after(() => (fake.delayMs = 0));
   const specs = [writeFlowSuite(dir.path, "a", 4), writeFlowSuite(dir.path, "b", 4)];
-  const run = await runSpecs([...specs, "--test-concurrency=2"], { FLOW_CONCURRENCY: "8", OPENAI_MAX_INFLIGHT: "4" }, t.signal);
+  const run = await runSpecs(dir.path, [...specs, "--test-concurrency=2"], { FLOW_CONCURRENCY: "8", OPENAI_MAX_INFLIGHT: "4" }, t.signal);
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /^# fail 0$/m);
   assert.match(run.stdout, /^# skipped 0$/m);
@@ -96,7 +97,7 @@ test("every third request answered 429 with Retry-After: 0.2 still ends green, t
     return { status: 429, headers: { "retry-after": "0.2" }, body: { error: { message: "rate limited" } } };
   };
   t.after(() => (fake.answer = () => undefined));
-  const run = await runSpecs([writeFlowSuite(dir.path, "r", 3)], { OPENAI_MAX_RETRIES: "2" }, t.signal);
+  const run = await runSpecs(dir.path, [writeFlowSuite(dir.path, "r", 3)], { OPENAI_MAX_RETRIES: "2" }, t.signal);
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /^# fail 0$/m);
   assert.equal(firstTries, 3 * REQUESTS_PER_CONVERSATION);
@@ -109,6 +110,7 @@ test("FLOW_MAX_TOKENS: once the run has used its budget no new conversation star
   const dir = await tempDir("provider-budget");
   t.after(dir.remove);
   const run = await runSpecs(
+    dir.path,
     [writeFlowSuite(dir.path, "t", 3)],
     { FLOW_CONCURRENCY: "1", FLOW_MAX_TOKENS: "1000", FLOW_PRICE_PER_MTOK_IN: "1", FLOW_PRICE_PER_MTOK_OUT: "2" },
     t.signal,
@@ -131,7 +133,7 @@ test("--repeat 3 plays the three copies of a conversation at once, and each turn
   t.after(dir.remove);
   fake.delayMs = 20;
   t.after(() => (fake.delayMs = 0));
-  const run = await runSpecs([writeFlowSuite(dir.path, "p", 1), "--repeat", "3"], { FLOW_CONCURRENCY: "3" }, t.signal);
+  const run = await runSpecs(dir.path, [writeFlowSuite(dir.path, "p", 1), "--repeat", "3"], { FLOW_CONCURRENCY: "3" }, t.signal);
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /^# Subtest: BasicFlow: p1 × 3$/m);
   assert.match(run.stdout, /^\s*# turn 2 'name accepted': passed 3 of 3 runs \(100%\)$/m);
@@ -149,7 +151,7 @@ test("the longest conversation of the whole run is played first, though another 
   // The long conversation's process asks for its slot well after the other has asked for theirs.
   writeFileSync(long, `await new Promise((resolve) => setTimeout(resolve, 500));\n${readFileSync(long, "utf8")}`);
   const specs = [writeFlowSuite(dir.path, "a-short", 3, 2), long];
-  const run = await runSpecs([...specs, "--test-concurrency=2"], { FLOW_CONCURRENCY: "1" }, t.signal);
+  const run = await runSpecs(dir.path, [...specs, "--test-concurrency=2"], { FLOW_CONCURRENCY: "1" }, t.signal);
   assert.equal(run.code, 0, run.stdout + run.stderr);
   const started = conversationsIn(join(dir.path, "artifacts"))
     .sort((a, b) => Date.parse(a.startedAt!) - Date.parse(b.startedAt!))
