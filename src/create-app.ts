@@ -1,7 +1,7 @@
 import { loadConfig, modelModeOf, type Config, type ModelMode } from "./config.ts";
 import { FlowcheckError } from "./errors.ts";
 import { createClock, type Clock } from "./engine/clock.ts";
-import type { FlowDefinition } from "./engine/flow.ts";
+import { flowFamily } from "./engine/flow-family.ts";
 import { FlowEngine } from "./engine/flow-engine.ts";
 import { liveModel } from "./engine/live-model.ts";
 import { guardLoopbackOnly } from "./engine/loopback-guard.ts";
@@ -42,10 +42,6 @@ export interface App {
   close(): Promise<void>;
 }
 
-function withChildren(flow: FlowDefinition): FlowDefinition[] {
-  return [flow, ...flow.children.flatMap(withChildren)];
-}
-
 interface ModelPlan {
   /** The model mode of each registered flow. */
   modelModes: Record<string, ModelMode>;
@@ -61,7 +57,7 @@ function planModels(entries: readonly FlowEntry[], config: Config, defaultMode: 
   for (const { flow, scripts } of entries) {
     const mode = modelModeOf(config, flow.envPrefix, defaultMode);
     plan.modelModes[flow.name] = mode;
-    for (const member of withChildren(flow)) {
+    for (const member of flowFamily(flow)) {
       // A child without a pin of its own reads its parent flow's, so a pinned scenario has one time.
       const own = `${member.envPrefix}_CURRENT_DATE`;
       const variable = config.env[own] === undefined ? `${flow.envPrefix}_CURRENT_DATE` : own;

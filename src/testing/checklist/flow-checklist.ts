@@ -1,4 +1,5 @@
 import type { FlowDefinition } from "../../engine/flow.ts";
+import { flowFamily } from "../../engine/flow-family.ts";
 import type { RunResults } from "../report/run-results.ts";
 import { notApplicable, type ChecklistPoint, type FlowChecklist } from "./checklist.ts";
 import { evidenceOf, type FlowEvidence } from "./flow-evidence.ts";
@@ -50,10 +51,6 @@ function unjudged(points: ChecklistPoint[], why: string): ChecklistPoint[] {
   return points.map((point) => (point.status === "not applicable" ? point : { id: point.id, status: "not judged", detail: why }));
 }
 
-function descendants(flow: FlowDefinition): FlowDefinition[] {
-  return flow.children.flatMap((child) => [child, ...descendants(child)]);
-}
-
 /** The checklist of every registered flow and child flow, from what `results` holds. */
 export function runChecklist({ results, flows, scenarioFiles, strict }: ChecklistInput): FlowChecklist[] {
   const coverage = results.coverage ?? {};
@@ -64,7 +61,7 @@ export function runChecklist({ results, flows, scenarioFiles, strict }: Checklis
     const why = `${files.length - ran.length} of its ${files.length} scenario files did not run here: run them all (npm run test:flows)`;
     const head = { scenarios: { total: files.length, ran: ran.length }, judged, strict: strict(flow) };
     const points = rootPoints(evidenceOf(flow, results.conversations, coverage), results);
-    const children = descendants(flow).map((child): FlowChecklist => {
+    const children = flowFamily(flow).slice(1).map((child): FlowChecklist => {
       const childPointsOf = childPoints(evidenceOf(child, [], coverage), flow.name);
       return { flow: child.name, childOf: flow.name, ...head, points: judged ? childPointsOf : unjudged(childPointsOf, why) };
     });

@@ -1,6 +1,7 @@
 import { RUN_VARIABLES } from "../../config.ts";
 import { envPrefixOf } from "../../engine/env-prefix.ts";
 import type { FlowDefinition } from "../../engine/flow.ts";
+import { flowFamily } from "../../engine/flow-family.ts";
 import { closestName } from "./closest-name.ts";
 import { invalidScenario } from "./invalid-scenario.ts";
 import type { LoadedScenario } from "./scenario.ts";
@@ -32,13 +33,9 @@ export function isReservedVariable(name: string): boolean {
   return RUN_VARIABLES.includes(name) || RESERVED_PREFIXES.some((prefix) => name.startsWith(prefix)) || RUN_SUFFIXES.some((suffix) => name.endsWith(suffix));
 }
 
-function withChildren(flow: FlowDefinition): FlowDefinition[] {
-  return [flow, ...flow.children.flatMap(withChildren)];
-}
-
 /** The prefixes of the variables a scenario's flow owns: its own and its child flows'. */
 function ownPrefixes(flowName: string, flow: FlowDefinition | undefined): string[] {
-  return flow ? withChildren(flow).map((member) => member.envPrefix) : [envPrefixOf(flowName)];
+  return flow ? flowFamily(flow).map((member) => member.envPrefix) : [envPrefixOf(flowName)];
 }
 
 /** What a scenario's `env` takes, in words, for the messages. */
