@@ -95,9 +95,13 @@ const validateEnv = compileSchema({
  */
 export const RUN_VARIABLES: readonly string[] = Object.freeze(RUN_ENTRIES.map(([name]) => name));
 
-/** `NAME="value" is not valid: expected …`, the one form every refused value is told in; a secret's value is never quoted. */
+/**
+ * `NAME="value" is not valid: expected …`, the one form a refused value is told in. The secrets
+ * (OPENAI_API_KEY, FLOW_HEADERS, FLOW_API_TOKEN) have no schema: they are checked by code of their
+ * own that never quotes them.
+ */
 function refusal(name: string, value: string, variable: EnvironmentVariable | undefined, fallback = "a valid value"): string {
-  return `${name}${variable?.secret ? "" : `="${value}"`} is not valid: expected ${variable?.hint ?? fallback}.`;
+  return `${name}="${value}" is not valid: expected ${variable?.hint ?? fallback}.`;
 }
 
 // The runner sets these itself: a flow request's body type, what it accepts, the session it continues, the turn's key.

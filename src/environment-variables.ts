@@ -17,8 +17,6 @@ export interface EnvironmentVariable {
   readonly schema?: { readonly enum: readonly string[] } | { readonly pattern: string } | { readonly minLength: number };
   /** A refused value's fix, in words; without it, the schema's own message. */
   readonly hint?: string;
-  /** A credential: never quoted, and redacted wherever a run shows its environment. */
-  readonly secret?: boolean;
   /** The reference's meaning column. */
   readonly doc: string;
 }
@@ -46,7 +44,6 @@ export const ENVIRONMENT_VARIABLES = {
     doc: "pins the flow's clock to an ISO 8601 instant, e.g. `2027-07-15T00:00:00.000Z`",
   },
   OPENAI_API_KEY: {
-    secret: true,
     doc: "the provider key (live mode)",
   },
   OPENAI_BASE_URL: {
@@ -107,7 +104,6 @@ export const ENVIRONMENT_VARIABLES = {
   },
   FLOW_API_TOKEN: {
     shown: "unset: the API is open",
-    secret: true,
     doc: "locks `npm start`'s API: every request then needs `Authorization: Bearer <token>`, else 401 `unauthorized` ([locking the API](#locking-the-api)); 16 or more visible ASCII characters, no spaces, e.g. `openssl rand -hex 32`; a bad value is refused without being quoted, and the token is never printed. The apps a test run boots in its own process are never locked",
   },
   FLOW_BASE_URL: {
@@ -157,7 +153,6 @@ export const ENVIRONMENT_VARIABLES = {
     doc: "set to `passed` by `npm test` after `npm run typecheck` passed, for the checklist's point 12; never set it yourself",
   },
   FLOW_HEADERS: {
-    secret: true,
     doc: "headers the runner adds to every request to the target, as a JSON object, e.g. `{\"Authorization\": \"Bearer …\"}` for a staging server behind a login; reports and transcripts show their values as `[redacted]`, and a bad value is refused without being quoted; the headers the runner sets itself (`Content-Type`, `Accept`, `CHAT_SESSION_ID`, `Idempotency-Key`, …) are refused",
   },
   FLOW_SCENARIOS: {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { loadConfig, modelModeOf } from "../src/config.ts";
+import { ENVIRONMENT_VARIABLES } from "../src/environment-variables.ts";
 import { isFlowcheckError } from "../src/errors.ts";
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -159,4 +160,10 @@ test("recording with repeats is refused: every repeat would write the same casse
   const [problem] = problemsOf({ FLOW_MODEL: "record", OPENAI_API_KEY: "k", FLOW_REPEAT: "3" });
   assert.match(problem!, /^FLOW_MODEL=record with FLOW_REPEAT=3 is refused: each repeat would write the same cassette\. Record once \(FLOW_REPEAT=1\)/);
   assert.equal(loadConfig({ FLOW_MODEL: "replay", FLOW_REPEAT: "3" }).repeat, 3);
+});
+
+test("no credential in the table of variables has a schema, so no refusal ever quotes one: each is checked by code that never shows it", () => {
+  const credentials = Object.entries(ENVIRONMENT_VARIABLES).filter(([name]) => /_(KEY|TOKEN|SECRET|PASSWORD|HEADERS)$/.test(name));
+  assert.deepEqual(credentials.map(([name]) => name).sort(), ["FLOW_API_TOKEN", "FLOW_HEADERS", "OPENAI_API_KEY"]);
+  assert.deepEqual(credentials.filter(([, variable]) => "schema" in variable).map(([name]) => name), []);
 });
