@@ -1,4 +1,3 @@
-import { delimiter } from "node:path";
 import { FlowcheckError } from "./errors.ts";
 import { compileSchema } from "./engine/schema-validator.ts";
 import { CHECKLIST_MODES, ENVIRONMENT_VARIABLES, JUDGE_MODES, MODEL_MODES, SESSION_STORES, type EnvironmentVariable, type VariableName } from "./environment-variables.ts";
@@ -44,8 +43,6 @@ export interface Config {
   ci: boolean;
   /** The running server the flow suites drive instead of booting the app (`FLOW_BASE_URL`). */
   targetUrl: string | undefined;
-  /** The scenario files and folders a run is narrowed to (`FLOW_SCENARIOS`); undefined: every file. */
-  scenarioPaths: readonly string[] | undefined;
   /** How much of the provider a run may take at once, and in all (see `RunLimitsConfig`). */
   limits: RunLimitsConfig;
   /** The environment as it was when read, for the flows' own pins (`<FLOW>_CURRENT_DATE`, …). */
@@ -64,8 +61,6 @@ export interface RunLimitsConfig {
   maxTokens: number | undefined;
   /** Dollars per million tokens, for the summary's estimate (`FLOW_PRICE_PER_MTOK_IN`/`_OUT`). */
   price: { input: number; output: number } | undefined;
-  /** The run-specs invocation's coordinator that holds these limits for all its processes (set by run-specs). */
-  coordinatorUrl: string | undefined;
 }
 
 type Table = typeof ENVIRONMENT_VARIABLES;
@@ -205,13 +200,6 @@ function combinationProblems(env: Readonly<Record<string, string>>): string[] {
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
-/** `FLOW_SCENARIOS` split into its paths; undefined when the run takes every file. */
-export function scenarioPathsOf(source: Environment = process.env): string[] | undefined {
-  const value = source["FLOW_SCENARIOS"];
-  if (!value) return undefined;
-  return value.split(delimiter).filter(Boolean);
-}
-
 /**
  * Reads and checks the environment once: `source` (the process's) over `defaults` (a scenario's
  * `env`), never writing either. Every problem is reported in one `config_invalid` error, each
@@ -258,7 +246,6 @@ export function loadConfig(source: Environment = process.env, defaults: Readonly
     passRate: Number(env["FLOW_PASS_RATE"] ?? DEFAULTS.FLOW_PASS_RATE),
     ci: Boolean(env["CI"]),
     targetUrl: env["FLOW_BASE_URL"],
-    scenarioPaths: scenarioPathsOf(env),
     limits: limitsOf(env),
     env: Object.freeze(env),
   });
@@ -274,7 +261,6 @@ function limitsOf(env: Readonly<Record<string, string>>): RunLimitsConfig {
     maxRpm: number("OPENAI_MAX_RPM"),
     maxTokens: number("FLOW_MAX_TOKENS"),
     price: input === undefined || output === undefined ? undefined : Object.freeze({ input, output }),
-    coordinatorUrl: env["FLOWCHECK_COORDINATOR"],
   });
 }
 
@@ -290,18 +276,9 @@ export function modelModeOf(config: Config, envPrefix: string, fallback: ModelMo
 }
 
 /**
- * The run-specs invocation this process belongs to (FLOWCHECK_COVERAGE_RUN, which run-specs sets),
- * which names its coverage and results parts. Read alone, not into `Config`: a bad setting
- * elsewhere never stops a process from reporting what it ran.
- */
-export function runIdOf(env: Environment = process.env): string | undefined {
-  return env["FLOWCHECK_COVERAGE_RUN"] || undefined;
-}
-
-/**
  * Whether the new-flow checklist fails the run for the flow with this prefix: `FLOW_CHECKLIST=strict`
- * for every flow, or the flow's own `<FLOW>_STRICT_CHECKLIST=1`. Read alone, as `runIdOf` is, by
- * the run-specs process that prints the checklist.
+ * for every flow, or the flow's own `<FLOW>_STRICT_CHECKLIST=1`. Read alone, by the run-specs
+ * process that prints the checklist.
  */
 export function checklistStrictOf(envPrefix: string, env: Environment = process.env): boolean {
   const mode = env["FLOW_CHECKLIST"];
@@ -312,7 +289,3 @@ export function checklistStrictOf(envPrefix: string, env: Environment = process.
   return mode === "strict" || pin === "1" || pin === "true";
 }
 
-/** Set by `npm test` once `npm run typecheck` has passed, for the checklist's point 12 (FLOWCHECK_TYPECHECK). */
-export function typecheckedOf(env: Environment = process.env): boolean {
-  return env["FLOWCHECK_TYPECHECK"] === "passed";
-}

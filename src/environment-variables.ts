@@ -149,16 +149,11 @@ export const ENVIRONMENT_VARIABLES = {
   "<FLOW>_STRICT_CHECKLIST": {
     doc: "`1` makes the checklist strict for that flow alone, e.g. `TEA_FLOW_STRICT_CHECKLIST=1`",
   },
-  FLOWCHECK_TYPECHECK: {
-    doc: "set to `passed` by `npm test` after `npm run typecheck` passed, for the checklist's point 12; never set it yourself",
-  },
+
   FLOW_HEADERS: {
     doc: "headers the runner adds to every request to the target, as a JSON object, e.g. `{\"Authorization\": \"Bearer …\"}` for a staging server behind a login; reports and transcripts show their values as `[redacted]`, and a bad value is refused without being quoted; the headers the runner sets itself (`Content-Type`, `Accept`, `CHAT_SESSION_ID`, `Idempotency-Key`, …) are refused",
   },
-  FLOW_SCENARIOS: {
-    shown: "unset: every file under `scenarios/`",
-    doc: "the scenario files and folders the flow suites are narrowed to, separated by `:`; `run-specs` sets it from its scenario paths (`npm run test:flows -- <paths>`)",
-  },
+
   FLOW_TURN_TIMEOUT_MS: {
     // A live turn makes up to a few model calls of OPENAI_TIMEOUT_MS each, retries included.
     default: "300000",
@@ -173,7 +168,7 @@ export const ENVIRONMENT_VARIABLES = {
     shown: "`OPENAI_MAX_INFLIGHT`'s value (16) in live and record runs and with `JUDGE=required`, since a conversation waits on one request at a time; unset otherwise",
     schema: { pattern: POSITIVE },
     hint: "a whole number of conversations, 1 or more (1 plays them one after another)",
-    doc: "conversations (scenarios, cases, repeats) in flight at once across one `run-specs` invocation, all its processes together; `1` plays them one after another. Unset in a scripted or replay run: each process plays its conversations one after another, as it always has",
+    doc: "conversations (scenarios, cases, repeats) in flight at once across one `run-specs` invocation; `1` plays them one after another. Unset in a scripted or replay run: conversations play one after another, as node:test reaches them",
   },
   OPENAI_MAX_INFLIGHT: {
     default: "16",
@@ -203,14 +198,8 @@ export const ENVIRONMENT_VARIABLES = {
     hint: "dollars per million output tokens, e.g. 0.6",
     doc: "dollars per million output tokens: with `FLOW_PRICE_PER_MTOK_IN`, the run's summary estimates its cost. Set both or neither",
   },
-  FLOWCHECK_COORDINATOR: {
-    schema: { pattern: "^http://127\\.0\\.0\\.1:[0-9]+$" },
-    hint: "the http://127.0.0.1:<port> address run-specs sets; unset it",
-    doc: "set by `run-specs` for the test processes it starts: the loopback address of the coordinator that holds the limits above for all of them; never set it yourself",
-  },
-  FLOWCHECK_COVERAGE_RUN: {
-    doc: "set by `run-specs` for the test processes it starts, so that their flow-coverage files are merged into one run's; never set it yourself",
-  },
+
+
 } as const satisfies Record<string, EnvironmentVariable>;
 
 export type VariableName = keyof typeof ENVIRONMENT_VARIABLES;

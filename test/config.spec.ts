@@ -135,9 +135,9 @@ test("SESSION_STORE=MONGO needs MONGO_URL, and reads DOCUMENT_DB with its defaul
 });
 
 test("the run's limits are read with their defaults: 16 requests in flight, no concurrency, rate, budget or price set", () => {
-  assert.deepEqual(loadConfig({}).limits, { concurrency: undefined, maxInflight: 16, maxRpm: undefined, maxTokens: undefined, price: undefined, coordinatorUrl: undefined });
+  assert.deepEqual(loadConfig({}).limits, { concurrency: undefined, maxInflight: 16, maxRpm: undefined, maxTokens: undefined, price: undefined });
   const set = loadConfig({ FLOW_CONCURRENCY: "3", OPENAI_MAX_INFLIGHT: "4", OPENAI_MAX_RPM: "500", FLOW_MAX_TOKENS: "100000", FLOW_PRICE_PER_MTOK_IN: "0.15", FLOW_PRICE_PER_MTOK_OUT: "0.6" });
-  assert.deepEqual(set.limits, { concurrency: 3, maxInflight: 4, maxRpm: 500, maxTokens: 100000, price: { input: 0.15, output: 0.6 }, coordinatorUrl: undefined });
+  assert.deepEqual(set.limits, { concurrency: 3, maxInflight: 4, maxRpm: 500, maxTokens: 100000, price: { input: 0.15, output: 0.6 } });
 });
 
 test("bad limits are refused, each naming its variable, its value and what is allowed", () => {

@@ -9,9 +9,6 @@ function sources(dir: string): string[] {
   );
 }
 
-// Set by run-specs for the test processes it starts (or by npm test), never by a user: docs/reference.md says so.
-const INTERNAL = new Set(["FLOWCHECK_COVERAGE_RUN", "FLOWCHECK_COORDINATOR", "FLOWCHECK_TYPECHECK"]);
-
 test(".env.example lists every environment variable the code reads by name", () => {
   const example = readFileSync(".env.example", "utf8");
   const listed = new Set([...example.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]!));
@@ -19,6 +16,5 @@ test(".env.example lists every environment variable the code reads by name", () 
     sources("src").flatMap((file) => [...readFileSync(file, "utf8").matchAll(/env\[\s*"([A-Z][A-Z0-9_]*)"\s*\]/g)].map((match) => match[1]!)),
   );
   assert.ok(read.size > 10, `found only ${read.size} variables read in src/; the pattern no longer matches how the code reads them`);
-  assert.deepEqual([...read].filter((name) => !listed.has(name) && !INTERNAL.has(name)).sort(), []);
-  assert.deepEqual([...INTERNAL].filter((name) => !read.has(name) || listed.has(name)), [], "an internal variable is still read, and not listed for users");
+  assert.deepEqual([...read].filter((name) => !listed.has(name)).sort(), []);
 });

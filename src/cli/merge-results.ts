@@ -1,21 +1,21 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FlowCoverage } from "../testing/report/flow-coverage.ts";
 import { renderReport } from "../testing/report/html/render-report.ts";
 import { secretsOf } from "../testing/report/html/without-secrets.ts";
 import { runResultsOf, type RunInfo } from "../testing/report/merge-run-results.ts";
-import { RESULTS_PARTS } from "../testing/report/results-part.ts";
 import type { ResultsPartLine, RunResults } from "../testing/report/run-results.ts";
 import type { FlowEntry } from "../engine/index.ts";
 import { renderRunSummary } from "../testing/report/render-run-summary.ts";
-import { FLOW_COVERAGE } from "./report-coverage.ts";
 import { checklistOf, typecheckProof } from "./run-checklist.ts";
 
 /** The name of a run's merged results in its artifacts folder. */
 export const RUN_RESULTS = "run-results.json";
 /** The name of a run's HTML page, beside its results. */
 export const RUN_REPORT = "report.html";
+/** The name of a run's flow coverage, beside its results: what its scenarios reached of each flow. */
+export const FLOW_COVERAGE = "flow-coverage.json";
 
 /** Writes `results` as the HTML page `out`, every secret of this process's environment redacted. */
 export function writeReport(out: string, results: RunResults, compare?: RunResults): void {
@@ -31,28 +31,8 @@ export function commitOf(): string | undefined {
   }
 }
 
-/** The lines of run `run`'s part files in `<folder>/results/` (removing them); a line cut off by a killed process is left out. */
-function readParts(folder: string, run: string): ResultsPartLine[] {
-  const dir = join(folder, RESULTS_PARTS);
-  if (!existsSync(dir)) return [];
-  const lines: ResultsPartLine[] = [];
-  for (const name of readdirSync(dir).filter((each) => each.startsWith(`${run}-`))) {
-    const file = join(dir, name);
-    for (const line of readFileSync(file, "utf8").split("\n")) {
-      try {
-        if (line) lines.push(JSON.parse(line) as ResultsPartLine);
-      } catch {
-        console.error(`run-specs: left out a line of ${file} that was cut off (a test process killed while writing it).`);
-      }
-    }
-    rmSync(file, { force: true });
-  }
-  if (readdirSync(dir).length === 0) rmdirSync(dir);
-  return lines;
-}
-
 /**
- * Merges run `run`'s parts, which its test processes wrote under `<folder>/results/`, into
+ * Writes a run's `lines` (its conversations, the specs that did not load, its proofs) as
  * `<folder>/run-results.json` with the run's coverage and new-flow checklist, renders it as
  * `<folder>/report.html`, and prints its summary: the totals, a line per flow, and where the two
  * files are (every flow's checklist table with `everyTable`, else those with a point to add).
@@ -61,16 +41,20 @@ function readParts(folder: string, run: string): ResultsPartLine[] {
  */
 export function writeRunResults(
   folder: string,
-  run: string,
+  lines: readonly ResultsPartLine[],
   info: Omit<RunInfo, "commit">,
   coverage: FlowCoverage = {},
   flows: readonly FlowEntry[] = [],
-  { everyTable = false }: { everyTable?: boolean } = {},
+  { everyTable = false, typechecked = false }: { everyTable?: boolean; typechecked?: boolean } = {},
 ): RunResults {
   const commit = commitOf();
-  const proofs = typecheckProof().map((projectProof) => ({ projectProof }));
-  const results = runResultsOf([...readParts(folder, run), ...proofs], { ...info, ...(commit ? { commit } : {}) });
-  if (Object.keys(coverage).length) results.coverage = coverage;
+  const proofs = typecheckProof(typechecked).map((projectProof) => ({ projectProof }));
+  const results = runResultsOf([...lines, ...proofs], { ...info, ...(commit ? { commit } : {}) });
+  mkdirSync(folder, { recursive: true });
+  if (Object.keys(coverage).length) {
+    results.coverage = coverage;
+    writeFileSync(join(folder, FLOW_COVERAGE), `${JSON.stringify(coverage, null, 2)}\n`);
+  }
   const out = join(folder, RUN_RESULTS);
   const checklist = checklistOf(results, flows);
   if (checklist) results.checklist = checklist;

@@ -1,4 +1,4 @@
-import { checklistStrictOf, typecheckedOf } from "../config.ts";
+import { checklistStrictOf } from "../config.ts";
 import type { FlowEntry } from "../engine/index.ts";
 import type { FlowChecklist } from "../testing/checklist/checklist.ts";
 import { runChecklist } from "../testing/checklist/flow-checklist.ts";
@@ -16,9 +16,9 @@ function scenarioFilesByFlow(): Record<string, string[]> {
   return byFlow;
 }
 
-/** This process's own proof: `npm test` sets FLOWCHECK_TYPECHECK once the typecheck has passed. */
-export function typecheckProof(): ProjectProof[] {
-  return typecheckedOf() ? [{ point: "12", key: "typecheck" }] : [];
+/** The run's own proof of point 12: `npm test` passes `--typechecked` once `npm run typecheck` has passed. */
+export function typecheckProof(typechecked: boolean): ProjectProof[] {
+  return typechecked ? [{ point: "12", key: "typecheck" }] : [];
 }
 
 /**

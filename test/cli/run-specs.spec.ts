@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { test } from "node:test";
@@ -25,7 +25,7 @@ function runSpecs(args: string[], tmp: string): Promise<{ code: number | null; s
   });
 }
 
-test("run-specs runs the spec files in one process per share, reports a file that cannot load as one failing test, and removes its share files", async () => {
+test("run-specs runs every spec file in its own process, one after another, and reports a file that cannot load as one failing test naming it", async () => {
   const dir = await tempDir("run-specs");
   try {
     const pids = join(dir.path, "pids.txt");
@@ -33,33 +33,33 @@ test("run-specs runs the spec files in one process per share, reports a file tha
     for (const name of ["a", "b", "c", "d"]) {
       writeFileSync(
         join(dir.path, `${name}.spec.ts`),
-        `import { appendFileSync } from "node:fs";\nimport { test } from "node:test";\ntest("${name} runs", () => appendFileSync(${JSON.stringify(pids)}, process.pid + "\\n"));\n`,
+        `import { appendFileSync } from "node:fs";\nimport { test } from "node:test";\n` +
+          `test("${name} runs", () => appendFileSync(${JSON.stringify(pids)}, "${name} " + process.pid + "\\n"));\n`,
       );
     }
     writeFileSync(join(dir.path, "broken.spec.ts"), `throw new Error("broken on purpose");\n`);
-    // A temporary folder of its own: other runs of run-specs on the machine add and remove share files in the shared one.
     const tmp = join(dir.path, "tmp");
     mkdirSync(tmp);
 
     // TAP by name: from Node 23 on, the default reporter is spec even when the output is a pipe.
-    const { code, stdout } = await runSpecs([dir.path, "--test-concurrency=2", "--test-reporter=tap"], tmp);
+    const { code, stdout, pid } = await runSpecs([dir.path, "--test-reporter=tap"], tmp);
 
     assert.equal(code, 1, stdout);
-    assert.match(stdout, /^not ok \d+ - .*broken\.spec\.ts loads$/m);
+    assert.match(stdout, /^not ok \d+ - .*broken\.spec\.ts$/m);
     assert.match(stdout, /broken on purpose/);
     for (const name of ["a", "b", "c", "d"]) assert.match(stdout, new RegExp(`^ok \\d+ - ${name} runs$`, "m"));
     assert.match(stdout, /^# pass 4$/m);
     assert.match(stdout, /^# fail 1$/m);
     const ran = readFileSync(pids, "utf8").trim().split("\n");
-    assert.equal(ran.length, 4);
-    assert.equal(new Set(ran).size, 2, "five files in two processes");
-    assert.deepEqual(readdirSync(tmp).filter((name) => name.startsWith("flowcheck-specs-")), [], "the share files are removed");
+    assert.deepEqual(ran, ["a", "b", "c", "d"].map((name) => `${name} ${pid}`), "in file order, in run-specs' own process");
+    const results = JSON.parse(readFileSync(join(tmp, "test", ".tmp", "run-results.json"), "utf8")) as { specsNotLoaded: { file: string; message: string }[] };
+    assert.deepEqual(results.specsNotLoaded, [{ file: join(dir.path, "broken.spec.ts"), message: "broken on purpose" }]);
   } finally {
     dir.remove();
   }
 });
 
-test("a TypeScript module given to --import loads ahead of the specs, in the processes that run them", async () => {
+test("a TypeScript module given to --import loads ahead of the specs", async () => {
   const dir = await tempDir("run-specs-import");
   try {
     writeFileSync(join(dir.path, "setup.ts"), `const ran: boolean = true;\n(globalThis as { setupRan?: boolean }).setupRan = ran;\n`);
@@ -80,31 +80,52 @@ test("a TypeScript module given to --import loads ahead of the specs, in the pro
   }
 });
 
-test("one spec file runs in the process run-specs starts, with no node --test process between, and reports and fails as under it", async () => {
+test("node:test's name filter and reporters work as under node --test: a test left out is never reported as passed", async () => {
   const dir = await tempDir("run-specs-one");
   try {
-    const parent = join(dir.path, "parent.txt");
     writeFileSync(
       join(dir.path, "one.spec.ts"),
-      `import { writeFileSync } from "node:fs";\nimport { test } from "node:test";\n` +
-        `test("records its parent", () => writeFileSync(${JSON.stringify(parent)}, String(process.ppid)));\n` +
+      `import { test } from "node:test";\n` +
+        `test("runs", () => {});\n` +
         `test("fails on purpose", () => { throw new Error("failed on purpose"); });\n` +
         `test("not selected", () => {});\n`,
     );
     const tmp = join(dir.path, "tmp");
     mkdirSync(tmp);
+    const junit = join(tmp, "out", "node-junit.xml");
 
-    const { code, stdout, pid } = await runSpecs([join(dir.path, "one.spec.ts"), "--test-name-pattern", "parent|purpose", "--test-reporter=tap"], tmp);
+    const { code, stdout } = await runSpecs(
+      [join(dir.path, "one.spec.ts"), "--test-name-pattern", "runs|purpose", "--test-reporter=tap", "--test-reporter-destination=stdout", "--test-reporter=junit", `--test-reporter-destination=${junit}`],
+      tmp,
+    );
 
     assert.equal(code, 1, stdout);
-    assert.equal(readFileSync(parent, "utf8"), String(pid), "the test process is run-specs' own child");
-    assert.match(stdout, /^ok \d+ - records its parent$/m);
+    assert.match(stdout, /^ok \d+ - runs$/m);
     assert.match(stdout, /^not ok \d+ - fails on purpose$/m);
-    // Node 20 reports a test the pattern leaves out as skipped, later versions not at all: never as passed.
     assert.doesNotMatch(stdout, /^ok \d+ - not selected$/m);
     assert.match(stdout, /^# pass 1$/m);
     assert.match(stdout, /^# fail 1$/m);
-    assert.deepEqual(readdirSync(tmp).filter((name) => name.startsWith("flowcheck-specs-")), [], "the share file is removed");
+    assert.match(readFileSync(junit, "utf8"), /<testcase name="fails on purpose"/, "the second reporter wrote its own file, its folder made");
+  } finally {
+    dir.remove();
+  }
+});
+
+test("a command line run-specs cannot take stops it before any test, saying what was wrong", async () => {
+  const dir = await tempDir("run-specs-arguments");
+  try {
+    for (const [args, message] of [
+      [["--repeat", "two"], /--repeat takes a whole number of runs, got two\./],
+      [["--test-shard=3/2"], /--test-shard takes i\/n, shard i of n \(1 ≤ i ≤ n\), e\.g\. --test-shard=2\/4; got 3\/2\./],
+      [["--no-such-option"], /Unknown option '--no-such-option'/],
+      [["--test-reporter=tap", "--test-reporter-destination=a.xml", "--test-reporter-destination=b.xml"], /--test-reporter-destination is given 2 times for 1 --test-reporter/],
+    ] as const) {
+      const run = await runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), "test", ...args], {}, undefined, dir.path);
+      assert.equal(run.code, 2, run.stdout + run.stderr);
+      assert.match(run.stderr, message);
+      assert.match(run.stderr, /^run-specs: .* See run-specs --help\.$/m);
+      assert.equal(run.stdout, "");
+    }
   } finally {
     dir.remove();
   }

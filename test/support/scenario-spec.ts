@@ -29,9 +29,9 @@ export function writeScenarioSpec(dir: string, name: string, scenarioFile: strin
  * with describeFlowScenarios and the BasicFlow fixture (artifacts in `<dir>/artifacts`), for a test
  * to run in a child process.
  */
-export function writeFlowSpec(dir: string, name: string, scenariosDir: string): string {
+export function writeFlowSpec(dir: string, name: string, scenariosDir: string, artifactsDir = join(dir, "artifacts")): string {
   const spec = join(dir, `${name}.spec.ts`);
-  const options = `{ flows: [basicFlowEntry], dir: ${JSON.stringify(scenariosDir)}, artifactsDir: ${JSON.stringify(join(dir, "artifacts"))} }`;
+  const options = `{ flows: [basicFlowEntry], dir: ${JSON.stringify(scenariosDir)}, artifactsDir: ${JSON.stringify(artifactsDir)} }`;
   writeFileSync(
     spec,
     [

@@ -180,7 +180,7 @@ test("under node:test, a turn that fails its answer check against FLOW_BASE_URL 
       ].join("\n"),
     );
     const env: NodeJS.ProcessEnv = { ...process.env, FLOW_BASE_URL: server.url };
-    for (const name of ["NODE_TEST_CONTEXT", "SQLITE_PATH", "SESSION_STORE", "MONGO_URL", "FLOW_MODEL", "OPENAI_API_KEY", "JUDGE", "FLOW_REPEAT", "FLOWCHECK_COVERAGE_RUN"]) delete env[name];
+    for (const name of ["NODE_TEST_CONTEXT", "SQLITE_PATH", "SESSION_STORE", "MONGO_URL", "FLOW_MODEL", "OPENAI_API_KEY", "JUDGE", "FLOW_REPEAT"]) delete env[name];
     const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-reporter=tap", spec], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

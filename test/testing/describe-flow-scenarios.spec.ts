@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
 import { turnLocation } from "../support/turn-location.ts";
-import { result, ROOT, runNode, tapResults, type ChildRun } from "./live/child-run.ts";
+import { result, ROOT, runCommand, runNode, tapResults, type ChildRun } from "./live/child-run.ts";
 
 // describeFlowScenarios over a scenarios folder of the test's own, played by a real node:test
 // child process on RelayFlow (test/support/relay-flow.ts), with ClockFlow as another registered flow.
@@ -25,8 +25,13 @@ function writeJson(path: string, content: unknown): string {
   return file;
 }
 
-function run(env: Record<string, string> = {}): Promise<ChildRun> {
-  return runNode(["--import", "tsx", "--test", "--test-reporter=tap", spec], env);
+function run(): Promise<ChildRun> {
+  return runNode(["--import", "tsx", "--test", "--test-reporter=tap", spec]);
+}
+
+/** The spec narrowed to `paths`, as `npm run test:flows -- <paths>` narrows a run: through run-specs, in the test's folder. */
+function runOn(paths: string[]): Promise<ChildRun> {
+  return runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), spec, ...paths, "--test-reporter=tap"], {}, undefined, dir.path);
 }
 
 before(async () => {
@@ -134,8 +139,8 @@ describe("files that cannot run are failing tests that name them", () => {
   });
 });
 
-test("FLOW_SCENARIOS narrows the run to the files and folders it names", async () => {
-  const child = await run({ FLOW_SCENARIOS: join(scenarios, "team") });
+test("scenario paths given to the run narrow it to the files and folders they name", async () => {
+  const child = await runOn([join(scenarios, "team")]);
   assert.equal(child.code, 0, child.stdout + child.stderr);
   const results = tapResults(child.stdout);
   assert.equal(result(results, "RelayFlow: team/deep/nested").ok, true);
@@ -148,13 +153,13 @@ test("a failing turn's message starts at the scenario file and the line of that 
     turns: [{ label: "greets", input: "hello", expectedActiveStep: "FarewellStep" }, { label: "wrong step", input: "bye", expectedActiveStep: "GreetStep" }],
   });
   try {
-    const child = await run({ FLOW_SCENARIOS: file });
+    const child = await runOn([file]);
     assert.equal(child.code, 1, child.stdout);
     const found = result(tapResults(child.stdout), "2. wrong step");
     assert.equal(found.ok, false);
     const [first] = (found.error ?? "").split("\n");
-    assert.equal(turnLocation(file, "wrong step", ROOT), `${relative(ROOT, file)}:10`);
-    assert.match(first!, new RegExp(`^${turnLocation(file, "wrong step", ROOT).replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: turn 2 'wrong step': expected active step GreetStep, stored FarewellStep`));
+    assert.equal(turnLocation(file, "wrong step", dir.path), `${relative(dir.path, file)}:10`);
+    assert.match(first!, new RegExp(`^${turnLocation(file, "wrong step", dir.path).replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: turn 2 'wrong step': expected active step GreetStep, stored FarewellStep`));
     assert.match(child.stdout, /name: 'ScenarioFailure'/);
     assert.doesNotMatch(child.stdout, /operator: 'fail'/);
   } finally {
@@ -173,7 +178,7 @@ test("checks for a scenario name or a tag that no file of the flow has fail, nam
       "",
     ].join("\n"),
   );
-  const child = await runNode(["--import", "tsx", "--test", "--test-reporter=tap", other], { FLOW_SCENARIOS: join(scenarios, "relay.scenario.json") });
+  const child = await runNode(["--import", "tsx", "--test", "--test-reporter=tap", other]);
   assert.equal(child.code, 1, child.stdout);
   const results = tapResults(child.stdout);
   assert.equal(result(results, 'RelayFlow: the checks for "renamed-away" have a scenario').ok, false);

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import type { Transcript } from "../../src/testing/index.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { writeScenarioSpec } from "../support/scenario-spec.ts";
-import { writeRunResults } from "../../src/cli/merge-results.ts";
+import type { RunResults } from "../../src/testing/report/run-results.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { turnLocation } from "../support/turn-location.ts";
 import { FakeChatServer, jsonReply } from "./fake-chat-server.ts";
@@ -29,12 +29,11 @@ interface ChildRun {
 }
 
 /** Runs `node <args>` in the project folder, without this runner's test context or a target of its own; `extra` is added to its environment. */
-function runNode(args: string[], extra: Record<string, string> = {}): Promise<ChildRun> {
+function runNode(args: string[], extra: Record<string, string> = {}, cwd = ROOT): Promise<ChildRun> {
   const env = { ...process.env };
-  // FLOWCHECK_*: the child must not write its results and coverage into, or take slots from, the run that runs this test.
-  for (const name of ["NODE_TEST_CONTEXT", "FLOWCHECK_COORDINATOR", "FLOW_BASE_URL", "SQLITE_PATH", "SESSION_STORE", "FLOW_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "JUDGE", "FLOW_REPEAT", "FLOWCHECK_COVERAGE_RUN"]) delete env[name];
+  for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "SQLITE_PATH", "SESSION_STORE", "FLOW_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "JUDGE", "FLOW_REPEAT"]) delete env[name];
   Object.assign(env, extra);
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -105,21 +104,21 @@ function writeWrongStepScenario(dir: string): string {
 test("a scenario whose third turn expects the wrong step fails that turn with the message and the transcript, and skips the rest", async () => {
   const dir = await tempDir("describe-scenario");
   try {
-    const artifacts = join(dir.path, "artifacts");
+    // Run by run-specs in the temporary folder, whose test/.tmp is then the run's: its results land there.
+    const artifacts = join(dir.path, "test", ".tmp");
     const scenarioFile = writeWrongStepScenario(dir.path);
     const spec = writeScenarioSpec(dir.path, "wrong-step", scenarioFile, artifacts);
-    // As run-specs runs it: its processes write their part of the run's results.
-    const run = await runSpec(spec, [], { FLOWCHECK_COVERAGE_RUN: "wrong-step" });
+    const run = await runNode([join(ROOT, "src", "cli", "run-specs.mjs"), spec, "--test-reporter=tap"], {}, dir.path);
     assert.equal(run.code, 1, run.stderr);
     const results = tapResults(run.stdout);
 
     const artifact = join(artifacts, "wrong-step-contract-failure.json");
-    const shown = relative(ROOT, artifact);
+    const shown = relative(dir.path, artifact);
     const third = result(results, "3. two cities");
     assert.equal(third.ok, false);
     assert.equal(
       third.error,
-      `${turnLocation(scenarioFile, "two cities", ROOT)}: turn 3 'two cities': expected active step WeatherStep, stored AddressStep (runStatus running); response: ${TURN_3_RESPONSE}\n` +
+      `${turnLocation(scenarioFile, "two cities", dir.path)}: turn 3 'two cities': expected active step WeatherStep, stored AddressStep (runStatus running); response: ${TURN_3_RESPONSE}\n` +
         `Transcript: ${shown} (npm run transcript -- ${shown})`,
     );
 
@@ -165,7 +164,7 @@ test("a scenario whose third turn expects the wrong step fails that turn with th
     assert.ok(lines.includes("── final state – skipped: turn 3 failed"), rendered.stdout);
 
     // The run's results render the same conversation the same way, the failed one by default.
-    const runResults = writeRunResults(artifacts, "wrong-step", { startedAt: transcript.startedAt, endedAt: new Date().toISOString() });
+    const runResults = JSON.parse(readFileSync(join(artifacts, "run-results.json"), "utf8")) as RunResults;
     assert.equal(runResults.conversations.length, 1);
     const fromResults = await runNode(["--import", "tsx", "src/cli/transcript.ts", join(artifacts, "run-results.json")]);
     assert.equal(fromResults.code, 0, fromResults.stderr);

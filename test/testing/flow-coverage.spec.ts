@@ -87,7 +87,7 @@ test("run-specs merges what its processes' scenarios reached into test/.tmp/flow
   try {
     const spec = writeScenarioSpec(dir.path, "first-two", firstTurns(dir.path, 2));
     const env = { ...process.env };
-    for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "FLOW_MODEL", "OPENAI_API_KEY", "FLOW_REPEAT", "FLOWCHECK_COVERAGE_RUN"]) delete env[name];
+    for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "FLOW_MODEL", "OPENAI_API_KEY", "FLOW_REPEAT"]) delete env[name];
     // In the test's folder, so what it writes to test/.tmp/ is not written over the project's.
     const child = spawn(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), spec], { cwd: dir.path, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";

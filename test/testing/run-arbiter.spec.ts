@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { RunArbiter, type Grant, type HoldSpec } from "../../src/testing/limits/run-arbiter.mjs";
+import { RunArbiter, type Grant, type HoldSpec } from "../../src/testing/limits/run-arbiter.ts";
 
 /** Asks for a slot; `granted` is set once held, `release` gives it back (or withdraws the ask). */
 function ask(arbiter: RunArbiter, spec: HoldSpec) {
@@ -100,15 +100,14 @@ test("a freed conversation slot goes to the heaviest conversation waiting, the f
   assert.deepEqual(order, [1, 3, 2, 0]);
 });
 
-test("told to await the definitions of two processes, no conversation is granted until both have said so, then the heaviest first", () => {
+test("told to await the suites' definitions, no conversation is granted until they are defined, then the heaviest first", () => {
   const arbiter = new RunArbiter();
-  arbiter.awaitDefinitions(2, 60_000);
+  arbiter.awaitDefinitions(60_000);
   const light = ask(arbiter, { kind: "conversation", limit: 1, weight: 2 });
-  arbiter.defined();
-  assert.equal(light.granted, undefined);
   const heavy = ask(arbiter, { kind: "conversation", limit: 1, weight: 17 });
   const requestSlot = ask(arbiter, request(1));
   assert.ok(requestSlot.granted, "requests are not held back");
+  assert.deepEqual([light.granted, heavy.granted], [undefined, undefined]);
   arbiter.defined();
   assert.deepEqual([light.granted, heavy.granted], [undefined, {}]);
   heavy.release();
@@ -116,11 +115,10 @@ test("told to await the definitions of two processes, no conversation is granted
   for (const slot of [light, requestSlot]) slot.release();
 });
 
-test("a process that never says it has defined its conversations holds them back no longer than the bound", async () => {
+test("suites that are never said to be defined hold the conversations back no longer than the bound", async () => {
   const arbiter = new RunArbiter();
-  arbiter.awaitDefinitions(2, 20);
+  arbiter.awaitDefinitions(20);
   const slot = ask(arbiter, { kind: "conversation", limit: 1, weight: 1 });
-  arbiter.defined();
   assert.equal(slot.granted, undefined);
   // The arbiter's timer does not hold a process open; this one does, past the bound.
   await new Promise((resolve) => setTimeout(resolve, 60));

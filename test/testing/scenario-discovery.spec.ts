@@ -3,7 +3,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { discoverScenarios } from "../../src/testing/index.ts";
-import { scenarioPathsOf } from "../../src/config.ts";
 import { discoverSelected } from "../../src/testing/scenario/scenario-discovery.ts";
 import { tempDir } from "../support/temp-path.ts";
 
@@ -57,8 +56,3 @@ test("selected paths: a folder is discovered whole, a file taken as it is, a mis
   assert.deepEqual(found.missing, [at("nowhere")]);
 });
 
-test("FLOW_SCENARIOS holds the selected paths, separated by colons; unset or empty, every file runs", () => {
-  assert.deepEqual(scenarioPathsOf({ FLOW_SCENARIOS: "ours/a.scenario.json:ours/team" }), ["ours/a.scenario.json", "ours/team"]);
-  assert.equal(scenarioPathsOf({}), undefined);
-  assert.equal(scenarioPathsOf({ FLOW_SCENARIOS: "" }), undefined);
-});

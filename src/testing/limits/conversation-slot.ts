@@ -21,5 +21,5 @@ export function concurrencyOf(config: Config): number | undefined {
  * and hold up the end of the run.
  */
 export function conversationSlot(config: Config, concurrency: number, loaded: LoadedScenario): Promise<Held> {
-  return runLimits(config).hold({ kind: "conversation", limit: concurrency, maxTokens: config.limits.maxTokens, weight: loaded.scenario.turns.length });
+  return runLimits().hold({ kind: "conversation", limit: concurrency, maxTokens: config.limits.maxTokens, weight: loaded.scenario.turns.length });
 }

@@ -42,7 +42,7 @@ export class ProviderGate {
   constructor(config: Config, scenario: string) {
     this.#config = config;
     this.#scenario = scenario;
-    this.#limits = runLimits(config);
+    this.#limits = runLimits();
   }
 
   fetchFor(kind: CallKind): Fetch {

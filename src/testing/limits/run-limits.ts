@@ -1,6 +1,4 @@
-import http from "node:http";
-import type { Config } from "../../config.ts";
-import { RunArbiter, type Grant, type HoldSpec, type Note } from "./run-arbiter.mjs";
+import { RunArbiter, type Grant, type HoldSpec, type Note } from "./run-arbiter.ts";
 
 /** A slot held: a skip instead when the run's token budget is spent before it was granted. */
 export interface Held {
@@ -8,7 +6,7 @@ export interface Held {
   release(): void;
 }
 
-/** Where a test process asks for its slots: the run's coordinator, or its own arbiter. */
+/** Where a conversation asks for its slots. */
 export interface RunLimits {
   /** Waits for the slot; an aborted `signal` withdraws the ask and rejects. */
   hold(spec: HoldSpec, signal?: AbortSignal | null): Promise<Held>;
@@ -20,7 +18,6 @@ function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error("aborted");
 }
 
-/** This process's own limits, for a spec run without run-specs (`node --test <spec>`). */
 function localLimits(arbiter: RunArbiter): RunLimits {
   return {
     hold: (spec, signal) =>
@@ -42,46 +39,12 @@ function localLimits(arbiter: RunArbiter): RunLimits {
   };
 }
 
-/** The limits of the run-specs invocation, held by its coordinator (src/cli/coordinator.mjs). */
-function coordinatorLimits(url: string): RunLimits {
-  const agent = new http.Agent({ keepAlive: true });
-  const post = (path: string, body: unknown, options: http.RequestOptions = {}) =>
-    http.request(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, ...options }).end(JSON.stringify(body));
-  return {
-    hold: (spec, signal) =>
-      new Promise((resolve, reject) => {
-        if (signal?.aborted) return reject(abortError(signal));
-        // A connection of its own, closed to give the slot back.
-        const request = post("/hold", spec, { agent: false, ...(signal ? { signal } : {}) });
-        request.on("error", reject);
-        request.on("response", (response) => {
-          let text = "";
-          response.setEncoding("utf8");
-          const onData = (chunk: string) => {
-            text += chunk;
-            if (!text.includes("\n")) return;
-            response.off("data", onData);
-            const grant = JSON.parse(text.slice(0, text.indexOf("\n"))) as Grant;
-            resolve({ ...grant, release: () => request.destroy() });
-          };
-          response.on("data", onData);
-        });
-      }),
-    note: (note) =>
-      new Promise((resolve, reject) => {
-        const request = post("/note", note, { agent });
-        request.on("error", reject);
-        request.on("response", (response) => response.resume().on("end", () => resolve()));
-      }),
-  };
-}
+/** The run's one arbiter: every conversation of this process asks it, run-specs' suites and a spec run alone alike. */
+export const runArbiter = new RunArbiter();
 
-const shared = new Map<string, RunLimits>();
+const limits = localLimits(runArbiter);
 
-/** The limits this process asks: the coordinator's that run-specs started, else this process's own. */
-export function runLimits(config: Config): RunLimits {
-  const url = config.limits.coordinatorUrl ?? "";
-  let limits = shared.get(url);
-  if (!limits) shared.set(url, (limits = url ? coordinatorLimits(url) : localLimits(new RunArbiter())));
+/** The limits this process's conversations ask for their slots. */
+export function runLimits(): RunLimits {
   return limits;
 }

@@ -1,9 +1,9 @@
 import { test } from "node:test";
-import { scenarioPathsOf } from "../../config.ts";
 import type { FlowDefinition } from "../../engine/flow.ts";
 import type { FlowShape, UntypedFlow } from "../../engine/flow-types.ts";
 import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
 import { scenarioNameOf } from "../scenario/load-scenario.ts";
+import { currentRunScope } from "../report/run-record.ts";
 import { discoverScenarios, discoverSelected, scenarioHeaderOf, type ScenarioDiscovery, type ScenarioHeader } from "../scenario/scenario-discovery.ts";
 import { describeScenarioFile } from "./describe-scenario-file.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
@@ -34,11 +34,11 @@ export interface FlowScenariosOptions<F extends FlowShape = UntypedFlow> extends
   dir?: string;
   /**
    * These scenario files alone, instead of every file of the flow under `dir` (and whatever
-   * `FLOW_SCENARIOS` selects): for a spec of one file. Each is described whatever it holds; one of
+   * scenario paths the run is given): for a spec of one file. Each is described whatever it holds; one of
    * another registered flow fails, naming it.
    */
   files?: readonly string[];
-  /** How many times each conversation is played, each on a fresh app; default `FLOW_REPEAT` (1). */
+  /** How many times each conversation is played, each on a fresh app; default the run's `--repeat`, else `FLOW_REPEAT` (1). */
   repeat?: number;
 }
 
@@ -69,9 +69,8 @@ function failing(name: string, message: string): void {
  *
  * Nothing is skipped without a word: a file that does not parse, names no registered flow or fails
  * the schema is a failing test naming it (a file of another registered flow is left to that flow's
- * spec), and so is a JSON file that looks like a scenario but is not named `*.scenario.json`. With
- * `FLOW_SCENARIOS` set (`npm run test:flows -- <paths>`), only the files and folders it names are
- * run; with `files`, those files alone.
+ * spec), and so is a JSON file that looks like a scenario but is not named `*.scenario.json`. Given
+ * scenario paths (`npm run test:flows -- <paths>`), the run plays only the files and folders they name; with `files`, those files alone.
  *
  * @example
  * describeFlowScenarios(InvoiceFlow, {
@@ -93,13 +92,13 @@ export function describeFlowScenarios(flow: FlowDefinition<FlowShape> | string, 
     return;
   }
   const registered = new Set(options.flows.map((entry) => entry.flow.name));
-  const selection = scenarioPathsOf();
+  const selection = currentRunScope()?.scenarioPaths;
   const all = discoverScenarios(dir);
   const run: ScenarioDiscovery = selection ? discoverSelected(selection) : all;
   // A file that cannot be told to be another registered flow's is every flow spec's to report.
   const ours = (name: unknown) => name === flowName || typeof name !== "string" || !registered.has(name);
 
-  for (const missing of run.missing) failing(`${missing} exists`, `FLOW_SCENARIOS names ${missing}, which is neither a file nor a folder.`);
+  for (const missing of run.missing) failing(`${missing} exists`, `The run names ${missing}, which is neither a file nor a folder.`);
   for (const file of run.misnamed) {
     if (!ours(file.flowName)) continue;
     failing(

@@ -1,8 +1,10 @@
 import type { Config } from "../../config.ts";
 import { concurrencyOf } from "../limits/conversation-slot.ts";
+import { currentRunScope } from "../report/run-record.ts";
 
-// node:test's options that may leave a suite's tests unrun: a conversation played ahead of its
-// tests would then call the provider for tests nobody asked for.
+// node:test's options that may leave a suite's tests unrun (given to run-specs, or to node itself
+// for a spec it runs alone): a conversation played ahead of its tests would then call the provider
+// for tests nobody asked for.
 const FILTERS = /^--test-(name-pattern|skip-pattern|only)/;
 
 export interface ParallelPlay {
@@ -17,7 +19,7 @@ export interface ParallelPlay {
  * the problem.
  */
 export function parallelPlayOf(config: Config | undefined): ParallelPlay | undefined {
-  if (!config || process.execArgv.some((arg) => FILTERS.test(arg))) return undefined;
+  if (!config || currentRunScope()?.filtered || process.execArgv.some((arg) => FILTERS.test(arg))) return undefined;
   const concurrency = concurrencyOf(config);
   return concurrency === undefined ? undefined : { config, concurrency };
 }

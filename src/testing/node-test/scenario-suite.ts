@@ -1,8 +1,7 @@
 import type { TestContext } from "node:test";
-import { runIdOf } from "../../config.ts";
 import type { FinalReport } from "../checks/turn-report.ts";
-import { noteCoverage } from "../report/flow-coverage.ts";
 import { ResultsRecorder } from "../report/results-recorder.ts";
+import { runRecordFor } from "../report/run-record.ts";
 import { TranscriptWriter } from "../report/transcript-writer.ts";
 import { ScenarioPlay, type PlayStart } from "../run/scenario-play.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
@@ -56,6 +55,7 @@ export class ScenarioSuite {
     this.#passRate = passRate;
     const artifactsDir = options.artifactsDir ?? "test/.tmp";
     const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)!.flow;
+    const record = runRecordFor(artifactsDir);
     this.#runs = Array.from({ length: repeat }, (_, index) => {
       // Each run is in the results even if an earlier one stops the others from starting.
       const results = repeat === 1 ? new ResultsRecorder(loaded, artifactsDir) : new ResultsRecorder(loaded, artifactsDir, { index: index + 1, of: repeat });
@@ -67,7 +67,7 @@ export class ScenarioSuite {
           writer.listener,
           results.listener,
           (event) => {
-            if (event.type === "final" && event.report.stored) noteCoverage(artifactsDir, runIdOf(), flow, event.report.stored);
+            if (event.type === "final" && event.report.stored) record?.addCoverage(flow, event.report.stored);
           },
         ],
         notStarted: (why) => results.notStarted(why),

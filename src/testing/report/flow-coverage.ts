@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { FlowDefinition } from "../../engine/flow.ts";
 import type { ExecutionEntry, SessionDocument } from "../../engine/session-document.ts";
 
@@ -90,18 +88,4 @@ export function reachOf(entry: FlowCoverage[string]): { reached: string; never: 
     reached: `${steps.length - unreached.length}/${steps.length} steps · ${tools.length - uncalled.length}/${tools.length} tools`,
     never: [...(unreached.length ? [`steps never reached: ${unreached.join(", ")}`] : []), ...(uncalled.length ? [`tools never called: ${uncalled.join(", ")}`] : [])],
   };
-}
-
-const coverage: FlowCoverage = {};
-
-/**
- * Adds a scenario's stored session to this process's coverage and writes it to
- * `<artifactsDir>/coverage/<run>-<pid>.json`, where `run` is the run-specs invocation this process
- * belongs to (FLOWCHECK_COVERAGE_RUN), which merges the files when its processes are done.
- */
-export function noteCoverage(artifactsDir: string, run: string | undefined, flow: FlowDefinition, document: SessionDocument): void {
-  addToCoverage(coverage, flow, document);
-  const dir = join(artifactsDir, "coverage");
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${run ?? "run"}-${process.pid}.json`), `${JSON.stringify(coverage)}\n`);
 }

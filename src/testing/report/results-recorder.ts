@@ -1,10 +1,9 @@
-import { runIdOf } from "../../config.ts";
 import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
 import type { Check } from "../checks/check.ts";
 import type { TokenCount, TurnReport } from "../checks/turn-report.ts";
 import type { ScenarioEvent } from "../run/scenario-event.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
-import { keepOpen, writeResultsLine } from "./results-part.ts";
+import { runRecordFor, type RunRecord } from "./run-record.ts";
 import type { ConversationResult, JudgeResult, ResultsPartLine, TurnResult } from "./run-results.ts";
 import { executionOfTurn, sessionChange } from "./session-change.ts";
 
@@ -73,14 +72,13 @@ function blank(loaded: Pick<LoadedScenario, "file" | "name"> & Partial<LoadedSce
 }
 
 /**
- * Listens to one conversation's events and writes its result to this process's part of the run's
- * results when it ends, or when the process exits first. Every turn of the scenario is in it:
+ * Listens to one conversation's events and adds its result to the run's record when it ends, or
+ * when the run closes first. Every turn of the scenario is in it:
  * those never played are skipped, saying why.
  */
 export class ResultsRecorder {
   readonly #loaded: LoadedScenario;
-  readonly #artifactsDir: string;
-  readonly #run: string | undefined;
+  readonly #run: RunRecord | undefined;
   readonly #result: ConversationResult;
   readonly #reports: TurnReport[] = [];
   readonly #open: { settle(): void };
@@ -89,12 +87,11 @@ export class ResultsRecorder {
   #document: SessionDocument | undefined;
   #written = false;
 
-  constructor(loaded: LoadedScenario, artifactsDir: string, repeat: ConversationResult["repeat"] = { index: 1, of: 1 }, run = runIdOf()) {
+  constructor(loaded: LoadedScenario, artifactsDir: string, repeat: ConversationResult["repeat"] = { index: 1, of: 1 }) {
     this.#loaded = loaded;
-    this.#artifactsDir = artifactsDir;
-    this.#run = run;
+    this.#run = runRecordFor(artifactsDir);
     this.#result = blank(loaded, repeat);
-    this.#open = keepOpen(artifactsDir, run, { closing: () => this.#line() });
+    this.#open = this.#run?.keepOpen({ closing: () => this.#line() }) ?? { settle: () => undefined };
   }
 
   /** A conversation that could not start (its target did not boot, or does not serve its flow): it failed without playing a turn. */
@@ -133,7 +130,7 @@ export class ResultsRecorder {
   #close(): void {
     if (this.#written) return;
     this.#written = true;
-    writeResultsLine(this.#artifactsDir, this.#run, this.#line());
+    this.#run?.add(this.#line());
     this.#open.settle();
   }
 
@@ -171,5 +168,5 @@ export function noteNotRun(
 ): void {
   const result = { ...blank(loaded, repeat), outcome, reason };
   result.turns = (loaded.scenario?.turns ?? []).map((turn, index) => ({ number: index + 1, label: turn.label, input: turn.input, outcome: "skipped", skipReason: reason, checks: [] }));
-  writeResultsLine(artifactsDir, runIdOf(), { conversation: result });
+  runRecordFor(artifactsDir)?.add({ conversation: result });
 }

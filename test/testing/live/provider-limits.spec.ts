@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
 import { writeFlowSpec } from "../../support/scenario-spec.ts";
 import { tempDir } from "../../support/temp-path.ts";
-import type { ConversationResult, ResultsPartLine } from "../../../src/testing/report/run-results.ts";
+import type { ConversationResult, RunResults } from "../../../src/testing/report/run-results.ts";
 import { readBasicFlow, ROOT, runCommand, writeScenario } from "./child-run.ts";
 
 // A run-specs invocation, as a user runs it, of BasicFlow conversations played live against a
-// local OpenAI-compatible server: its limits hold across all its processes, counted by the server.
+// local OpenAI-compatible server: its limits hold across all its specs, counted by the server.
 
 // BasicFlow's conversation: 14 model calls and 5 judge calls, 120 tokens each at the fake.
 const REQUESTS_PER_CONVERSATION = 19;
@@ -36,21 +36,13 @@ function writeFlowSuite(dir: string, prefix: string, count: number, turns?: numb
   const scenario = readBasicFlow();
   const played = turns === undefined ? scenario : { ...scenario, turns: scenario.turns.slice(0, turns), finalState: undefined, finalExecution: undefined, finalChildren: undefined };
   for (let n = 1; n <= count; n++) writeScenario(scenarios, `${prefix}${n}`, played);
-  return writeFlowSpec(dir, prefix, scenarios);
+  // The run's own artifacts folder (run-specs runs in `dir`), so its conversations are in the run's results.
+  return writeFlowSpec(dir, prefix, scenarios, join(dir, "test", ".tmp"));
 }
 
-/** The conversations the test processes wrote into their parts of the results, under `artifactsDir`. */
-function conversationsIn(artifactsDir: string): ConversationResult[] {
-  const parts = join(artifactsDir, "results");
-  return readdirSync(parts).flatMap((name) =>
-    readFileSync(join(parts, name), "utf8")
-      .split("\n")
-      .filter(Boolean)
-      .flatMap((line) => {
-        const part = JSON.parse(line) as ResultsPartLine;
-        return "conversation" in part ? [part.conversation] : [];
-      }),
-  );
+/** The conversations of the run-specs run in `dir`, from its results. */
+function conversationsIn(dir: string): ConversationResult[] {
+  return (JSON.parse(readFileSync(join(dir, "test", ".tmp", "run-results.json"), "utf8")) as RunResults).conversations;
 }
 
 /** run-specs in `dir`, so the run's own results and page go to `dir`'s test/.tmp, never the user's. */
@@ -65,7 +57,7 @@ function providerLine(stdout: string): string {
   return line;
 }
 
-test("8 conversations in flight over two processes never have more than OPENAI_MAX_INFLIGHT=4 requests open at the server, and all pass", async (t) => {
+test("8 conversations in flight over two specs never have more than OPENAI_MAX_INFLIGHT=4 requests open at the server, and all pass", async (t) => {
   const dir = await tempDir("provider-limits");
   t.after(dir.remove);
   fake.requests.length = 0;
@@ -142,18 +134,18 @@ test("--repeat 3 plays the three copies of a conversation at once, and each turn
   assert.ok(run.stdout.split("\n").includes("conversations: 3 played, at most 3 at once"), run.stdout);
 });
 
-test("the longest conversation of the whole run is played first, though another process asked for its slots before", async (t) => {
+test("the longest conversation of the whole run is played first, though another spec asked for its slots before", async (t) => {
   const dir = await tempDir("provider-longest");
   t.after(dir.remove);
   fake.delayMs = 5;
   t.after(() => (fake.delayMs = 0));
   const long = writeFlowSuite(dir.path, "b-long", 1);
-  // The long conversation's process asks for its slot well after the other has asked for theirs.
+  // The long conversation's spec asks for its slot well after the other has asked for theirs.
   writeFileSync(long, `await new Promise((resolve) => setTimeout(resolve, 500));\n${readFileSync(long, "utf8")}`);
   const specs = [writeFlowSuite(dir.path, "a-short", 3, 2), long];
   const run = await runSpecs(dir.path, [...specs, "--test-concurrency=2"], { FLOW_CONCURRENCY: "1" }, t.signal);
   assert.equal(run.code, 0, run.stdout + run.stderr);
-  const started = conversationsIn(join(dir.path, "artifacts"))
+  const started = conversationsIn(dir.path)
     .sort((a, b) => Date.parse(a.startedAt!) - Date.parse(b.startedAt!))
     .map((conversation) => conversation.name);
   assert.deepEqual(started.slice(0, 1), ["b-long1"], `started in the order ${started.join(", ")}`);

@@ -26,7 +26,7 @@ test("a live turn's report holds the tokens of its own model calls and of its ju
   const dir = await tempDir("turn-tokens");
   t.after(dir.remove);
   const loaded = loadScenario(BASIC_FLOW_FILE, [basicFlowEntry.flow], { root: "test/fixtures/scenarios" });
-  const env = { FLOW_MODEL: "live", JUDGE: "required", JUDGE_CACHE: "off", OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL, OPENAI_MAX_RETRIES: "0", FLOW_BASE_URL: undefined, FLOWCHECK_COORDINATOR: undefined };
+  const env = { FLOW_MODEL: "live", JUDGE: "required", JUDGE_CACHE: "off", OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL, OPENAI_MAX_RETRIES: "0", FLOW_BASE_URL: undefined };
   const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], env, scratchDir: dir.path });
   t.after(() => target.close());
   const run = new ScenarioRun(loaded, target, suiteRunOptions(target, { flows: [basicFlowEntry] }, dir.path).run);

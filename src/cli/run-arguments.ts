@@ -1,0 +1,127 @@
+import { parseArgs } from "node:util";
+
+export const USAGE = `Usage: run-specs <folder|spec file|scenario file or folder>... [options]
+   as: npm test [-- …], npm run test:flows [-- …], npm run test:<flow> [-- …]
+
+Runs the *.spec.ts files under the folders given, in this one process, then prints the totals and
+a line per flow: the steps and tools its scenarios reached, and its new-flow checklist counted,
+with the table of each flow that has a point to add (✗). Given scenario files or folders
+(scenarios/team, scenarios/basic-flow.scenario.json), it runs just those scenarios, through the
+specs of their flows, with those specs' checks: a flow's spec is named after it (InvoiceFlow:
+invoice-flow.spec.ts). Every run writes test/.tmp/run-results.json and its page,
+test/.tmp/report.html; npm run results:merge merges shards' results into one, and npm run report
+renders results as a page again.
+
+Options:
+  --repeat N                 play every scenario N times, its tests held to FLOW_PASS_RATE
+  --checklist                print every flow's checklist table, not only those with a ✗
+                             (FLOW_CHECKLIST=strict fails the run on a point not proved)
+  --typechecked              the project's typecheck has passed (npm test says so after it):
+                             proves the checklist's point 12
+  --junit FILE               write the run's results as JUnit XML to FILE too
+  --test-shard i/n           run shard i of n: an even slice of the scenario files (those given,
+                             or scenarios/), the specs describing no scenarios in shard 1 only
+  --test-name-pattern RE     node:test's: run the tests whose names match (suites are named
+                             "<Flow>: <scenario name>", tests "<n>. <label>"); may repeat
+  --test-skip-pattern RE     node:test's: skip the tests whose names match; may repeat
+  --test-only                node:test's: run only the tests marked only
+  --test-timeout MS          node:test's: fail a test that runs longer
+  --test-concurrency N       node:test's: top-level tests run at once (default 1: the specs run
+                             one after another; live conversations play in parallel anyway)
+  --test-reporter NAME       spec (default), tap, dot, junit, lcov, or a module's path; may repeat
+  --test-reporter-destination stdout|stderr|FILE
+                             where each reporter writes, in the order the reporters are given
+  --import MODULE            load MODULE (TypeScript too) before the specs; may repeat
+  -h, --help                 print this`;
+
+/** What one run-specs command asks for. */
+export interface RunRequest {
+  paths: string[];
+  repeat?: number;
+  everyTable: boolean;
+  typechecked: boolean;
+  junit?: string;
+  shard?: { index: number; total: number };
+  namePatterns?: string[];
+  skipPatterns?: string[];
+  only: boolean;
+  timeout?: number;
+  concurrency: number;
+  reporters: { name: string; destination: string }[];
+  imports: string[];
+}
+
+/** A command line run-specs cannot take: printed as is, with the usage's pointer. */
+export class ArgumentError extends Error {}
+
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  repeat: { type: "string" },
+  checklist: { type: "boolean" },
+  typechecked: { type: "boolean" },
+  junit: { type: "string" },
+  "test-shard": { type: "string" },
+  "test-name-pattern": { type: "string", multiple: true },
+  "test-skip-pattern": { type: "string", multiple: true },
+  "test-only": { type: "boolean" },
+  "test-timeout": { type: "string" },
+  "test-concurrency": { type: "string" },
+  "test-reporter": { type: "string", multiple: true },
+  "test-reporter-destination": { type: "string", multiple: true },
+  import: { type: "string", multiple: true },
+} as const;
+
+function wholeNumber(option: string, value: string | undefined, what: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9][0-9]*$/.test(value)) throw new ArgumentError(`--${option} takes ${what}, got ${value || "nothing"}.`);
+  return Number(value);
+}
+
+function shardOf(value: string | undefined): RunRequest["shard"] {
+  if (value === undefined) return undefined;
+  const match = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(value);
+  if (!match || Number(match[1]) > Number(match[2])) {
+    throw new ArgumentError(`--test-shard takes i/n, shard i of n (1 ≤ i ≤ n), e.g. --test-shard=2/4; got ${value || "nothing"}.`);
+  }
+  return { index: Number(match[1]), total: Number(match[2]) };
+}
+
+function reportersOf(names: readonly string[] = [], destinations: readonly string[] = []): RunRequest["reporters"] {
+  if (destinations.length > 0 && destinations.length !== names.length) {
+    throw new ArgumentError(
+      `--test-reporter-destination is given ${destinations.length} times for ${names.length || "no"} --test-reporter; give one destination per reporter, in the same order.`,
+    );
+  }
+  if (names.length === 0) return [{ name: "spec", destination: "stdout" }];
+  return names.map((name, index) => ({ name, destination: destinations[index] ?? "stdout" }));
+}
+
+/** The run `args` ask for; undefined for --help. Throws an ArgumentError saying what is wrong. */
+export function runRequestOf(args: readonly string[]): RunRequest | undefined {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new ArgumentError(`${(error as Error).message}.`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return undefined;
+  const repeat = wholeNumber("repeat", values.repeat, "a whole number of runs");
+  const shard = shardOf(values["test-shard"]);
+  const timeout = wholeNumber("test-timeout", values["test-timeout"], "a whole number of milliseconds");
+  return {
+    paths: positionals,
+    ...(repeat !== undefined ? { repeat } : {}),
+    everyTable: values.checklist ?? false,
+    typechecked: values.typechecked ?? false,
+    ...(values.junit !== undefined ? { junit: values.junit } : {}),
+    ...(shard ? { shard } : {}),
+    ...(values["test-name-pattern"] ? { namePatterns: values["test-name-pattern"] } : {}),
+    ...(values["test-skip-pattern"] ? { skipPatterns: values["test-skip-pattern"] } : {}),
+    only: values["test-only"] ?? false,
+    ...(timeout !== undefined ? { timeout } : {}),
+    concurrency: wholeNumber("test-concurrency", values["test-concurrency"], "a whole number of tests") ?? 1,
+    reporters: reportersOf(values["test-reporter"], values["test-reporter-destination"]),
+    imports: values.import ?? [],
+  };
+}

@@ -1,0 +1,132 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+import { run } from "node:test";
+import { pathToFileURL } from "node:url";
+import { runArbiter } from "../testing/limits/run-limits.ts";
+import { limitsSummaryLines } from "../testing/limits/limits-summary.ts";
+import { renderJunit } from "../testing/report/render-junit.ts";
+import { beginRun, type RunRecord } from "../testing/report/run-record.ts";
+import { writeRunResults } from "./merge-results.ts";
+import { ArgumentError, runRequestOf, USAGE, type RunRequest } from "./run-arguments.ts";
+import { failOnChecklist } from "./run-checklist.ts";
+import { shardOf } from "./shard-scenarios.ts";
+import { isScenarioPath, missingPaths, specsUnder } from "./spec-files.ts";
+import { specsForScenarios } from "./specs-for-scenarios.ts";
+import { testReporters } from "./test-reporters.ts";
+
+/** Where a run writes its results, report and transcripts. */
+const ARTIFACTS = "test/.tmp";
+
+// How long conversations wait for the specs to be imported, so that the longest of all is granted
+// first: node:test imports every file before it runs a test, and a file that hangs while loading
+// costs the run no more than this.
+const DEFINING_MILLIS = 30_000;
+
+interface Plan {
+  files: string[];
+  /** The scenario paths the run is narrowed to; undefined: every file. */
+  scenarioPaths?: string[] | undefined;
+}
+
+/** The spec files `request` runs and the scenarios it narrows them to; a string says why nothing runs. */
+function planOf(request: RunRequest): Plan | { nothing: string; code: number } {
+  const scenarioPaths = request.paths.filter(isScenarioPath);
+  const specPaths = request.paths.filter((path) => !isScenarioPath(path));
+  let plan: Plan = { files: (specPaths.length || !scenarioPaths.length ? specPaths : ["test"]).flatMap(specsUnder) };
+  if (scenarioPaths.length) plan = { files: specsForScenarios(plan.files, scenarioPaths), scenarioPaths };
+  if (request.shard) {
+    const { index, total } = request.shard;
+    const sharded = shardOf(plan.files, scenarioPaths, request.shard);
+    if (sharded.files.length === 0) {
+      return { nothing: `run-specs: shard ${index}/${total} has nothing to run (${sharded.scenarios} scenario files in ${total} shards).`, code: 0 };
+    }
+    plan = { files: sharded.files, ...(sharded.scenarioPaths.length ? { scenarioPaths: sharded.scenarioPaths } : {}) };
+  }
+  if (plan.files.length === 0) return { nothing: `run-specs: no *.spec.ts under ${request.paths.join(", ") || "(no path given)"}; nothing to run.`, code: 1 };
+  return plan;
+}
+
+/** Plays `files` with node:test in this process, its events to `request`'s reporters and into `record`; whether every test passed. */
+async function playSpecs(files: readonly string[], request: RunRequest, record: RunRecord): Promise<boolean> {
+  for (const module of request.imports) await import(module.startsWith(".") || module.startsWith("/") ? pathToFileURL(resolve(module)).href : module);
+  const reporters = await testReporters(request.reporters);
+  const absolute = new Map(files.map((file) => [resolve(file), file]));
+  runArbiter.awaitDefinitions(DEFINING_MILLIS);
+  const events = run({
+    files: [...absolute.keys()],
+    isolation: "none",
+    concurrency: request.concurrency,
+    only: request.only,
+    ...(request.namePatterns ? { testNamePatterns: request.namePatterns } : {}),
+    ...(request.skipPatterns ? { testSkipPatterns: request.skipPatterns } : {}),
+    ...(request.timeout !== undefined ? { timeout: request.timeout } : {}),
+  });
+  let success = true;
+  // node:test has imported every spec once it queues its first test: every conversation has asked for its slot.
+  events.once("test:enqueue", () => runArbiter.defined());
+  events.on("test:fail", (data) => {
+    const file = data.nesting === 0 ? absolute.get(data.name) : undefined;
+    if (file === undefined) return;
+    const cause = (data.details.error as Error).cause ?? data.details.error;
+    record.add({ specNotLoaded: { file, message: cause instanceof Error ? cause.message : String(cause) } });
+  });
+  events.on("test:summary", (data) => {
+    if (data.file === undefined) success &&= data.success;
+  });
+  await reporters(events);
+  return success;
+}
+
+/**
+ * `run-specs`: the flow suites and the repository's specs, played by node:test in this one
+ * process, then the run's one result (`test/.tmp/run-results.json`) and what is rendered from
+ * it: the summary, the checklist, the page, JUnit on request. Resolves to the exit code.
+ */
+export async function runSpecsCommand(args: readonly string[]): Promise<number> {
+  const startedAt = new Date().toISOString();
+  let request: RunRequest | undefined;
+  try {
+    request = runRequestOf(args);
+  } catch (error) {
+    if (!(error instanceof ArgumentError)) throw error;
+    console.error(`run-specs: ${error.message} See run-specs --help.`);
+    return 2;
+  }
+  if (!request) {
+    console.log(USAGE);
+    return 0;
+  }
+  const missing = missingPaths(request.paths);
+  if (missing.length) {
+    console.error(`run-specs: ${missing.join(", ")}: no such file or folder.`);
+    return 2;
+  }
+  const plan = planOf(request);
+  const shard = request.shard ? { shard: `${request.shard.index}/${request.shard.total}` } : {};
+  if ("nothing" in plan) {
+    (plan.code ? console.error : console.log)(plan.nothing);
+    // An empty shard still leaves its results, so that merging the shards finds every one.
+    if (plan.code === 0) writeRunResults(ARTIFACTS, [], { startedAt, endedAt: new Date().toISOString(), ...shard });
+    return plan.code;
+  }
+  const record = beginRun({
+    artifactsDir: ARTIFACTS,
+    scenarioPaths: plan.scenarioPaths,
+    repeat: request.repeat,
+    filtered: Boolean(request.namePatterns || request.skipPatterns || request.only),
+  });
+  const passed = await playSpecs(plan.files, request, record);
+  const lines = record.close();
+  // The registered flows, for the checklist: only a run that played conversations has one.
+  const flows = lines.some((line) => "conversation" in line) ? (await import("../flows/index.ts")).registeredFlows : [];
+  const info = { startedAt, endedAt: new Date().toISOString(), ...shard };
+  const results = writeRunResults(ARTIFACTS, lines, info, record.coverage, flows, { everyTable: request.everyTable, typechecked: request.typechecked });
+  if (request.junit) {
+    mkdirSync(dirname(resolve(request.junit)), { recursive: true });
+    writeFileSync(request.junit, renderJunit(results));
+  }
+  for (const line of limitsSummaryLines(runArbiter.summary())) console.log(line);
+  const checklistFailed = failOnChecklist(results);
+  if (request.junit) console.log(`junit:   ${relative(".", request.junit)}`);
+  return passed && !checklistFailed ? 0 : 1;
+}

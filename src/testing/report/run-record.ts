@@ -1,0 +1,87 @@
+import { resolve } from "node:path";
+import type { FlowDefinition } from "../../engine/flow.ts";
+import type { SessionDocument } from "../../engine/session-document.ts";
+import { addToCoverage, type FlowCoverage } from "./flow-coverage.ts";
+import type { ResultsPartLine } from "./run-results.ts";
+
+/** What a run asks of the flow suites it imports: which scenarios, how many times each. */
+export interface RunScope {
+  /** The run's artifacts folder: only suites writing there belong to the run (a spec's fixture suites write elsewhere). */
+  artifactsDir: string;
+  /** The scenario files and folders the run is narrowed to; undefined: every file. */
+  scenarioPaths?: readonly string[] | undefined;
+  /** How many times each conversation is played (`--repeat`); undefined: the suites' own setting. */
+  repeat?: number | undefined;
+  /** Whether node:test's filters (name patterns, `only`) may leave some of the suites' tests unrun. */
+  filtered?: boolean;
+}
+
+/** A conversation still open, written as far as it went when the run closes: a suite filtered out or cut short. */
+export interface OpenConversation {
+  closing(): ResultsPartLine;
+}
+
+/**
+ * What one run-specs run records as its suites play, in this process: every conversation's
+ * result, what the scenarios reached of each flow, and the spec files that did not load. The
+ * runner reads it once node:test is done and writes the run's one result from it.
+ */
+export class RunRecord {
+  readonly scope: RunScope;
+  readonly lines: ResultsPartLine[] = [];
+  readonly coverage: FlowCoverage = {};
+  readonly #open = new Set<OpenConversation>();
+  readonly #dir: string;
+
+  constructor(scope: RunScope) {
+    this.scope = scope;
+    this.#dir = resolve(scope.artifactsDir);
+  }
+
+  /** Whether a suite writing its artifacts to `artifactsDir` is part of this run. */
+  owns(artifactsDir: string): boolean {
+    return resolve(artifactsDir) === this.#dir;
+  }
+
+  add(line: ResultsPartLine): void {
+    this.lines.push(line);
+  }
+
+  addCoverage(flow: FlowDefinition, document: SessionDocument): void {
+    addToCoverage(this.coverage, flow, document);
+  }
+
+  /** Keeps `conversation` to be written when the run closes, unless `settle` is called first. */
+  keepOpen(conversation: OpenConversation): { settle(): void } {
+    this.#open.add(conversation);
+    return { settle: () => void this.#open.delete(conversation) };
+  }
+
+  /** Every line of the run, the conversations still open written as far as they went. */
+  close(): ResultsPartLine[] {
+    for (const conversation of this.#open) this.lines.push(conversation.closing());
+    this.#open.clear();
+    return this.lines;
+  }
+}
+
+let current: RunRecord | undefined;
+
+/** Starts recording a run in this process (run-specs does, before node:test imports the specs). */
+export function beginRun(scope: RunScope): RunRecord {
+  current = new RunRecord(scope);
+  return current;
+}
+
+/**
+ * The run a suite writing to `artifactsDir` reports to; undefined for a spec run by node:test
+ * alone, or a fixture suite writing elsewhere: nobody would read what it wrote.
+ */
+export function runRecordFor(artifactsDir: string): RunRecord | undefined {
+  return current?.owns(artifactsDir) ? current : undefined;
+}
+
+/** The scope of the run this process plays, if run-specs started it. */
+export function currentRunScope(): RunScope | undefined {
+  return current?.scope;
+}
