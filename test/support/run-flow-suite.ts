@@ -1,5 +1,5 @@
 import { delimiter } from "node:path";
-import { runNode, type ChildRun } from "../testing/live/child-run.ts";
+import { runNode, type ChildRun } from "./child-run.ts";
 
 /**
  * Runs a flow suite (e.g. `test/flows/basic-flow.spec.ts`) in a child process on just the scenario
