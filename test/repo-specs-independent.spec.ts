@@ -12,7 +12,7 @@ const ROOT = resolve(TEST_ROOT, "..");
 const NOT_SCANNED = new Set(["flows", "bench", ".tmp"].map((folder) => join(TEST_ROOT, folder)));
 // It names the files the first-flow guide adds (src/flows/feedback/, scenarios/feedback-flow…), and
 // writes them in a copy of the repository, never in this one.
-const NAMES_THE_GUIDE = join(TEST_ROOT, "readme-example.spec.ts");
+const NAMES_THE_GUIDE = join(TEST_ROOT, "docs", "readme-example.spec.ts");
 // It runs new:flow in a copy of the repository and checks the files it writes there (src/flows/kettle/,
 // scenarios/kettle-flow…), with or without the demo flows in it.
 const SCAFFOLDS_A_COPY = join(TEST_ROOT, "cli", "new-flow.spec.ts");

@@ -17,7 +17,7 @@ export type Dialect = "draft-07" | "2020-12";
 
 const OPTIONS: Record<Dialect, Options> = {
   "draft-07": { allErrors: true, strict: true },
-  // The scenario schema is ours, and test/testing/load-scenario.spec.ts checks it against ajv's
+  // The scenario schema is ours, and test/testing/scenario/load-scenario.spec.ts checks it against ajv's
   // meta-schema; its errors carry the offending value and the schema around it.
   "2020-12": { allErrors: true, strict: true, verbose: true, validateSchema: false },
 };

@@ -6,7 +6,7 @@ import type { FlowChecklist } from "../../src/testing/checklist/checklist.ts";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
 import { repositoryCopy, type RepositoryCopy } from "../support/repository-copy.ts";
 import { tempDir } from "../support/temp-path.ts";
-import type { ChildRun } from "../testing/live/child-run.ts";
+import type { ChildRun } from "../support/child-run.ts";
 
 // new:flow KettleFlow in a copy of the repository with the demo flows and the team's own unregistered
 // (as the README's "Your own flows, without the demos" does; a checkout without them works the same),

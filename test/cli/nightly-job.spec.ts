@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
 import { parseTinyYaml } from "../support/tiny-yaml.ts";
-import { ROOT, runCommand } from "../testing/live/child-run.ts";
+import { ROOT, runCommand } from "../support/child-run.ts";
 
 test("run-specs makes the folder a reporter writes to, so a JUnit report in a fresh checkout's test/.tmp/ is written", async () => {
   const dir = await tempDir("nightly-job");

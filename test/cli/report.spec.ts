@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
 import { sampleConversation, sampleRunResults, sampleTurn } from "../support/sample-run-results.ts";
 import { tempDir } from "../support/temp-path.ts";
-import { ROOT, runCommand, type ChildRun } from "../testing/live/child-run.ts";
+import { ROOT, runCommand, type ChildRun } from "../support/child-run.ts";
 
 let dir: { path: string; remove(): void };
 

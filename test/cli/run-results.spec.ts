@@ -6,7 +6,7 @@ import type { ConversationResult, RunResults } from "../../src/testing/report/ru
 import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { wellFormedXml } from "../support/well-formed-xml.ts";
-import { ROOT, runCommand, type ChildRun } from "../testing/live/child-run.ts";
+import { ROOT, runCommand, type ChildRun } from "../support/child-run.ts";
 
 // A project of the test's own, run by run-specs in child processes in its folder: BasicFlow's
 // fixture scenarios as a passing, a failing, a skipped (live-only) conversation and a file that

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
-import { ROOT, runCommand, runNode, tapResults, type ChildRun } from "../testing/live/child-run.ts";
+import { ROOT, runCommand, runNode, tapResults, type ChildRun } from "../support/child-run.ts";
 
 // run-specs given scenario files or folders runs just those scenarios through the specs that
 // describe their flows: here a spec of the test's own, on RelayFlow (test/support/relay-flow.ts).

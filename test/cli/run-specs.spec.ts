@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { test } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
-import { runCommand } from "../testing/live/child-run.ts";
+import { runCommand } from "../support/child-run.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, runCommand, type ChildRun } from "../testing/live/child-run.ts";
+import { ROOT, runCommand, type ChildRun } from "./child-run.ts";
 import { fixtureScenario } from "./fixture-scenario.ts";
 
 /** Inputs a page must show as text: markup that would run if it were not escaped. */

@@ -1,6 +1,6 @@
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { runCommand, type ChildRun } from "../testing/live/child-run.ts";
+import { runCommand, type ChildRun } from "./child-run.ts";
 import { tempDir } from "./temp-path.ts";
 
 // A checkout as a team has it once the README's "Your own flows, without the demos" has run: the

@@ -1,6 +1,6 @@
 // tsx test/tools/environment-table.ts [--write]: docs/reference.md's Environment table, rendered from
 // src/environment-variables.ts, the one table of the variables flowcheck reads. It prints the table;
-// --write puts it in place of the one in the reference. test/docs-reference.spec.ts fails while the
+// --write puts it in place of the one in the reference. test/docs/docs-reference.spec.ts fails while the
 // two differ, so a variable's default or meaning is written once, in the code.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";

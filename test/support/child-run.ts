@@ -1,0 +1,149 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Scenario } from "../../src/testing/index.ts";
+import { fixtureScenario } from "./fixture-scenario.ts";
+
+// Helpers for the specs that run flowcheck in a child process (live runs, the docs, the CLI): a spec
+// file that calls describeFlowScenarios with one file, run with node:test in a child process
+// (asynchronously, so the fake OpenAI server in this process keeps answering), and its TAP output
+// read back by test name.
+
+export const ROOT = resolve(import.meta.dirname, "..", "..");
+export const BASIC_FLOW_FILE = fixtureScenario("basic-flow");
+export const NO_KEY = "no OPENAI_API_KEY is set, so no LLM judge can be reached and expectedResponse is not graded";
+/** The BasicFlow turns with an `expectedResponse`, as their judge tests are named. */
+export const JUDGE_TESTS = [
+  "1. name rejected · judge",
+  "2. name accepted · judge",
+  "3. two cities · judge",
+  "4. bad zip stays · judge",
+  "5. address completes the flow · judge",
+];
+export const TURN_TESTS = [
+  "1. name rejected",
+  "2. name accepted",
+  "3. two cities",
+  "4. bad zip stays",
+  "5. address completes the flow",
+  "6. completed session refuses more",
+];
+
+export interface ChildRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+// FLOWCHECK_*: a child must not write its results and coverage into, or take slots from, the run that runs this test.
+const INHERITED = /^(FLOW_CONCURRENCY|FLOW_MAX_TOKENS|FLOW_BASE_URL|SQLITE_PATH|SESSION_STORE|FLOW_MODEL|FLOW_REPEAT|FLOW_PASS_RATE|NODE_TEST_CONTEXT|CI)$|^OPENAI_|^JUDGE|^FLOWCHECK_|_USE_SCRIPTED_MODEL$|_CURRENT_DATE$/;
+
+/**
+ * Runs `node <args>` in the project folder with this process's environment minus everything
+ * flowcheck reads, plus `env`. Asynchronous: the fake server in this process answers meanwhile.
+ */
+export function runNode(args: string[], env: Record<string, string> = {}, signal?: AbortSignal): Promise<ChildRun> {
+  return runCommand(process.execPath, args, env, signal);
+}
+
+/** `command <args>` in the project folder (or `cwd`), with the environment `runNode` gives. */
+export function runCommand(command: string, args: string[], env: Record<string, string> = {}, signal?: AbortSignal, cwd = ROOT): Promise<ChildRun> {
+  const childEnv: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!INHERITED.test(key)) childEnv[key] = value;
+  Object.assign(childEnv, env);
+  const child = spawn(command, args, { cwd, env: childEnv, stdio: ["ignore", "pipe", "pipe"], ...(signal ? { signal } : {}) });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  return new Promise((resolvePromise, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}
+
+/** `node --import tsx --test --test-reporter=tap <spec>`, with the live settings every run needs. */
+export function runSpec(spec: string, env: Record<string, string>, signal?: AbortSignal): Promise<ChildRun> {
+  return runNode(["--import", "tsx", "--test", "--test-reporter=tap", spec], { OPENAI_MAX_RETRIES: "0", OPENAI_TIMEOUT_MS: "5000", ...env }, signal);
+}
+
+export interface TapResult {
+  ok: boolean;
+  /** `SKIP <reason>` or `TODO <reason>` when the test has a directive. */
+  directive: string | undefined;
+  /** The `error: |-` (or `error: '…'`) of a failure, unindented. */
+  error: string | undefined;
+}
+
+/** The results of a TAP stream by test name (names are unique in these runs). */
+export function tapResults(tap: string): Map<string, TapResult> {
+  const lines = tap.split("\n");
+  const results = new Map<string, TapResult>();
+  lines.forEach((line, index) => {
+    const match = /^\s*(not ok|ok) \d+ - (.+?)(?: # ((?:SKIP|TODO).*))?$/.exec(line);
+    if (!match) return;
+    let error: string | undefined;
+    for (let i = index + 1; i < lines.length && !/^\s*(not ok|ok) \d+ - /.test(lines[i]!); i++) {
+      const single = /^\s*error: '(.*)'$/.exec(lines[i]!);
+      if (single) {
+        error = single[1]!.replace(/''/g, "'");
+        break;
+      }
+      const key = /^(\s*)error: \|-$/.exec(lines[i]!);
+      if (!key) continue;
+      const indent = key[1]!.length;
+      const block: string[] = [];
+      for (let j = i + 1; j < lines.length && /^\s*/.exec(lines[j]!)![0].length > indent; j++) block.push(lines[j]!.slice(indent + 2));
+      error = block.join("\n");
+      break;
+    }
+    results.set(match[2]!, { ok: match[1] === "ok", directive: match[3], error });
+  });
+  return results;
+}
+
+export function result(results: Map<string, TapResult>, name: string): TapResult {
+  const found = results.get(name);
+  assert.ok(found, `no test named ${JSON.stringify(name)}; the tests are ${[...results.keys()].join(" | ")}`);
+  return found;
+}
+
+/** A spec file in `dir` that runs `scenarioFile` with the BasicFlow fixture, its artifacts in `artifactsDir`. */
+export function writeSpec(dir: string, scenarioFile: string, artifactsDir: string): string {
+  const spec = join(dir, "scenario.spec.ts");
+  writeFileSync(
+    spec,
+    [
+      `import { describeFlowScenarios } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
+      `import { basicFlowEntry } from ${JSON.stringify(join(ROOT, "test", "fixtures", "flows", "index.ts"))};`,
+      "",
+      `describeFlowScenarios("BasicFlow", { files: [${JSON.stringify(scenarioFile)}], flows: [basicFlowEntry], artifactsDir: ${JSON.stringify(artifactsDir)} });`,
+      "",
+    ].join("\n"),
+  );
+  return spec;
+}
+
+export function readBasicFlow(): Scenario {
+  return JSON.parse(readFileSync(BASIC_FLOW_FILE, "utf8")) as Scenario;
+}
+
+/** `scenario` as `<dir>/<name>.scenario.json` (without `$schema`, which is relative to the file it came from). */
+export function writeScenario(dir: string, name: string, scenario: Scenario): string {
+  const copy = { ...scenario };
+  delete copy.$schema;
+  const file = join(dir, `${name}.scenario.json`);
+  writeFileSync(file, `${JSON.stringify(copy, null, 2)}\n`);
+  return file;
+}
+
+/** The `# judge: …` summary diagnostic of a run, if any. */
+export function judgeSummary(tap: string): string | undefined {
+  return judgeSummaries(tap)[0];
+}
+
+/** Every suite's `# judge: …` summary diagnostic, in the order of the run. */
+export function judgeSummaries(tap: string): string[] {
+  return [...tap.matchAll(/^\s*# (judge: .*)$/gm)].map((match) => match[1]!);
+}
