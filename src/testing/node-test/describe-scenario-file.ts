@@ -45,7 +45,8 @@ export function describeInvalidFile(file: string, error: unknown): void {
  * played n times: its tests' verdicts are then pass rates over the runs.
  */
 function describeConversation(loaded: LoadedScenario, options: SuiteOptions): void {
-  const config = suiteConfigOf(loaded);
+  const configured = suiteConfigOf(loaded);
+  const config = configured instanceof Error ? undefined : configured;
   const liveOnly = liveOnlySkip(loaded, options, config);
   // A live-only scenario that cannot run now is one skipped suite, not n.
   const repeat = liveOnly ? { times: 1, passRate: 1 } : repeatOf(config, options.repeat);
@@ -60,7 +61,7 @@ function describeConversation(loaded: LoadedScenario, options: SuiteOptions): vo
     return;
   }
   describe(name, liveOnly ? { skip: liveOnly } : {}, () => {
-    const suite = new ScenarioSuite(loaded, options, repeat.times, repeat.passRate);
+    const suite = new ScenarioSuite(loaded, options, repeat.times, repeat.passRate, configured);
     const parallel = liveOnly ? undefined : parallelPlayOf(config);
     if (parallel) suite.playInBackground(parallel);
     else before(() => suite.playInTurn());

@@ -1,4 +1,5 @@
 import type { TestContext } from "node:test";
+import type { Config } from "../../config.ts";
 import type { FinalReport } from "../checks/turn-report.ts";
 import { ResultsRecorder } from "../report/results-recorder.ts";
 import { runRecordFor } from "../report/run-record.ts";
@@ -50,7 +51,7 @@ export class ScenarioSuite {
   /** The turns whose failure a test has reported: any other is the next test's to report. */
   readonly #reported = new Set<number>();
 
-  constructor(loaded: LoadedScenario, options: SuiteOptions, repeat: number, passRate: number) {
+  constructor(loaded: LoadedScenario, options: SuiteOptions, repeat: number, passRate: number, config?: Config | Error) {
     this.#loaded = loaded;
     this.#passRate = passRate;
     const artifactsDir = options.artifactsDir ?? "test/.tmp";
@@ -71,6 +72,7 @@ export class ScenarioSuite {
           },
         ],
         notStarted: (why) => results.notStarted(why),
+        ...(config ? { config } : {}),
       });
       return { play, writer };
     });

@@ -21,6 +21,11 @@ export interface ScenarioPlayOptions {
   listeners: readonly ((event: ScenarioEvent) => void)[];
   /** Told, once, why the conversation was never played: the results record it. */
   notStarted(why: string): void;
+  /**
+   * The scenario's configuration, read once for it: its target starts with it. An Error: it could
+   * not be read, and the play fails to start with that error. Unset: the target reads it.
+   */
+  config?: Config | Error;
 }
 
 /** Why a conversation's turns cannot be played, as the first test of its suite reports it. */
@@ -124,7 +129,9 @@ export class ScenarioPlay {
   async #prepare(): Promise<PlayStart> {
     let target: ScenarioTarget;
     try {
-      target = this.#target = await startScenarioTarget(this.loaded, { flows: this.#options.flows });
+      const { config, flows } = this.#options;
+      if (config instanceof Error) throw config;
+      target = this.#target = await startScenarioTarget(this.loaded, { flows, ...(config ? { config } : {}) });
     } catch (error) {
       this.#options.notStarted(`the target did not start: ${(error as Error).message}`);
       return { state: "failed", error };

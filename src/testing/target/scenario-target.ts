@@ -65,6 +65,8 @@ export interface TargetOptions {
   scratchDir?: string;
   /** The environment the run is read with (undefined values unset). Default: this process's. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The scenario's configuration, read already from `env` over its env defaults: not read again. */
+  config?: Config;
 }
 
 /**
@@ -77,7 +79,7 @@ export interface TargetOptions {
 export async function startScenarioTarget(loaded: LoadedScenario, options: TargetOptions): Promise<ScenarioTarget> {
   const scenarioEnv = scenarioEnvOf(loaded);
   const scenarioKeys = Object.keys(scenarioEnv);
-  const config = loadConfig(options.env, scenarioEnv);
+  const config = options.config ?? loadConfig(options.env, scenarioEnv);
   const label = `${loaded.scenario.flowName}: ${loaded.name}`;
   if (!config.targetUrl) return await inProcessTarget(loaded, options, config, scenarioKeys, new ProviderGate(config, label));
   // A server elsewhere booted with its own environment: the flow's settings cannot reach it, and only the run settings reach this runner.
