@@ -67,7 +67,8 @@ function planModels(entries: readonly FlowEntry[], config: Config, defaultMode: 
       if (!script) {
         throw new FlowcheckError(
           "config_invalid",
-          `${flow.name} runs with the scripted model but has no script for ${member.name}. Give the flow's entry scripts for it, or run it with FLOW_MODEL=live.`,
+          `${flow.name} runs with the scripted model but has no script for ${member.name}. ` +
+            `Give the flow's entry scripts for it, or run it with FLOW_MODEL=live.`,
         );
       }
       plan.scripts[member.name] = script;
@@ -87,7 +88,8 @@ function checkModes(modelModes: Readonly<Record<string, ModelMode>>, config: Con
   if (taped.size && !cassette) {
     throw new FlowcheckError(
       "config_invalid",
-      `${[...taped].join(", ")} run with FLOW_MODEL=${config.flowModel}, which records or replays one scenario's cassette; run the scenarios (npm run test:flows) instead of npm start.`,
+      `${[...taped].join(", ")} run with FLOW_MODEL=${config.flowModel}, which records or replays one scenario's cassette; ` +
+        `run the scenarios (npm run test:flows) instead of npm start.`,
     );
   }
   return { live, taped };

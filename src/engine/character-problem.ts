@@ -32,7 +32,8 @@ export function characterProblem(text: string, what: string, options: { multilin
   if (control) return `${what} contains a control character (${codePointOf(control[0])}), which cannot be saved. Ask the user to type it again.`;
   if (!text.isWellFormed()) {
     const half = LONE_SURROGATE.exec(text)![0];
-    return `${what} contains a broken character (${codePointOf(half)}, half of a character such as an emoji), which cannot be saved. Ask the user to type it again.`;
+    return `${what} contains a broken character (${codePointOf(half)}, half of a character such as an emoji), ` +
+      `which cannot be saved. Ask the user to type it again.`;
   }
   return undefined;
 }

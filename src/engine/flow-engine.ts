@@ -250,7 +250,8 @@ export class FlowEngine {
     if (name === undefined) {
       throw new FlowcheckError(
         "invalid_request",
-        `Session "${id}" cannot be read by this version (${reason}) and names no flow of this server; send "flow" to start a new session in its place.`,
+        `Session "${id}" cannot be read by this version (${reason}) and names no flow of this server; ` +
+          `send "flow" to start a new session in its place.`,
       );
     }
     const make: MakeAnswer<A> = (outcome, render) => plan.make({ ...outcome, reset: true }, render);
@@ -283,7 +284,8 @@ export class FlowEngine {
       throw new FlowcheckError(
         "network_blocked",
         `${flow.name}/${run.currentStep} tried to reach ${[...new Set(blocked)].join(", ")}, which is not loopback; ` +
-          "in the scripted and replay modes nothing leaves this machine. The turn was not applied: give the code a local stand-in, or run it with FLOW_MODEL=live.",
+          "in the scripted and replay modes nothing leaves this machine. " +
+            "The turn was not applied: give the code a local stand-in, or run it with FLOW_MODEL=live.",
       );
     }
     const head: SessionHead = {

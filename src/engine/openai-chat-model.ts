@@ -75,8 +75,9 @@ export class OpenAIChatModel implements ChatModel {
       throw new FlowcheckError(
         "model_error",
         redactSecret(
-          `The model "${this.#model}" failed for ${this.#context.flow}/${this.#context.step}${status}: ${reason}. The turn was not applied; ` +
-            `send the message again, or check that OPENAI_BASE_URL (${shownUrl(this.#client.baseURL)}) reaches the model and OPENAI_API_KEY is valid.`,
+          `The model "${this.#model}" failed for ${this.#context.flow}/${this.#context.step}${status}: ${reason}. ` +
+            `The turn was not applied; send the message again, ` +
+            `or check that OPENAI_BASE_URL (${shownUrl(this.#client.baseURL)}) reaches the model and OPENAI_API_KEY is valid.`,
           this.#client.apiKey,
         ),
         { cause: error },

@@ -136,6 +136,29 @@ function answerTool(run: RunRecorder, step: string, call: ToolCall, content: str
 }
 
 /**
+ * The step's tool the call names and its arguments, parsed and valid; or, when the call is refused,
+ * why (`refused`, for the log) and what the model is told (`content`).
+ */
+function acceptedCall(tools: readonly CompiledTool[], call: ToolCall): { tool: CompiledTool; args: unknown } | { refused: string; content: string } {
+  const tool = tools.find((candidate) => candidate.name === call.name);
+  if (!tool) {
+    const known = tools.map((t) => t.name).join(", ");
+    return { refused: `unknown tool`, content: `There is no tool "${call.name}" in this step. The tools are: ${known}.` };
+  }
+  let args: unknown;
+  try {
+    args = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
+  } catch {
+    return { refused: "arguments are not JSON", content: `The arguments of ${call.name} are not valid JSON. Call it again with a JSON object.` };
+  }
+  if (!tool.validate(args)) {
+    const detail = describeErrors(tool.validate.errors);
+    return { refused: detail, content: `Invalid arguments for ${call.name}: ${detail}. Call it again with arguments that match its schema.` };
+  }
+  return { tool, args };
+}
+
+/**
  * Runs one tool call; returns undefined when the call was refused and the model was told why. A
  * tool whose method answers synchronously is not awaited: most do, and a turn calls several.
  */
@@ -147,26 +170,13 @@ function callTool(
   tools: readonly CompiledTool[],
   call: ToolCall,
 ): ToolResult | undefined | Promise<ToolResult | undefined> {
-  const refuse = (detail: string, content: string) => {
-    answerTool(run, stepName, call, content);
-    run.log({ step: stepName, kind: "tool", name: call.name, outcome: "invalid", detail });
+  const accepted = acceptedCall(tools, call);
+  if ("refused" in accepted) {
+    answerTool(run, stepName, call, accepted.content);
+    run.log({ step: stepName, kind: "tool", name: call.name, outcome: "invalid", detail: accepted.refused });
     return undefined;
-  };
-  const tool = tools.find((candidate) => candidate.name === call.name);
-  if (!tool) {
-    const known = tools.map((t) => t.name).join(", ");
-    return refuse(`unknown tool`, `There is no tool "${call.name}" in this step. The tools are: ${known}.`);
   }
-  let args: unknown;
-  try {
-    args = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
-  } catch {
-    return refuse("arguments are not JSON", `The arguments of ${call.name} are not valid JSON. Call it again with a JSON object.`);
-  }
-  if (!tool.validate(args)) {
-    const detail = describeErrors(tool.validate.errors);
-    return refuse(detail, `Invalid arguments for ${call.name}: ${detail}. Call it again with arguments that match its schema.`);
-  }
+  const { tool, args } = accepted;
 
   const threw = (error: unknown): never => {
     if (isFlowcheckError(error)) throw error;
@@ -216,7 +226,8 @@ async function runChild(
   if (!parent.flow.children.includes(flow)) {
     throw new FlowcheckError(
       "flow_invalid",
-      `${parent.flow.name}/${parentStep} ran ${flow.name} as a child, but ${parent.flow.name} does not list it; add it to "children" in its defineFlow.`,
+      `${parent.flow.name}/${parentStep} ran ${flow.name} as a child, but ${parent.flow.name} does not list it; ` +
+        `add it to "children" in its defineFlow.`,
     );
   }
   const child = new RunRecorder(flow, parent.turn, {

@@ -13,7 +13,8 @@ export function staleStepError(flow: FlowDefinition, session: SessionHead): Flow
   const reason = `its current step "${step}" is not a step of ${flow.name} (${flow.stepNames.join(", ")})`;
   return new FlowcheckError(
     "session_unreadable",
-    `Session "${session.id}" cannot be continued by this version (${reason}); it is kept as it is, and a new session is started in its place.`,
+    `Session "${session.id}" cannot be continued by this version (${reason}); ` +
+      `it is kept as it is, and a new session is started in its place.`,
     { details: { flow: flow.name, reason } },
   );
 }

@@ -48,7 +48,8 @@ export class TurnKeys {
       return Promise.reject(
         new FlowcheckError(
           "idempotency_key_in_flight",
-          `A request under the Idempotency-Key "${kept.key}"${where(kept)} is still running; wait for its answer, or send this one again once it has come.`,
+          `A request under the Idempotency-Key "${kept.key}"${where(kept)} is still running; ` +
+            `wait for its answer, or send this one again once it has come.`,
         ),
       );
     }

@@ -26,7 +26,8 @@ async function headOf(engine: FlowEngine, id: string): Promise<SessionHead> {
     const { reason } = error.details as { reason: string };
     throw new FlowcheckError(
       "session_not_found",
-      `Session "${shown}" is stored, but this version cannot read it (${reason}), so there is none to show; a message to it starts a new session in its place.`,
+      `Session "${shown}" is stored, but this version cannot read it (${reason}), so there is none to show; ` +
+        `a message to it starts a new session in its place.`,
     );
   }
   if (!head) throw new FlowcheckError("session_not_found", `There is no session "${shown}". Start one with POST /ai/chat and "flow".`);

@@ -102,26 +102,30 @@ export function createNodeServer(handler: Handler, options: { gate?: RequestGate
         }
         answer.then((response) => send(res, response)).catch(failed);
       },
-      (error) => {
-        if (error instanceof BodyNotUtf8) {
-          const message = "The body is not valid UTF-8, so it is not JSON; send it encoded as UTF-8 (half of a character, such as a lone surrogate, as a \\u escape).";
-          send(res, errorResponse(new FlowcheckError("invalid_json", message)));
-          return;
-        }
-        if (!(error instanceof BodyTooLarge)) {
-          res.destroy();
-          return;
-        }
-        try {
-          // The rest of the body is never read, so this connection cannot carry another request.
-          res.setHeader("Connection", "close");
-          send(res, errorResponse(new FlowcheckError("body_too_large", `The body is over ${MAX_BODY_BYTES} bytes; send a shorter message.`)));
-        } catch (failure) {
-          failed(failure);
-        }
-      },
+      (error) => answerUnreadBody(res, error, failed),
     );
   });
+}
+
+/** Answers a request whose body could not be read: not UTF-8 (400), over the limit (413), or the connection broke. */
+function answerUnreadBody(res: ServerResponse, error: unknown, failed: (error: unknown) => void): void {
+  if (error instanceof BodyNotUtf8) {
+    const message = "The body is not valid UTF-8, so it is not JSON; " +
+      "send it encoded as UTF-8 (half of a character, such as a lone surrogate, as a \\u escape).";
+    send(res, errorResponse(new FlowcheckError("invalid_json", message)));
+    return;
+  }
+  if (!(error instanceof BodyTooLarge)) {
+    res.destroy();
+    return;
+  }
+  try {
+    // The rest of the body is never read, so this connection cannot carry another request.
+    res.setHeader("Connection", "close");
+    send(res, errorResponse(new FlowcheckError("body_too_large", `The body is over ${MAX_BODY_BYTES} bytes; send a shorter message.`)));
+  } catch (failure) {
+    failed(failure);
+  }
 }
 
 /** Why `host:port` cannot be listened on, as the catalogue says it: the busy port that `npm start` meets most, or the address. */

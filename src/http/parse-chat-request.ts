@@ -59,7 +59,8 @@ export function parseChatRequest(request: HttpRequest): ChatRequest {
   if (fromHeader !== undefined && body.session !== undefined && fromHeader !== body.session) {
     throw new FlowcheckError(
       "invalid_request",
-      `The ${SESSION_HEADER} header ("${fromHeader}") and "session" in the body ("${body.session}") differ; send one, or the same id in both.`,
+      `The ${SESSION_HEADER} header ("${fromHeader}") and "session" in the body ("${body.session}") differ; ` +
+        `send one, or the same id in both.`,
     );
   }
   const session = fromHeader ?? body.session;

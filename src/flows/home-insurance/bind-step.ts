@@ -44,7 +44,8 @@ export class BindStep extends Step<BindState, HomeInsuranceFlowTypes> {
     const { facts, quote } = accepted(context);
     const premium = formatCents(quote.premiumCents);
     const lines = [
-      `You bind the homeowners policy the user accepted: ${premium} a year for the ${facts.construction} home built in ${facts.yearBuilt} ` +
+      `You bind the homeowners policy the user accepted: ${premium} a year ` +
+        `for the ${facts.construction} home built in ${facts.yearBuilt} ` +
         `at ZIP code ${facts.zipCode}. The quote can no longer be changed.`,
     ];
     const policy = context.state.policy;
@@ -54,14 +55,18 @@ export class BindStep extends Step<BindState, HomeInsuranceFlowTypes> {
     }
     const { today, latest } = startWindow(context);
     lines.push(
-      "Collect the named insured's full name (call save_insured_name) and the date cover starts (call bind_policy with it as YYYY-MM-DD). " +
+      "Collect the named insured's full name (call save_insured_name) " +
+        "and the date cover starts (call bind_policy with it as YYYY-MM-DD). " +
         `Today is ${today.format(DATE)}; cover can start from today to ${latest.format(DATE)}. ` +
         "The tools check the answers: after a tool result, tell the user what it says, then ask the next question.",
     );
     lines.push(
       context.state.insuredName === undefined
-        ? 'The next answer to collect is the named insured\'s full name. Next question: "What is the full name of the named insured, as it should appear on the policy?"'
-        : `The next answer to collect is the start date. Next question: "On what date should cover start? Please give it as YYYY-MM-DD, from ${today.format(DATE)} to ${latest.format(DATE)}."`,
+        ? 'The next answer to collect is the named insured\'s full name. ' +
+          'Next question: "What is the full name of the named insured, as it should appear on the policy?"'
+        : `The next answer to collect is the start date. ` +
+          `Next question: "On what date should cover start? ` +
+          `Please give it as YYYY-MM-DD, from ${today.format(DATE)} to ${latest.format(DATE)}."`,
     );
     return lines.join("\n");
   }

@@ -65,7 +65,8 @@ export class QuoteStep extends Step<QuoteState, HomeInsuranceFlowTypes> {
     } else if (quote) {
       const premium = formatCents(quote.premiumCents);
       lines.push(
-        `Current quote: ${premium} a year (${quote.premiumCents} cents). The user may still correct any fact; its tool then rates the policy again. ` +
+        `Current quote: ${premium} a year (${quote.premiumCents} cents). ` +
+          `The user may still correct any fact; its tool then rates the policy again. ` +
           `When the user accepts this quote, call accept_quote with premiumCents ${quote.premiumCents}. ` +
           `Next question: "Would you like me to bind the policy at ${premium} a year?"`,
       );
@@ -137,7 +138,8 @@ export class QuoteStep extends Step<QuoteState, HomeInsuranceFlowTypes> {
   @tool({
     name: "save_claims_history",
     description:
-      "Save the home insurance claims of the last five years from the user's own account of them (what happened and the year of each), or their saying there were none.",
+      "Save the home insurance claims of the last five years from the user's own account of them " +
+        "(what happened and the year of each), or their saying there were none.",
     parameters: oneArgument("description", WORDS),
   })
   async saveClaimsHistory(args: { description: string }, context: QuoteContext) {
@@ -161,7 +163,8 @@ export class QuoteStep extends Step<QuoteState, HomeInsuranceFlowTypes> {
     const quote = context.state.quote;
     if (!quote) return stay(`There is no quote to accept yet: the ${missingFact(context.state.facts ?? {})?.name} is still missing.`);
     if (args.premiumCents !== quote.premiumCents) {
-      return stay(`The current quote is ${formatCents(quote.premiumCents)} a year, not ${formatCents(args.premiumCents)}; tell the user the current premium and ask again.`);
+      return stay(`The current quote is ${formatCents(quote.premiumCents)} a year, not ${formatCents(args.premiumCents)}; ` +
+        `tell the user the current premium and ask again.`);
     }
     return advance("BindStep", `The user accepted the quote of ${formatCents(quote.premiumCents)} a year.`);
   }

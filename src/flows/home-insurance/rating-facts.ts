@@ -8,7 +8,8 @@ export const RATING_FACTS: readonly { key: keyof PropertyFacts; name: string; qu
   {
     key: "construction",
     name: "construction",
-    question: "What are the home's exterior walls built of: wood frame, masonry such as brick or stone, or fire-resistive such as poured concrete or steel?",
+    question: "What are the home's exterior walls built of: wood frame, masonry such as brick or stone, " +
+      "or fire-resistive such as poured concrete or steel?",
   },
   { key: "yearBuilt", name: "year built", question: "In what year was the home built?" },
   { key: "zipCode", name: "ZIP code", question: "What is the home's 5-digit ZIP code?" },

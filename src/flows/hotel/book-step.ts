@@ -31,12 +31,15 @@ export class BookStep extends Step<BookState, HotelFlowTypes> {
       .map((line) => `- ${line.hotel}: ${line.nights} nights × ${formatCents(line.nightlyRateCents)} = ${formatCents(line.amountCents)}`)
       .join("\n");
     return (
-      `The user chose these Portland hotels earlier: ${hotels.join(", ")}. Never ask them to choose hotels again; "the same hotels" means these.\n` +
+      `The user chose these Portland hotels earlier: ${hotels.join(", ")}. ` +
+        `Never ask them to choose hotels again; "the same hotels" means these.\n` +
       `Their stay: check-in ${checkIn}, check-out ${checkOut}, ${nights} nights.\n` +
       `The quote, one room per hotel:\n${lines}\nTotal: ${formatCents(quote.totalCents)}\n` +
       "Show the user this quote and ask them to confirm the booking. " +
-      'When the user confirms (e.g. "yes", "book it", "book the same hotels"), call book_stay with the names of the chosen hotels to book: all of them unless the user names fewer. ' +
-      "If the tool says a hotel was not chosen, tell the user and offer the chosen ones. After booking, give the booking reference and the total, and close the conversation."
+      'When the user confirms (e.g. "yes", "book it", "book the same hotels"), ' +
+        'call book_stay with the names of the chosen hotels to book: all of them unless the user names fewer. ' +
+      "If the tool says a hotel was not chosen, tell the user and offer the chosen ones. " +
+        "After booking, give the booking reference and the total, and close the conversation."
     );
   }
 
@@ -70,7 +73,8 @@ export class BookStep extends Step<BookState, HotelFlowTypes> {
     const reference = bookingReference(hotels, checkIn, checkOut);
     context.state.booking = { reference, checkIn, checkOut, nights, lines, totalCents };
     return complete(
-      `Booked ${joinNames(hotels)} for ${checkIn} to ${checkOut} (${nights} nights). Reference ${reference}. Total ${formatCents(totalCents)}. ` +
+      `Booked ${joinNames(hotels)} for ${checkIn} to ${checkOut} (${nights} nights). ` +
+        `Reference ${reference}. Total ${formatCents(totalCents)}. ` +
         "Give the user the reference and the total, and close the conversation.",
     );
   }

@@ -14,8 +14,10 @@ export class DatesStep extends Step<DatesState, HotelFlowTypes> {
     return (
       `The user has chosen these Portland hotels: ${hotels}. They are settled: never ask the user to choose hotels again.\n` +
       `Today is ${context.now().utc().format("dddd YYYY-MM-DD")}.\n` +
-      'Ask the user for the dates of their stay, from check-in to check-out, in any words (e.g. "Aug 9 to Aug 14", "the second week of August", "next weekend"). ' +
-      "Call set_stay_dates with the user's words exactly as they said them; do not turn them into dates yourself, the tool resolves them against today. " +
+      'Ask the user for the dates of their stay, from check-in to check-out, in any words ' +
+        '(e.g. "Aug 9 to Aug 14", "the second week of August", "next weekend"). ' +
+      "Call set_stay_dates with the user's words exactly as they said them; " +
+        "do not turn them into dates yourself, the tool resolves them against today. " +
       "If the tool says the stay cannot be booked, tell the user why and ask for other dates."
     );
   }

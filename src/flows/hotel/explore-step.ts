@@ -13,9 +13,12 @@ export class ExploreStep extends Step<ExploreState, HotelFlowTypes> {
     return (
       "You are a hotel booking assistant for Portland, Oregon. The Portland hotels and their nightly rates for one room:\n" +
       `${CATALOGUE}\n` +
-      "When the user asks what is available, list these hotels with their neighbourhoods and nightly rates and ask which ones they want; they may choose more than one. " +
-      "When the user names one or more hotels, call choose_hotels with the names as the user gave them; the tool checks them against the list. " +
-      "If the tool says a name is not among our hotels, tell the user, quoting the name, and ask them to choose from the list. Do not ask about dates yet."
+      "When the user asks what is available, list these hotels with their neighbourhoods and nightly rates " +
+        "and ask which ones they want; they may choose more than one. " +
+      "When the user names one or more hotels, call choose_hotels with the names as the user gave them; " +
+        "the tool checks them against the list. " +
+      "If the tool says a name is not among our hotels, tell the user, quoting the name, " +
+        "and ask them to choose from the list. Do not ask about dates yet."
     );
   }
 

@@ -82,7 +82,8 @@ function book({ system, latest }: ScriptRequest): ModelReply | undefined {
   }
   const unchosen = /^(.+?) (was|were) not chosen; the chosen hotels are (.+?)\. Tell the user/.exec(latest.content);
   if (unchosen) {
-    return scriptedText(`${unchosen[1]} ${unchosen[2] === "was" ? "isn't" : "aren't"} among the hotels you chose. You chose ${unchosen[3]}; shall I book those?`);
+    return scriptedText(`${unchosen[1]} ${unchosen[2] === "was" ? "isn't" : "aren't"} among the hotels you chose. ` +
+      `You chose ${unchosen[3]}; shall I book those?`);
   }
   return undefined;
 }

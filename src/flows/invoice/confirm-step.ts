@@ -32,7 +32,8 @@ export class ConfirmStep extends Step<ConfirmState, InvoiceFlowTypes> {
   answerConfirmation(args: { answer: string }, context: StepContext<ConfirmState, InvoiceFlowTypes>) {
     const decision = readConfirmation(args.answer);
     if (decision === undefined) {
-      return stay(`"${args.answer.trim()}" is neither yes nor no. Nothing was issued. Ask the user to answer yes to issue the invoice, or no to change the items.`);
+      return stay(`"${args.answer.trim()}" is neither yes nor no. Nothing was issued. ` +
+        `Ask the user to answer yes to issue the invoice, or no to change the items.`);
     }
     if (decision === "no") {
       context.state.changesRequested = (context.state.changesRequested ?? 0) + 1;
@@ -47,7 +48,8 @@ export class ConfirmStep extends Step<ConfirmState, InvoiceFlowTypes> {
     const number = invoiceNumber(issuedOn, invoice.customer, invoice.items);
     Object.assign(context.state, { invoiceNumber: number, issuedOn, dueOn });
     return complete(
-      `Issued invoice ${number} to ${invoice.customer.name} on ${issuedOn}, due ${dueOn} (net ${PAYMENT_TERM_DAYS}): total ${formatMoney(invoice.totals.totalCents)}. ` +
+      `Issued invoice ${number} to ${invoice.customer.name} on ${issuedOn}, due ${dueOn} (net ${PAYMENT_TERM_DAYS}): ` +
+        `total ${formatMoney(invoice.totals.totalCents)}. ` +
         "Tell the user the invoice number, the total and the due date, and close the conversation.",
     );
   }

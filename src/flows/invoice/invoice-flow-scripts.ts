@@ -28,7 +28,8 @@ function customer({ latest }: ScriptRequest): ModelReply | undefined {
 function lineItems({ system, latest }: ScriptRequest): ModelReply | undefined {
   if (latest?.role === "handoff" && latest.from === "CustomerStep") {
     const customer = /^Saved the customer (.+)\.$/.exec(latest.content)?.[1];
-    return scriptedText(`Invoicing ${customer}. Send the line items one at a time, like: 3 widgets at $12.50 with 8.25% tax. Say done when there are no more.`);
+    return scriptedText(`Invoicing ${customer}. ` +
+      `Send the line items one at a time, like: 3 widgets at $12.50 with 8.25% tax. Say done when there are no more.`);
   }
   // Back from the summary, handed the turn by ConfirmStep: the items as they stand are the prompt's.
   if (latest?.role === "handoff" && latest.from === "ConfirmStep") {
@@ -46,7 +47,8 @@ function lineItems({ system, latest }: ScriptRequest): ModelReply | undefined {
     return scriptedText(`I didn't catch an item there. ${NEXT}`);
   }
   if (latest?.role === "tool" && latest.content.startsWith("Not added: ")) {
-    return scriptedText(`Sorry, I couldn't add that: ${facts(latest.content.slice("Not added: ".length))} Please send the item again, like: 3 widgets at $12.50 with 8.25% tax.`);
+    return scriptedText(`Sorry, I couldn't add that: ${facts(latest.content.slice("Not added: ".length))} ` +
+      `Please send the item again, like: 3 widgets at $12.50 with 8.25% tax.`);
   }
   if (latest?.role === "tool") return scriptedText(`${facts(latest.content)} ${NEXT}`);
   return undefined;

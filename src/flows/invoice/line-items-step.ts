@@ -21,7 +21,8 @@ export class LineItemsStep extends Step<LineItemsState, InvoiceFlowTypes> {
     return (
       `You are adding line items to the invoice for ${describeCustomer(invoice)}, one item per user message. ` +
       "An item has a description, a quantity (a whole number), a unit price and a tax rate in percent. " +
-      'For each item call add_line_item with the user\'s own words for each part, e.g. quantity "3", unit_price "$12.50", tax_rate "8.25%": ' +
+      'For each item call add_line_item with the user\'s own words for each part, ' +
+        'e.g. quantity "3", unit_price "$12.50", tax_rate "8.25%": ' +
       "the tool checks them and does all the arithmetic, so never compute amounts yourself. " +
       "After each call tell the user what the tool reports, including the running total. " +
       "To drop an item call remove_line_item with its line number. When the user says they are done, call finish_items. " +
@@ -77,7 +78,8 @@ export class LineItemsStep extends Step<LineItemsState, InvoiceFlowTypes> {
       return stay(`There is no line ${args.line} on the invoice; ${lines}. Nothing was removed. Ask the user which line to remove.`);
     }
     const running = saveLines(context.state, items.filter((_, index) => index !== args.line - 1));
-    return stay(`Removed line ${args.line} (${removed.description}); the lines after it moved up. ${running} Ask the user for the next item, or to say done.`);
+    return stay(`Removed line ${args.line} (${removed.description}); the lines after it moved up. ` +
+      `${running} Ask the user for the next item, or to say done.`);
   }
 
   @tool({

@@ -21,7 +21,8 @@ export const MIGRATIONS: Readonly<Record<number, (document: Document) => Documen
 function unreadable(id: string, where: string, reason: string, flow: unknown): FlowcheckError {
   return new FlowcheckError(
     "session_unreadable",
-    `Session "${id}" in ${where} cannot be read by this version (${reason}); it is kept as it is, and a new session is started in its place.`,
+    `Session "${id}" in ${where} cannot be read by this version (${reason}); ` +
+      `it is kept as it is, and a new session is started in its place.`,
     { details: { flow: typeof flow === "string" ? flow : undefined, reason } },
   );
 }

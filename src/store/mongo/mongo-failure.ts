@@ -22,7 +22,8 @@ export function mongoFailure(error: unknown, where: string): unknown {
   if (error instanceof MongoServerError || error instanceof MongoNetworkError || error instanceof MongoServerSelectionError) {
     return new FlowcheckError(
       "store_unavailable",
-      `The session store (${where}) failed: ${error.message}. Nothing of the turn was stored; send the request again once the server is back.`,
+      `The session store (${where}) failed: ${error.message}. ` +
+        `Nothing of the turn was stored; send the request again once the server is back.`,
       { cause: error },
     );
   }

@@ -289,7 +289,8 @@ export class SqliteSessionStore extends SessionStoreBase {
     if (!(error instanceof Database.SqliteError)) return error;
     return new FlowcheckError(
       "store_unavailable",
-      `The session store (${this.description}) failed: ${error.message} (${error.code}). Nothing of the turn was stored; send the request again once the store is back.`,
+      `The session store (${this.description}) failed: ${error.message} (${error.code}). ` +
+        `Nothing of the turn was stored; send the request again once the store is back.`,
       { cause: error },
     );
   }

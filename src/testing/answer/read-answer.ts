@@ -46,7 +46,8 @@ function readEventStream(body: string, problems: string[]): { json: Record<strin
     }
   });
   if (json && typeof json["response"] === "string" && joined !== json["response"]) {
-    problems.push(`the token events spell ${JSON.stringify(joined.slice(0, 80))} but the "done" event's response is ${JSON.stringify(json["response"].slice(0, 80))}`);
+    problems.push(`the token events spell ${JSON.stringify(joined.slice(0, 80))} ` +
+      `but the "done" event's response is ${JSON.stringify(json["response"].slice(0, 80))}`);
   }
   return { json, events };
 }

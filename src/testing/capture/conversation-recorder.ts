@@ -29,7 +29,8 @@ interface RecordedTurn extends CapturedTurn {
 
 function configOf(options: RecorderOptions, pin: string): Config {
   if (options.env["FLOW_MODEL"] === "replay") {
-    throw new FlowcheckError("config_invalid", "scenario:record holds a new conversation, which FLOW_MODEL=replay has no cassette for; use FLOW_MODEL=scripted (the default) or live.");
+    throw new FlowcheckError("config_invalid", "scenario:record holds a new conversation, which FLOW_MODEL=replay has no cassette for; " +
+      "use FLOW_MODEL=scripted (the default) or live.");
   }
   // Recording is the live model with its calls kept, which `save` writes as the cassette.
   const env = options.env["FLOW_MODEL"] === "record" ? { ...options.env, FLOW_MODEL: "live" } : options.env;

@@ -30,7 +30,8 @@ export function takeReply(queues: ReplyQueues, where: string, source: string): M
   if (!reply) {
     throw new FlowcheckError(
       "capture_diverged",
-      `Replaying ${source}: ${where} asked its model once more than it did in the conversation, so the flow has changed since it was held. Hold the conversation again on the current flow.`,
+      `Replaying ${source}: ${where} asked its model once more than it did in the conversation, ` +
+        `so the flow has changed since it was held. Hold the conversation again on the current flow.`,
     );
   }
   return reply;

@@ -41,7 +41,8 @@ function checkTarget(target: CaptureTarget): { file: string; cassette: string } 
   if (!SCENARIO_NAME.test(target.name)) {
     throw new FlowcheckError(
       "scenario_name_invalid",
-      `"${target.name}" is not a scenario name: use lower-case letters, digits and dashes (folders with /), e.g. tea-check or team/tea-check.`,
+      `"${target.name}" is not a scenario name: ` +
+        `use lower-case letters, digits and dashes (folders with /), e.g. tea-check or team/tea-check.`,
     );
   }
   const file = join(target.dir, `${target.name}${SCENARIO_SUFFIX}`);
@@ -73,7 +74,9 @@ export async function writeCapturedScenario(
   if (unused.length) {
     throw new FlowcheckError(
       "capture_diverged",
-      `Replaying ${replies.source}: the flow asked its model fewer times than in the conversation (replies never asked for: ${unused.join(", ")}), so the flow has changed since it was held. Hold the conversation again on the current flow.`,
+      `Replaying ${replies.source}: the flow asked its model fewer times than in the conversation ` +
+        `(replies never asked for: ${unused.join(", ")}), so the flow has changed since it was held. ` +
+        `Hold the conversation again on the current flow.`,
     );
   }
   const scenario = scenarioOfCapture(captured, {

@@ -129,7 +129,8 @@ export class Cassette {
     const left = this.#calls.length - this.#played;
     return (
       `${left} recorded call${left === 1 ? " was" : "s were"} never made, from call ${next.position} ` +
-      `(turn ${next.turn} '${next.label}', ${next.where ?? next.kind}) in ${this.path}. The flow now makes fewer calls than when it was recorded; record it again if that is intended.`
+      `(turn ${next.turn} '${next.label}', ${next.where ?? next.kind}) in ${this.path}. ` +
+        `The flow now makes fewer calls than when it was recorded; record it again if that is intended.`
     );
   }
 
@@ -172,7 +173,8 @@ export class Cassette {
       throw new FlowcheckError("cassette_mismatch", `Replay of ${this.path}: ${at} is not in the recording, which has ${this.#calls.length} calls. ${fix}`);
     }
     if (call.kind !== kind) {
-      throw new FlowcheckError("cassette_mismatch", `Replay of ${this.path}: ${at} is a ${kind} call, but the recording has a ${call.kind} call there (${call.where ?? call.kind}). ${fix}`);
+      throw new FlowcheckError("cassette_mismatch", `Replay of ${this.path}: ${at} is a ${kind} call, ` +
+        `but the recording has a ${call.kind} call there (${call.where ?? call.kind}). ${fix}`);
     }
     const difference = firstDifference(call.request, JSON.parse(JSON.stringify(request)));
     if (difference) {

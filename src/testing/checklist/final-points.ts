@@ -25,7 +25,10 @@ function childKeptCursor(turn: PlayedTurn, evidence: FlowEvidence): boolean {
   return movedFrom(turn, evidence.flow) === undefined || execution.some((entry) => entry.kind === "tool" && entry.outcome === "advance" && entry.to === turn.stored?.step);
 }
 
-/** 9: a child flow ran on an asserted turn without moving the parent's cursor, and the child runs (their state) were compared at the end. */
+/**
+ * 9: a child flow ran on an asserted turn without moving the parent's cursor, and the child runs (their state)
+ * were compared at the end.
+ */
 export function childrenPoint(evidence: FlowEvidence): ChecklistPoint {
   if (evidence.flow.children.length === 0) return notApplicable("9", "the flow has no child flows");
   const names = evidence.flow.children.map((child) => child.name);

@@ -28,7 +28,8 @@ export function answerChecks(turn: ScenarioTurn, answer: Answer): Check[] {
   const wantedStatus = completed ? "completed" : "running";
   return [
     compared("answer", "currentStep", json["currentStep"] === turn.expectedActiveStep ? undefined : `the answer says ${step} (runStatus ${String(json["runStatus"])}); the turn expects ${turn.expectedActiveStep}`, turn.expectedActiveStep, json["currentStep"]),
-    compared("answer", "runStatus", json["runStatus"] === wantedStatus ? undefined : `the answer says runStatus ${JSON.stringify(json["runStatus"])}${where}; the turn expects ${wantedStatus}, as its completed is ${completed}`, wantedStatus, json["runStatus"]),
+    compared("answer", "runStatus", json["runStatus"] === wantedStatus ? undefined : `the answer says runStatus ${JSON.stringify(json["runStatus"])}${where}; ` +
+      `the turn expects ${wantedStatus}, as its completed is ${completed}`, wantedStatus, json["runStatus"]),
     compared("answer", "completed", json["completed"] === completed ? undefined : `the answer says completed ${JSON.stringify(json["completed"])}${where}; the turn expects completed ${completed}`, completed, json["completed"]),
   ];
 }

@@ -10,7 +10,16 @@ import { compilePattern } from "../scenario/compile-pattern.ts";
  * why the store cannot be read at all; expectState is then skipped with that reason, not failed.
  */
 export function expectationChecks(turn: ScenarioTurn, answer: Answer, stored: SessionHead | undefined, storeUnavailable?: string): Check[] {
-  const text = answer.text;
+  const checks = textChecks(turn, answer.text);
+  if (turn.expectCsvRows !== undefined) {
+    const problems = answer.csv ? matchPartial(turn.expectCsvRows, answer.csv.rows, "csv rows") : [`the answer is ${answer.mediaType || "untyped"}, not CSV`];
+    checks.push(compared("expectation", "expectCsvRows", problems.length ? problems.join("; ") : undefined, turn.expectCsvRows, answer.csv?.rows));
+  }
+  return [...checks, ...stateChecks(turn, stored, storeUnavailable)];
+}
+
+/** responseMustInclude, responseMustNotInclude and responseMatches, on the answer's text. */
+function textChecks(turn: ScenarioTurn, text: string): Check[] {
   const lower = text.toLowerCase();
   const checks: Check[] = [];
   turn.responseMustInclude?.forEach((needle, index) => {
@@ -23,17 +32,14 @@ export function expectationChecks(turn: ScenarioTurn, answer: Answer, stored: Se
   patterns.forEach((pattern, index) => {
     checks.push({ ...check("expectation", `responseMatches[${index}]`, compilePattern(pattern).test(text) ? undefined : `the response does not match ${pattern}`), expected: pattern });
   });
-  if (turn.expectCsvRows !== undefined) {
-    const problems = answer.csv ? matchPartial(turn.expectCsvRows, answer.csv.rows, "csv rows") : [`the answer is ${answer.mediaType || "untyped"}, not CSV`];
-    checks.push(compared("expectation", "expectCsvRows", problems.length ? problems.join("; ") : undefined, turn.expectCsvRows, answer.csv?.rows));
-  }
-  for (const [step, expected] of Object.entries(turn.expectState ?? {})) {
-    if (storeUnavailable !== undefined) {
-      checks.push(skipped("expectation", `expectState.${step}`, storeUnavailable));
-      continue;
-    }
-    const problems = stored ? matchPartial(expected, stored.steps[step] ?? {}, `steps.${step}`) : ["the session is not stored"];
-    checks.push(compared("expectation", `expectState.${step}`, problems.length ? problems.join("; ") : undefined, expected, stored?.steps[step]));
-  }
   return checks;
+}
+
+/** expectState, step by step, on the stored session; skipped with `storeUnavailable` when the store cannot be read. */
+function stateChecks(turn: ScenarioTurn, stored: SessionHead | undefined, storeUnavailable: string | undefined): Check[] {
+  return Object.entries(turn.expectState ?? {}).map(([step, expected]) => {
+    if (storeUnavailable !== undefined) return skipped("expectation", `expectState.${step}`, storeUnavailable);
+    const problems = stored ? matchPartial(expected, stored.steps[step] ?? {}, `steps.${step}`) : ["the session is not stored"];
+    return compared("expectation", `expectState.${step}`, problems.length ? problems.join("; ") : undefined, expected, stored?.steps[step]);
+  });
 }

@@ -33,6 +33,11 @@ function listProblems(
   return expected.flatMap((item, index) => matchPartial(item, stored[index], `${path}[${index}]`));
 }
 
+/** One final check of the domain contract: failed with its problems joined, passed when there are none. */
+function domainCheck(name: string, problems: string[], expected: unknown, actual: unknown): Check {
+  return compared("domain", name, problems.length ? problems.join("; ") : undefined, expected, actual);
+}
+
 /**
  * The domain contract at the end: each step's state, the whole execution log, the nested runs,
  * and the memory namespaces the scenario lists.
@@ -42,17 +47,17 @@ export function finalChecks(scenario: Scenario, stored: SessionDocument | undefi
   const none = ["no session was stored"];
   for (const [step, expected] of Object.entries(scenario.finalState ?? {})) {
     const problems = stored ? matchPartial(expected, stored.steps[step] ?? {}, `steps.${step}`) : none;
-    checks.push(compared("domain", `finalState.${step}`, problems.length ? problems.join("; ") : undefined, expected, stored?.steps[step]));
+    checks.push(domainCheck(`finalState.${step}`, problems, expected, stored?.steps[step]));
   }
   if (scenario.finalExecution) {
     const log = (stored?.execution ?? []) as unknown as Record<string, unknown>[];
     const problems = stored ? listProblems(scenario.finalExecution, log, "execution", "execution entries", entrySummary) : none;
-    checks.push(compared("domain", "finalExecution", problems.length ? problems.join("; ") : undefined, scenario.finalExecution, stored?.execution));
+    checks.push(domainCheck("finalExecution", problems, scenario.finalExecution, stored?.execution));
   }
   if (scenario.finalChildren) {
     const children = (stored?.children ?? []) as unknown as Record<string, unknown>[];
     const problems = stored ? listProblems(scenario.finalChildren, children, "children", "nested runs", childSummary) : none;
-    checks.push(compared("domain", "finalChildren", problems.length ? problems.join("; ") : undefined, scenario.finalChildren, stored?.children.map(({ memory: _memory, execution: _execution, ...child }) => child)));
+    checks.push(domainCheck("finalChildren", problems, scenario.finalChildren, stored?.children.map(({ memory: _memory, execution: _execution, ...child }) => child)));
   }
   for (const [namespace, expected] of Object.entries(scenario.finalMemory ?? {})) {
     const messages = stored?.memory[namespace] as unknown as Record<string, unknown>[] | undefined;
@@ -62,7 +67,7 @@ export function finalChecks(scenario: Scenario, stored: SessionDocument | undefi
       : !messages
         ? [`memory has no namespace ${namespace}; it has ${namespaces.join(", ") || "none"}`]
         : listProblems(expected, messages, `memory.${namespace}`, "messages", messageSummary);
-    checks.push(compared("domain", `finalMemory.${namespace}`, problems.length ? problems.join("; ") : undefined, expected, messages));
+    checks.push(domainCheck(`finalMemory.${namespace}`, problems, expected, messages));
   }
   return checks;
 }

@@ -34,7 +34,8 @@ export async function flowProblems(client: ChatClient, scenario: Scenario): Prom
   }
   const flows = body?.["flows"];
   if (response.status !== 200 || !Array.isArray(flows) || !flows.every(isListedFlow)) {
-    return [`${where} answered ${response.status} ${JSON.stringify(preview(response.body, 120))}; a flowcheck server lists its flows there as {"flows": [{"name", "steps", …}]}.`];
+    return [`${where} answered ${response.status} ${JSON.stringify(preview(response.body, 120))}; ` +
+      `a flowcheck server lists its flows there as {"flows": [{"name", "steps", …}]}.`];
   }
   const flow = flows.find((candidate) => candidate.name === scenario.flowName);
   if (!flow) {

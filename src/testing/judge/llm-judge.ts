@@ -45,6 +45,25 @@ function grade(verdict: Verdict, minScore: number): Check {
   return { contract: "judge", name: "expectedResponse", outcome: "failed", message: `${why}: ${details.join(" | ")}`, verdict: graded };
 }
 
+/** Adds a completion to the stats: a call or a replay, and its tokens. */
+function countCompletion(stats: JudgeStats, completion: JudgeCompletion): void {
+  if (completion.source === "replay") stats.replayed += 1;
+  else stats.calls += 1;
+  stats.promptTokens += completion.usage?.promptTokens ?? 0;
+  stats.completionTokens += completion.usage?.completionTokens ?? 0;
+}
+
+/** The judge's prompt for a turn: the earlier turns that were answered, the input, the answer and the expectation. */
+function turnPrompt({ scenario, turn, answer, history }: Parameters<Judge>[0]): ReturnType<typeof judgePrompt> {
+  return judgePrompt({
+    conversation: history.filter((report) => report.answer !== undefined).map((report) => ({ user: report.input, assistant: report.answer! })),
+    input: turn.input,
+    answer: answer.text,
+    expectation: turn.expectedResponse ?? "",
+    ...(scenario.judgeInstructions ? { instructions: scenario.judgeInstructions } : {}),
+  });
+}
+
 /**
  * A judge that asks a model for a verdict on each `expectedResponse`. The turn passes only when
  * `pass === true` and `score >=` the turn's `minScore`, else the scenario's `judgeMinScore`, else
@@ -53,23 +72,12 @@ function grade(verdict: Verdict, minScore: number): Check {
  */
 export function createLlmJudge(options: LlmJudgeOptions): Judge {
   const stats = options.stats ?? newJudgeStats();
-  const count = (completion: JudgeCompletion) => {
-    if (completion.source === "replay") stats.replayed += 1;
-    else stats.calls += 1;
-    stats.promptTokens += completion.usage?.promptTokens ?? 0;
-    stats.completionTokens += completion.usage?.completionTokens ?? 0;
-  };
 
-  return async ({ scenario, turn, answer, history }) => {
+  return async (request) => {
+    const { scenario, turn } = request;
     const model = scenario.judgeModel ?? options.model;
     const minScore = turn.minScore ?? scenario.judgeMinScore ?? DEFAULT_JUDGE_MIN_SCORE;
-    const prompt = judgePrompt({
-      conversation: history.filter((report) => report.answer !== undefined).map((report) => ({ user: report.input, assistant: report.answer! })),
-      input: turn.input,
-      answer: answer.text,
-      expectation: turn.expectedResponse ?? "",
-      ...(scenario.judgeInstructions ? { instructions: scenario.judgeInstructions } : {}),
-    });
+    const prompt = turnPrompt(request);
     const key = JudgeCache.key({ model, ...prompt });
     const cached = options.cache?.get(key);
     if (cached) {
@@ -84,7 +92,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       } catch (error) {
         return { contract: "judge", name: "expectedResponse", outcome: "failed", message: `the judge model ${model} failed: ${(error as Error).message}` };
       }
-      count(completion);
+      countCompletion(stats, completion);
       const parsed = parseVerdict(completion.content);
       if ("verdict" in parsed) {
         options.cache?.set(key, parsed.verdict);
@@ -96,7 +104,8 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       contract: "judge",
       name: "expectedResponse",
       outcome: "failed",
-      message: `the judge ${model} gave no valid verdict in 2 tries (want {pass, score, reason, missing, contradictions}); it answered ${answers.join(", then ")}`,
+      message: `the judge ${model} gave no valid verdict in 2 tries (want {pass, score, reason, missing, contradictions}); ` +
+        `it answered ${answers.join(", then ")}`,
     };
   };
 }

@@ -175,8 +175,7 @@ export class ScenarioRun {
       outcome: failures.length ? "failed" : "passed",
       ...(failures.length ? { failure: turnFailure(index + 1, turn.label, failures, answer) } : {}),
       idempotencyKey,
-      request: { ...sent.exchange.request, headers: redactHeaders(sent.exchange.request.headers, Object.keys(this.#options.headers ?? {})), body: parseBody(sent.exchange.request.body) },
-      response: { status: sent.exchange.response.status, headers: redactHeaders(sent.exchange.response.headers), body: answer.events ?? answer.json ?? sent.exchange.response.body },
+      ...this.#shownExchange(sent.exchange, answer),
       ...(this.#stored && stored ? { stored: this.#stored } : {}),
       checks,
       millis: { http: sent.exchange.millis, store: storeMillis },
@@ -217,6 +216,14 @@ export class ScenarioRun {
   }
 
   /** A promise only when a judge is asked: a run without one (every scripted run) waits for nothing. */
+  /** The turn's request and response as the report shows them: secret headers redacted, bodies parsed. */
+  #shownExchange(exchange: ChatExchange, answer: Answer): Pick<TurnReport, "request" | "response"> {
+    return {
+      request: { ...exchange.request, headers: redactHeaders(exchange.request.headers, Object.keys(this.#options.headers ?? {})), body: parseBody(exchange.request.body) },
+      response: { status: exchange.response.status, headers: redactHeaders(exchange.response.headers), body: answer.events ?? answer.json ?? exchange.response.body },
+    };
+  }
+
   #judge(turn: ScenarioTurn, answer: Answer): Check | Promise<Check> {
     const { judge, judgeUnavailable = NO_JUDGE, judgeRequired } = this.#options;
     if (judge) return judge({ scenario: this.loaded.scenario, turn, answer, history: this.reports });

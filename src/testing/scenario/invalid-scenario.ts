@@ -4,7 +4,8 @@ import { FlowcheckError } from "../../errors.ts";
 export function invalidScenario(file: string, problems: readonly string[]): FlowcheckError {
   return new FlowcheckError(
     "scenario_invalid",
-    `${file} is not a valid scenario (${problems.length} problem${problems.length === 1 ? "" : "s"}); no turn was run:\n- ${problems.join("\n- ")}`,
+    `${file} is not a valid scenario (${problems.length} problem${problems.length === 1 ? "" : "s"}); ` +
+      `no turn was run:\n- ${problems.join("\n- ")}`,
     { details: problems },
   );
 }

@@ -31,7 +31,8 @@ function statusProblems(turn: ScenarioTurn, index: number, touched: boolean): st
     problems.push(`${at("expectedActiveStep")}: missing; every answered turn must say which step the session is on after it.`);
   }
   if (!answered && !touched && (turn.expectedActiveStep !== undefined || turn.completed !== undefined || turn.expectState !== undefined)) {
-    problems.push(`${at("expectedStatus")}: ${turn.expectedStatus} is an error status, so the turn changes nothing; drop expectedActiveStep, completed and expectState from it.`);
+    problems.push(`${at("expectedStatus")}: ${turn.expectedStatus} is an error status, so the turn changes nothing; ` +
+      `drop expectedActiveStep, completed and expectState from it.`);
   }
   return problems;
 }
@@ -72,7 +73,8 @@ export function meaningProblems(scenario: Scenario, flows: readonly FlowDefiniti
   if (!flow && scenario.flowName !== undefined) {
     const names = flows.map((candidate) => candidate.name);
     const guess = closestName(scenario.flowName, names);
-    problems.push(`flowName: "${scenario.flowName}" is not a registered flow${guess ? `; did you mean ${guess}?` : "."} The flows are ${names.join(", ")}.`);
+    problems.push(`flowName: "${scenario.flowName}" is not a registered flow${guess ? `; did you mean ${guess}?` : "."} ` +
+      `The flows are ${names.join(", ")}.`);
   }
   problems.push(...scenarioEnvProblems(scenario.env, scenario.flowName, flow));
   const references = stepReferences(scenario);
@@ -85,7 +87,8 @@ export function meaningProblems(scenario: Scenario, flows: readonly FlowDefiniti
   const labels = new Map<string, number>();
   (scenario.turns ?? []).forEach((turn, index) => {
     const first = turn.label === undefined ? undefined : labels.get(turn.label);
-    if (first !== undefined) problems.push(`${turnPath(turn, index, "label")}: "${turn.label}" is also the label of turns[${first}]; labels name the tests, so each must be unique.`);
+    if (first !== undefined) problems.push(`${turnPath(turn, index, "label")}: "${turn.label}" is also the label of turns[${first}]; ` +
+      `labels name the tests, so each must be unique.`);
     else if (turn.label !== undefined) labels.set(turn.label, index);
     problems.push(...statusProblems(turn, index, touchedTurns.has(index)));
     checkSteps(index);

@@ -69,7 +69,8 @@ export function caseProblems(scenario: Scenario): string[] {
         try {
           compilePattern(pattern);
         } catch (error) {
-          problems.push(`${at}: turns[${turnIndex}].responseMatches becomes ${JSON.stringify(pattern)}, which is not a valid regular expression (${(error as Error).message}).`);
+          problems.push(`${at}: turns[${turnIndex}].responseMatches becomes ${JSON.stringify(pattern)}, ` +
+            `which is not a valid regular expression (${(error as Error).message}).`);
         }
       }
     });

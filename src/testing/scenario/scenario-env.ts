@@ -41,7 +41,8 @@ function ownPrefixes(flowName: string, flow: FlowDefinition | undefined): string
 /** What a scenario's `env` takes, in words, for the messages. */
 function whatEnvTakes(prefixes: readonly string[]): string {
   const owned = prefixes.map((prefix) => `${prefix}_…`).join(" and ");
-  return `A scenario's env takes ${owned} (the flow's own settings and pins, such as ${prefixes[0]}_CURRENT_DATE), ${SCENARIO_RUN_SETTINGS.join(" and ")}.`;
+  return `A scenario's env takes ${owned} (the flow's own settings and pins, such as ${prefixes[0]}_CURRENT_DATE), ` +
+    `${SCENARIO_RUN_SETTINGS.join(" and ")}.`;
 }
 
 function problemOf(key: string, flowName: string, prefixes: readonly string[]): string | undefined {
@@ -52,11 +53,13 @@ function problemOf(key: string, flowName: string, prefixes: readonly string[]): 
   const allowed = [...SCENARIO_RUN_SETTINGS, ...prefixes.flatMap((prefix) => PIN_SUFFIXES.map((suffix) => `${prefix}_${suffix}`))];
   const guess = closestName(key, allowed);
   const didYouMean = guess ? ` Did you mean ${guess}?` : "";
-  if (!reserved) return `env.${key}: not a setting of ${flowName}; a variable for anything but the flow belongs in the run's environment. ${whatEnvTakes(prefixes)}${didYouMean}`;
+  if (!reserved) return `env.${key}: not a setting of ${flowName}; ` +
+    `a variable for anything but the flow belongs in the run's environment. ${whatEnvTakes(prefixes)}${didYouMean}`;
   // A flow whose name puts its variables in the run's namespace (a flow `Flow`, `Openai`, `FlowChart`) does not own them.
   const namespace = owner ? ` (${flowName}'s variables begin with ${owner}_, inside the run's own namespace, so the flow does not own them)` : "";
   return (
-    `env.${key}: a run setting${namespace}, which belongs in the run's environment (\`${key}=… npm run test:flows\`), not in a scenario: ` +
+    `env.${key}: a run setting${namespace}, which belongs in the run's environment ` +
+      `(\`${key}=… npm run test:flows\`), not in a scenario: ` +
     `no scenario file chooses the model, a credential, or where requests and sessions go. ${whatEnvTakes(prefixes)}${didYouMean}`
   );
 }

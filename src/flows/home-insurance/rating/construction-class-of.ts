@@ -35,7 +35,8 @@ export function constructionClassOf(words: string): ConstructionMatch {
   const [only, ...others] = [...found];
   if (!only) return { problem: `"${words}" is not a construction we rate; a home's walls are ${CLASSES}.` };
   if (others.length) {
-    return { problem: `"${words}" names more than one construction (${[...found].join(" and ")}); the class is what the exterior walls are mostly built of.` };
+    return { problem: `"${words}" names more than one construction (${[...found].join(" and ")}); ` +
+      `the class is what the exterior walls are mostly built of.` };
   }
   return { construction: only };
 }

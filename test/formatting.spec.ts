@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
+import { test } from "node:test";
+import { promisify } from "node:util";
+
+// The code is formatted by Biome as biome.json says (120 columns; the data files, scenarios/ and
+// test/fixtures/, are left as written). This runs the repository's own Biome on the whole tree,
+// without --write, as `npm run format` would run it with --write.
+
+const ROOT = resolve(import.meta.dirname, "..");
+// The package's launcher picks the native binary for this platform; run by this Node, it needs no shell.
+const BIOME = createRequire(import.meta.url).resolve("@biomejs/biome/bin/biome");
+const FIX = "npm run format";
+
+interface BiomeRun {
+  code: number;
+  output: string;
+}
+
+const run = promisify(execFile);
+
+/** `biome format .` in the repository, its summary as plain text. */
+async function biomeFormatCheck(): Promise<BiomeRun> {
+  const args = [BIOME, "format", "--reporter=summary", "--colors=off", "--max-diagnostics=none", "."];
+  return run(process.execPath, args, { cwd: ROOT }).then(
+    ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      output: error.stdout + error.stderr,
+    }),
+  );
+}
+
+/** The files under the summary's "The following files need to be formatted:", one `- path` a line. */
+function unformattedFiles(output: string): string[] {
+  const list = output.split(/need to be formatted:\s*\n/)[1] ?? "";
+  return [...list.matchAll(/^\s*- (\S.*)$/gm)].map((match) => match[1]!.trim());
+}
+
+test("every source and config file is formatted as biome.json says (npm run format formats them)", async () => {
+  const { code, output } = await biomeFormatCheck();
+  const checked = Number(/Checked (\d+) files?/.exec(output)?.[1] ?? 0);
+  assert.ok(checked > 100, `Biome checked ${checked} files, not the repository's code:\n${output}`);
+  const files = unformattedFiles(output);
+  assert.deepEqual(
+    files,
+    [],
+    `${files.length} of ${checked} files are not formatted as biome.json says; run \`${FIX}\` to format them:\n` +
+      files.map((file) => `  ${file}`).join("\n"),
+  );
+  assert.equal(code, 0, `biome format failed without naming a file; \`${FIX}\` may fix it:\n${output}`);
+});
