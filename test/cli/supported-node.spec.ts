@@ -9,7 +9,7 @@ import { ROOT, runCommand } from "../testing/live/child-run.ts";
 const CHECK = ["--import", "./src/cli/supported-node.mjs"];
 const packageJson = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines: { node: string }; scripts: Record<string, string> };
 
-// The Node 20 this proves the refusal with: the machine's own, which CI's and most contributors' default still is.
+// The Node 20 this proves the refusal with: the machine's own, still the default here and on CI.
 const OLD_NODE = "/usr/bin/node";
 const oldVersion = existsSync(OLD_NODE) ? execFileSync(OLD_NODE, ["--version"], { encoding: "utf8" }).trim().slice(1) : undefined;
 const noOldNode = oldVersion === undefined ? `there is no ${OLD_NODE}` : oldVersion.startsWith("20.") ? false : `${OLD_NODE} is Node ${oldVersion}, not 20`;
