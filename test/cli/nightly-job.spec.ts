@@ -129,16 +129,20 @@ test("the YAML check this relies on refuses what is not well-formed", () => {
   }
 });
 
-test("the Node lines package.json's engines names are the ones ci.yml tests, .ci/run installs besides this machine's, and the README names", () => {
+test("the Node lines package.json's engines names are the ones ci.yml tests, .ci/run installs (the newest for its main block), and the README names", () => {
   const engines = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
   const supported = [...engines.matchAll(/\^(\d+)/g)].map((match) => Number(match[1]));
   assert.ok(supported.length >= 3, `engines.node is ${engines}`);
   const matrix = workflow("ci.yml").jobs["test"]?.strategy?.matrix?.["node"];
   assert.deepEqual(matrix, supported);
-  const others = /^OTHER_NODES=\(([^)]*)\)$/m.exec(readFileSync(join(ROOT, ".ci", "run"), "utf8"))?.[1]?.split(" ").map((version) => Number(version.split(".")[0]));
+  const run = readFileSync(join(ROOT, ".ci", "run"), "utf8");
+  const main = /^MAIN_NODE=(\d+)\.\d+\.\d+$/m.exec(run)?.[1];
+  assert.equal(Number(main), supported.at(-1), ".ci/run's MAIN_NODE=… is the newest supported line");
+  const others = /^OTHER_NODES=\(([^)]*)\)$/m.exec(run)?.[1]?.split(" ").map((version) => Number(version.split(".")[0]));
   assert.ok(others, ".ci/run has no OTHER_NODES=(…) line");
-  assert.deepEqual(others, supported.slice(1), "every supported line but the oldest, which is this machine's");
-  const readme = /^Node (\d+) \([^)]*\), ([^:]*): CI runs the suite on all \w+\./m.exec(readFileSync(join(ROOT, "README.md"), "utf8"));
-  assert.ok(readme, "README.md has no 'Node …: CI runs the suite on all …' line");
-  assert.deepEqual([Number(readme[1]), ...[...readme[2]!.matchAll(/\d+/g)].map((match) => Number(match[0]))], supported);
+  assert.deepEqual(others, supported.slice(0, -1), "every supported line but the newest, which the main block runs on");
+  const readme = /^Node (\d+) \((\d+\.\d+) or later\), ([^:]*): CI runs the suite on all \w+\./m.exec(readFileSync(join(ROOT, "README.md"), "utf8"));
+  assert.ok(readme, "README.md has no 'Node … (… or later), …: CI runs the suite on all …' line");
+  assert.deepEqual([Number(readme[1]), ...[...readme[3]!.matchAll(/\d+/g)].map((match) => Number(match[0]))], supported);
+  assert.equal(readme[2], /^\^(\d+\.\d+)/.exec(engines)?.[1], "the README's floor is engines.node's");
 });

@@ -9,16 +9,14 @@ import { caseProblems } from "./scenario-cases.ts";
 import { schemaProblems, soundPart } from "./schema-problems.ts";
 
 /**
- * Where JSON.parse stopped, in our words, and its reason without the position it gives: V8 names
- * an offset, and from Node 22 on also a line and column, so its text differs between runtimes.
+ * Where JSON.parse stopped, in our words: V8's `… in JSON at position 12 (line 2 column 3)` reads
+ * ` at line 2, column 3: …`, as every other scenario problem names its place.
  */
-function describeJsonError(text: string, message: string): string {
+function describeJsonError(message: string): string {
   const reason = message.replace(/\s*\n\s*/g, " ");
-  const offset = /\s*in JSON at position (\d+)(?:\s*\(line \d+ column \d+\))?/.exec(reason);
-  if (!offset) return `: ${reason}`;
-  const before = text.slice(0, Number(offset[1]));
-  const line = before.split("\n").length;
-  return ` at line ${line}, column ${before.length - before.lastIndexOf("\n")}: ${reason.replace(offset[0], "")}`;
+  const position = /\s*in JSON at position \d+ \(line (\d+) column (\d+)\)/.exec(reason);
+  if (!position) return `: ${reason}`;
+  return ` at line ${position[1]}, column ${position[2]}: ${reason.replace(position[0], "")}`;
 }
 
 /**
@@ -59,7 +57,7 @@ export function loadScenario(file: string, flows: readonly FlowDefinition[], opt
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return fail([`the file is not valid JSON${describeJsonError(text, (error as Error).message)}`]);
+    return fail([`the file is not valid JSON${describeJsonError((error as Error).message)}`]);
   }
   const { problems, errors } = schemaProblems(data);
   if (data === null || typeof data !== "object" || Array.isArray(data)) return fail(problems);

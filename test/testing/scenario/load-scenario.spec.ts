@@ -176,7 +176,7 @@ test("regular expressions that do not compile are refused, bare or in the /patte
   ]);
 });
 
-// What follows the colon is V8's own text, which changes between Node versions; the position is ours.
+// What follows the colon is V8's own text, which changes between Node versions; the position is named our way.
 test("invalid JSON is refused with the line and column of the mistake, named once", () => {
   const [problem, ...more] = problemsOf(write("broken", '{\n  "flowName": "BasicFlow"\n  "turns": []\n}\n'));
   assert.deepEqual(more, []);
