@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { NODE_FLOOR, NODE_LINES, unsupportedNode } from "../../src/cli/supported-node.mjs";
-import { ROOT, runCommand } from "../testing/live/child-run.ts";
+import { ROOT, runCommand } from "../support/child-run.ts";
 
 const CHECK = ["--import", "./src/cli/supported-node.mjs"];
 const packageJson = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines: { node: string }; scripts: Record<string, string> };
@@ -41,9 +41,13 @@ test("package.json's engines floor and Node lines are the check's", () => {
   assert.deepEqual([...engines.matchAll(/\^(\d+)/g)].map((match) => Number(match[1])), NODE_LINES);
 });
 
-test("every npm script but typecheck and the test runner's (test, test:*, which the runner wires) preloads the check", () => {
+test("every npm script that runs flowcheck's code checks the Node first: the runner's own entry, the others by preloading it", () => {
+  const entry = readFileSync(join(ROOT, "src", "cli", "run-specs.mjs"), "utf8");
+  assert.match(entry.split("\n").find((line) => line.startsWith("import ")) ?? "", /^import "\.\/supported-node\.mjs";$/, "run-specs.mjs imports the check before anything else");
   for (const [name, script] of Object.entries(packageJson.scripts)) {
-    if (name === "typecheck" || name === "test" || name.startsWith("test:")) continue;
-    assert.match(script, /^(node|tsx) --import \.\/src\/cli\/supported-node\.mjs /, `${name}: ${script}`);
+    // The typecheck and the formatter run no code of ours.
+    if (name === "typecheck" || name === "format") continue;
+    if (name === "test" || name.startsWith("test:")) assert.match(script, /node src\/cli\/run-specs\.mjs /, `${name}: ${script}`);
+    else assert.match(script, /^(node|tsx) --import \.\/src\/cli\/supported-node\.mjs /, `${name}: ${script}`);
   }
 });

@@ -158,6 +158,23 @@ test("a scenario's FLOW_PASS_RATE is the pass rate its repeats are held to, unle
     name: "flaky-judge",
     scenario: { flowName: "BasicFlow", env: { FLOW_PASS_RATE: "0.5" }, turns: [{ label: "name", input: "John Wick", expectedActiveStep: "WeatherStep" }] },
   };
-  assert.deepEqual(repeatOf(suiteConfigOf(loaded, { FLOW_REPEAT: "4" })), { times: 4, passRate: 0.5 });
-  assert.deepEqual(repeatOf(suiteConfigOf(loaded, { FLOW_REPEAT: "4", FLOW_PASS_RATE: "1" })), { times: 4, passRate: 1 });
+  const configOf = (env: Record<string, string>) => {
+    const config = suiteConfigOf(loaded, env);
+    assert.ok(!(config instanceof Error), String(config));
+    return config;
+  };
+  assert.deepEqual(repeatOf(configOf({ FLOW_REPEAT: "4" })), { times: 4, passRate: 0.5 });
+  assert.deepEqual(repeatOf(configOf({ FLOW_REPEAT: "4", FLOW_PASS_RATE: "1" })), { times: 4, passRate: 1 });
+});
+
+test("a suite's configuration that does not load is the error itself, every problem in it, for the suite's first test to throw", () => {
+  const loaded: LoadedScenario = {
+    file: "bad-rate.scenario.json",
+    name: "bad-rate",
+    scenario: { flowName: "BasicFlow", env: { FLOW_PASS_RATE: "2" }, turns: [{ label: "name", input: "John Wick", expectedActiveStep: "WeatherStep" }] },
+  };
+  const config = suiteConfigOf(loaded, { FLOW_REPEAT: "many" });
+  assert.ok(config instanceof Error);
+  assert.match(config.message, /FLOW_REPEAT/);
+  assert.match(config.message, /FLOW_PASS_RATE/);
 });
