@@ -1,6 +1,14 @@
 import { FlowcheckError } from "./errors.ts";
 import { compileSchema } from "./engine/schema-validator.ts";
-import { CHECKLIST_MODES, ENVIRONMENT_VARIABLES, JUDGE_MODES, MODEL_MODES, SESSION_STORES, type EnvironmentVariable, type VariableName } from "./environment-variables.ts";
+import {
+  CHECKLIST_MODES,
+  ENVIRONMENT_VARIABLES,
+  JUDGE_MODES,
+  MODEL_MODES,
+  SESSION_STORES,
+  type EnvironmentVariable,
+  type VariableName,
+} from "./environment-variables.ts";
 
 export { CHECKLIST_MODES, JUDGE_MODES, MODEL_MODES, SESSION_STORES };
 export type ModelMode = (typeof MODEL_MODES)[number];
@@ -67,20 +75,29 @@ type Table = typeof ENVIRONMENT_VARIABLES;
 type RunVariable = Exclude<VariableName, `<FLOW>_${string}`>;
 type Defaulted = { [Name in RunVariable]: Table[Name] extends { default: string } ? Name : never }[RunVariable];
 
-const RUN_ENTRIES = Object.entries(ENVIRONMENT_VARIABLES).filter(([name]) => !name.startsWith("<FLOW>_")) as [RunVariable, EnvironmentVariable][];
+const RUN_ENTRIES = Object.entries(ENVIRONMENT_VARIABLES).filter(([name]) => !name.startsWith("<FLOW>_")) as [
+  RunVariable,
+  EnvironmentVariable,
+][];
 // `<FLOW>_USE_SCRIPTED_MODEL` → `_USE_SCRIPTED_MODEL`: how a flow's own variable of that kind ends.
 const FLOW_ENTRIES = Object.entries(ENVIRONMENT_VARIABLES)
   .filter(([name]) => name.startsWith("<FLOW>_"))
   .map(([name, variable]) => [name.slice("<FLOW>".length), variable] as [string, EnvironmentVariable]);
 
 /** Each variable's value when unset, from the table. */
-export const DEFAULTS = Object.freeze(Object.fromEntries(RUN_ENTRIES.flatMap(([name, variable]) => (variable.default === undefined ? [] : [[name, variable.default]])))) as Readonly<
-  Record<Defaulted, string>
->;
+export const DEFAULTS = Object.freeze(
+  Object.fromEntries(
+    RUN_ENTRIES.flatMap(([name, variable]) => (variable.default === undefined ? [] : [[name, variable.default]])),
+  ),
+) as Readonly<Record<Defaulted, string>>;
 
 const validateEnv = compileSchema({
   type: "object",
-  properties: Object.fromEntries(RUN_ENTRIES.flatMap(([name, variable]) => (variable.schema ? [[name, { type: "string", ...variable.schema }]] : []))),
+  properties: Object.fromEntries(
+    RUN_ENTRIES.flatMap(([name, variable]) =>
+      variable.schema ? [[name, { type: "string", ...variable.schema }]] : [],
+    ),
+  ),
 });
 
 /**
@@ -95,12 +112,26 @@ export const RUN_VARIABLES: readonly string[] = Object.freeze(RUN_ENTRIES.map(([
  * (OPENAI_API_KEY, FLOW_HEADERS, FLOW_API_TOKEN) have no schema: they are checked by code of their
  * own that never quotes them.
  */
-function refusal(name: string, value: string, variable: EnvironmentVariable | undefined, fallback = "a valid value"): string {
+function refusal(
+  name: string,
+  value: string,
+  variable: EnvironmentVariable | undefined,
+  fallback = "a valid value",
+): string {
   return `${name}="${value}" is not valid: expected ${variable?.hint ?? fallback}.`;
 }
 
 // The runner sets these itself: a flow request's body type, what it accepts, the session it continues, the turn's key.
-const RUNNER_HEADERS = new Set(["content-type", "content-length", "accept", "host", "connection", "transfer-encoding", "chat_session_id", "idempotency-key"]);
+const RUNNER_HEADERS = new Set([
+  "content-type",
+  "content-length",
+  "accept",
+  "host",
+  "connection",
+  "transfer-encoding",
+  "chat_session_id",
+  "idempotency-key",
+]);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
@@ -114,7 +145,9 @@ function headersOf(text: string | undefined, problems: string[]): Record<string,
   try {
     value = JSON.parse(text);
   } catch {
-    problems.push(`FLOW_HEADERS is not valid JSON (its value is not shown: it may hold credentials); expected an object of header names and values, ${example}.`);
+    problems.push(
+      `FLOW_HEADERS is not valid JSON (its value is not shown: it may hold credentials); expected an object of header names and values, ${example}.`,
+    );
     return {};
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
@@ -124,8 +157,12 @@ function headersOf(text: string | undefined, problems: string[]): Record<string,
   const headers: Record<string, string> = {};
   for (const [name, headerValue] of Object.entries(value)) {
     if (!HEADER_NAME.test(name)) problems.push(`FLOW_HEADERS has ${JSON.stringify(name)}, which is not a header name.`);
-    else if (RUNNER_HEADERS.has(name.toLowerCase())) problems.push(`FLOW_HEADERS has ${name}, which the runner sets itself; drop it.`);
-    else if (typeof headerValue !== "string") problems.push(`FLOW_HEADERS has ${name} with a ${headerValue === null ? "null" : typeof headerValue} value; header values are strings.`);
+    else if (RUNNER_HEADERS.has(name.toLowerCase()))
+      problems.push(`FLOW_HEADERS has ${name}, which the runner sets itself; drop it.`);
+    else if (typeof headerValue !== "string")
+      problems.push(
+        `FLOW_HEADERS has ${name} with a ${headerValue === null ? "null" : typeof headerValue} value; header values are strings.`,
+      );
     else headers[name] = headerValue;
   }
   return headers;
@@ -138,8 +175,14 @@ function apiTokenOf(token: string | undefined, problems: string[]): string | und
   if (token === undefined) return undefined;
   const hint = `use ${MIN_API_TOKEN} or more letters, digits and punctuation, e.g. the output of \`openssl rand -hex 32\``;
   // A bearer token travels in a header: a space, a control character or non-ASCII would not arrive as set.
-  if (!/^[\x21-\x7e]+$/.test(token)) problems.push(`FLOW_API_TOKEN holds a space, a control character or a character outside ASCII (its value is not shown: it is a secret); ${hint}.`);
-  else if (token.length < MIN_API_TOKEN) problems.push(`FLOW_API_TOKEN is shorter than ${MIN_API_TOKEN} characters (its value is not shown: it is a secret), too easy to guess; ${hint}.`);
+  if (!/^[\x21-\x7e]+$/.test(token))
+    problems.push(
+      `FLOW_API_TOKEN holds a space, a control character or a character outside ASCII (its value is not shown: it is a secret); ${hint}.`,
+    );
+  else if (token.length < MIN_API_TOKEN)
+    problems.push(
+      `FLOW_API_TOKEN is shorter than ${MIN_API_TOKEN} characters (its value is not shown: it is a secret), too easy to guess; ${hint}.`,
+    );
   return token;
 }
 
@@ -156,7 +199,8 @@ function envProblems(env: Readonly<Record<string, string>>): string[] {
   if (Number.isInteger(port) && port > 65535) problems.push(refusal("PORT", env["PORT"]!, ENVIRONMENT_VARIABLES.PORT));
   for (const [key, value] of Object.entries(env)) {
     const [, variable] = FLOW_ENTRIES.find(([suffix]) => key.endsWith(suffix)) ?? [];
-    if (variable?.schema && "enum" in variable.schema && !variable.schema.enum.includes(value)) problems.push(refusal(key, value, variable));
+    if (variable?.schema && "enum" in variable.schema && !variable.schema.enum.includes(value))
+      problems.push(refusal(key, value, variable));
   }
   return problems;
 }
@@ -169,7 +213,10 @@ function providerKeyInHeaders(headers: Readonly<Record<string, string>>, apiKey:
   if (apiKey === undefined || apiKey.length < 8) return [];
   return Object.entries(headers)
     .filter(([, value]) => value.includes(apiKey))
-    .map(([name]) => `FLOW_HEADERS has ${name} carrying OPENAI_API_KEY's value (not shown), which would send the provider's key to the target; give the target its own credential.`);
+    .map(
+      ([name]) =>
+        `FLOW_HEADERS has ${name} carrying OPENAI_API_KEY's value (not shown), which would send the provider's key to the target; give the target its own credential.`,
+    );
 }
 
 /** Settings that need each other: a store's address, a live model's key, no recording under CI. */
@@ -183,17 +230,25 @@ function combinationProblems(env: Readonly<Record<string, string>>): string[] {
     problems.push(`FLOW_MODEL=${mode} needs OPENAI_API_KEY (any value for a local server that ignores it).`);
   }
   if ((mode === "record" || mode === "replay") && env["FLOW_BASE_URL"]) {
-    problems.push(`FLOW_MODEL=${mode} tapes the models of an app in this process, but FLOW_BASE_URL=${env["FLOW_BASE_URL"]} runs its models elsewhere; unset one of them.`);
+    problems.push(
+      `FLOW_MODEL=${mode} tapes the models of an app in this process, but FLOW_BASE_URL=${env["FLOW_BASE_URL"]} runs its models elsewhere; unset one of them.`,
+    );
   }
   if ((env["FLOW_PRICE_PER_MTOK_IN"] === undefined) !== (env["FLOW_PRICE_PER_MTOK_OUT"] === undefined)) {
-    problems.push("FLOW_PRICE_PER_MTOK_IN and FLOW_PRICE_PER_MTOK_OUT go together: set both (in dollars per million tokens) for a cost estimate, or neither.");
+    problems.push(
+      "FLOW_PRICE_PER_MTOK_IN and FLOW_PRICE_PER_MTOK_OUT go together: set both (in dollars per million tokens) for a cost estimate, or neither.",
+    );
   }
   // Every repeat would record the same file at once: two writers on one cassette, the last one winning.
   if (mode === "record" && Number(env["FLOW_REPEAT"] ?? DEFAULTS.FLOW_REPEAT) > 1) {
-    problems.push(`FLOW_MODEL=record with FLOW_REPEAT=${env["FLOW_REPEAT"]} is refused: each repeat would write the same cassette. Record once (FLOW_REPEAT=1), then repeat with FLOW_MODEL=live or replay.`);
+    problems.push(
+      `FLOW_MODEL=record with FLOW_REPEAT=${env["FLOW_REPEAT"]} is refused: each repeat would write the same cassette. Record once (FLOW_REPEAT=1), then repeat with FLOW_MODEL=live or replay.`,
+    );
   }
   if (mode === "record" && env["CI"]) {
-    problems.push("FLOW_MODEL=record is refused under CI (CI is set): CI replays cassettes and never calls a live model. Record on a workstation and commit the cassette.");
+    problems.push(
+      "FLOW_MODEL=record is refused under CI (CI is set): CI replays cassettes and never calls a live model. Record on a workstation and commit the cassette.",
+    );
   }
   return problems;
 }
@@ -218,7 +273,9 @@ export function loadConfig(source: Environment = process.env, defaults: Readonly
   const apiToken = apiTokenOf(env["FLOW_API_TOKEN"], problems);
   problems.push(...combinationProblems(env));
   if (problems.length) {
-    throw new FlowcheckError("config_invalid", `The environment is not valid:\n- ${problems.join("\n- ")}`, { details: problems });
+    throw new FlowcheckError("config_invalid", `The environment is not valid:\n- ${problems.join("\n- ")}`, {
+      details: problems,
+    });
   }
   return Object.freeze({
     host: env["HOST"] ?? DEFAULTS.HOST,
@@ -265,7 +322,9 @@ function limitsOf(env: Readonly<Record<string, string>>): RunLimitsConfig {
 }
 
 function definedIn(source: Environment): Record<string, string> {
-  return Object.fromEntries(Object.entries(source).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(source).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 /** The mode a flow runs in: its own `<FLOW>_USE_SCRIPTED_MODEL` pin, else `FLOW_MODEL`, else `fallback`. */
@@ -283,9 +342,11 @@ export function modelModeOf(config: Config, envPrefix: string, fallback: ModelMo
 export function checklistStrictOf(envPrefix: string, env: Environment = process.env): boolean {
   const mode = env["FLOW_CHECKLIST"];
   if (mode && !(CHECKLIST_MODES as readonly string[]).includes(mode)) {
-    throw new FlowcheckError("config_invalid", `The environment is not valid:\n- ${refusal("FLOW_CHECKLIST", mode, ENVIRONMENT_VARIABLES.FLOW_CHECKLIST)}`);
+    throw new FlowcheckError(
+      "config_invalid",
+      `The environment is not valid:\n- ${refusal("FLOW_CHECKLIST", mode, ENVIRONMENT_VARIABLES.FLOW_CHECKLIST)}`,
+    );
   }
   const pin = env[`${envPrefix}_STRICT_CHECKLIST`];
   return mode === "strict" || pin === "1" || pin === "true";
 }
-

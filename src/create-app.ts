@@ -78,11 +78,19 @@ function planModels(entries: readonly FlowEntry[], config: Config, defaultMode: 
 }
 
 /** The flows that call a live model, and those taped; refuses modes the app cannot serve. */
-function checkModes(modelModes: Readonly<Record<string, ModelMode>>, config: Config, cassette: ModelWrapper | undefined): { live: string[]; taped: Set<string> } {
-  const flowsIn = (...wanted: ModelMode[]) => Object.keys(modelModes).filter((name) => wanted.includes(modelModes[name]!));
+function checkModes(
+  modelModes: Readonly<Record<string, ModelMode>>,
+  config: Config,
+  cassette: ModelWrapper | undefined,
+): { live: string[]; taped: Set<string> } {
+  const flowsIn = (...wanted: ModelMode[]) =>
+    Object.keys(modelModes).filter((name) => wanted.includes(modelModes[name]!));
   const live = flowsIn("live", "record");
   if (live.length && !config.openai.apiKey) {
-    throw new FlowcheckError("config_invalid", `${live.join(", ")} run with the live model, which needs OPENAI_API_KEY; set it, or set FLOW_MODEL=scripted.`);
+    throw new FlowcheckError(
+      "config_invalid",
+      `${live.join(", ")} run with the live model, which needs OPENAI_API_KEY; set it, or set FLOW_MODEL=scripted.`,
+    );
   }
   const taped = new Set(flowsIn("record", "replay"));
   if (taped.size && !cassette) {
@@ -100,11 +108,18 @@ function checkModes(modelModes: Readonly<Record<string, ModelMode>>, config: Con
  * of the scripted flows, the cassette of the taped ones, and the caller's wrapper outermost, so a
  * failure it injects happens before any tape records or replays.
  */
-function composeModels(plan: ModelPlan, modes: { taped: Set<string> }, config: Config, options: AppOptions): ModelFactory {
+function composeModels(
+  plan: ModelPlan,
+  modes: { taped: Set<string> },
+  config: Config,
+  options: AppOptions,
+): ModelFactory {
   const { cassette, wrapModel } = options;
   const layers: (ModelWrapper | undefined)[] = [
     Object.keys(plan.scripts).length ? scriptedModel(plan.scripts) : undefined,
-    cassette && modes.taped.size ? (context, make) => (modes.taped.has(context.rootFlow) ? cassette(context, make) : make()) : undefined,
+    cassette && modes.taped.size
+      ? (context, make) => (modes.taped.has(context.rootFlow) ? cassette(context, make) : make())
+      : undefined,
     wrapModel,
   ];
   const live = liveModel({ ...config.openai, ...(options.modelFetch ? { fetch: options.modelFetch } : {}) });
@@ -123,7 +138,8 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   const modes = checkModes(plan.modelModes, config, options.cassette);
   const store = options.store ?? (await openSessionStore(config, options.defaultSqlitePath ?? "data/flowcheck.sqlite"));
   // With no flow live, every turn of this app is kept to loopback; other apps in the process are not.
-  const guard = modes.live.length === 0 ? guardLoopbackOnly(config.flowModel === "replay" ? "replay" : "scripted") : undefined;
+  const guard =
+    modes.live.length === 0 ? guardLoopbackOnly(config.flowModel === "replay" ? "replay" : "scripted") : undefined;
   let engine: FlowEngine;
   try {
     engine = new FlowEngine({
@@ -134,7 +150,11 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       env: config.env,
       clockOf: (flow) => {
         const clock = plan.clocks.get(flow);
-        if (!clock) throw new FlowcheckError("flow_invalid", `${flow} is neither registered nor a declared child of a registered flow.`);
+        if (!clock)
+          throw new FlowcheckError(
+            "flow_invalid",
+            `${flow} is neither registered nor a declared child of a registered flow.`,
+          );
         return clock;
       },
     });

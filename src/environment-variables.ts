@@ -14,7 +14,10 @@ export interface EnvironmentVariable {
   /** The default as the reference words it, when it is more than the value (`the SDK's`, `unset: no limit`). */
   readonly shown?: string;
   /** What the value must be, as JSON Schema keywords for a string; without it, any string. */
-  readonly schema?: { readonly enum: readonly string[] } | { readonly pattern: string } | { readonly minLength: number };
+  readonly schema?:
+    | { readonly enum: readonly string[] }
+    | { readonly pattern: string }
+    | { readonly minLength: number };
   /** A refused value's fix, in words; without it, the schema's own message. */
   readonly hint?: string;
   /** The reference's meaning column. */
@@ -151,7 +154,7 @@ export const ENVIRONMENT_VARIABLES = {
   },
 
   FLOW_HEADERS: {
-    doc: "headers the runner adds to every request to the target, as a JSON object, e.g. `{\"Authorization\": \"Bearer …\"}` for a staging server behind a login; reports and transcripts show their values as `[redacted]`, and a bad value is refused without being quoted; the headers the runner sets itself (`Content-Type`, `Accept`, `CHAT_SESSION_ID`, `Idempotency-Key`, …) are refused",
+    doc: 'headers the runner adds to every request to the target, as a JSON object, e.g. `{"Authorization": "Bearer …"}` for a staging server behind a login; reports and transcripts show their values as `[redacted]`, and a bad value is refused without being quoted; the headers the runner sets itself (`Content-Type`, `Accept`, `CHAT_SESSION_ID`, `Idempotency-Key`, …) are refused',
   },
 
   FLOW_TURN_TIMEOUT_MS: {
@@ -165,7 +168,8 @@ export const ENVIRONMENT_VARIABLES = {
     doc: "set by CI services: recording is refused, a missing cassette is an error",
   },
   FLOW_CONCURRENCY: {
-    shown: "`OPENAI_MAX_INFLIGHT`'s value (16) in live and record runs and with `JUDGE=required`, since a conversation waits on one request at a time; unset otherwise",
+    shown:
+      "`OPENAI_MAX_INFLIGHT`'s value (16) in live and record runs and with `JUDGE=required`, since a conversation waits on one request at a time; unset otherwise",
     schema: { pattern: POSITIVE },
     hint: "a whole number of conversations, 1 or more (1 plays them one after another)",
     doc: "conversations (scenarios, cases, repeats) in flight at once across one `run-specs` invocation; `1` plays them one after another. Unset in a scripted or replay run: conversations play one after another, as node:test reaches them",
@@ -198,8 +202,6 @@ export const ENVIRONMENT_VARIABLES = {
     hint: "dollars per million output tokens, e.g. 0.6",
     doc: "dollars per million output tokens: with `FLOW_PRICE_PER_MTOK_IN`, the run's summary estimates its cost. Set both or neither",
   },
-
-
 } as const satisfies Record<string, EnvironmentVariable>;
 
 export type VariableName = keyof typeof ENVIRONMENT_VARIABLES;

@@ -6,40 +6,102 @@
 export const errorCatalogue = {
   invalid_json: { status: 400, summary: "The request body is not valid JSON." },
   invalid_request: { status: 400, summary: "The request is JSON but not a valid chat request." },
-  unauthorized: { status: 401, summary: "npm start was given FLOW_API_TOKEN, and the request carries no Authorization: Bearer header with that token." },
+  unauthorized: {
+    status: 401,
+    summary:
+      "npm start was given FLOW_API_TOKEN, and the request carries no Authorization: Bearer header with that token.",
+  },
   unknown_flow: { status: 404, summary: "No flow is registered under that name." },
   session_not_found: { status: 404, summary: "No session is stored under that id." },
   not_found: { status: 404, summary: "No route matches the path." },
   method_not_allowed: { status: 405, summary: "The route exists but not for this method." },
   flow_completed: { status: 409, summary: "The session's run has ended; start a new session." },
   session_conflict: { status: 409, summary: "Another writer saved this session first; the turn was not applied." },
-  idempotency_key_in_flight: { status: 409, summary: "A request under the same Idempotency-Key is still running; wait for its answer, then retry." },
+  idempotency_key_in_flight: {
+    status: 409,
+    summary: "A request under the same Idempotency-Key is still running; wait for its answer, then retry.",
+  },
   body_too_large: { status: 413, summary: "The request body is over the size limit." },
-  session_too_large: { status: 413, summary: "The session has grown past what the store keeps in one document; the turn was not applied." },
+  session_too_large: {
+    status: 413,
+    summary: "The session has grown past what the store keeps in one document; the turn was not applied.",
+  },
   unsupported_media_type: { status: 415, summary: "The request body is not application/json." },
-  idempotency_key_reused: { status: 422, summary: "The Idempotency-Key was used for another request; the turn was not applied." },
+  idempotency_key_reused: {
+    status: 422,
+    summary: "The Idempotency-Key was used for another request; the turn was not applied.",
+  },
   model_error: { status: 502, summary: "The model call failed; the turn was not applied." },
-  script_unmatched: { status: 502, summary: "The scripted model has no answer for this request; the turn was not applied." },
-  tool_loop_exceeded: { status: 502, summary: "The model kept calling tools past the turn's limit; the turn was not applied." },
-  cassette_mismatch: { status: 502, summary: "In replay, the model request differs from the recording, or the recording has run out; the turn was not applied." },
-  network_blocked: { status: 502, summary: "In a deterministic mode the turn tried to reach a host that is not loopback; the turn was not applied." },
-  store_unavailable: { status: 503, summary: "The session store could not be opened, or failed during the request; nothing of the turn was stored." },
+  script_unmatched: {
+    status: 502,
+    summary: "The scripted model has no answer for this request; the turn was not applied.",
+  },
+  tool_loop_exceeded: {
+    status: 502,
+    summary: "The model kept calling tools past the turn's limit; the turn was not applied.",
+  },
+  cassette_mismatch: {
+    status: 502,
+    summary:
+      "In replay, the model request differs from the recording, or the recording has run out; the turn was not applied.",
+  },
+  network_blocked: {
+    status: 502,
+    summary: "In a deterministic mode the turn tried to reach a host that is not loopback; the turn was not applied.",
+  },
+  store_unavailable: {
+    status: 503,
+    summary: "The session store could not be opened, or failed during the request; nothing of the turn was stored.",
+  },
   internal_error: { status: 500, summary: "A bug in the server or a flow; the turn was not applied." },
   config_invalid: { status: undefined, summary: "The environment or options given at start-up are invalid." },
   flow_invalid: { status: undefined, summary: "A flow definition is invalid (steps, tools or schemas)." },
   port_in_use: { status: undefined, summary: "npm start cannot listen: another process has the port." },
-  session_unreadable: { status: undefined, summary: "A stored session cannot be read by this version; the engine starts a new one in its place." },
+  session_unreadable: {
+    status: undefined,
+    summary: "A stored session cannot be read by this version; the engine starts a new one in its place.",
+  },
   cassette_missing: { status: undefined, summary: "FLOW_MODEL=replay found no cassette for a scenario." },
   scenario_invalid: { status: undefined, summary: "A scenario file is not valid; no turn of it was run." },
-  scenario_failed: { status: undefined, summary: "A scenario's turn or final state failed its checks; the message starts at the file and line." },
-  results_invalid: { status: undefined, summary: "A file given to results:merge or report is not a run's results, or two of them hold the same conversation." },
-  scenario_exists: { status: undefined, summary: "scenario:from-session or scenario:record would overwrite a scenario or cassette; nothing was written." },
-  scenario_name_invalid: { status: undefined, summary: "A scenario name given to scenario:record is not lower-case letters, digits and dashes." },
-  capture_diverged: { status: undefined, summary: "Playing a held conversation again, the flow asked its model otherwise than it did; nothing was written." },
-  flow_name_invalid: { status: undefined, summary: "npm run new:flow was given a name that is not PascalCase ending in Flow; nothing was written." },
-  flow_name_taken: { status: undefined, summary: "npm run new:flow was given the name of a flow, or of files, that already exist; nothing was written." },
-  team_flows_unreadable: { status: undefined, summary: "npm run new:flow cannot find the teamFlows list in src/flows/team-flows.ts to register the flow in; nothing was written." },
-  checklist_failed: { status: undefined, summary: "FLOW_CHECKLIST=strict (or a flow's <FLOW>_STRICT_CHECKLIST=1) found a new-flow checklist point that the run did not prove." },
+  scenario_failed: {
+    status: undefined,
+    summary: "A scenario's turn or final state failed its checks; the message starts at the file and line.",
+  },
+  results_invalid: {
+    status: undefined,
+    summary:
+      "A file given to results:merge or report is not a run's results, or two of them hold the same conversation.",
+  },
+  scenario_exists: {
+    status: undefined,
+    summary: "scenario:from-session or scenario:record would overwrite a scenario or cassette; nothing was written.",
+  },
+  scenario_name_invalid: {
+    status: undefined,
+    summary: "A scenario name given to scenario:record is not lower-case letters, digits and dashes.",
+  },
+  capture_diverged: {
+    status: undefined,
+    summary: "Playing a held conversation again, the flow asked its model otherwise than it did; nothing was written.",
+  },
+  flow_name_invalid: {
+    status: undefined,
+    summary: "npm run new:flow was given a name that is not PascalCase ending in Flow; nothing was written.",
+  },
+  flow_name_taken: {
+    status: undefined,
+    summary: "npm run new:flow was given the name of a flow, or of files, that already exist; nothing was written.",
+  },
+  team_flows_unreadable: {
+    status: undefined,
+    summary:
+      "npm run new:flow cannot find the teamFlows list in src/flows/team-flows.ts to register the flow in; nothing was written.",
+  },
+  checklist_failed: {
+    status: undefined,
+    summary:
+      "FLOW_CHECKLIST=strict (or a flow's <FLOW>_STRICT_CHECKLIST=1) found a new-flow checklist point that the run did not prove.",
+  },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;

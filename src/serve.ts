@@ -21,8 +21,16 @@ export interface ServeOptions {
 }
 
 /** Serves `app` on `host:port` (port 0 picks a free one). */
-export async function serve(app: App, host = app.config.host, port = app.config.port, options: ServeOptions = {}): Promise<RunningServer> {
-  const server = createNodeServer(app.handler, options.apiToken === undefined ? {} : { gate: bearerTokenGate(options.apiToken) });
+export async function serve(
+  app: App,
+  host = app.config.host,
+  port = app.config.port,
+  options: ServeOptions = {},
+): Promise<RunningServer> {
+  const server = createNodeServer(
+    app.handler,
+    options.apiToken === undefined ? {} : { gate: bearerTokenGate(options.apiToken) },
+  );
   const url = await listen(server, host, port);
   return {
     url,

@@ -21,7 +21,13 @@ test("an empty environment gives the documented defaults", () => {
   assert.equal(config.sessionStore, "SQLITE");
   assert.equal(config.sqlitePath, undefined);
   assert.equal(config.flowModel, undefined);
-  assert.deepEqual(config.openai, { apiKey: undefined, baseURL: undefined, model: "gpt-4o-mini", maxRetries: 2, timeoutMs: 60000 });
+  assert.deepEqual(config.openai, {
+    apiKey: undefined,
+    baseURL: undefined,
+    model: "gpt-4o-mini",
+    maxRetries: 2,
+    timeoutMs: 60000,
+  });
 });
 
 test("the configuration is frozen once read", () => {
@@ -47,13 +53,24 @@ test("every problem in the environment is reported at once, each naming its vari
     BASIC_FLOW_USE_SCRIPTED_MODEL: "yes",
   });
   assert.equal(problems.length, 5, problems.join("\n"));
-  for (const fragment of ['PORT="eighty"', 'SESSION_STORE="REDIS"', 'OPENAI_BASE_URL="localhost:8080"', 'OPENAI_MAX_RETRIES="-1"', 'BASIC_FLOW_USE_SCRIPTED_MODEL="yes"']) {
-    assert.ok(problems.some((problem) => problem.startsWith(fragment)), `no problem starts with ${fragment}:\n${problems.join("\n")}`);
+  for (const fragment of [
+    'PORT="eighty"',
+    'SESSION_STORE="REDIS"',
+    'OPENAI_BASE_URL="localhost:8080"',
+    'OPENAI_MAX_RETRIES="-1"',
+    'BASIC_FLOW_USE_SCRIPTED_MODEL="yes"',
+  ]) {
+    assert.ok(
+      problems.some((problem) => problem.startsWith(fragment)),
+      `no problem starts with ${fragment}:\n${problems.join("\n")}`,
+    );
   }
 });
 
 test("a port above 65535 is refused", () => {
-  assert.deepEqual(problemsOf({ PORT: "70000" }), ['PORT="70000" is not valid: expected a whole number from 0 to 65535.']);
+  assert.deepEqual(problemsOf({ PORT: "70000" }), [
+    'PORT="70000" is not valid: expected a whole number from 0 to 65535.',
+  ]);
 });
 
 test("FLOW_MODEL=live without OPENAI_API_KEY is refused at start", () => {
@@ -108,7 +125,14 @@ test("the judge, repeat and CI settings are read with their defaults", () => {
   assert.equal(defaults.repeat, 1);
   assert.equal(defaults.passRate, 1);
   assert.equal(defaults.ci, false);
-  const set = loadConfig({ JUDGE: "required", JUDGE_MODEL: "local-judge", JUDGE_CACHE: "off", FLOW_REPEAT: "5", FLOW_PASS_RATE: "0.8", CI: "true" });
+  const set = loadConfig({
+    JUDGE: "required",
+    JUDGE_MODEL: "local-judge",
+    JUDGE_CACHE: "off",
+    FLOW_REPEAT: "5",
+    FLOW_PASS_RATE: "0.8",
+    CI: "true",
+  });
   assert.deepEqual(set.judge, { mode: "required", model: "local-judge", cache: false });
   assert.equal(set.repeat, 5);
   assert.equal(set.passRate, 0.8);
@@ -117,7 +141,10 @@ test("the judge, repeat and CI settings are read with their defaults", () => {
 
 test("bad judge and repeat settings are refused, naming each", () => {
   const problems = problemsOf({ JUDGE: "maybe", JUDGE_CACHE: "yes", FLOW_REPEAT: "0", FLOW_PASS_RATE: "1.5" });
-  assert.deepEqual(problems.map((problem) => problem.split("=")[0]), ["JUDGE", "JUDGE_CACHE", "FLOW_REPEAT", "FLOW_PASS_RATE"]);
+  assert.deepEqual(
+    problems.map((problem) => problem.split("=")[0]),
+    ["JUDGE", "JUDGE_CACHE", "FLOW_REPEAT", "FLOW_PASS_RATE"],
+  );
 });
 
 test("recording is refused under CI, and needs a key", () => {
@@ -129,19 +156,50 @@ test("recording is refused under CI, and needs a key", () => {
 });
 
 test("SESSION_STORE=MONGO needs MONGO_URL, and reads DOCUMENT_DB with its default", () => {
-  assert.deepEqual(problemsOf({ SESSION_STORE: "MONGO" }), ["SESSION_STORE=MONGO needs MONGO_URL, e.g. mongodb://127.0.0.1:27017."]);
-  assert.deepEqual(loadConfig({ SESSION_STORE: "MONGO", MONGO_URL: "mongodb://127.0.0.1:27017" }).mongo, { url: "mongodb://127.0.0.1:27017", database: "flowcheck" });
+  assert.deepEqual(problemsOf({ SESSION_STORE: "MONGO" }), [
+    "SESSION_STORE=MONGO needs MONGO_URL, e.g. mongodb://127.0.0.1:27017.",
+  ]);
+  assert.deepEqual(loadConfig({ SESSION_STORE: "MONGO", MONGO_URL: "mongodb://127.0.0.1:27017" }).mongo, {
+    url: "mongodb://127.0.0.1:27017",
+    database: "flowcheck",
+  });
   assert.equal(problemsOf({ MONGO_URL: "http://x", DOCUMENT_DB: "a.b" }).length, 2);
 });
 
 test("the run's limits are read with their defaults: 16 requests in flight, no concurrency, rate, budget or price set", () => {
-  assert.deepEqual(loadConfig({}).limits, { concurrency: undefined, maxInflight: 16, maxRpm: undefined, maxTokens: undefined, price: undefined });
-  const set = loadConfig({ FLOW_CONCURRENCY: "3", OPENAI_MAX_INFLIGHT: "4", OPENAI_MAX_RPM: "500", FLOW_MAX_TOKENS: "100000", FLOW_PRICE_PER_MTOK_IN: "0.15", FLOW_PRICE_PER_MTOK_OUT: "0.6" });
-  assert.deepEqual(set.limits, { concurrency: 3, maxInflight: 4, maxRpm: 500, maxTokens: 100000, price: { input: 0.15, output: 0.6 } });
+  assert.deepEqual(loadConfig({}).limits, {
+    concurrency: undefined,
+    maxInflight: 16,
+    maxRpm: undefined,
+    maxTokens: undefined,
+    price: undefined,
+  });
+  const set = loadConfig({
+    FLOW_CONCURRENCY: "3",
+    OPENAI_MAX_INFLIGHT: "4",
+    OPENAI_MAX_RPM: "500",
+    FLOW_MAX_TOKENS: "100000",
+    FLOW_PRICE_PER_MTOK_IN: "0.15",
+    FLOW_PRICE_PER_MTOK_OUT: "0.6",
+  });
+  assert.deepEqual(set.limits, {
+    concurrency: 3,
+    maxInflight: 4,
+    maxRpm: 500,
+    maxTokens: 100000,
+    price: { input: 0.15, output: 0.6 },
+  });
 });
 
 test("bad limits are refused, each naming its variable, its value and what is allowed", () => {
-  const problems = problemsOf({ FLOW_CONCURRENCY: "0", OPENAI_MAX_INFLIGHT: "many", OPENAI_MAX_RPM: "-5", FLOW_MAX_TOKENS: "1e6", FLOW_PRICE_PER_MTOK_IN: "$1", FLOW_PRICE_PER_MTOK_OUT: "2" });
+  const problems = problemsOf({
+    FLOW_CONCURRENCY: "0",
+    OPENAI_MAX_INFLIGHT: "many",
+    OPENAI_MAX_RPM: "-5",
+    FLOW_MAX_TOKENS: "1e6",
+    FLOW_PRICE_PER_MTOK_IN: "$1",
+    FLOW_PRICE_PER_MTOK_OUT: "2",
+  });
   assert.deepEqual(
     problems.map((problem) => problem.split("=")[0]),
     ["FLOW_CONCURRENCY", "OPENAI_MAX_INFLIGHT", "OPENAI_MAX_RPM", "FLOW_MAX_TOKENS", "FLOW_PRICE_PER_MTOK_IN"],
@@ -158,12 +216,20 @@ test("a price for one direction only is refused: a cost estimate needs both", ()
 
 test("recording with repeats is refused: every repeat would write the same cassette", () => {
   const [problem] = problemsOf({ FLOW_MODEL: "record", OPENAI_API_KEY: "k", FLOW_REPEAT: "3" });
-  assert.match(problem!, /^FLOW_MODEL=record with FLOW_REPEAT=3 is refused: each repeat would write the same cassette\. Record once \(FLOW_REPEAT=1\)/);
+  assert.match(
+    problem!,
+    /^FLOW_MODEL=record with FLOW_REPEAT=3 is refused: each repeat would write the same cassette\. Record once \(FLOW_REPEAT=1\)/,
+  );
   assert.equal(loadConfig({ FLOW_MODEL: "replay", FLOW_REPEAT: "3" }).repeat, 3);
 });
 
 test("no credential in the table of variables has a schema, so no refusal ever quotes one: each is checked by code that never shows it", () => {
-  const credentials = Object.entries(ENVIRONMENT_VARIABLES).filter(([name]) => /_(KEY|TOKEN|SECRET|PASSWORD|HEADERS)$/.test(name));
+  const credentials = Object.entries(ENVIRONMENT_VARIABLES).filter(([name]) =>
+    /_(KEY|TOKEN|SECRET|PASSWORD|HEADERS)$/.test(name),
+  );
   assert.deepEqual(credentials.map(([name]) => name).sort(), ["FLOW_API_TOKEN", "FLOW_HEADERS", "OPENAI_API_KEY"]);
-  assert.deepEqual(credentials.filter(([, variable]) => "schema" in variable).map(([name]) => name), []);
+  assert.deepEqual(
+    credentials.filter(([, variable]) => "schema" in variable).map(([name]) => name),
+    [],
+  );
 });

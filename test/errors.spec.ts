@@ -9,7 +9,11 @@ const reference = readFileSync(new URL("../docs/reference.md", import.meta.url),
 test("every error code with an HTTP status is in the reference's error table with that status", () => {
   for (const [code, { status }] of Object.entries(errorCatalogue)) {
     if (status === undefined) continue;
-    assert.match(reference, new RegExp(`^\\| ${status} \\| \`${code}\` \\|`, "m"), `docs/reference.md lacks the row for ${code} (${status})`);
+    assert.match(
+      reference,
+      new RegExp(`^\\| ${status} \\| \`${code}\` \\|`, "m"),
+      `docs/reference.md lacks the row for ${code} (${status})`,
+    );
   }
 });
 
@@ -21,6 +25,9 @@ test("every start-up error code is named in the reference", () => {
 
 test("the reference's error table names no code the catalogue lacks", () => {
   const documented = [...reference.matchAll(/^\| \d{3} \| `([a-z_]+)` \|/gm)].map((match) => match[1]!);
-  assert.deepEqual(documented.filter((code) => !(code in errorCatalogue)), []);
+  assert.deepEqual(
+    documented.filter((code) => !(code in errorCatalogue)),
+    [],
+  );
   assert.equal(documented.length, Object.values(errorCatalogue).filter((entry) => entry.status !== undefined).length);
 });

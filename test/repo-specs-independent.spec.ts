@@ -25,7 +25,8 @@ const DEPENDENCIES: readonly { what: string; pattern: RegExp }[] = [
   { what: "uses demoFlows, the demo flows' registry", pattern: /\bdemoFlows\b/ },
   {
     what: "names a path in scenarios/ other than the schema",
-    pattern: /(?<!fixtures\/)(?<![\w.-])scenarios\/(?!scenario\.schema\.json\b)|(?<!["'`]fixtures["'`],\s*)["'`]scenarios["'`](?!\s*,\s*["'`]scenario\.schema\.json["'`])/,
+    pattern:
+      /(?<!fixtures\/)(?<![\w.-])scenarios\/(?!scenario\.schema\.json\b)|(?<!["'`]fixtures["'`],\s*)["'`]scenarios["'`](?!\s*,\s*["'`]scenario\.schema\.json["'`])/,
   },
   { what: "calls discoverScenarios() without a folder, which reads scenarios/", pattern: /\bdiscoverScenarios\(\s*\)/ },
   { what: "uses registeredFlows, which holds the flows a team registers", pattern: /\bregisteredFlows\b/ },
@@ -58,7 +59,9 @@ function tsFilesUnder(dir: string): string[] {
 test("no spec, support or fixture file outside test/flows/ imports the demo flows or reads a scenario file in scenarios/ other than the schema", () => {
   const files = tsFilesUnder(TEST_ROOT);
   assert.ok(files.length > 50, `only ${files.length} files were scanned`);
-  const found = files.flatMap((file) => demoDependencies(readFileSync(file, "utf8")).map((problem) => `${relative(ROOT, file)} ${problem}`));
+  const found = files.flatMap((file) =>
+    demoDependencies(readFileSync(file, "utf8")).map((problem) => `${relative(ROOT, file)} ${problem}`),
+  );
   assert.deepEqual(
     found,
     [],

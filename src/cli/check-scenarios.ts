@@ -22,7 +22,9 @@ for (const missing of found.missing) {
 }
 for (const file of found.misnamed) {
   invalid += 1;
-  console.log(`fail  ${file.file} looks like a scenario but is not named *.scenario.json, so no command loads it; rename it to ${file.rename}`);
+  console.log(
+    `fail  ${file.file} looks like a scenario but is not named *.scenario.json, so no command loads it; rename it to ${file.rename}`,
+  );
 }
 for (const file of found.files) {
   try {
@@ -31,7 +33,9 @@ for (const file of found.files) {
     console.log(`ok    ${file} (${scenario.flowName}, ${scenario.turns.length} turns${cases})`);
   } catch (error) {
     invalid += 1;
-    console.log(isFlowcheckError(error, "scenario_invalid") ? `fail  ${error.message}` : `fail  ${file}: ${String(error)}`);
+    console.log(
+      isFlowcheckError(error, "scenario_invalid") ? `fail  ${error.message}` : `fail  ${file}: ${String(error)}`,
+    );
   }
 }
 const checked = found.files.length + found.misnamed.length + found.missing.length;

@@ -25,7 +25,10 @@ export function writeReport(out: string, results: RunResults, compare?: RunResul
 /** The commit checked out here, when this is a git checkout with git on the PATH. */
 export function commitOf(): string | undefined {
   try {
-    return execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim() || undefined;
+    return (
+      execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim() ||
+      undefined
+    );
   } catch {
     return undefined;
   }

@@ -17,7 +17,8 @@ function parse(args: string[]): { name: string | undefined; dryRun: boolean; roo
     const arg = args[index]!;
     if (arg === "--root") root = args[++index] ?? fail("--root takes a folder.");
     else if (arg.startsWith("--root=")) root = arg.slice("--root=".length);
-    else if (arg !== "--dry-run" && arg.startsWith("-")) fail(`unknown option ${arg}; the options are --dry-run and --root.`);
+    else if (arg !== "--dry-run" && arg.startsWith("-"))
+      fail(`unknown option ${arg}; the options are --dry-run and --root.`);
     else if (arg !== "--dry-run") rest.push(arg);
   }
   if (rest.length > 1) fail(`one flow name at a time, got ${rest.join(", ")}.`);
@@ -34,7 +35,9 @@ try {
   const plan = planScaffold(root, name);
   if (!dryRun) writeScaffold(root, plan);
   const verb = dryRun ? "would write" : "wrote";
-  console.log(`new:flow: ${verb} ${plan.names.flow}:\n${[...plan.created.keys()].map((path) => `  ${path}`).join("\n")}\n  ${plan.registry.path} (registers ${plan.names.camel}Entry)`);
+  console.log(
+    `new:flow: ${verb} ${plan.names.flow}:\n${[...plan.created.keys()].map((path) => `  ${path}`).join("\n")}\n  ${plan.registry.path} (registers ${plan.names.camel}Entry)`,
+  );
   if (!dryRun) console.log(`Next: npm run test:flows -- scenarios/${plan.names.kebab}.scenario.json, then npm test.`);
 } catch (error) {
   if (!isFlowcheckError(error)) throw error;

@@ -23,7 +23,9 @@ function parseArgs(args: string[]): { inputs: string[]; out?: string; compare?: 
   const parsed: { inputs: string[]; out?: string; compare?: string } = { inputs: [] };
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
-    const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [name, inline] = arg.includes("=")
+      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+      : [arg, undefined];
     if (name === "--out" || name === "--compare") {
       const value = inline ?? args[++index];
       if (!value) fail(`${name} takes a file path.`);
@@ -41,7 +43,8 @@ if (inputs.length === 0) {
 }
 try {
   const files = [...new Set(inputs.flatMap(resultFiles))];
-  if (files.length === 0) fail(`no ${RUN_RESULTS} under ${inputs.join(", ")}; give a run's results file or the folder holding it.`);
+  if (files.length === 0)
+    fail(`no ${RUN_RESULTS} under ${inputs.join(", ")}; give a run's results file or the folder holding it.`);
   const results = readMergedResults(files);
   mkdirSync(dirname(out), { recursive: true });
   writeReport(out, results, compare === undefined ? undefined : readResults(compare));

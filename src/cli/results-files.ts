@@ -7,10 +7,20 @@ import { RUN_RESULTS } from "./merge-results.ts";
 
 /** Every run-results.json under `path`, or `path` itself when it is a file. */
 export function resultFiles(path: string): string[] {
-  if (!existsSync(path)) throw new FlowcheckError("results_invalid", `${path}: no such file or folder; give a run-results.json or a folder holding one.`);
+  if (!existsSync(path))
+    throw new FlowcheckError(
+      "results_invalid",
+      `${path}: no such file or folder; give a run-results.json or a folder holding one.`,
+    );
   if (!statSync(path).isDirectory()) return [path];
   return readdirSync(path, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? resultFiles(join(path, entry.name)) : entry.name === RUN_RESULTS ? [join(path, entry.name)] : []))
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? resultFiles(join(path, entry.name))
+        : entry.name === RUN_RESULTS
+          ? [join(path, entry.name)]
+          : [],
+    )
     .sort();
 }
 
@@ -20,7 +30,10 @@ export function readResults(file: string): RunResults {
   try {
     data = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new FlowcheckError("results_invalid", `cannot read ${file} as JSON: ${(error as Error).message}; give the run-results.json that run-specs writes.`);
+    throw new FlowcheckError(
+      "results_invalid",
+      `cannot read ${file} as JSON: ${(error as Error).message}; give the run-results.json that run-specs writes.`,
+    );
   }
   return asRunResults(data, file);
 }

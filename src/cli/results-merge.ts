@@ -34,7 +34,9 @@ function parseArgs(args: string[]): { inputs: string[]; options: Partial<Record<
   const options: Partial<Record<(typeof OPTIONS)[number], string>> = {};
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
-    const [name, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [name, inline] = arg.includes("=")
+      ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]
+      : [arg, undefined];
     const option = OPTIONS.find((each) => each === name);
     if (option) {
       const value = inline ?? args[++index];
@@ -60,7 +62,8 @@ let merged: RunResults;
 let files: string[] = [];
 try {
   files = [...new Set(inputs.flatMap(resultFiles))];
-  if (files.length === 0) fail(`no ${RUN_RESULTS} under ${inputs.join(", ")}; give the folders the shards' test/.tmp were downloaded to.`);
+  if (files.length === 0)
+    fail(`no ${RUN_RESULTS} under ${inputs.join(", ")}; give the folders the shards' test/.tmp were downloaded to.`);
   merged = mergeRunResults(files.map((file) => ({ file, results: readResults(file) })));
 } catch (error) {
   if (!isFlowcheckError(error)) throw error;

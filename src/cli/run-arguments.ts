@@ -81,7 +81,9 @@ function shardOf(value: string | undefined): RunRequest["shard"] {
   if (value === undefined) return undefined;
   const match = /^([1-9][0-9]*)\/([1-9][0-9]*)$/.exec(value);
   if (!match || Number(match[1]) > Number(match[2])) {
-    throw new ArgumentError(`--test-shard takes i/n, shard i of n (1 ≤ i ≤ n), e.g. --test-shard=2/4; got ${value || "nothing"}.`);
+    throw new ArgumentError(
+      `--test-shard takes i/n, shard i of n (1 ≤ i ≤ n), e.g. --test-shard=2/4; got ${value || "nothing"}.`,
+    );
   }
   return { index: Number(match[1]), total: Number(match[2]) };
 }

@@ -27,7 +27,12 @@ export function typecheckProof(typechecked: boolean): ProjectProof[] {
  */
 export function checklistOf(results: RunResults, registeredFlows: readonly FlowEntry[]): FlowChecklist[] | undefined {
   const names = new Set(registeredFlows.map((entry) => entry.flow.name));
-  if (!results.conversations.some((conversation) => conversation.flowName !== undefined && names.has(conversation.flowName))) return undefined;
+  if (
+    !results.conversations.some(
+      (conversation) => conversation.flowName !== undefined && names.has(conversation.flowName),
+    )
+  )
+    return undefined;
   return runChecklist({
     results,
     flows: registeredFlows.map((entry) => entry.flow),
@@ -37,7 +42,11 @@ export function checklistOf(results: RunResults, registeredFlows: readonly FlowE
 }
 
 /** The checklist as checklistOf measures it, every flow's table printed (results:merge prints it so). */
-export function reportChecklist(results: RunResults, out: string, registeredFlows: readonly FlowEntry[]): FlowChecklist[] | undefined {
+export function reportChecklist(
+  results: RunResults,
+  out: string,
+  registeredFlows: readonly FlowEntry[],
+): FlowChecklist[] | undefined {
   const checklist = checklistOf(results, registeredFlows);
   if (!checklist) return undefined;
   console.log(`\nnew-flow checklist, the guide's points measured on this run (${out}, "checklist"; ${MARKS_LEGEND}):`);
@@ -52,6 +61,8 @@ export function reportChecklist(results: RunResults, out: string, registeredFlow
 export function failOnChecklist(results: RunResults): boolean {
   const failures = strictFailures(results.checklist ?? []);
   if (failures.length === 0) return false;
-  console.error(`\nnew-flow checklist failed (FLOW_CHECKLIST=strict, checklist_failed): ${failures.length} point${failures.length === 1 ? "" : "s"} not proved:\n${failures.map((failure) => `  - ${failure}`).join("\n")}\nAdd the scenario turns or expectations named, or run without FLOW_CHECKLIST=strict to see the table only.`);
+  console.error(
+    `\nnew-flow checklist failed (FLOW_CHECKLIST=strict, checklist_failed): ${failures.length} point${failures.length === 1 ? "" : "s"} not proved:\n${failures.map((failure) => `  - ${failure}`).join("\n")}\nAdd the scenario turns or expectations named, or run without FLOW_CHECKLIST=strict to see the table only.`,
+  );
   return true;
 }

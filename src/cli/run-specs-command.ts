@@ -38,17 +38,25 @@ function planOf(request: RunRequest): Plan | { nothing: string; code: number } {
     const { index, total } = request.shard;
     const sharded = shardOf(plan.files, scenarioPaths, request.shard);
     if (sharded.files.length === 0) {
-      return { nothing: `run-specs: shard ${index}/${total} has nothing to run (${sharded.scenarios} scenario files in ${total} shards).`, code: 0 };
+      return {
+        nothing: `run-specs: shard ${index}/${total} has nothing to run (${sharded.scenarios} scenario files in ${total} shards).`,
+        code: 0,
+      };
     }
     plan = { files: sharded.files, ...(sharded.scenarioPaths.length ? { scenarioPaths: sharded.scenarioPaths } : {}) };
   }
-  if (plan.files.length === 0) return { nothing: `run-specs: no *.spec.ts under ${request.paths.join(", ") || "(no path given)"}; nothing to run.`, code: 1 };
+  if (plan.files.length === 0)
+    return {
+      nothing: `run-specs: no *.spec.ts under ${request.paths.join(", ") || "(no path given)"}; nothing to run.`,
+      code: 1,
+    };
   return plan;
 }
 
 /** Plays `files` with node:test in this process, its events to `request`'s reporters and into `record`; whether every test passed. */
 async function playSpecs(files: readonly string[], request: RunRequest, record: RunRecord): Promise<boolean> {
-  for (const module of request.imports) await import(module.startsWith(".") || module.startsWith("/") ? pathToFileURL(resolve(module)).href : module);
+  for (const module of request.imports)
+    await import(module.startsWith(".") || module.startsWith("/") ? pathToFileURL(resolve(module)).href : module);
   const reporters = await testReporters(request.reporters);
   const absolute = new Map(files.map((file) => [resolve(file), file]));
   runArbiter.awaitDefinitions(DEFINING_MILLIS);
@@ -120,7 +128,10 @@ export async function runSpecsCommand(args: readonly string[]): Promise<number> 
   // The registered flows, for the checklist: only a run that played conversations has one.
   const flows = lines.some((line) => "conversation" in line) ? (await import("../flows/index.ts")).registeredFlows : [];
   const info = { startedAt, endedAt: new Date().toISOString(), ...shard };
-  const results = writeRunResults(ARTIFACTS, lines, info, record.coverage, flows, { everyTable: request.everyTable, typechecked: request.typechecked });
+  const results = writeRunResults(ARTIFACTS, lines, info, record.coverage, flows, {
+    everyTable: request.everyTable,
+    typechecked: request.typechecked,
+  });
   if (request.junit) {
     mkdirSync(dirname(resolve(request.junit)), { recursive: true });
     writeFileSync(request.junit, renderJunit(results));

@@ -10,9 +10,17 @@ import { register } from "tsx/esm/api";
 // a run that filters starts itself again with them as node's flags.
 const FILTER = /^--test-(name-pattern|skip-pattern|only)\b/;
 const args = process.argv.slice(2);
-if (process.versions.node.startsWith("22.") && args.some((arg) => FILTER.test(arg)) && !process.execArgv.some((arg) => FILTER.test(arg))) {
-  const flags = args.flatMap((arg, index) => (FILTER.test(arg) ? (arg.includes("=") || arg === "--test-only" ? [arg] : [arg, args[index + 1] ?? ""]) : []));
-  const again = spawnSync(process.execPath, [...process.execArgv, ...flags, process.argv[1] ?? "", ...args], { stdio: "inherit" });
+if (
+  process.versions.node.startsWith("22.") &&
+  args.some((arg) => FILTER.test(arg)) &&
+  !process.execArgv.some((arg) => FILTER.test(arg))
+) {
+  const flags = args.flatMap((arg, index) =>
+    FILTER.test(arg) ? (arg.includes("=") || arg === "--test-only" ? [arg] : [arg, args[index + 1] ?? ""]) : [],
+  );
+  const again = spawnSync(process.execPath, [...process.execArgv, ...flags, process.argv[1] ?? "", ...args], {
+    stdio: "inherit",
+  });
   process.exit(again.status ?? 1);
 }
 

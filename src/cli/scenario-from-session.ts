@@ -22,8 +22,12 @@ const DEFAULT_SQLITE = "data/flowcheck.sqlite";
 
 function parsed(): { id: string; dir: string; force: boolean } {
   try {
-    const { values, positionals } = parseArgs({ options: { dir: { type: "string" }, force: { type: "boolean" } }, allowPositionals: true });
-    if (positionals.length === 1) return { id: positionals[0]!, dir: values.dir ?? "scenarios", force: values.force ?? false };
+    const { values, positionals } = parseArgs({
+      options: { dir: { type: "string" }, force: { type: "boolean" } },
+      allowPositionals: true,
+    });
+    if (positionals.length === 1)
+      return { id: positionals[0]!, dir: values.dir ?? "scenarios", force: values.force ?? false };
   } catch (error) {
     console.error((error as Error).message);
   }
@@ -39,7 +43,10 @@ try {
   const sqlite = config.sqlitePath ?? DEFAULT_SQLITE;
   // Opening a missing file would create an empty one, and then not find the session in it.
   if (config.sessionStore === "SQLITE" && !existsSync(sqlite)) {
-    throw new FlowcheckError("session_not_found", `There is no SQLite file at ${sqlite}, so no session "${id}"; set SQLITE_PATH to the file npm start kept its sessions in, or SESSION_STORE=MONGO.`);
+    throw new FlowcheckError(
+      "session_not_found",
+      `There is no SQLite file at ${sqlite}, so no session "${id}"; set SQLITE_PATH to the file npm start kept its sessions in, or SESSION_STORE=MONGO.`,
+    );
   }
   const store = await openSessionStore(config, DEFAULT_SQLITE);
   try {

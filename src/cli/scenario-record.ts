@@ -46,13 +46,19 @@ async function handle(recorder: ConversationRecorder, flowName: string, line: st
   if (command === "/undo") {
     const dropped = await recorder.undo();
     unsaved ||= dropped !== undefined;
-    console.log(dropped ? `flowcheck: dropped "${dropped.input}"; ${recorder.turns.length} turns kept` : "flowcheck: there is no turn to drop");
+    console.log(
+      dropped
+        ? `flowcheck: dropped "${dropped.input}"; ${recorder.turns.length} turns kept`
+        : "flowcheck: there is no turn to drop",
+    );
   } else if (command === "/save") {
     const name = words.find((word) => word !== "--force");
-    if (!name) return console.log("flowcheck: /save needs a name, e.g. /save tea-check"), true;
+    if (!name) return (console.log("flowcheck: /save needs a name, e.g. /save tea-check"), true);
     const written = await recorder.save(name, words.includes("--force"));
     unsaved = false;
-    console.log(`flowcheck: wrote ${written.file}${written.cassette ? ` and ${written.cassette}` : ""} (${written.scenario.turns.length} turns)`);
+    console.log(
+      `flowcheck: wrote ${written.file}${written.cassette ? ` and ${written.cassette}` : ""} (${written.scenario.turns.length} turns)`,
+    );
   } else if (command?.startsWith("/")) {
     console.log("flowcheck: the commands are /save <name> [--force], /undo and /quit");
   } else if (command) {
@@ -65,7 +71,12 @@ async function handle(recorder: ConversationRecorder, flowName: string, line: st
 const { flowName, dir } = parsed();
 let recorder: ConversationRecorder;
 try {
-  recorder = await ConversationRecorder.open({ flowName, flows: registeredFlows, env: { ...dotenvDefaults(), ...process.env }, dir });
+  recorder = await ConversationRecorder.open({
+    flowName,
+    flows: registeredFlows,
+    env: { ...dotenvDefaults(), ...process.env },
+    dir,
+  });
 } catch (error) {
   failed(error);
   process.exit(1);
@@ -86,5 +97,6 @@ for await (const line of lines) {
   prompt();
 }
 lines.close();
-if (unsaved && recorder.turns.length) console.log(`flowcheck: left with ${recorder.turns.length} turns not saved since the last /save`);
+if (unsaved && recorder.turns.length)
+  console.log(`flowcheck: left with ${recorder.turns.length} turns not saved since the last /save`);
 await recorder.close();

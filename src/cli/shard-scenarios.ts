@@ -23,10 +23,17 @@ export interface ShardRun {
  * each conversation exactly once. The specs that describe no flow's scenarios run in shard 1 only:
  * they are scripted and quick, and splitting them would not shorten a live run.
  */
-export function shardOf(files: readonly string[], scenarioPaths: readonly string[] | undefined, shard: Shard): ShardRun {
+export function shardOf(
+  files: readonly string[],
+  scenarioPaths: readonly string[] | undefined,
+  shard: Shard,
+): ShardRun {
   const scenarios = discoverSelected(scenarioPaths?.length ? scenarioPaths : ["scenarios"]);
   // The flow specs are those named after a flow of these scenarios (`InvoiceFlow` → `invoice-flow.spec.ts`).
-  const flowSpecs = specsOfFlows(files, scenarios.files.map((file) => scenarioHeaderOf(file)?.flowName));
+  const flowSpecs = specsOfFlows(
+    files,
+    scenarios.files.map((file) => scenarioHeaderOf(file)?.flowName),
+  );
   // Without a flow spec no scenario runs at all, whatever scenarios/ holds.
   const found = flowSpecs.length ? scenarios : { files: [], misnamed: [], missing: [] };
   const all = found.files;

@@ -33,10 +33,12 @@ export function specsForScenarios(files: string[], scenarioPaths: string[]): str
   if (unrun) process.exit(1);
   // A file that is not JSON, has no flowName, is misnamed or missing is every flow spec's to
   // report, with the loader's problems: the specs of every flow with scenarios there or in scenarios/.
-  const unattributed = found.missing.length + found.misnamed.length > 0 || flowNames.some((name) => typeof name !== "string");
+  const unattributed =
+    found.missing.length + found.misnamed.length > 0 || flowNames.some((name) => typeof name !== "string");
   if (!unattributed) return specsOfFlows(files, flowNames);
-  const elsewhere = existsSync("scenarios") ? discoverScenarios("scenarios").files.map((file) => scenarioHeaderOf(file)?.flowName) : [];
+  const elsewhere = existsSync("scenarios")
+    ? discoverScenarios("scenarios").files.map((file) => scenarioHeaderOf(file)?.flowName)
+    : [];
   const misnamed = found.misnamed.map((file) => file.flowName);
   return specsOfFlows(files, [...flowNames, ...misnamed, ...elsewhere]);
 }
-

@@ -20,12 +20,17 @@ try {
   const config = loadConfig(undefined, dotenv);
   const fallback = config.openai.apiKey ? "live" : "scripted";
   const app = await createApp({ config, defaultModelMode: fallback });
-  const why = config.flowModel ? `FLOW_MODEL=${config.flowModel}` : `FLOW_MODEL unset, ${config.openai.apiKey ? "OPENAI_API_KEY set" : "no OPENAI_API_KEY"}`;
-  const modes = Object.entries(app.modelModes).map(([flow, mode]) => `${flow} ${mode}`).join(", ");
+  const why = config.flowModel
+    ? `FLOW_MODEL=${config.flowModel}`
+    : `FLOW_MODEL unset, ${config.openai.apiKey ? "OPENAI_API_KEY set" : "no OPENAI_API_KEY"}`;
+  const modes = Object.entries(app.modelModes)
+    .map(([flow, mode]) => `${flow} ${mode}`)
+    .join(", ");
   console.log(`flowcheck: models: ${modes} (${why})`);
   // The lock is npm start's alone: an app a test run boots in its process is open whatever the environment says.
   const running = await serve(app, config.host, config.port, { apiToken: config.apiToken });
-  if (config.apiToken !== undefined) console.log("flowcheck: the API is locked: every request needs Authorization: Bearer <FLOW_API_TOKEN>");
+  if (config.apiToken !== undefined)
+    console.log("flowcheck: the API is locked: every request needs Authorization: Bearer <FLOW_API_TOKEN>");
   console.log(`flowcheck: serving ${running.url} with sessions in ${app.store.description}`);
   const stop = () => {
     void running.close().then(() => process.exit(0));

@@ -29,8 +29,12 @@ function destinationOf(destination: string): Writable {
  * before the run starts; the function returned sends a run's events to each, each writing to its
  * destination, and resolves once every destination has its last byte.
  */
-export async function testReporters(reporters: readonly { name: string; destination: string }[]): Promise<(events: Readable) => Promise<void>> {
-  const loaded = await Promise.all(reporters.map(async ({ name, destination }) => ({ reporter: await reporterOf(name), destination })));
+export async function testReporters(
+  reporters: readonly { name: string; destination: string }[],
+): Promise<(events: Readable) => Promise<void>> {
+  const loaded = await Promise.all(
+    reporters.map(async ({ name, destination }) => ({ reporter: await reporterOf(name), destination })),
+  );
   return async (events) => {
     const written = loaded.map(({ reporter, destination }) => {
       const out = destinationOf(destination);

@@ -28,17 +28,24 @@ try {
 }
 if (read.results === 1 && Array.isArray(read.conversations)) {
   const all = read.conversations;
-  const chosen = names.length ? all.filter((c) => names.includes(c.name) || names.includes(c.id)) : all.filter((c) => c.outcome === "failed");
+  const chosen = names.length
+    ? all.filter((c) => names.includes(c.name) || names.includes(c.id))
+    : all.filter((c) => c.outcome === "failed");
   const unknown = names.filter((name) => !all.some((c) => c.name === name || c.id === name));
   if (unknown.length) {
-    console.error(`${file} has no conversation ${unknown.map((name) => JSON.stringify(name)).join(", ")}; it has ${[...new Set(all.map((c) => c.name))].join(", ") || "none"}.`);
+    console.error(
+      `${file} has no conversation ${unknown.map((name) => JSON.stringify(name)).join(", ")}; it has ${[...new Set(all.map((c) => c.name))].join(", ") || "none"}.`,
+    );
     process.exit(2);
   }
-  if (chosen.length === 0) console.log(`No conversation failed in ${file} (${all.length} in all); name one to print it.`);
+  if (chosen.length === 0)
+    console.log(`No conversation failed in ${file} (${all.length} in all); name one to print it.`);
   process.stdout.write(chosen.map(renderResultConversation).join("\n"));
 } else if (read.transcript === 1 && Array.isArray(read.turns)) {
   process.stdout.write(renderTranscript(read as Transcript));
 } else {
-  console.error(`${file} is neither a flowcheck transcript ("transcript": 1 and "turns") nor a run's results ("results": 1 and "conversations").`);
+  console.error(
+    `${file} is neither a flowcheck transcript ("transcript": 1 and "turns") nor a run's results ("results": 1 and "conversations").`,
+  );
   process.exit(2);
 }

@@ -27,13 +27,20 @@ function codePointOf(character: string): string {
  * if (problem) return stay(problem);
  * // "John\u0000Wick" → "The name contains a control character (U+0000), which cannot be saved. Ask the user to type it again."
  */
-export function characterProblem(text: string, what: string, options: { multiline?: boolean } = {}): string | undefined {
+export function characterProblem(
+  text: string,
+  what: string,
+  options: { multiline?: boolean } = {},
+): string | undefined {
   const control = (options.multiline ? CONTROL_BUT_TAB_AND_LINE_BREAKS : CONTROL).exec(text);
-  if (control) return `${what} contains a control character (${codePointOf(control[0])}), which cannot be saved. Ask the user to type it again.`;
+  if (control)
+    return `${what} contains a control character (${codePointOf(control[0])}), which cannot be saved. Ask the user to type it again.`;
   if (!text.isWellFormed()) {
     const half = LONE_SURROGATE.exec(text)![0];
-    return `${what} contains a broken character (${codePointOf(half)}, half of a character such as an emoji), ` +
-      `which cannot be saved. Ask the user to type it again.`;
+    return (
+      `${what} contains a broken character (${codePointOf(half)}, half of a character such as an emoji), ` +
+      `which cannot be saved. Ask the user to type it again.`
+    );
   }
   return undefined;
 }

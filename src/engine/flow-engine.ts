@@ -105,13 +105,20 @@ export class FlowEngine {
   }
 
   listFlows(): FlowSummary[] {
-    return [...this.#flows.values()].map((flow) => ({ name: flow.name, description: flow.description, steps: [...flow.stepNames] }));
+    return [...this.#flows.values()].map((flow) => ({
+      name: flow.name,
+      description: flow.description,
+      steps: [...flow.stepNames],
+    }));
   }
 
   flow(name: string): FlowDefinition {
     const flow = this.#flows.get(name);
     if (!flow) {
-      throw new FlowcheckError("unknown_flow", `There is no flow "${name}". The flows are: ${[...this.#flows.keys()].join(", ")}.`);
+      throw new FlowcheckError(
+        "unknown_flow",
+        `There is no flow "${name}". The flows are: ${[...this.#flows.keys()].join(", ")}.`,
+      );
     }
     return flow;
   }
@@ -148,7 +155,10 @@ export class FlowEngine {
     if (request.session === undefined) {
       if (request.flow === undefined) {
         return Promise.reject(
-          new FlowcheckError("invalid_request", `Starting a session needs "flow". The flows are: ${[...this.#flows.keys()].join(", ")}.`),
+          new FlowcheckError(
+            "invalid_request",
+            `Starting a session needs "flow". The flows are: ${[...this.#flows.keys()].join(", ")}.`,
+          ),
         );
       }
       let flow: FlowDefinition;
@@ -188,7 +198,14 @@ export class FlowEngine {
     };
     // `return await`, here and below: an async function that returns a promise unawaited pays for
     // an extra promise and tick to adopt it.
-    return await this.#apply(flow, document, message, this.#store.changeMark?.(), (write) => this.#store.create(write), plan);
+    return await this.#apply(
+      flow,
+      document,
+      message,
+      this.#store.changeMark?.(),
+      (write) => this.#store.create(write),
+      plan,
+    );
   }
 
   async #continue<A>(id: string, request: ChatRequest, plan: TurnPlan<A>): Promise<A> {
@@ -223,7 +240,10 @@ export class FlowEngine {
   /** The session, when a turn may be applied to it; otherwise the error that says why not. */
   #continuable<T extends SessionHead>(id: string, request: ChatRequest, session: T | undefined): T {
     if (!session) {
-      throw new FlowcheckError("session_not_found", `There is no session "${id}". Start a new one by sending "flow" and no session id.`);
+      throw new FlowcheckError(
+        "session_not_found",
+        `There is no session "${id}". Start a new one by sending "flow" and no session id.`,
+      );
     }
     if (request.flow !== undefined && request.flow !== session.flow.name) {
       throw new FlowcheckError(
@@ -277,7 +297,8 @@ export class FlowEngine {
       children: document.children,
     });
     const blocked: string[] = [];
-    const play = () => runTurn(run, message, { modelOf: this.#modelOf, rootFlow: flow.name, clockOf: this.#clockOf, env: this.#env });
+    const play = () =>
+      runTurn(run, message, { modelOf: this.#modelOf, rootFlow: flow.name, clockOf: this.#clockOf, env: this.#env });
     const response = await (this.#guard ? this.#guard.run(blocked, play) : play());
     if (blocked.length) {
       // Failed loudly even when the flow's code caught the refused connection and went on.
@@ -285,7 +306,7 @@ export class FlowEngine {
         "network_blocked",
         `${flow.name}/${run.currentStep} tried to reach ${[...new Set(blocked)].join(", ")}, which is not loopback; ` +
           "in the scripted and replay modes nothing leaves this machine. " +
-            "The turn was not applied: give the code a local stand-in, or run it with FLOW_MODEL=live.",
+          "The turn was not applied: give the code a local stand-in, or run it with FLOW_MODEL=live.",
       );
     }
     const head: SessionHead = {
@@ -302,14 +323,25 @@ export class FlowEngine {
     const made = answerBeforeSaving(flow, head, response, plan.make);
     const answer = made instanceof Promise ? await made : made;
     const keep = plan.kept ? { answer: { ...plan.kept, answer } } : {};
-    await save({ head, baseTurns: document.turns, memory: run.memoryAppends, execution: run.executionAppends, ...keep });
+    await save({
+      head,
+      baseTurns: document.turns,
+      memory: run.memoryAppends,
+      execution: run.executionAppends,
+      ...keep,
+    });
     this.#recent.keep({ document: { ...head, memory: run.memory, execution: run.execution }, mark });
     return answer;
   }
 }
 
 /** The caller's answer to a turn, made from the session as the turn leaves it, before it is saved. */
-function answerBeforeSaving<A>(flow: FlowDefinition, head: SessionHead, response: string, make: MakeAnswer<A>): A | Promise<A> {
+function answerBeforeSaving<A>(
+  flow: FlowDefinition,
+  head: SessionHead,
+  response: string,
+  make: MakeAnswer<A>,
+): A | Promise<A> {
   const outcome: TurnOutcome = {
     session: head.id,
     response,
@@ -319,6 +351,7 @@ function answerBeforeSaving<A>(flow: FlowDefinition, head: SessionHead, response
   };
   // A copy of the state: what a renderer does to it must not reach the save. One that throws fails
   // the turn before it is saved, so it never hides an applied turn.
-  const render = (mediaType: string) => renderSession(flow, { ...head, steps: structuredClone(head.steps) }, [mediaType])?.body;
+  const render = (mediaType: string) =>
+    renderSession(flow, { ...head, steps: structuredClone(head.steps) }, [mediaType])?.body;
   return make(outcome, render);
 }

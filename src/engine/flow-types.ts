@@ -30,7 +30,10 @@ export interface UntypedFlow extends FlowShape {
  * export interface FeedbackFlowTypes extends FlowTypes<typeof steps, { services: FeedbackServices }> {}
  * export const FeedbackFlow = defineFlow<FeedbackFlowTypes>({ name: "FeedbackFlow", description: "…", steps, services });
  */
-export interface FlowTypes<Steps extends object, More extends { services?: unknown; input?: unknown; output?: unknown } = {}> extends FlowShape {
+export interface FlowTypes<
+  Steps extends object,
+  More extends { services?: unknown; input?: unknown; output?: unknown } = {},
+> extends FlowShape {
   steps: Steps;
   services: More extends { services: infer T } ? T : undefined;
   input: More extends { input: infer T } ? T : undefined;
@@ -41,7 +44,11 @@ export interface FlowTypes<Steps extends object, More extends { services?: unkno
 export type StepNameOf<F extends FlowShape> = keyof F["steps"] & string;
 
 /** The state type a step class declares with `Step<State>`. */
-export type StateOfStep<C> = C extends abstract new () => { readonly "~state"?: infer S } ? (S extends object ? S : never) : never;
+export type StateOfStep<C> = C extends abstract new () => { readonly "~state"?: infer S }
+  ? S extends object
+    ? S
+    : never
+  : never;
 
 /** `T`, read-only all the way down: what `stateOf` hands out is a frozen copy. */
 export type DeepReadonly<T> = T extends (...args: never[]) => unknown

@@ -9,7 +9,9 @@ import type { StepClass } from "./step.ts";
 import { toolsOf } from "./tool.ts";
 
 /** `services` is required when the flow's types declare services, and absent otherwise. */
-type ServicesOption<F extends FlowShape> = undefined extends F["services"] ? { services?: F["services"] } : { services: F["services"] };
+type ServicesOption<F extends FlowShape> = undefined extends F["services"]
+  ? { services?: F["services"] }
+  : { services: F["services"] };
 
 export type FlowOptions<F extends FlowShape = UntypedFlow> = ServicesOption<F> & {
   /** PascalCase, e.g. `BasicFlow`; also names the flow's env pins (`BASIC_FLOW_…`). */
@@ -29,7 +31,7 @@ export type FlowOptions<F extends FlowShape = UntypedFlow> = ServicesOption<F> &
    * sends that `Accept` gets, after its turn, the rendering of the session instead of the JSON.
    */
   renderers?: Readonly<Record<string, Renderer>>;
-}
+};
 
 /** Renders a session's state as a document of some media type. */
 export type Renderer = (session: { steps: StepStates; runStatus: RunStatus; currentStep: string }) => string;
@@ -70,23 +72,36 @@ function compileTools(step: string, stepClass: StepClass, fail: (message: string
     if (!TOOL_NAME.test(declared.name)) fail(`${at}: a tool name is 1-64 letters, digits, _ or -.`);
     if (seen.has(declared.name)) fail(`${at}: the name is declared twice on this step.`);
     seen.add(declared.name);
-    if (declared.parameters["type"] !== "object") fail(`${at}: parameters must be a JSON Schema with "type": "object".`);
+    if (declared.parameters["type"] !== "object")
+      fail(`${at}: parameters must be a JSON Schema with "type": "object".`);
     let validate: ValidateFunction;
     try {
       validate = compileSchema(declared.parameters);
     } catch (error) {
       return fail(`${at}: its parameters schema does not compile: ${(error as Error).message}`);
     }
-    return { name: declared.name, description: declared.description, parameters: declared.parameters, method: declared.method, validate };
+    return {
+      name: declared.name,
+      description: declared.description,
+      parameters: declared.parameters,
+      method: declared.method,
+      validate,
+    };
   });
 }
 
 /** The step classes in order, from an object keyed by their names (each key checked) or an array. */
-function stepList(steps: Readonly<Record<string, StepClass>> | readonly StepClass[], fail: (message: string) => never): StepClass[] {
+function stepList(
+  steps: Readonly<Record<string, StepClass>> | readonly StepClass[],
+  fail: (message: string) => never,
+): StepClass[] {
   if (Array.isArray(steps)) return [...steps];
   return Object.entries(steps).map(([key, stepClass]) => {
     if (typeof stepClass !== "function") fail(`steps.${key} is not a step class.`);
-    if (key !== stepClass.name) fail(`steps.${key} is the class ${stepClass.name}; a step is keyed by its class's name, e.g. { ${stepClass.name} }.`);
+    if (key !== stepClass.name)
+      fail(
+        `steps.${key} is the class ${stepClass.name}; a step is keyed by its class's name, e.g. { ${stepClass.name} }.`,
+      );
     return stepClass;
   });
 }
@@ -109,7 +124,8 @@ export function defineFlow<F extends FlowShape = UntypedFlow>(options: FlowOptio
   const steps = stepList(options.steps as Readonly<Record<string, StepClass>> | readonly StepClass[], fail);
   if (steps.length === 0) fail("it has no steps; give at least one step class.");
   const maxModelCalls = options.maxModelCalls ?? 8;
-  if (!Number.isInteger(maxModelCalls) || maxModelCalls < 1) fail(`maxModelCalls must be a positive integer, got ${maxModelCalls}.`);
+  if (!Number.isInteger(maxModelCalls) || maxModelCalls < 1)
+    fail(`maxModelCalls must be a positive integer, got ${maxModelCalls}.`);
   for (const mediaType of Object.keys(options.renderers ?? {})) {
     if (!/^[\w.+-]+\/[\w.+-]+$/.test(mediaType) || mediaType !== mediaType.toLowerCase()) {
       fail(`renderer "${mediaType}" is not a lower-case media type such as text/csv.`);

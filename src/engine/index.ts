@@ -8,7 +8,22 @@ export type { FromSchema } from "./from-schema.ts";
 export { Step, type StepClass, type StepContext, type ChildOutcome, type ChildRequest } from "./step.ts";
 export { tool, type ToolSpec } from "./tool.ts";
 export { characterProblem } from "./character-problem.ts";
-export { stay, advance, complete, type ToolResult, type StayResult, type AdvanceResult, type CompleteResult } from "./tool-result.ts";
-export { scriptedText, scriptedToolCalls, type Script, type ScriptRequest, type Scripts, type FlowEntry } from "./scripted-model.ts";
+export {
+  stay,
+  advance,
+  complete,
+  type ToolResult,
+  type StayResult,
+  type AdvanceResult,
+  type CompleteResult,
+} from "./tool-result.ts";
+export {
+  scriptedText,
+  scriptedToolCalls,
+  type Script,
+  type ScriptRequest,
+  type Scripts,
+  type FlowEntry,
+} from "./scripted-model.ts";
 export type { ModelReply } from "./chat-model.ts";
 export type { MemoryEntry, RunStatus, StepStates } from "./session-document.ts";

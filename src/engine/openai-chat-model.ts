@@ -85,7 +85,10 @@ export class OpenAIChatModel implements ChatModel {
     }
     const message = completion.choices[0]?.message;
     if (!message) {
-      throw new FlowcheckError("model_error", `The model "${this.#model}" answered with no choices. The turn was not applied; send the message again.`);
+      throw new FlowcheckError(
+        "model_error",
+        `The model "${this.#model}" answered with no choices. The turn was not applied; send the message again.`,
+      );
     }
     return {
       content: message.content ?? "",

@@ -1,12 +1,5 @@
 import type { FlowDefinition } from "./flow.ts";
-import type {
-  ChildRun,
-  ExecutionEntry,
-  MemoryAppend,
-  MemoryEntry,
-  RunStatus,
-  StepStates,
-} from "./session-document.ts";
+import type { ChildRun, ExecutionEntry, MemoryAppend, MemoryEntry, RunStatus, StepStates } from "./session-document.ts";
 
 /**
  * One run's state during a turn (the session's own run, or a child's), and the record of what the

@@ -25,20 +25,30 @@ function invalidTool(name: string, detail: string): FlowcheckError {
 function checkResult(result: unknown, tool: CompiledTool, flow: FlowDefinition): ToolResult {
   const kind = (result as { kind?: unknown } | null)?.kind;
   if (kind !== "stay" && kind !== "advance" && kind !== "complete") {
-    throw invalidTool(tool.name, `returned ${JSON.stringify(result)}; a tool must return stay(...), advance(...) or complete(...).`);
+    throw invalidTool(
+      tool.name,
+      `returned ${JSON.stringify(result)}; a tool must return stay(...), advance(...) or complete(...).`,
+    );
   }
   const checked = result as ToolResult;
   if (checked.kind === "advance" && !flow.step(checked.to)) {
-    throw invalidTool(tool.name, `advanced to "${checked.to}", which is not a step of ${flow.name} (${flow.stepNames.join(", ")}).`);
+    throw invalidTool(
+      tool.name,
+      `advanced to "${checked.to}", which is not a step of ${flow.name} (${flow.stepNames.join(", ")}).`,
+    );
   }
   return checked;
 }
 
 function modelFailure(error: unknown, where: string): FlowcheckError {
   if (isFlowcheckError(error)) return error;
-  return new FlowcheckError("model_error", `The model failed at ${where}: ${(error as Error).message}. The turn was not applied; send the message again.`, {
-    cause: error,
-  });
+  return new FlowcheckError(
+    "model_error",
+    `The model failed at ${where}: ${(error as Error).message}. The turn was not applied; send the message again.`,
+    {
+      cause: error,
+    },
+  );
 }
 
 /**
@@ -122,7 +132,13 @@ async function runToolCalls(
  * or again, knows what the user asked and why it is here. Appended after every call of the reply
  * is answered, so an advance to the same step keeps its tool calls and results together.
  */
-function handOff(run: RunRecorder, from: string, result: Extract<ToolResult, { kind: "advance" }>, message: string, heard: Set<string>): void {
+function handOff(
+  run: RunRecorder,
+  from: string,
+  result: Extract<ToolResult, { kind: "advance" }>,
+  message: string,
+  heard: Set<string>,
+): void {
   if (!heard.has(result.to)) {
     run.remember(result.to, { role: "user", content: message });
     heard.add(result.to);
@@ -139,21 +155,33 @@ function answerTool(run: RunRecorder, step: string, call: ToolCall, content: str
  * The step's tool the call names and its arguments, parsed and valid; or, when the call is refused,
  * why (`refused`, for the log) and what the model is told (`content`).
  */
-function acceptedCall(tools: readonly CompiledTool[], call: ToolCall): { tool: CompiledTool; args: unknown } | { refused: string; content: string } {
+function acceptedCall(
+  tools: readonly CompiledTool[],
+  call: ToolCall,
+): { tool: CompiledTool; args: unknown } | { refused: string; content: string } {
   const tool = tools.find((candidate) => candidate.name === call.name);
   if (!tool) {
     const known = tools.map((t) => t.name).join(", ");
-    return { refused: `unknown tool`, content: `There is no tool "${call.name}" in this step. The tools are: ${known}.` };
+    return {
+      refused: `unknown tool`,
+      content: `There is no tool "${call.name}" in this step. The tools are: ${known}.`,
+    };
   }
   let args: unknown;
   try {
     args = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
   } catch {
-    return { refused: "arguments are not JSON", content: `The arguments of ${call.name} are not valid JSON. Call it again with a JSON object.` };
+    return {
+      refused: "arguments are not JSON",
+      content: `The arguments of ${call.name} are not valid JSON. Call it again with a JSON object.`,
+    };
   }
   if (!tool.validate(args)) {
     const detail = describeErrors(tool.validate.errors);
-    return { refused: detail, content: `Invalid arguments for ${call.name}: ${detail}. Call it again with arguments that match its schema.` };
+    return {
+      refused: detail,
+      content: `Invalid arguments for ${call.name}: ${detail}. Call it again with arguments that match its schema.`,
+    };
   }
   return { tool, args };
 }
@@ -180,13 +208,22 @@ function callTool(
 
   const threw = (error: unknown): never => {
     if (isFlowcheckError(error)) throw error;
-    throw invalidTool(tool.name, `of ${run.flow.name}/${stepName} threw: ${(error as Error).message}. The turn was not applied.`);
+    throw invalidTool(
+      tool.name,
+      `of ${run.flow.name}/${stepName} threw: ${(error as Error).message}. The turn was not applied.`,
+    );
   };
   const settled = (raw: unknown): ToolResult => {
     const result = checkResult(raw, tool, run.flow);
     if (result.kind === "complete") run.output = result.output;
     answerTool(run, stepName, call, result.message);
-    run.log({ step: stepName, kind: "tool", name: tool.name, outcome: result.kind, ...(result.kind === "advance" ? { to: result.to } : {}) });
+    run.log({
+      step: stepName,
+      kind: "tool",
+      name: tool.name,
+      outcome: result.kind,
+      ...(result.kind === "advance" ? { to: result.to } : {}),
+    });
     return result;
   };
   let raw: unknown;
@@ -196,7 +233,9 @@ function callTool(
   } catch (error) {
     return threw(error);
   }
-  return typeof (raw as PromiseLike<unknown> | null)?.then === "function" ? Promise.resolve(raw).then(settled, threw) : settled(raw);
+  return typeof (raw as PromiseLike<unknown> | null)?.then === "function"
+    ? Promise.resolve(raw).then(settled, threw)
+    : settled(raw);
 }
 
 function stepContext(run: RunRecorder, stepName: string, deps: TurnDependencies): StepContext {
@@ -206,13 +245,20 @@ function stepContext(run: RunRecorder, stepName: string, deps: TurnDependencies)
     step: stepName,
     state: run.stateOf(stepName),
     // One implementation for both overloads of each of these two, by name or class and by request or message.
-    stateOf: ((step: StepClass | string) => frozenCopy(run.steps[typeof step === "string" ? step : step.name] ?? {})) as StepContext["stateOf"],
+    stateOf: ((step: StepClass | string) =>
+      frozenCopy(run.steps[typeof step === "string" ? step : step.name] ?? {})) as StepContext["stateOf"],
     now: () => clock.now(),
     env: deps.env,
     services: run.flow.services,
     input: run.input,
     runChild: ((child: FlowDefinition, request: string | { message: string; input?: unknown }) =>
-      runChild(run, stepName, child, typeof request === "string" ? { message: request } : request, deps)) as StepContext["runChild"],
+      runChild(
+        run,
+        stepName,
+        child,
+        typeof request === "string" ? { message: request } : request,
+        deps,
+      )) as StepContext["runChild"],
   };
 }
 
@@ -230,14 +276,19 @@ async function runChild(
         `add it to "children" in its defineFlow.`,
     );
   }
-  const child = new RunRecorder(flow, parent.turn, {
-    currentStep: flow.firstStep,
-    runStatus: "running",
-    steps: {},
-    memory: {},
-    execution: [],
-    children: parent.children,
-  }, request.input);
+  const child = new RunRecorder(
+    flow,
+    parent.turn,
+    {
+      currentStep: flow.firstStep,
+      runStatus: "running",
+      steps: {},
+      memory: {},
+      execution: [],
+      children: parent.children,
+    },
+    request.input,
+  );
   const reply = await runTurn(child, request.message, deps);
   parent.children.push({
     flow: flow.name,

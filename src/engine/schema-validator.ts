@@ -23,7 +23,9 @@ const OPTIONS: Record<Dialect, Options> = {
 };
 const AJV_MODULE: Record<Dialect, string> = { "draft-07": "ajv", "2020-12": "ajv/dist/2020.js" };
 const AJV_PATH = require.resolve("ajv");
-const AJV_VERSION = (JSON.parse(readFileSync(join(dirname(AJV_PATH), "..", "package.json"), "utf8")) as { version: string }).version;
+const AJV_VERSION = (
+  JSON.parse(readFileSync(join(dirname(AJV_PATH), "..", "package.json"), "utf8")) as { version: string }
+).version;
 /** node_modules/.cache/flowcheck/validators, beside the package whose code the validators run. */
 export const VALIDATOR_CACHE = join(dirname(AJV_PATH), "..", "..", ".cache", "flowcheck", "validators");
 
@@ -63,14 +65,22 @@ function save(file: string, code: string): void {
   }
 }
 
-export function compileSchema<T = unknown>(schema: Record<string, unknown>, dialect: Dialect = "draft-07"): ValidateFunction<T> {
-  const key = createHash("sha256").update(`${AJV_VERSION}\n${dialect}\n${JSON.stringify(OPTIONS[dialect])}\n${JSON.stringify(schema)}`).digest("hex").slice(0, 32);
+export function compileSchema<T = unknown>(
+  schema: Record<string, unknown>,
+  dialect: Dialect = "draft-07",
+): ValidateFunction<T> {
+  const key = createHash("sha256")
+    .update(`${AJV_VERSION}\n${dialect}\n${JSON.stringify(OPTIONS[dialect])}\n${JSON.stringify(schema)}`)
+    .digest("hex")
+    .slice(0, 32);
   const file = join(VALIDATOR_CACHE, `${key}.cjs`);
   const cached = load<T>(file);
   if (cached) return cached;
   const ajv = ajvFor(dialect);
   const validate = ajv.compile<T>(schema);
-  const { default: standaloneCode } = require("ajv/dist/standalone") as { default: (ajv: Ajv, validate: ValidateFunction) => string };
+  const { default: standaloneCode } = require("ajv/dist/standalone") as {
+    default: (ajv: Ajv, validate: ValidateFunction) => string;
+  };
   save(file, standaloneCode(ajv, validate as ValidateFunction));
   return validate;
 }

@@ -27,7 +27,11 @@ export function scriptedText(content: string): ModelReply {
 export function scriptedToolCalls(calls: { name: string; args: Record<string, unknown> }[]): ModelReply {
   return {
     content: "",
-    toolCalls: calls.map((call, index) => ({ id: `call_${index + 1}_${call.name}`, name: call.name, arguments: JSON.stringify(call.args) })),
+    toolCalls: calls.map((call, index) => ({
+      id: `call_${index + 1}_${call.name}`,
+      name: call.name,
+      arguments: JSON.stringify(call.args),
+    })),
   };
 }
 

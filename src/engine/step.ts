@@ -18,14 +18,17 @@ export type ChildOutcome<Output = unknown> =
     };
 
 /** What a parent sends a child: the message its model answers, and the input its steps read. */
-export type ChildRequest<F extends FlowShape> = { message: string } & (undefined extends F["input"] ? { input?: F["input"] } : { input: F["input"] });
+export type ChildRequest<F extends FlowShape> = { message: string } & (undefined extends F["input"]
+  ? { input?: F["input"] }
+  : { input: F["input"] });
 
 type TypesOf<D> = D extends FlowDefinition<infer F> ? F : never;
 
 /** Another step's state as `stateOf` returns it: a frozen copy. */
-type StateView<F extends FlowShape, K extends string> = string extends StepNameOf<F>
-  ? Readonly<Record<string, unknown>>
-  : DeepReadonly<StateOfStep<F["steps"][K & keyof F["steps"]]>>;
+type StateView<F extends FlowShape, K extends string> =
+  string extends StepNameOf<F>
+    ? Readonly<Record<string, unknown>>
+    : DeepReadonly<StateOfStep<F["steps"][K & keyof F["steps"]]>>;
 
 /** What a step's prompt and tools can see and do during a turn. */
 export interface StepContext<S extends object = Record<string, unknown>, F extends FlowShape = UntypedFlow> {
@@ -60,7 +63,10 @@ export interface StepContext<S extends object = Record<string, unknown>, F exten
    * read `input`. It never moves this run's cursor. Resolves to the child's outcome, with the
    * `output` its `complete` gave.
    */
-  runChild<D extends FlowDefinition<FlowShape>>(flow: D, request: ChildRequest<TypesOf<D>>): Promise<ChildOutcome<TypesOf<D>["output"]>>;
+  runChild<D extends FlowDefinition<FlowShape>>(
+    flow: D,
+    request: ChildRequest<TypesOf<D>>,
+  ): Promise<ChildOutcome<TypesOf<D>["output"]>>;
 }
 
 /**

@@ -21,7 +21,10 @@ export interface CompleteResult<Output = unknown> {
 }
 
 /** What a tool of a step of flow `F` may return. */
-export type ToolResult<F extends FlowShape = UntypedFlow> = StayResult | AdvanceResult<StepNameOf<F>> | CompleteResult<F["output"]>;
+export type ToolResult<F extends FlowShape = UntypedFlow> =
+  | StayResult
+  | AdvanceResult<StepNameOf<F>>
+  | CompleteResult<F["output"]>;
 
 /** The cursor stays; `message` goes back to the model, which answers the user. */
 export function stay(message: string): StayResult {
@@ -48,5 +51,7 @@ export function complete(message?: string): CompleteResult<undefined>;
 export function complete<Output>(message: string, output: Output): CompleteResult<Output>;
 export function complete(message = "The flow is complete. Close the conversation.", output?: unknown): CompleteResult {
   // No `output` key without an output, so such a result is just `{ kind, message }`.
-  return output === undefined ? ({ kind: "complete", message } as CompleteResult<undefined>) : { kind: "complete", message, output };
+  return output === undefined
+    ? ({ kind: "complete", message } as CompleteResult<undefined>)
+    : { kind: "complete", message, output };
 }

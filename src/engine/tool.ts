@@ -20,10 +20,19 @@ export interface DeclaredTool extends ToolSpec {
 }
 
 /** The context and results a tool method of step `T` gets and gives, from its `Step<State, Flow>`. */
-type ContextOf<T> = T extends { readonly "~state"?: infer S extends object; readonly "~flow"?: infer F extends FlowShape } ? StepContext<S, F> : never;
+type ContextOf<T> = T extends {
+  readonly "~state"?: infer S extends object;
+  readonly "~flow"?: infer F extends FlowShape;
+}
+  ? StepContext<S, F>
+  : never;
 type ResultOf<T> = T extends { readonly "~flow"?: infer F extends FlowShape } ? ToolResult<F> : never;
 
-type ToolHandler<This, Args> = (this: This, args: Args, context: ContextOf<This>) => ResultOf<This> | Promise<ResultOf<This>>;
+type ToolHandler<This, Args> = (
+  this: This,
+  args: Args,
+  context: ContextOf<This>,
+) => ResultOf<This> | Promise<ResultOf<This>>;
 
 const declaredTools = new WeakMap<Function, DeclaredTool>();
 
@@ -57,7 +66,11 @@ export function tool<const Parameters extends object>(spec: ToolSpec<Parameters>
         `@tool("${spec.name}") is the second @tool on method ${String(context.name)}; a method is one tool, so split it in two methods.`,
       );
     }
-    declaredTools.set(method, { ...spec, parameters: spec.parameters as Record<string, unknown>, method: String(context.name) });
+    declaredTools.set(method, {
+      ...spec,
+      parameters: spec.parameters as Record<string, unknown>,
+      method: String(context.name),
+    });
   };
 }
 

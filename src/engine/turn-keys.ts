@@ -41,7 +41,11 @@ export class TurnKeys {
 
   // Promise chains rather than async functions: the runner sends every turn with a key, and each
   // async layer is a promise more per turn.
-  once<A>(request: { session?: string; flow?: string; message: string }, key: TurnKey<A>, apply: (kept: KeptKey) => Promise<A>): Promise<A> {
+  once<A>(
+    request: { session?: string; flow?: string; message: string },
+    key: TurnKey<A>,
+    apply: (kept: KeptKey) => Promise<A>,
+  ): Promise<A> {
     const kept: KeptKey = { scope: request.session ?? "", key: key.value, request: requestOf(request) };
     const running = `${kept.scope} ${kept.key}`;
     if (this.#running.has(running)) {
@@ -55,7 +59,9 @@ export class TurnKeys {
     }
     this.#running.add(running);
     const answered = this.#earlier(kept).then((earlier) =>
-      earlier === undefined ? apply(kept).catch((error: unknown) => this.#afterLosing(error, kept, key)) : key.replay(earlier.answer),
+      earlier === undefined
+        ? apply(kept).catch((error: unknown) => this.#afterLosing(error, kept, key))
+        : key.replay(earlier.answer),
     );
     return onSettled(answered, () => this.#running.delete(running));
   }

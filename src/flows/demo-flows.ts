@@ -5,4 +5,9 @@ import { hotelFlowEntry } from "./hotel/index.ts";
 import { invoiceFlowEntry } from "./invoice/index.ts";
 
 /** The four demo flows, each with its scripted model. */
-export const demoFlows: readonly FlowEntry[] = Object.freeze([basicFlowEntry, hotelFlowEntry, invoiceFlowEntry, homeInsuranceFlowEntry]);
+export const demoFlows: readonly FlowEntry[] = Object.freeze([
+  basicFlowEntry,
+  hotelFlowEntry,
+  invoiceFlowEntry,
+  homeInsuranceFlowEntry,
+]);

@@ -9,7 +9,12 @@ export function acceptedTypes(request: HttpRequest): string[] {
 }
 
 // The answers every session has: an event stream, or JSON (also any type, or any application type).
-export const BUILT_IN_TYPES: ReadonlySet<string> = new Set(["text/event-stream", "application/json", "*/*", "application/*"]);
+export const BUILT_IN_TYPES: ReadonlySet<string> = new Set([
+  "text/event-stream",
+  "application/json",
+  "*/*",
+  "application/*",
+]);
 
 /**
  * The types a client would rather have than the answers every session has (JSON, an event

@@ -30,7 +30,11 @@ async function headOf(engine: FlowEngine, id: string): Promise<SessionHead> {
         `a message to it starts a new session in its place.`,
     );
   }
-  if (!head) throw new FlowcheckError("session_not_found", `There is no session "${shown}". Start one with POST /ai/chat and "flow".`);
+  if (!head)
+    throw new FlowcheckError(
+      "session_not_found",
+      `There is no session "${shown}". Start one with POST /ai/chat and "flow".`,
+    );
   return head;
 }
 

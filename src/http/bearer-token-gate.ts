@@ -13,15 +13,33 @@ function digestOf(text: string): Buffer {
 }
 
 /** Why `authorization` does not carry the token, and the challenge that goes with it (RFC 6750); undefined when it does. */
-function refusalOf(authorization: string | undefined, expected: Buffer): { message: string; challenge: string } | undefined {
+function refusalOf(
+  authorization: string | undefined,
+  expected: Buffer,
+): { message: string; challenge: string } | undefined {
   // No message quotes what was sent: a token that does not match may still be someone's secret.
-  if (authorization === undefined) return { message: `The request has no Authorization header, and this server's API is locked; ${FIX}.`, challenge: REALM };
+  if (authorization === undefined)
+    return {
+      message: `The request has no Authorization header, and this server's API is locked; ${FIX}.`,
+      challenge: REALM,
+    };
   const [, scheme = "", token = ""] = /^(\S*)\s*(.*)$/.exec(authorization.trim()) ?? [];
-  if (scheme.toLowerCase() !== "bearer") return { message: `The Authorization header is not of the Bearer scheme (its value is not shown); ${FIX}.`, challenge: REALM };
+  if (scheme.toLowerCase() !== "bearer")
+    return {
+      message: `The Authorization header is not of the Bearer scheme (its value is not shown); ${FIX}.`,
+      challenge: REALM,
+    };
   const invalid = `${REALM}, error="invalid_token"`;
-  if (token === "") return { message: `The Authorization header names the Bearer scheme but carries no token; ${FIX}.`, challenge: invalid };
+  if (token === "")
+    return {
+      message: `The Authorization header names the Bearer scheme but carries no token; ${FIX}.`,
+      challenge: invalid,
+    };
   if (!timingSafeEqual(digestOf(token), expected)) {
-    return { message: `The bearer token does not match this server's FLOW_API_TOKEN (neither is shown); ${FIX}.`, challenge: invalid };
+    return {
+      message: `The bearer token does not match this server's FLOW_API_TOKEN (neither is shown); ${FIX}.`,
+      challenge: invalid,
+    };
   }
   return undefined;
 }

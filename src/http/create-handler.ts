@@ -21,7 +21,9 @@ function isJson(contentType: string | undefined): boolean {
 /** Errors that belong to an existing session carry its id, like every other answer about it. */
 function sessionOfError(error: unknown, request: ChatRequest): string | undefined {
   if (request.session === undefined) return undefined;
-  return isFlowcheckError(error, "session_not_found") || isFlowcheckError(error, "invalid_request") ? undefined : request.session;
+  return isFlowcheckError(error, "session_not_found") || isFlowcheckError(error, "invalid_request")
+    ? undefined
+    : request.session;
 }
 
 /** The route a request target names; a target that is no URL path (e.g. `//[`) is one that does not exist. */
@@ -50,7 +52,11 @@ function chatRequestOf(request: HttpRequest): ChatRequest {
  * The turn's answer in the first accepted type it can be given in: the flow's rendering of the
  * session (made before the turn is saved), an event stream, or JSON, the default.
  */
-function turnAnswer(outcome: TurnOutcome, accepted: readonly string[], render: (mediaType: string) => string | undefined): HttpResponse {
+function turnAnswer(
+  outcome: TurnOutcome,
+  accepted: readonly string[],
+  render: (mediaType: string) => string | undefined,
+): HttpResponse {
   for (const type of accepted) {
     if (type === "text/event-stream") return eventStreamResponse(outcome);
     if (BUILT_IN_TYPES.has(type)) break;
@@ -72,10 +78,15 @@ function routeOf(request: HttpRequest): Route {
   const session = ROUTES[path] === undefined ? sessionIdOf(path) : undefined;
   const method = session === undefined ? ROUTES[path] : "GET";
   if (method === undefined) {
-    throw new FlowcheckError("not_found", `There is no route ${path}; the routes are GET /ai/flows, POST /ai/chat and GET /ai/sessions/:id.`);
+    throw new FlowcheckError(
+      "not_found",
+      `There is no route ${path}; the routes are GET /ai/flows, POST /ai/chat and GET /ai/sessions/:id.`,
+    );
   }
   if (request.method !== method) {
-    throw new FlowcheckError("method_not_allowed", `${path} answers ${method} only, not ${request.method}.`, { details: { allow: method } });
+    throw new FlowcheckError("method_not_allowed", `${path} answers ${method} only, not ${request.method}.`, {
+      details: { allow: method },
+    });
   }
   return session === undefined ? { path } : { path, session };
 }
@@ -113,7 +124,11 @@ export function createHandler(engine: FlowEngine, log: (message: string) => void
 
   const session = (request: HttpRequest, id: string): Promise<HttpResponse> =>
     answerSession(engine, id, request).catch((error: unknown) =>
-      logged(errorResponse(error, isFlowcheckError(error, "session_not_found") ? undefined : id), error, "GET /ai/sessions/:id"),
+      logged(
+        errorResponse(error, isFlowcheckError(error, "session_not_found") ? undefined : id),
+        error,
+        "GET /ai/sessions/:id",
+      ),
     );
 
   // Not async: a chat turn's promise is chat's own, with no layer around it.
@@ -123,10 +138,13 @@ export function createHandler(engine: FlowEngine, log: (message: string) => void
       route = routeOf(request);
     } catch (error) {
       const response = logged(errorResponse(error), error, `${request.method} ${request.url}`);
-      if (isFlowcheckError(error, "method_not_allowed")) response.headers["Allow"] = (error.details as { allow: string }).allow;
+      if (isFlowcheckError(error, "method_not_allowed"))
+        response.headers["Allow"] = (error.details as { allow: string }).allow;
       return Promise.resolve(response);
     }
     if (route.session !== undefined) return session(request, route.session);
-    return route.path === "/ai/flows" ? Promise.resolve(jsonResponse(200, { flows: engine.listFlows() })) : chat(request);
+    return route.path === "/ai/flows"
+      ? Promise.resolve(jsonResponse(200, { flows: engine.listFlows() }))
+      : chat(request);
   };
 }

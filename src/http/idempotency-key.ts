@@ -28,7 +28,10 @@ function isHttpResponse(value: unknown): value is HttpResponse {
 /** The kept answer as it was sent, marked as given again; a kept answer that is not one is a damaged store. */
 function replay(kept: unknown): HttpResponse {
   if (!isHttpResponse(kept)) {
-    throw new FlowcheckError("internal_error", `The answer kept under an ${IDEMPOTENCY_HEADER} is not an HTTP answer: ${JSON.stringify(kept)?.slice(0, 200)}.`);
+    throw new FlowcheckError(
+      "internal_error",
+      `The answer kept under an ${IDEMPOTENCY_HEADER} is not an HTTP answer: ${JSON.stringify(kept)?.slice(0, 200)}.`,
+    );
   }
   return { status: kept.status, headers: { ...kept.headers, [REPLAYED_HEADER]: "true" }, body: kept.body };
 }
@@ -42,7 +45,8 @@ export function idempotencyKeyOf(request: HttpRequest): TurnKey<HttpResponse> | 
   if (sent === undefined) return undefined;
   const value = /^".*"$/.test(sent) ? sent.slice(1, -1) : sent;
   if (!KEY.test(value)) {
-    const shown = sent.length > 80 ? `${JSON.stringify(sent.slice(0, 80))}… (${sent.length} characters)` : JSON.stringify(sent);
+    const shown =
+      sent.length > 80 ? `${JSON.stringify(sent.slice(0, 80))}… (${sent.length} characters)` : JSON.stringify(sent);
     throw new FlowcheckError(
       "invalid_request",
       `The ${IDEMPOTENCY_HEADER} header ${shown} is not a key: send one key of 1 to ${MAX_KEY_CHARS} visible ASCII characters, ` +

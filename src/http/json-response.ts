@@ -13,10 +13,14 @@ export function jsonResponse(status: number, body: unknown, session?: string): H
  */
 export function errorResponse(error: unknown, session?: string): HttpResponse {
   // An internal_error's message names the bug (a tool's thrown text, say): it goes to the log, not the client.
-  const known = isFlowcheckError(error) && error.code !== "internal_error" && errorCatalogue[error.code].status !== undefined;
+  const known =
+    isFlowcheckError(error) && error.code !== "internal_error" && errorCatalogue[error.code].status !== undefined;
   const flowcheckError = known
     ? (error as FlowcheckError)
-    : new FlowcheckError("internal_error", "The server failed while handling this request; the turn was not applied. The server log has the details.");
+    : new FlowcheckError(
+        "internal_error",
+        "The server failed while handling this request; the turn was not applied. The server log has the details.",
+      );
   const body: Record<string, unknown> = { success: false };
   if (session !== undefined) body["session"] = session;
   body["error"] = { code: flowcheckError.code, message: flowcheckError.message };

@@ -16,7 +16,12 @@ class BodyNotUtf8 extends Error {}
  * one of the two is called. Callbacks rather than a promise: every turn reads a body, and a
  * promise is a cost per turn.
  */
-function readBody(request: IncomingMessage, limit: number, done: (body: string) => void, refused: (error: unknown) => void): void {
+function readBody(
+  request: IncomingMessage,
+  limit: number,
+  done: (body: string) => void,
+  refused: (error: unknown) => void,
+): void {
   if (Number(request.headers["content-length"]) > limit) {
     refused(new BodyTooLarge());
     return;
@@ -110,7 +115,8 @@ export function createNodeServer(handler: Handler, options: { gate?: RequestGate
 /** Answers a request whose body could not be read: not UTF-8 (400), over the limit (413), or the connection broke. */
 function answerUnreadBody(res: ServerResponse, error: unknown, failed: (error: unknown) => void): void {
   if (error instanceof BodyNotUtf8) {
-    const message = "The body is not valid UTF-8, so it is not JSON; " +
+    const message =
+      "The body is not valid UTF-8, so it is not JSON; " +
       "send it encoded as UTF-8 (half of a character, such as a lone surrogate, as a \\u escape).";
     send(res, errorResponse(new FlowcheckError("invalid_json", message)));
     return;
@@ -122,7 +128,12 @@ function answerUnreadBody(res: ServerResponse, error: unknown, failed: (error: u
   try {
     // The rest of the body is never read, so this connection cannot carry another request.
     res.setHeader("Connection", "close");
-    send(res, errorResponse(new FlowcheckError("body_too_large", `The body is over ${MAX_BODY_BYTES} bytes; send a shorter message.`)));
+    send(
+      res,
+      errorResponse(
+        new FlowcheckError("body_too_large", `The body is over ${MAX_BODY_BYTES} bytes; send a shorter message.`),
+      ),
+    );
   } catch (failure) {
     failed(failure);
   }
@@ -130,10 +141,15 @@ function answerUnreadBody(res: ServerResponse, error: unknown, failed: (error: u
 
 /** Why `host:port` cannot be listened on, as the catalogue says it: the busy port that `npm start` meets most, or the address. */
 function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): FlowcheckError {
-  if (error.code === "EADDRINUSE") return new FlowcheckError("port_in_use", `port ${port} is in use; set PORT`, { cause: error });
-  return new FlowcheckError("config_invalid", `cannot listen on ${host}:${port} (${error.message}); set HOST and PORT to an address of this machine.`, {
-    cause: error,
-  });
+  if (error.code === "EADDRINUSE")
+    return new FlowcheckError("port_in_use", `port ${port} is in use; set PORT`, { cause: error });
+  return new FlowcheckError(
+    "config_invalid",
+    `cannot listen on ${host}:${port} (${error.message}); set HOST and PORT to an address of this machine.`,
+    {
+      cause: error,
+    },
+  );
 }
 
 /**

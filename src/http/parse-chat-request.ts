@@ -47,10 +47,16 @@ export function parseChatRequest(request: HttpRequest): ChatRequest {
   try {
     body = JSON.parse(request.body);
   } catch (error) {
-    throw new FlowcheckError("invalid_json", `The body is not valid JSON (${(error as Error).message}). Send a JSON object such as {"flow":"BasicFlow","message":"Hi"}.`);
+    throw new FlowcheckError(
+      "invalid_json",
+      `The body is not valid JSON (${(error as Error).message}). Send a JSON object such as {"flow":"BasicFlow","message":"Hi"}.`,
+    );
   }
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    throw new FlowcheckError("invalid_request", `The body must be a JSON object, got ${describeType(body)}. Send {"flow":"…","message":"…"}.`);
+    throw new FlowcheckError(
+      "invalid_request",
+      `The body must be a JSON object, got ${describeType(body)}. Send {"flow":"…","message":"…"}.`,
+    );
   }
   if (!validateBody(body)) {
     throw new FlowcheckError("invalid_request", problemsOf(body as Record<string, unknown>).join(" "));
@@ -65,7 +71,14 @@ export function parseChatRequest(request: HttpRequest): ChatRequest {
   }
   const session = fromHeader ?? body.session;
   if (session !== undefined && !SESSION_ID.test(session)) {
-    throw new FlowcheckError("invalid_request", `"${session.slice(0, 80)}" is not a session id; use the id a previous answer returned, or none to start a session.`);
+    throw new FlowcheckError(
+      "invalid_request",
+      `"${session.slice(0, 80)}" is not a session id; use the id a previous answer returned, or none to start a session.`,
+    );
   }
-  return { message: body.message, ...(body.flow !== undefined ? { flow: body.flow } : {}), ...(session !== undefined ? { session } : {}) };
+  return {
+    message: body.message,
+    ...(body.flow !== undefined ? { flow: body.flow } : {}),
+    ...(session !== undefined ? { session } : {}),
+  };
 }

@@ -1,5 +1,12 @@
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
-import { headOf, SESSION_DOCUMENT_VERSION, type KeptAnswer, type SessionDocument, type SessionHead, type TurnWrite } from "../engine/session-document.ts";
+import {
+  headOf,
+  SESSION_DOCUMENT_VERSION,
+  type KeptAnswer,
+  type SessionDocument,
+  type SessionHead,
+  type TurnWrite,
+} from "../engine/session-document.ts";
 import type { SessionStore } from "../engine/session-store.ts";
 import { migrateSession } from "./migrations/migrate-session.ts";
 import { validateSessionHead } from "./migrations/session-document-schema.ts";
@@ -13,10 +20,16 @@ export type Awaitable<T> = T | Promise<T>;
  * a failure of the backend is rejected as what `failure` makes of it. A synchronous backend's turn
  * then costs one promise per store call rather than one per layer.
  */
-function settle<T, R>(start: () => Awaitable<T>, then: (value: T) => Awaitable<R>, failure: (error: unknown) => unknown): Promise<R> {
+function settle<T, R>(
+  start: () => Awaitable<T>,
+  then: (value: T) => Awaitable<R>,
+  failure: (error: unknown) => unknown,
+): Promise<R> {
   try {
     const value = start();
-    return value instanceof Promise ? value.then(then, (error: unknown) => Promise.reject(failure(error))) : Promise.resolve(then(value));
+    return value instanceof Promise
+      ? value.then(then, (error: unknown) => Promise.reject(failure(error)))
+      : Promise.resolve(then(value));
   } catch (error) {
     return Promise.reject(failure(error));
   }
@@ -66,7 +79,8 @@ export abstract class SessionStoreBase implements SessionStore {
       () => this.readHead(id),
       (head) => {
         if (head === undefined) return undefined;
-        if ((head as { version?: unknown } | null)?.version === SESSION_DOCUMENT_VERSION && validateSessionHead(head)) return head;
+        if ((head as { version?: unknown } | null)?.version === SESSION_DOCUMENT_VERSION && validateSessionHead(head))
+          return head;
         // An older version is migrated whole; anything else gets the whole document's precise reason.
         return this.fetchAll(id).then((document) => document && headOf(document));
       },
@@ -96,7 +110,8 @@ export abstract class SessionStoreBase implements SessionStore {
     return settle(
       () => this.apply(write),
       (applied) => {
-        if (!applied) throw this.#conflict(write, `it no longer has ${write.baseTurns} turns, or is gone${this.#orKept(write)}`);
+        if (!applied)
+          throw this.#conflict(write, `it no longer has ${write.baseTurns} turns, or is gone${this.#orKept(write)}`);
       },
       this.#failure,
     );

@@ -1,4 +1,8 @@
-export { describeFlowScenarios, type FlowScenariosOptions, type ScenarioChecks } from "./node-test/describe-flow-scenarios.ts";
+export {
+  describeFlowScenarios,
+  type FlowScenariosOptions,
+  type ScenarioChecks,
+} from "./node-test/describe-flow-scenarios.ts";
 export { ScenarioRun } from "./run/scenario-run.ts";
 export { runScenario } from "./run/run-scenario.ts";
 export { startScenarioTarget } from "./target/scenario-target.ts";

@@ -28,8 +28,9 @@ async function side(tree: string, scratch: string): Promise<Side> {
   // older tree, whose entry points did not have these yet, is read where the names were then.
   const app = await load("src/index.ts");
   const basicFlowEntry =
-    (app.registeredFlows as { flow: { name: string } }[] | undefined)?.find((entry) => entry.flow.name === "BasicFlow") ??
-    (await load("src/flows/basic/index.ts").catch(() => load("src/flows/index.ts"))).basicFlowEntry;
+    (app.registeredFlows as { flow: { name: string } }[] | undefined)?.find(
+      (entry) => entry.flow.name === "BasicFlow",
+    ) ?? (await load("src/flows/basic/index.ts").catch(() => load("src/flows/index.ts"))).basicFlowEntry;
   const BasicFlow = basicFlowEntry.flow;
   const testing = await load("src/testing/index.ts");
   const { loadScenario } = testing.loadScenario ? testing : await load("src/testing/load-scenario.ts");
@@ -66,7 +67,8 @@ async function main(): Promise<void> {
   const [a, b, blocksArg] = process.argv.slice(2);
   if (!a || !b) throw new Error("ab: usage: tsx test/bench/ab.ts <tree A> <tree B> [blocks, default 12]");
   const blocks = Number(blocksArg ?? 12);
-  if (!Number.isInteger(blocks) || blocks < 2) throw new Error(`ab: blocks must be a whole number of at least 2, got ${blocksArg}`);
+  if (!Number.isInteger(blocks) || blocks < 2)
+    throw new Error(`ab: blocks must be a whole number of at least 2, got ${blocksArg}`);
   // The bench measures the scripted app it boots; an environment pointing elsewhere would not be that.
   for (const key of ["FLOW_BASE_URL", "FLOW_MODEL", "FLOW_REPEAT"]) delete process.env[key];
   const tmpRoot = resolve("test", ".tmp");
@@ -88,7 +90,9 @@ async function main(): Promise<void> {
     const ratios = first.blockMicros.map((micros, index) => second.blockMicros[index]! / micros);
     console.log(`A ${first.tree}: ${median(first.blockMicros).toFixed(1)} µs/turn (median of ${blocks} blocks)`);
     console.log(`B ${second.tree}: ${median(second.blockMicros).toFixed(1)} µs/turn`);
-    console.log(`B ÷ A, median of blocks: ${median(ratios).toFixed(3)} (blocks: ${ratios.map((ratio) => ratio.toFixed(2)).join(" ")})`);
+    console.log(
+      `B ÷ A, median of blocks: ${median(ratios).toFixed(3)} (blocks: ${ratios.map((ratio) => ratio.toFixed(2)).join(" ")})`,
+    );
   } finally {
     for (const each of sides) await each.close();
     rmSync(scratch, { recursive: true, force: true });

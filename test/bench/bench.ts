@@ -79,7 +79,8 @@ function phasesToRun(argv: string[]): Set<Phase> {
   if (only === undefined) return new Set(PHASES);
   const wanted = only.split(",").map((name) => name.trim());
   const unknown = wanted.filter((name) => !(PHASES as readonly string[]).includes(name));
-  if (unknown.length) throw new Error(`bench: unknown phase ${unknown.join(", ")}; the phases are ${PHASES.join(", ")}.`);
+  if (unknown.length)
+    throw new Error(`bench: unknown phase ${unknown.join(", ")}; the phases are ${PHASES.join(", ")}.`);
   return new Set(wanted as Phase[]);
 }
 
@@ -94,11 +95,19 @@ function percentile(sorted: readonly number[], p: number): number {
 function summary(millis: number[]): { meanMicros: number; p50Micros: number; p99Micros: number } {
   const sorted = [...millis].sort((a, b) => a - b);
   const total = sorted.reduce((sum, value) => sum + value, 0);
-  return { meanMicros: (total / sorted.length) * 1000, p50Micros: percentile(sorted, 0.5) * 1000, p99Micros: percentile(sorted, 0.99) * 1000 };
+  return {
+    meanMicros: (total / sorted.length) * 1000,
+    p50Micros: percentile(sorted, 0.5) * 1000,
+    p99Micros: percentile(sorted, 0.99) * 1000,
+  };
 }
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
-const roundMillis = ({ min, median, max }: Spread): Spread => ({ min: round(min, 0), median: round(median, 0), max: round(max, 0) });
+const roundMillis = ({ min, median, max }: Spread): Spread => ({
+  min: round(min, 0),
+  median: round(median, 0),
+  max: round(max, 0),
+});
 
 /** Everything the bench makes, undone in reverse order on the way out, whatever happened. */
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -154,20 +163,44 @@ async function startFloor(dir: string): Promise<Timed> {
   // The settings of the runner's own store (the stack's), so the write costs what the store's does.
   for (const setting of SCRATCH_SETTINGS) db.pragma(setting);
   db.exec("CREATE TABLE documents (id TEXT PRIMARY KEY, body TEXT NOT NULL)");
-  const upsert = db.prepare<[string, string]>("INSERT INTO documents (id, body) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body");
+  const upsert = db.prepare<[string, string]>(
+    "INSERT INTO documents (id, body) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET body = excluded.body",
+  );
   const select = db.prepare<[string], { body: string }>("SELECT body FROM documents WHERE id = ?");
-  const notes = Array.from({ length: 28 }, (_, index) => ({ role: index % 2 ? "assistant" : "user", content: `message ${index} of the conversation so far` }));
+  const notes = Array.from({ length: 28 }, (_, index) => ({
+    role: index % 2 ? "assistant" : "user",
+    content: `message ${index} of the conversation so far`,
+  }));
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { session: string; message: string; turn: number };
-      const document = { id: request.session, version: 1, turns: request.turn, flow: { name: "BasicFlow", currentStep: "NameStep" }, last: request.message, memory: notes };
+      const request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        session: string;
+        message: string;
+        turn: number;
+      };
+      const document = {
+        id: request.session,
+        version: 1,
+        turns: request.turn,
+        flow: { name: "BasicFlow", currentStep: "NameStep" },
+        last: request.message,
+        memory: notes,
+      };
       upsert.run(request.session, JSON.stringify(document));
       const stored = JSON.parse(select.get(request.session)!.body) as typeof document;
-      const answer = JSON.stringify({ success: true, session: stored.id, response: `turn ${stored.turns} saved`, currentStep: stored.flow.currentStep });
-      res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(answer) });
+      const answer = JSON.stringify({
+        success: true,
+        session: stored.id,
+        response: `turn ${stored.turns} saved`,
+        currentStep: stored.flow.currentStep,
+      });
+      res.writeHead(200, {
+        "Content-Type": "application/json; charset=utf-8",
+        "Content-Length": Buffer.byteLength(answer),
+      });
       res.end(answer);
     });
   });
@@ -182,23 +215,42 @@ async function startFloor(dir: string): Promise<Timed> {
   const port = (server.address() as AddressInfo).port;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   cleanups.push(() => agent.destroy());
-  const documentBytes = JSON.stringify({ id: "5b0e8a3c-0000-4000-8000-000000000000", version: 1, turns: 1, flow: { name: "BasicFlow", currentStep: "NameStep" }, last: "", memory: notes }).length;
-  if (documentBytes < 1800 || documentBytes > 2400) throw new Error(`bench: the floor's document is ${documentBytes} bytes, not ~2 KB`);
+  const documentBytes = JSON.stringify({
+    id: "5b0e8a3c-0000-4000-8000-000000000000",
+    version: 1,
+    turns: 1,
+    flow: { name: "BasicFlow", currentStep: "NameStep" },
+    last: "",
+    memory: notes,
+  }).length;
+  if (documentBytes < 1800 || documentBytes > 2400)
+    throw new Error(`bench: the floor's document is ${documentBytes} bytes, not ~2 KB`);
 
-  const message = "I would like to know the weather in Los Angeles and New York City today, and then give you my address.".repeat(3).slice(0, 228);
+  const message =
+    "I would like to know the weather in Los Angeles and New York City today, and then give you my address."
+      .repeat(3)
+      .slice(0, 228);
   const post = (turn: number): Promise<void> => {
     // A new session every six turns, like the BasicFlow conversations the stack plays.
     const session = `5b0e8a3c-0000-4000-8000-${String(Math.floor(turn / 6)).padStart(12, "0")}`;
     const body = JSON.stringify({ session, message, turn });
     return new Promise((done, fail) => {
       const req = http.request(
-        { host: "127.0.0.1", port, path: "/ai/chat", method: "POST", agent, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } },
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/ai/chat",
+          method: "POST",
+          agent,
+          headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
           res.on("end", () => {
             const answer = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { success?: boolean };
-            if (res.statusCode !== 200 || answer.success !== true) fail(new Error(`bench: the floor server answered ${res.statusCode}`));
+            if (res.statusCode !== 200 || answer.success !== true)
+              fail(new Error(`bench: the floor server answered ${res.statusCode}`));
             else done();
           });
         },
@@ -208,7 +260,8 @@ async function startFloor(dir: string): Promise<Timed> {
     });
   };
   const sampleBody = JSON.stringify({ session: "5b0e8a3c-0000-4000-8000-000000000000", message, turn: 1 });
-  if (sampleBody.length < 280 || sampleBody.length > 320) throw new Error(`bench: the floor's request is ${sampleBody.length} bytes, not ~300`);
+  if (sampleBody.length < 280 || sampleBody.length > 320)
+    throw new Error(`bench: the floor's request is ${sampleBody.length} bytes, not ~300`);
 
   let turn = 0;
   for (; turn < FLOOR.warmup; turn++) await post(turn);
@@ -241,7 +294,12 @@ async function target(loaded: LoadedScenario, dir: string): Promise<ScenarioTarg
  * persisted and expectation checks, then the final checks. Pushes each turn's time to `turnMillis`.
  * A failed check stops the bench: numbers from a run that does not pass mean nothing.
  */
-async function converse(loaded: LoadedScenario, on: ScenarioTarget, turnMillis?: number[], parts?: { http: number[]; store: number[] }): Promise<number> {
+async function converse(
+  loaded: LoadedScenario,
+  on: ScenarioTarget,
+  turnMillis?: number[],
+  parts?: { http: number[]; store: number[] },
+): Promise<number> {
   const run = new ScenarioRun(loaded, on);
   run.start();
   try {
@@ -288,7 +346,9 @@ interface StackResult {
 const BASIC_FLOW_SCENARIO = fixtureScenario("basic-flow");
 
 /** The app with BasicFlow, warmed up; each block plays whole conversations one after another. */
-async function startStack(dir: string): Promise<Timed & { on: ScenarioTarget; loaded: LoadedScenario; parts: { http: number[]; store: number[] } }> {
+async function startStack(
+  dir: string,
+): Promise<Timed & { on: ScenarioTarget; loaded: LoadedScenario; parts: { http: number[]; store: number[] } }> {
   const loaded = loadScenario(BASIC_FLOW_SCENARIO, [BasicFlow]);
   const on = await target(loaded, dir);
   for (let index = 0; index < STACK.warmupConversations; index++) await converse(loaded, on);
@@ -302,14 +362,18 @@ async function startStack(dir: string): Promise<Timed & { on: ScenarioTarget; lo
     block: async () => {
       let turns = 0;
       const started = process.hrtime.bigint();
-      for (let index = 0; index < STACK.conversations / BLOCKS; index++) turns += await converse(loaded, on, times, parts);
+      for (let index = 0; index < STACK.conversations / BLOCKS; index++)
+        turns += await converse(loaded, on, times, parts);
       return Number(process.hrtime.bigint() - started) / 1000 / turns;
     },
   };
 }
 
 /** Eight sessions at once, each on its own connection, as eight scenario files would drive one server. */
-async function measureConcurrent(loaded: LoadedScenario, on: ScenarioTarget): Promise<{ turnsPerSecond: number; p50Micros: number; p99Micros: number }> {
+async function measureConcurrent(
+  loaded: LoadedScenario,
+  on: ScenarioTarget,
+): Promise<{ turnsPerSecond: number; p50Micros: number; p99Micros: number }> {
   const times: number[] = [];
   let next = 0;
   let turns = 0;
@@ -345,11 +409,17 @@ interface Timed {
  * ratio of two medians. A profiled run plays each part's blocks together, so each gets a profile
  * of its own, and has no ratios.
  */
-async function measureFloorAndStack(floor: Timed | undefined, stack: Timed | undefined): Promise<{ floor?: number; stack?: number; ratios: number[] }> {
+async function measureFloorAndStack(
+  floor: Timed | undefined,
+  stack: Timed | undefined,
+): Promise<{ floor?: number; stack?: number; ratios: number[] }> {
   const floorBlocks: number[] = [];
   const stackBlocks: number[] = [];
   if (profiler) {
-    for (const [name, part, blocks] of [["floor", floor, floorBlocks], ["stack-sequential", stack, stackBlocks]] as const) {
+    for (const [name, part, blocks] of [
+      ["floor", floor, floorBlocks],
+      ["stack-sequential", stack, stackBlocks],
+    ] as const) {
       if (!part) continue;
       await profiler.start();
       for (let index = 0; index < BLOCKS; index++) blocks.push(await part.block());
@@ -361,7 +431,13 @@ async function measureFloorAndStack(floor: Timed | undefined, stack: Timed | und
       if (stack) stackBlocks.push(await stack.block());
     }
   }
-  const median = (values: number[]) => (values.length ? percentile([...values].sort((a, b) => a - b), 0.5) : undefined);
+  const median = (values: number[]) =>
+    values.length
+      ? percentile(
+          [...values].sort((a, b) => a - b),
+          0.5,
+        )
+      : undefined;
   const ratios = profiler || !floor || !stack ? [] : stackBlocks.map((micros, index) => micros / floorBlocks[index]!);
   return { floor: median(floorBlocks), stack: median(stackBlocks), ratios };
 }
@@ -432,7 +508,17 @@ async function measureGrowth(dir: string): Promise<GrowthResult> {
   const window = GROWTH.window;
   const last = GROWTH.turns - window;
   const windowMicros = (byTurn: number[][], from: number) =>
-    (byTurn.slice(from, from + window).reduce((total, samples) => total + percentile([...samples].sort((a, b) => a - b), 0.5), 0) * 1000) / window;
+    (byTurn.slice(from, from + window).reduce(
+      (total, samples) =>
+        total +
+        percentile(
+          [...samples].sort((a, b) => a - b),
+          0.5,
+        ),
+      0,
+    ) *
+      1000) /
+    window;
   const firstMicros = windowMicros(turns, 0);
   const lastMicros = windowMicros(turns, last);
   return {
@@ -473,7 +559,16 @@ function writeSpec(dir: string, name: string, scenarioFile: string): string {
 /** The environment a user's run would have, minus what would point it away from the in-process app. */
 function childEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const key of ["FLOW_BASE_URL", "FLOW_MODEL", "FLOW_REPEAT", "FLOW_PASS_RATE", "SQLITE_PATH", "SESSION_STORE", "NODE_OPTIONS"]) delete env[key];
+  for (const key of [
+    "FLOW_BASE_URL",
+    "FLOW_MODEL",
+    "FLOW_REPEAT",
+    "FLOW_PASS_RATE",
+    "SQLITE_PATH",
+    "SESSION_STORE",
+    "NODE_OPTIONS",
+  ])
+    delete env[key];
   return env;
 }
 
@@ -501,11 +596,22 @@ function writeEmptySpec(dir: string, tests: number): string {
  * exactly `expectedPasses` tests passed. A child still running at `timeoutMillis` is killed (the
  * bench must end in two minutes), and the time so far is returned as a lower bound.
  */
-async function timeSpec(spec: string, name: string, expectedPasses: number, timeoutMillis: number): Promise<{ millis: number; timedOut: boolean }> {
-  const flags = profiler ? ["--cpu-prof", `--cpu-prof-dir=${profiler.dir}`, `--cpu-prof-name=${name}.cpuprofile`, "--cpu-prof-interval=100"] : [];
+async function timeSpec(
+  spec: string,
+  name: string,
+  expectedPasses: number,
+  timeoutMillis: number,
+): Promise<{ millis: number; timedOut: boolean }> {
+  const flags = profiler
+    ? ["--cpu-prof", `--cpu-prof-dir=${profiler.dir}`, `--cpu-prof-name=${name}.cpuprofile`, "--cpu-prof-interval=100"]
+    : [];
   let timedOut = false;
   const started = process.hrtime.bigint();
-  const { code, signal, output } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>((done, fail) => {
+  const { code, signal, output } = await new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    output: string;
+  }>((done, fail) => {
     // A group of its own: `node --test` runs the spec in a grandchild, which must go down with it.
     const child = spawn(process.execPath, [...flags, "--import", "tsx", "--test", spec], {
       cwd: ROOT,
@@ -531,10 +637,13 @@ async function timeSpec(spec: string, name: string, expectedPasses: number, time
     // A killed child writes no profile, and a profiled run writes no results: it gets all the time it needs.
     const timer = profiler
       ? undefined
-      : setTimeout(() => {
-          timedOut = true;
-          kill();
-        }, Math.max(0, timeoutMillis));
+      : setTimeout(
+          () => {
+            timedOut = true;
+            kill();
+          },
+          Math.max(0, timeoutMillis),
+        );
     child.on("error", fail);
     child.on("close", (exitCode, exitSignal) => {
       clearTimeout(timer);
@@ -547,7 +656,9 @@ async function timeSpec(spec: string, name: string, expectedPasses: number, time
   // Node 20 and 22 report TAP to a pipe (`# pass N`), later versions the spec reporter (`ℹ pass N`).
   const passed = Number(/^(?:# |ℹ )pass (\d+)$/m.exec(output)?.[1] ?? -1);
   if (code !== 0 || passed !== expectedPasses) {
-    const why = signal ? `was killed (${signal}) after ${Math.round(millis)} ms` : `exited ${code} with ${passed} tests passed of ${expectedPasses}`;
+    const why = signal
+      ? `was killed (${signal}) after ${Math.round(millis)} ms`
+      : `exited ${code} with ${passed} tests passed of ${expectedPasses}`;
     throw new Error(`bench: ${name} ${why}:\n${output.split("\n").slice(-40).join("\n")}`);
   }
   if (profiler) process.stderr.write(`bench: wrote ${join(profiler.dir, `${name}.cpuprofile`)}\n`);
@@ -564,9 +675,11 @@ function timeRunner(dir: string, turns: number, timeoutMillis: number): Promise<
 /** The commit measured, with `+dirty` when the tree has changes: numbers belong to a version. */
 function commitOf(): string {
   try {
-    const git = (...args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
     // The results file is what a run writes, not part of the version it measures.
-    const dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)test/bench/results.json") !== "";
+    const dirty =
+      git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)test/bench/results.json") !== "";
     return `${git("rev-parse", "--short", "HEAD")}${dirty ? "+dirty" : ""}`;
   } catch {
     return "unknown";
@@ -584,7 +697,10 @@ async function main(): Promise<void> {
   // Another process busy on this machine (a test run, a build) skews every number here. The load
   // average lags by a minute, so it also counts whatever ran just before: a hint, not a verdict.
   const loadBefore = os.loadavg()[0]!;
-  if (loadBefore > 1) process.stderr.write(`bench: the 1-minute load average is ${loadBefore.toFixed(2)}; if other work is running, the numbers will be noisy\n`);
+  if (loadBefore > 1)
+    process.stderr.write(
+      `bench: the 1-minute load average is ${loadBefore.toFixed(2)}; if other work is running, the numbers will be noisy\n`,
+    );
   // The bench measures the app it boots here with the scripted model; an environment that points
   // the runner at another server or model would measure something else.
   for (const key of ["FLOW_BASE_URL", "FLOW_MODEL", "FLOW_REPEAT"]) delete process.env[key];
@@ -604,7 +720,15 @@ async function main(): Promise<void> {
   let stack: StackResult | undefined;
   let blockRatios: number[] = [];
   let growth: GrowthResult | undefined;
-  let runner: { shortMillis: number; longMillis: number; millisPerTurn: number; timedOut: boolean; emptyMillisPerTest: number | undefined } | undefined;
+  let runner:
+    | {
+        shortMillis: number;
+        longMillis: number;
+        millisPerTurn: number;
+        timedOut: boolean;
+        emptyMillisPerTest: number | undefined;
+      }
+    | undefined;
   let startup: StartupResult | undefined;
   let mainJob: Spread | undefined;
   let report: ReportPageResult | undefined;
@@ -650,19 +774,36 @@ async function main(): Promise<void> {
   if (phases.has("runner")) {
     log(`runner: ${RUNNER.short} and ${RUNNER.long} turns under node:test…`);
     const short = await timeRunner(dir, RUNNER.short, BUDGET_MILLIS - (performance.now() - benchStarted));
-    if (short.timedOut) throw new Error(`bench: the ${RUNNER.short}-turn runner did not finish within the bench's two minutes`);
+    if (short.timedOut)
+      throw new Error(`bench: the ${RUNNER.short}-turn runner did not finish within the bench's two minutes`);
     const long = await timeRunner(dir, RUNNER.long, BUDGET_MILLIS - (performance.now() - benchStarted));
-    if (long.timedOut) log(`runner: the ${RUNNER.long}-turn run was stopped after ${Math.round(long.millis)} ms to keep within two minutes; its cost per turn is a lower bound`);
+    if (long.timedOut)
+      log(
+        `runner: the ${RUNNER.long}-turn run was stopped after ${Math.round(long.millis)} ms to keep within two minutes; its cost per turn is a lower bound`,
+      );
     // The same command over empty tests: what node:test charges per test before any turn runs.
     log(`runner: ${RUNNER.short} and ${RUNNER.long} empty tests under node:test…`);
-    const emptyShort = await timeSpec(writeEmptySpec(dir, RUNNER.short), `bench-empty-${RUNNER.short}`, RUNNER.short, BUDGET_MILLIS - (performance.now() - benchStarted));
-    const emptyLong = await timeSpec(writeEmptySpec(dir, RUNNER.long), `bench-empty-${RUNNER.long}`, RUNNER.long, BUDGET_MILLIS - (performance.now() - benchStarted));
+    const emptyShort = await timeSpec(
+      writeEmptySpec(dir, RUNNER.short),
+      `bench-empty-${RUNNER.short}`,
+      RUNNER.short,
+      BUDGET_MILLIS - (performance.now() - benchStarted),
+    );
+    const emptyLong = await timeSpec(
+      writeEmptySpec(dir, RUNNER.long),
+      `bench-empty-${RUNNER.long}`,
+      RUNNER.long,
+      BUDGET_MILLIS - (performance.now() - benchStarted),
+    );
     runner = {
       shortMillis: short.millis,
       longMillis: long.millis,
       millisPerTurn: (long.millis - short.millis) / (RUNNER.long - RUNNER.short),
       timedOut: long.timedOut,
-      emptyMillisPerTest: emptyShort.timedOut || emptyLong.timedOut ? undefined : (emptyLong.millis - emptyShort.millis) / (RUNNER.long - RUNNER.short),
+      emptyMillisPerTest:
+        emptyShort.timedOut || emptyLong.timedOut
+          ? undefined
+          : (emptyLong.millis - emptyShort.millis) / (RUNNER.long - RUNNER.short),
     };
   }
   if (phases.has("mainjob")) {
@@ -675,54 +816,114 @@ async function main(): Promise<void> {
   }
   await cleanUp();
 
-  const floorRatio = !(floor && stack) ? undefined : blockRatios.length ? percentile(blockRatios, 0.5) : stack.micros / floor.micros;
-  const ratioSpread = blockRatios.length ? { p25: percentile(blockRatios, 0.25), p75: percentile(blockRatios, 0.75) } : undefined;
+  const floorRatio = !(floor && stack)
+    ? undefined
+    : blockRatios.length
+      ? percentile(blockRatios, 0.5)
+      : stack.micros / floor.micros;
+  const ratioSpread = blockRatios.length
+    ? { p25: percentile(blockRatios, 0.25), p75: percentile(blockRatios, 0.75) }
+    : undefined;
   const rows: [string, string, string][] = [];
   const show = (value: number | undefined, digits = 1) => (value === undefined ? "—" : value.toFixed(digits));
-  const met = (value: number | undefined, limit: number) => (value === undefined ? "" : value <= limit ? "met" : "NOT met");
+  const met = (value: number | undefined, limit: number) =>
+    value === undefined ? "" : value <= limit ? "met" : "NOT met";
   rows.push(["floor µs/turn (HTTP + 1 upsert + 1 read)", show(floor?.micros), ""]);
   rows.push(["  floor p50 / p99 µs", `${show(floor?.p50Micros)} / ${show(floor?.p99Micros)}`, ""]);
   rows.push(["stack µs/turn (sequential, whole conversations)", show(stack?.micros), ""]);
   rows.push(["  stack µs/turn (playTurn alone, mean)", show(stack?.turnMicros), ""]);
-  rows.push(["  of which HTTP / runner's store re-read", `${show(stack?.httpMicros)} / ${show(stack?.storeMicros)}`, ""]);
+  rows.push([
+    "  of which HTTP / runner's store re-read",
+    `${show(stack?.httpMicros)} / ${show(stack?.storeMicros)}`,
+    "",
+  ]);
   rows.push(["  stack p50 / p99 µs", `${show(stack?.p50Micros)} / ${show(stack?.p99Micros)}`, ""]);
   rows.push(["floorRatio (median of the blocks' stack ÷ floor)", show(floorRatio, 2), `≤ 2.5 ${met(floorRatio, 2.5)}`]);
-  rows.push(["  middle half of the blocks' ratios", ratioSpread ? `${show(ratioSpread.p25, 2)} – ${show(ratioSpread.p75, 2)}` : "—", ""]);
+  rows.push([
+    "  middle half of the blocks' ratios",
+    ratioSpread ? `${show(ratioSpread.p25, 2)} – ${show(ratioSpread.p75, 2)}` : "—",
+    "",
+  ]);
   rows.push([`turns/s (${STACK.concurrency} sessions at once)`, show(stack?.turnsPerSecond, 0), ""]);
-  rows.push(["  concurrent p50 / p99 µs", `${show(stack?.concurrentP50Micros)} / ${show(stack?.concurrentP99Micros)}`, ""]);
+  rows.push([
+    "  concurrent p50 / p99 µs",
+    `${show(stack?.concurrentP50Micros)} / ${show(stack?.concurrentP99Micros)}`,
+    "",
+  ]);
   rows.push([`growth µs/turn, turns 1–${GROWTH.window}`, show(growth?.firstMicros), ""]);
-  rows.push([`growth µs/turn, turns ${GROWTH.turns - GROWTH.window + 1}–${GROWTH.turns}`, show(growth?.lastMicros), ""]);
-  rows.push(["  of which HTTP (first → last)", `${show(growth?.firstHttpMicros)} → ${show(growth?.lastHttpMicros)}`, ""]);
-  rows.push(["  of which runner's store re-read (first → last)", `${show(growth?.firstStoreMicros)} → ${show(growth?.lastStoreMicros)}`, ""]);
+  rows.push([
+    `growth µs/turn, turns ${GROWTH.turns - GROWTH.window + 1}–${GROWTH.turns}`,
+    show(growth?.lastMicros),
+    "",
+  ]);
+  rows.push([
+    "  of which HTTP (first → last)",
+    `${show(growth?.firstHttpMicros)} → ${show(growth?.lastHttpMicros)}`,
+    "",
+  ]);
+  rows.push([
+    "  of which runner's store re-read (first → last)",
+    `${show(growth?.firstStoreMicros)} → ${show(growth?.lastStoreMicros)}`,
+    "",
+  ]);
   rows.push(["growthRatio", show(growth?.ratio, 2), `≤ 1.3 ${met(growth?.ratio, 1.3)}`]);
   const atLeast = runner?.timedOut ? "≥ " : "";
-  rows.push([`runner wall ms, ${RUNNER.short} / ${RUNNER.long} turns`, `${show(runner?.shortMillis, 0)} / ${atLeast}${show(runner?.longMillis, 0)}`, ""]);
-  rows.push(["runnerMillisPerTurn", `${atLeast}${show(runner?.millisPerTurn, 3)}`, `≤ 1.2 ${met(runner?.millisPerTurn, 1.2)}`]);
+  rows.push([
+    `runner wall ms, ${RUNNER.short} / ${RUNNER.long} turns`,
+    `${show(runner?.shortMillis, 0)} / ${atLeast}${show(runner?.longMillis, 0)}`,
+    "",
+  ]);
+  rows.push([
+    "runnerMillisPerTurn",
+    `${atLeast}${show(runner?.millisPerTurn, 3)}`,
+    `≤ 1.2 ${met(runner?.millisPerTurn, 1.2)}`,
+  ]);
   rows.push(["  node:test alone, ms per empty test", show(runner?.emptyMillisPerTest, 3), ""]);
-  rows.push(["startupMillis (npm run test:flows -- basic-flow, median)", show(startup?.millis.median, 0), `≤ ${STARTUP_TARGET_MILLIS} ${met(startup?.millis.median, STARTUP_TARGET_MILLIS)}`]);
+  rows.push([
+    "startupMillis (npm run test:flows -- basic-flow, median)",
+    show(startup?.millis.median, 0),
+    `≤ ${STARTUP_TARGET_MILLIS} ${met(startup?.millis.median, STARTUP_TARGET_MILLIS)}`,
+  ]);
   rows.push(["  min – max ms", startup ? `${show(startup.millis.min, 0)} – ${show(startup.millis.max, 0)}` : "—", ""]);
   const baseline = startup?.baseline;
   rows.push([
     `  ${baseline?.ref ?? "previous commit"}${baseline && "commit" in baseline ? ` (${baseline.commit})` : ""}, same run: median, min – max ms`,
-    !baseline ? "—" : "millis" in baseline ? `${show(baseline.millis.median, 0)}, ${show(baseline.millis.min, 0)} – ${show(baseline.millis.max, 0)}` : `— (${baseline.missing})`,
+    !baseline
+      ? "—"
+      : "millis" in baseline
+        ? `${show(baseline.millis.median, 0)}, ${show(baseline.millis.min, 0)} – ${show(baseline.millis.max, 0)}`
+        : `— (${baseline.missing})`,
     "",
   ]);
-  rows.push([`mainJobMillis (${MAIN_JOB_COMMAND.join(" ")}, median)`, show(mainJob?.median, 0), `≤ ${MAIN_JOB_TARGET_MILLIS} ${met(mainJob?.median, MAIN_JOB_TARGET_MILLIS)}`]);
+  rows.push([
+    `mainJobMillis (${MAIN_JOB_COMMAND.join(" ")}, median)`,
+    show(mainJob?.median, 0),
+    `≤ ${MAIN_JOB_TARGET_MILLIS} ${met(mainJob?.median, MAIN_JOB_TARGET_MILLIS)}`,
+  ]);
   rows.push(["  min – max ms", mainJob ? `${show(mainJob.min, 0)} – ${show(mainJob.max, 0)}` : "—", ""]);
   rows.push([
     `reportDomContentLoadedMillis (${REPORT_TURNS}-turn page, median)`,
     show(report?.domContentLoadedMillis.median, 0),
     `≤ ${REPORT_TARGET_MILLIS} ${met(report?.domContentLoadedMillis.median, REPORT_TARGET_MILLIS)}`,
   ]);
-  rows.push(["  min – max ms; page size; render ms", report ? `${show(report.domContentLoadedMillis.min, 0)} – ${show(report.domContentLoadedMillis.max, 0)}; ${(report.bytes / 1e6).toFixed(1)} MB; ${show(report.renderMillis, 0)}` : "—", ""]);
+  rows.push([
+    "  min – max ms; page size; render ms",
+    report
+      ? `${show(report.domContentLoadedMillis.min, 0)} – ${show(report.domContentLoadedMillis.max, 0)}; ${(report.bytes / 1e6).toFixed(1)} MB; ${show(report.renderMillis, 0)}`
+      : "—",
+    "",
+  ]);
   const width = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
   console.log(`flowcheck bench — Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}`);
-  for (const [name, value, target] of rows) console.log(`${name.padEnd(width)}  ${value.padStart(valueWidth)}  ${target}`.trimEnd());
+  for (const [name, value, target] of rows)
+    console.log(`${name.padEnd(width)}  ${value.padStart(valueWidth)}  ${target}`.trimEnd());
   const benchSeconds = (performance.now() - benchStarted) / 1000;
   console.log(`(the bench took ${benchSeconds.toFixed(1)} s; commit ${commitOf()})`);
 
-  if (!(floor && stack && growth && runner && startup && mainJob && (report || NO_CHROMIUM) && floorRatio !== undefined)) {
+  if (
+    !(floor && stack && growth && runner && startup && mainJob && (report || NO_CHROMIUM) && floorRatio !== undefined)
+  ) {
     log(`only ${[...phases].join(", ")} ran, so ${relative(ROOT, RESULTS)} was left as it was`);
     return;
   }
@@ -753,12 +954,24 @@ async function main(): Promise<void> {
       runnerMillisPerTurn: { max: 1.2, met: runner.millisPerTurn <= 1.2 },
       startupMillis: { max: STARTUP_TARGET_MILLIS, met: startup.millis.median <= STARTUP_TARGET_MILLIS },
       mainJobMillis: { max: MAIN_JOB_TARGET_MILLIS, met: mainJob.median <= MAIN_JOB_TARGET_MILLIS },
-      reportDomContentLoadedMillis: { max: REPORT_TARGET_MILLIS, met: report ? report.domContentLoadedMillis.median <= REPORT_TARGET_MILLIS : null },
+      reportDomContentLoadedMillis: {
+        max: REPORT_TARGET_MILLIS,
+        met: report ? report.domContentLoadedMillis.median <= REPORT_TARGET_MILLIS : null,
+      },
     },
     details: {
       commit: commitOf(),
-      machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? "unknown", platform: `${process.platform} ${os.release()}` },
-      floor: { rounds: FLOOR.rounds, blocks: BLOCKS, p50Micros: round(floor.p50Micros), p99Micros: round(floor.p99Micros) },
+      machine: {
+        cpus: os.cpus().length,
+        cpu: os.cpus()[0]?.model ?? "unknown",
+        platform: `${process.platform} ${os.release()}`,
+      },
+      floor: {
+        rounds: FLOOR.rounds,
+        blocks: BLOCKS,
+        p50Micros: round(floor.p50Micros),
+        p99Micros: round(floor.p99Micros),
+      },
       // floorRatio is the median of the blocks' ratios; these are the quartiles around it.
       floorRatioQuartiles: ratioSpread ? [round(ratioSpread.p25, 2), round(ratioSpread.p75, 2)] : null,
       stack: {
@@ -794,11 +1007,20 @@ async function main(): Promise<void> {
         command: STARTUP_COMMAND.join(" "),
         millis: roundMillis(startup.millis),
         // The same command on the earlier commit, timed in turn with this tree's in the same run.
-        baseline: "millis" in startup.baseline ? { ...startup.baseline, millis: roundMillis(startup.baseline.millis) } : startup.baseline,
+        baseline:
+          "millis" in startup.baseline
+            ? { ...startup.baseline, millis: roundMillis(startup.baseline.millis) }
+            : startup.baseline,
       },
       mainJob: { command: MAIN_JOB_COMMAND.join(" "), millis: roundMillis(mainJob) },
       report: report
-        ? { turns: report.turns, conversations: report.conversations, bytes: report.bytes, renderMillis: round(report.renderMillis, 0), domContentLoadedMillis: roundMillis(report.domContentLoadedMillis) }
+        ? {
+            turns: report.turns,
+            conversations: report.conversations,
+            bytes: report.bytes,
+            renderMillis: round(report.renderMillis, 0),
+            domContentLoadedMillis: roundMillis(report.domContentLoadedMillis),
+          }
         : { missing: NO_CHROMIUM },
       benchSeconds: round(benchSeconds, 1),
       // The 1-minute load average before and after: above ~1 on 2 cores, something else competed.
@@ -812,7 +1034,10 @@ async function main(): Promise<void> {
 }
 
 let interrupted = false;
-for (const [signal, number] of [["SIGINT", 2], ["SIGTERM", 15]] as const) {
+for (const [signal, number] of [
+  ["SIGINT", 2],
+  ["SIGTERM", 15],
+] as const) {
   process.once(signal, () => {
     interrupted = true;
     void cleanUp().finally(() => process.exit(128 + number));

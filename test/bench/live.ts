@@ -27,7 +27,8 @@ const SCENARIOS = "scenarios";
 
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
-  const value = at === -1 ? process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1] : process.argv[at + 1];
+  const value =
+    at === -1 ? process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1] : process.argv[at + 1];
   const parsed = Number(value ?? fallback);
   if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`--${name} takes a whole number, got ${value}`);
   return parsed;
@@ -45,11 +46,23 @@ async function timedRun(fake: FakeOpenAI, args: string[], env: Record<string, st
   fake.requests.length = 0;
   fake.maxInFlight = 0;
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(childEnv)) if (/^(FLOW_|OPENAI_|JUDGE|FLOWCHECK_|NODE_TEST_CONTEXT$|CI$)/.test(key)) delete childEnv[key];
-  Object.assign(childEnv, { FLOW_MODEL: "live", JUDGE: "required", JUDGE_CACHE: "off", OPENAI_API_KEY: "bench-key", OPENAI_BASE_URL: fake.baseURL, ...env });
+  for (const key of Object.keys(childEnv))
+    if (/^(FLOW_|OPENAI_|JUDGE|FLOWCHECK_|NODE_TEST_CONTEXT$|CI$)/.test(key)) delete childEnv[key];
+  Object.assign(childEnv, {
+    FLOW_MODEL: "live",
+    JUDGE: "required",
+    JUDGE_CACHE: "off",
+    OPENAI_API_KEY: "bench-key",
+    OPENAI_BASE_URL: fake.baseURL,
+    ...env,
+  });
   const started = performance.now();
   // As `npm run test:live -- <scenario paths>`: the flow specs, narrowed to the scenarios given.
-  const child = spawn(process.execPath, ["src/cli/run-specs.mjs", "test/flows", ...args], { cwd: ROOT, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["src/cli/run-specs.mjs", "test/flows", ...args], {
+    cwd: ROOT,
+    env: childEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -68,7 +81,10 @@ async function main(): Promise<void> {
   const fake = await startFakeOpenAI(scripts);
   fake.delayMs = latencyMs;
   try {
-    const files = readdirSync(SCENARIOS).filter((name) => name.endsWith(".scenario.json")).sort().map((name) => join(SCENARIOS, name));
+    const files = readdirSync(SCENARIOS)
+      .filter((name) => name.endsWith(".scenario.json"))
+      .sort()
+      .map((name) => join(SCENARIOS, name));
     const alone: Record<string, Timed> = {};
     for (const file of files) {
       alone[file] = await timedRun(fake, [file]);
@@ -101,7 +117,9 @@ async function main(): Promise<void> {
       ["FLOW_CONCURRENCY=1", live.serial],
     ] as const;
     for (const [name, run] of runs) {
-      log(`${name}: ${run.wallMillis} ms, ${run.requests} requests, at most ${run.maxInFlight} in flight, efficiency ${run.efficiency}${run.code === 0 ? "" : ` (exit ${run.code})`}`);
+      log(
+        `${name}: ${run.wallMillis} ms, ${run.requests} requests, at most ${run.maxInFlight} in flight, efficiency ${run.efficiency}${run.code === 0 ? "" : ` (exit ${run.code})`}`,
+      );
     }
     const results = JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, unknown>;
     writeFileSync(RESULTS, `${JSON.stringify({ ...results, live }, null, 2)}\n`);

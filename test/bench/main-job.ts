@@ -7,11 +7,18 @@ import { spread, timeCommand, type Options, type Spread } from "./startup.ts";
 export const MAIN_JOB_COMMAND = ["npm", "run", "test:flows"] as const;
 const RUNS = 3;
 
-export async function measureMainJob({ root, env, onCleanup }: Pick<Options, "root" | "env" | "onCleanup">): Promise<Spread> {
+export async function measureMainJob({
+  root,
+  env,
+  onCleanup,
+}: Pick<Options, "root" | "env" | "onCleanup">): Promise<Spread> {
   const times: number[] = [];
   for (let round = 0; round < RUNS + 1; round++) {
     const run = await timeCommand(MAIN_JOB_COMMAND, root, env, onCleanup);
-    if (run.code !== 0) throw new Error(`bench: ${MAIN_JOB_COMMAND.join(" ")} exited ${run.code}:\n${run.output.split("\n").slice(-40).join("\n")}`);
+    if (run.code !== 0)
+      throw new Error(
+        `bench: ${MAIN_JOB_COMMAND.join(" ")} exited ${run.code}:\n${run.output.split("\n").slice(-40).join("\n")}`,
+      );
     if (round > 0) times.push(run.millis);
   }
   return spread(times);

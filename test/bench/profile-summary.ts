@@ -94,7 +94,9 @@ const print = (title: string, entries: Map<string, number>, skip: (key: string) 
     .forEach(([key, micros]) => console.log(`${ms(micros)} ${percent(micros)}  ${key}`));
 };
 
-console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled${match ? ` (stacks matching ${match})` : ""}, ${(idle / 1000).toFixed(0)} ms idle; shares are of the ${(busy / 1000).toFixed(0)} ms busy`);
+console.log(
+  `${file}: ${(total / 1000).toFixed(0)} ms sampled${match ? ` (stacks matching ${match})` : ""}, ${(idle / 1000).toFixed(0)} ms idle; shares are of the ${(busy / 1000).toFixed(0)} ms busy`,
+);
 print("self time by function", self, (key) => key.startsWith("(idle)"));
 print("self time by file", byFile, (key) => key === "(idle)");
 // The roots are on every stack; they say nothing.

@@ -26,7 +26,8 @@ export interface ReportPageResult {
 function grown(results: RunResults, turns: number): RunResults {
   const conversations: ConversationResult[] = [];
   for (let copy = 0; conversations.reduce((sum, each) => sum + each.turns.length, 0) < turns; copy++) {
-    for (const conversation of results.conversations) conversations.push({ ...conversation, id: `${conversation.id}~${copy}`, name: `${conversation.name} ${copy}` });
+    for (const conversation of results.conversations)
+      conversations.push({ ...conversation, id: `${conversation.id}~${copy}`, name: `${conversation.name} ${copy}` });
   }
   return { ...results, conversations, totals: totalsOf(conversations) };
 }
@@ -34,14 +35,21 @@ function grown(results: RunResults, turns: number): RunResults {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Renders a 2000-turn run's page into `dir` and times it to DOMContentLoaded; undefined, saying why, without a browser. */
-export async function measureReportPage(dir: string, log: (text: string) => void): Promise<ReportPageResult | undefined> {
+export async function measureReportPage(
+  dir: string,
+  log: (text: string) => void,
+): Promise<ReportPageResult | undefined> {
   if (NO_CHROMIUM) {
     log(`report: skipped, ${NO_CHROMIUM}`);
     return undefined;
   }
   const run = await runReportFixture(dir, { JUDGE: "off" });
-  if (run.code !== 1) throw new Error(`bench: the report's fixture run should fail one scenario; it exited ${run.code}:\n${run.stderr}`);
-  const results = grown(JSON.parse(readFileSync(join(dir, "test", ".tmp", "run-results.json"), "utf8")) as RunResults, REPORT_TURNS);
+  if (run.code !== 1)
+    throw new Error(`bench: the report's fixture run should fail one scenario; it exited ${run.code}:\n${run.stderr}`);
+  const results = grown(
+    JSON.parse(readFileSync(join(dir, "test", ".tmp", "run-results.json"), "utf8")) as RunResults,
+    REPORT_TURNS,
+  );
   const started = performance.now();
   const page = renderReport(results);
   const renderMillis = performance.now() - started;

@@ -46,7 +46,10 @@ export async function measureStartup({ root, dir, ref, env, onCleanup }: Options
     for (const tree of round % 2 === 0 ? [root, earlierTree] : [earlierTree, root]) {
       if (tree === undefined) continue;
       const run = await timeCommand(STARTUP_COMMAND, tree, env, onCleanup);
-      if (run.code !== 0 && tree === root) throw new Error(`bench: ${STARTUP_COMMAND.join(" ")} exited ${run.code}:\n${run.output.split("\n").slice(-40).join("\n")}`);
+      if (run.code !== 0 && tree === root)
+        throw new Error(
+          `bench: ${STARTUP_COMMAND.join(" ")} exited ${run.code}:\n${run.output.split("\n").slice(-40).join("\n")}`,
+        );
       if (run.code !== 0) {
         missing = `its ${STARTUP_COMMAND.join(" ")} exited ${run.code}`;
         earlierTree = undefined;
@@ -55,13 +58,17 @@ export async function measureStartup({ root, dir, ref, env, onCleanup }: Options
   }
   return {
     millis: spread(times),
-    baseline: "commit" in earlier && missing === undefined ? { ref, commit: earlier.commit, millis: spread(earlierTimes) } : { ref, missing: missing ?? "" },
+    baseline:
+      "commit" in earlier && missing === undefined
+        ? { ref, commit: earlier.commit, millis: spread(earlierTimes) }
+        : { ref, missing: missing ?? "" },
   };
 }
 
 /** `ref`'s files in `into`, with this tree's node_modules; or why not, when there is no such commit. */
 function checkOut(root: string, ref: string, into: string): { tree: string; commit: string } | { missing: string } {
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+  const git = (...args: string[]) =>
+    execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
   let commit: string;
   try {
     commit = git("rev-parse", "--verify", "--quiet", "--short", `${ref}^{commit}`);
@@ -78,7 +85,12 @@ function checkOut(root: string, ref: string, into: string): { tree: string; comm
 }
 
 /** `command`'s wall time in `cwd`, as a whole process group, with its exit code and output. */
-export function timeCommand(command: readonly string[], cwd: string, env: NodeJS.ProcessEnv, onCleanup: Options["onCleanup"]): Promise<{ millis: number; code: number | null; output: string }> {
+export function timeCommand(
+  command: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  onCleanup: Options["onCleanup"],
+): Promise<{ millis: number; code: number | null; output: string }> {
   return new Promise((done, fail) => {
     const started = process.hrtime.bigint();
     // A group of its own, so that a bench stopped halfway takes npm's children down with it.

@@ -26,11 +26,13 @@ after(() => {
   scratch.remove();
 });
 
-const inCopy = (args: string[], env: Record<string, string> = {}): Promise<ChildRun> => copy.run(process.execPath, args, env);
+const inCopy = (args: string[], env: Record<string, string> = {}): Promise<ChildRun> =>
+  copy.run(process.execPath, args, env);
 
 const newFlow = (...args: string[]) => copy.run("npm", ["run", "--silent", "new:flow", "--", ...args]);
 // TAP by name: from Node 23 on, the default reporter is spec even when the output is a pipe.
-const kettleSuite = (env: Record<string, string> = {}) => inCopy(["src/cli/run-specs.mjs", "test/flows/kettle-flow.spec.ts", "--test-reporter=tap"], env);
+const kettleSuite = (env: Record<string, string> = {}) =>
+  inCopy(["src/cli/run-specs.mjs", "test/flows/kettle-flow.spec.ts", "--test-reporter=tap"], env);
 const kettleChecklist = (): FlowChecklist => {
   const results = JSON.parse(readFileSync(join(copy.path, "test", ".tmp", "run-results.json"), "utf8")) as RunResults;
   return results.checklist!.find((flow) => flow.flow === "KettleFlow")!;
@@ -39,7 +41,11 @@ const kettleChecklist = (): FlowChecklist => {
 /** Every file under `dir`, relative to it: what a refused command must leave as it was. */
 function filesUnder(dir: string, prefix = ""): string[] {
   return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) =>
-    entry.name === "node_modules" ? [] : entry.isDirectory() ? filesUnder(dir, join(prefix, entry.name)) : [join(prefix, entry.name)],
+    entry.name === "node_modules"
+      ? []
+      : entry.isDirectory()
+        ? filesUnder(dir, join(prefix, entry.name))
+        : [join(prefix, entry.name)],
   );
 }
 
@@ -48,7 +54,10 @@ test("new:flow --dry-run lists the files it would write and writes none", async 
   const run = await newFlow("KettleFlow", "--dry-run");
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /would write KettleFlow:\n {2}src\/flows\/kettle\/choice-step\.ts\n/);
-  assert.match(run.stdout, /scenarios\/kettle-flow\.scenario\.json\n {2}test\/flows\/kettle-flow\.spec\.ts\n {2}src\/flows\/team-flows\.ts \(registers kettleFlowEntry\)/);
+  assert.match(
+    run.stdout,
+    /scenarios\/kettle-flow\.scenario\.json\n {2}test\/flows\/kettle-flow\.spec\.ts\n {2}src\/flows\/team-flows\.ts \(registers kettleFlowEntry\)/,
+  );
   assert.deepEqual(filesUnder(copy.path), before);
 });
 
@@ -57,7 +66,11 @@ test("new:flow refuses a name that is not PascalCase ending in Flow, saying the 
   for (const name of ["teaFlow", "Tea", "Flow", "Tea-Flow"]) {
     const run = await newFlow(name);
     assert.equal(run.code, 2, name);
-    assert.match(run.stderr, /is not a flow name: a flow name is PascalCase letters and digits ending in Flow.*\(flow_name_invalid\)/, name);
+    assert.match(
+      run.stderr,
+      /is not a flow name: a flow name is PascalCase letters and digits ending in Flow.*\(flow_name_invalid\)/,
+      name,
+    );
   }
   assert.deepEqual(filesUnder(copy.path), before);
 });
@@ -65,12 +78,18 @@ test("new:flow refuses a name that is not PascalCase ending in Flow, saying the 
 test("new:flow refuses the name of a flow that src/flows already defines, even one not registered", async () => {
   const flows = join(scratch.path, "taken", "src", "flows");
   mkdirSync(join(flows, "coffee"), { recursive: true });
-  writeFileSync(join(flows, "coffee", "coffee-flow.ts"), 'export const CoffeeFlow = defineFlow({ name: "CoffeeFlow", steps });\n');
+  writeFileSync(
+    join(flows, "coffee", "coffee-flow.ts"),
+    'export const CoffeeFlow = defineFlow({ name: "CoffeeFlow", steps });\n',
+  );
   writeFileSync(join(flows, "team-flows.ts"), "export const teamFlows: readonly FlowEntry[] = Object.freeze([]);\n");
   const before = filesUnder(join(scratch.path, "taken"));
   const run = await newFlow("CoffeeFlow", "--root", join(scratch.path, "taken"));
   assert.equal(run.code, 2);
-  assert.match(run.stderr, /CoffeeFlow is taken: .*src\/flows\/coffee\/coffee-flow\.ts defines a flow of that name\. Choose another name .*\(flow_name_taken\)/);
+  assert.match(
+    run.stderr,
+    /CoffeeFlow is taken: .*src\/flows\/coffee\/coffee-flow\.ts defines a flow of that name\. Choose another name .*\(flow_name_taken\)/,
+  );
   assert.deepEqual(filesUnder(join(scratch.path, "taken")), before);
 });
 
@@ -80,7 +99,10 @@ test("new:flow refuses a team-flows.ts without its teamFlows list, and leaves no
   writeFileSync(join(root, "src", "flows", "team-flows.ts"), "export const flows = [];\n");
   const run = await newFlow("KettleFlow", "--root", root);
   assert.equal(run.code, 2);
-  assert.match(run.stderr, /has no "export const teamFlows: readonly FlowEntry\[\] = \[\.\.\.\]" list to add KettleFlow to; restore that line .*\(team_flows_unreadable\)/);
+  assert.match(
+    run.stderr,
+    /has no "export const teamFlows: readonly FlowEntry\[\] = \[\.\.\.\]" list to add KettleFlow to; restore that line .*\(team_flows_unreadable\)/,
+  );
   assert.deepEqual(filesUnder(root), [join("src", "flows", "team-flows.ts")]);
 });
 
@@ -89,14 +111,32 @@ test("new:flow KettleFlow writes the flow, its scenario and spec, and registers 
   const before = new Map(filesUnder(flows).map((file) => [file, readFileSync(join(flows, file), "utf8")]));
   const run = await newFlow("KettleFlow");
   assert.equal(run.code, 0, run.stderr);
-  for (const file of ["src/flows/kettle/choice-step.ts", "src/flows/kettle/note-step.ts", "src/flows/kettle/kettle-flow.ts", "src/flows/kettle/kettle-flow-scripts.ts", "src/flows/kettle/index.ts", SCENARIO, "test/flows/kettle-flow.spec.ts"]) {
+  for (const file of [
+    "src/flows/kettle/choice-step.ts",
+    "src/flows/kettle/note-step.ts",
+    "src/flows/kettle/kettle-flow.ts",
+    "src/flows/kettle/kettle-flow-scripts.ts",
+    "src/flows/kettle/index.ts",
+    SCENARIO,
+    "test/flows/kettle-flow.spec.ts",
+  ]) {
     assert.ok(existsSync(join(copy.path, file)), file);
   }
   const team = readFileSync(join(copy.path, "src", "flows", "team-flows.ts"), "utf8");
   assert.match(team, /^import \{ kettleFlowEntry \} from "\.\/kettle\/index\.ts";$/m);
   assert.match(team, /teamFlows: readonly FlowEntry\[\] = Object\.freeze\(\[kettleFlowEntry\]\);/);
   const changed = filesUnder(flows).filter((file) => before.get(file) !== readFileSync(join(flows, file), "utf8"));
-  assert.deepEqual(changed.sort(), ["kettle/choice-step.ts", "kettle/index.ts", "kettle/kettle-flow-scripts.ts", "kettle/kettle-flow.ts", "kettle/note-step.ts", "team-flows.ts"].map((file) => join(...file.split("/"))));
+  assert.deepEqual(
+    changed.sort(),
+    [
+      "kettle/choice-step.ts",
+      "kettle/index.ts",
+      "kettle/kettle-flow-scripts.ts",
+      "kettle/kettle-flow.ts",
+      "kettle/note-step.ts",
+      "team-flows.ts",
+    ].map((file) => join(...file.split("/"))),
+  );
   const again = await newFlow("KettleFlow");
   assert.equal(again.code, 2);
   assert.match(again.stderr, /KettleFlow is taken/);
@@ -117,13 +157,19 @@ test("the scaffolded suite passes under FLOW_CHECKLIST=strict, and the checklist
   const checklist = kettleChecklist();
   assert.equal(checklist.judged, true);
   const statuses = Object.fromEntries(checklist.points.map((point) => [point.id, point.status]));
-  for (const id of ["1", "2", "3", "4", "5", "6", "7", "8", "11", "steps", "tools", "transitions"].filter((each) => each !== "11")) assert.equal(statuses[id], "proved", id);
+  for (const id of ["1", "2", "3", "4", "5", "6", "7", "8", "11", "steps", "tools", "transitions"].filter(
+    (each) => each !== "11",
+  ))
+    assert.equal(statuses[id], "proved", id);
   assert.equal(statuses["9"], "not applicable");
   assert.equal(statuses["11"], "not applicable");
   // The project-wide points come from their own specs and the typecheck, which this run did not include.
   assert.equal(statuses["10"], "not judged");
   assert.equal(statuses["12"], "not judged");
-  assert.match(checklist.points.find((point) => point.id === "4")!.detail, /ChoiceStep\.save_choice: kettle-flow turn 1 'choice off the list is refused'/);
+  assert.match(
+    checklist.points.find((point) => point.id === "4")!.detail,
+    /ChoiceStep\.save_choice: kettle-flow turn 1 'choice off the list is refused'/,
+  );
 });
 
 test("without its refused choice, point 4 is ✗ naming the tool, and FLOW_CHECKLIST=strict (or KETTLE_FLOW_STRICT_CHECKLIST=1) fails the run saying what to add", async () => {
@@ -131,15 +177,23 @@ test("without its refused choice, point 4 is ✗ naming the tool, and FLOW_CHECK
   const scenario = JSON.parse(readFileSync(file, "utf8"));
   scenario.turns.shift();
   // The final expectations follow the shorter conversation, so only the checklist can fail it.
-  scenario.finalExecution = scenario.finalExecution.slice(1).map((entry: { turn: number }) => ({ ...entry, turn: entry.turn - 1 }));
+  scenario.finalExecution = scenario.finalExecution
+    .slice(1)
+    .map((entry: { turn: number }) => ({ ...entry, turn: entry.turn - 1 }));
   scenario.finalMemory.ChoiceStep = scenario.finalMemory.ChoiceStep.slice(4);
   writeFileSync(file, JSON.stringify(scenario, null, 2));
 
   const report = await kettleSuite();
   assert.equal(report.code, 0, report.stdout + report.stderr);
   // The flow's table follows its line, the ✗ saying what to add.
-  assert.match(report.stdout, /^ {2}KettleFlow {2}2\/2 steps · 2\/2 tools · checklist 9 ✓, 2 ✗ to add, 2 n\/a, 2 not in this run\n {4}✓ {2}1 /m);
-  assert.match(report.stdout, /^ {4}✗ {2}4 .* add a turn whose input ChoiceStep\.save_choice refuses \(stay\), expecting the same step$/m);
+  assert.match(
+    report.stdout,
+    /^ {2}KettleFlow {2}2\/2 steps · 2\/2 tools · checklist 9 ✓, 2 ✗ to add, 2 n\/a, 2 not in this run\n {4}✓ {2}1 /m,
+  );
+  assert.match(
+    report.stdout,
+    /^ {4}✗ {2}4 .* add a turn whose input ChoiceStep\.save_choice refuses \(stay\), expecting the same step$/m,
+  );
   assert.equal(kettleChecklist().points.find((point) => point.id === "4")!.status, "missing");
 
   for (const env of [{ FLOW_CHECKLIST: "strict" }, { KETTLE_FLOW_STRICT_CHECKLIST: "1" }] as Record<string, string>[]) {
@@ -147,6 +201,9 @@ test("without its refused choice, point 4 is ✗ naming the tool, and FLOW_CHECK
     assert.equal(strict.code, 1, JSON.stringify(env));
     assert.match(strict.stdout, /^# fail 0$/m);
     assert.match(strict.stdout, /^ {2}KettleFlow .* 2 ✗ to add \(strict\), .*\n {4}✓ {2}1 /m);
-    assert.match(strict.stderr, /new-flow checklist failed \(FLOW_CHECKLIST=strict, checklist_failed\): 2 points not proved:\n {2}- KettleFlow, point 4 \(each tool refuses bad input in place\): add a turn whose input ChoiceStep\.save_choice refuses/);
+    assert.match(
+      strict.stderr,
+      /new-flow checklist failed \(FLOW_CHECKLIST=strict, checklist_failed\): 2 points not proved:\n {2}- KettleFlow, point 4 \(each tool refuses bad input in place\): add a turn whose input ChoiceStep\.save_choice refuses/,
+    );
   }
 });

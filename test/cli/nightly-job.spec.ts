@@ -11,15 +11,21 @@ test("run-specs makes the folder a reporter writes to, so a JUnit report in a fr
   try {
     writeFileSync(join(dir.path, "one.spec.ts"), `import { test } from "node:test";\ntest("one passes", () => {});\n`);
     const junit = join(dir.path, "not", "yet", "there", "junit.xml");
-    const run = await runCommand(process.execPath, [
-      join(ROOT, "src", "cli", "run-specs.mjs"),
+    const run = await runCommand(
+      process.execPath,
+      [
+        join(ROOT, "src", "cli", "run-specs.mjs"),
+        dir.path,
+        "--test-reporter=spec",
+        "--test-reporter-destination=stdout",
+        "--test-reporter=junit",
+        "--test-reporter-destination",
+        junit,
+      ],
+      {},
+      undefined,
       dir.path,
-      "--test-reporter=spec",
-      "--test-reporter-destination=stdout",
-      "--test-reporter=junit",
-      "--test-reporter-destination",
-      junit,
-    ], {}, undefined, dir.path);
+    );
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.ok(existsSync(junit), run.stderr);
     assert.match(readFileSync(junit, "utf8"), /<testcase name="one passes"/);
@@ -29,9 +35,13 @@ test("run-specs makes the folder a reporter writes to, so a JUnit report in a fr
 });
 
 test("the nightly job is npm run test:nightly: live and judged unless told otherwise, JUnit in test/.tmp/", () => {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
+    .scripts;
   const nightly = scripts["test:nightly"] ?? "";
-  assert.match(nightly, /^FLOW_MODEL=\$\{FLOW_MODEL:-live\} JUDGE=\$\{JUDGE:-required\} node src\/cli\/run-specs\.mjs test\/flows /);
+  assert.match(
+    nightly,
+    /^FLOW_MODEL=\$\{FLOW_MODEL:-live\} JUDGE=\$\{JUDGE:-required\} node src\/cli\/run-specs\.mjs test\/flows /,
+  );
   assert.match(nightly, / --junit test\/\.tmp\/junit\.xml$/);
 });
 
@@ -40,7 +50,13 @@ test("--junit writes the run's one result as JUnit, a testsuite per conversation
   try {
     const scenarios = join(dir.path, "relay");
     mkdirSync(scenarios);
-    writeFileSync(join(scenarios, "relay.scenario.json"), JSON.stringify({ flowName: "RelayFlow", turns: [{ label: "greets", input: "hello", expectedActiveStep: "FarewellStep" }] }));
+    writeFileSync(
+      join(scenarios, "relay.scenario.json"),
+      JSON.stringify({
+        flowName: "RelayFlow",
+        turns: [{ label: "greets", input: "hello", expectedActiveStep: "FarewellStep" }],
+      }),
+    );
     writeFileSync(
       join(dir.path, "relay-flow.spec.ts"),
       `import { describeFlowScenarios } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};\n` +
@@ -48,7 +64,13 @@ test("--junit writes the run's one result as JUnit, a testsuite per conversation
         `describeFlowScenarios("RelayFlow", { flows: relayFlows, dir: "relay" });\n`,
     );
     const junit = join(dir.path, "not", "yet", "there", "junit.xml");
-    const run = await runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), "relay-flow.spec.ts", "--junit", junit], {}, undefined, dir.path);
+    const run = await runCommand(
+      process.execPath,
+      [join(ROOT, "src", "cli", "run-specs.mjs"), "relay-flow.spec.ts", "--junit", junit],
+      {},
+      undefined,
+      dir.path,
+    );
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const xml = readFileSync(junit, "utf8");
     assert.match(xml, /<testsuite [^>]*name="RelayFlow: relay"/);
@@ -83,11 +105,13 @@ function npmScripts(job: Job): string[] {
 }
 
 test("every workflow parses as YAML, and the npm scripts its steps run are package.json's", () => {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
+    .scripts;
   for (const name of ["ci.yml", "live.yml"]) {
     for (const [id, job] of Object.entries(workflow(name).jobs)) {
       assert.ok(Array.isArray(job.steps) && job.steps.length > 0, `${name}: ${id} has steps`);
-      for (const script of npmScripts(job)) assert.ok(script in scripts, `${name}: ${id} runs npm run ${script}, which package.json lacks`);
+      for (const script of npmScripts(job))
+        assert.ok(script in scripts, `${name}: ${id} runs npm run ${script}, which package.json lacks`);
     }
   }
 });
@@ -100,7 +124,12 @@ test("the scheduled workflow runs npm run test:nightly in four shards, each keep
   assert.equal(run.env?.["SHARD"], "${{ matrix.shard }}");
   const upload = live.steps.find((step) => step.uses === "actions/upload-artifact@v4");
   assert.equal(upload?.if, "always()");
-  assert.deepEqual(upload.with, { name: "live-shard-${{ matrix.shard }}", path: "test/.tmp/", "include-hidden-files": true, "retention-days": 30 });
+  assert.deepEqual(upload.with, {
+    name: "live-shard-${{ matrix.shard }}",
+    path: "test/.tmp/",
+    "include-hidden-files": true,
+    "retention-days": 30,
+  });
 });
 
 test("the workflow's merge job, after every shard even a red one, merges their results into one with JUnit, the job summary, an HTML page and an artifact", () => {
@@ -110,7 +139,10 @@ test("the workflow's merge job, after every shard even a red one, merges their r
   const download = merge.steps.find((step) => step.uses === "actions/download-artifact@v4");
   assert.deepEqual(download?.with, { pattern: "live-shard-*", path: "shards/" });
   const merging = merge.steps.find((step) => step.run?.startsWith("npm run results:merge"));
-  assert.equal(merging?.run, 'npm run results:merge -- shards/ --out test/.tmp/run-results.json --junit test/.tmp/junit.xml --summary "$GITHUB_STEP_SUMMARY"');
+  assert.equal(
+    merging?.run,
+    'npm run results:merge -- shards/ --out test/.tmp/run-results.json --junit test/.tmp/junit.xml --summary "$GITHUB_STEP_SUMMARY"',
+  );
   const page = merge.steps.find((step) => step.run?.startsWith("npm run report"));
   assert.equal(page?.run, "npm run report -- test/.tmp/run-results.json --out test/.tmp/report.html");
   assert.ok(merge.steps.indexOf(merging) < merge.steps.indexOf(page));
@@ -124,13 +156,21 @@ test("the YAML check this relies on refuses what is not well-formed", () => {
     a: { b: [1, 2], c: "x\ny\n" },
     d: [{ e: "f", g: "h" }, "i"],
   });
-  for (const bad of ["a:\n\tb: 1\n", "a: 1\na: 2\n", "a:\n  b: 1\n   c: 2\n", "a: \"open\n", "- a\nb: 1\n", "a: {b: 1}\n"]) {
+  for (const bad of [
+    "a:\n\tb: 1\n",
+    "a: 1\na: 2\n",
+    "a:\n  b: 1\n   c: 2\n",
+    'a: "open\n',
+    "- a\nb: 1\n",
+    "a: {b: 1}\n",
+  ]) {
     assert.throws(() => parseTinyYaml(bad), /^Error: (line \d+: |an unclosed|"{b: 1}" is YAML)/, JSON.stringify(bad));
   }
 });
 
 test("the Node lines package.json's engines names are the ones ci.yml tests, .ci/run installs (the newest for its main block), and the README names", () => {
-  const engines = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node;
+  const engines = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines: { node: string } })
+    .engines.node;
   const supported = [...engines.matchAll(/\^(\d+)/g)].map((match) => Number(match[1]));
   assert.ok(supported.length >= 3, `engines.node is ${engines}`);
   const matrix = workflow("ci.yml").jobs["test"]?.strategy?.matrix?.["node"];
@@ -138,11 +178,19 @@ test("the Node lines package.json's engines names are the ones ci.yml tests, .ci
   const run = readFileSync(join(ROOT, ".ci", "run"), "utf8");
   const main = /^MAIN_NODE=(\d+)\.\d+\.\d+$/m.exec(run)?.[1];
   assert.equal(Number(main), supported.at(-1), ".ci/run's MAIN_NODE=… is the newest supported line");
-  const others = /^OTHER_NODES=\(([^)]*)\)$/m.exec(run)?.[1]?.split(" ").map((version) => Number(version.split(".")[0]));
+  const others = /^OTHER_NODES=\(([^)]*)\)$/m
+    .exec(run)?.[1]
+    ?.split(" ")
+    .map((version) => Number(version.split(".")[0]));
   assert.ok(others, ".ci/run has no OTHER_NODES=(…) line");
   assert.deepEqual(others, supported.slice(0, -1), "every supported line but the newest, which the main block runs on");
-  const readme = /^Node (\d+) \((\d+\.\d+) or later\), ([^:]*): CI runs the suite on all \w+\./m.exec(readFileSync(join(ROOT, "README.md"), "utf8"));
+  const readme = /^Node (\d+) \((\d+\.\d+) or later\), ([^:]*): CI runs the suite on all \w+\./m.exec(
+    readFileSync(join(ROOT, "README.md"), "utf8"),
+  );
   assert.ok(readme, "README.md has no 'Node … (… or later), …: CI runs the suite on all …' line");
-  assert.deepEqual([Number(readme[1]), ...[...readme[3]!.matchAll(/\d+/g)].map((match) => Number(match[0]))], supported);
+  assert.deepEqual(
+    [Number(readme[1]), ...[...readme[3]!.matchAll(/\d+/g)].map((match) => Number(match[0]))],
+    supported,
+  );
   assert.equal(readme[2], /^\^(\d+\.\d+)/.exec(engines)?.[1], "the README's floor is engines.node's");
 });

@@ -10,7 +10,13 @@ import { ROOT, runCommand, type ChildRun } from "../support/child-run.ts";
 let dir: { path: string; remove(): void };
 
 function report(...args: string[]): Promise<ChildRun> {
-  return runCommand(process.execPath, ["--import", "tsx", join(ROOT, "src", "cli", "report.ts"), ...args], {}, undefined, dir.path);
+  return runCommand(
+    process.execPath,
+    ["--import", "tsx", join(ROOT, "src", "cli", "report.ts"), ...args],
+    {},
+    undefined,
+    dir.path,
+  );
 }
 
 function writeResults(path: string, results: RunResults): void {
@@ -22,11 +28,25 @@ const read = (path: string) => readFileSync(join(dir.path, path), "utf8");
 
 before(async () => {
   dir = await tempDir("report-cli");
-  const failing = sampleConversation("checkout", [sampleTurn(1, { outcome: "failed", checks: [{ contract: "persisted", name: "expectedActiveStep", outcome: "failed", message: "wrong step" }] })]);
-  writeResults(join("shards", "1", "run-results.json"), sampleRunResults([failing], { shards: ["1/2"], coverage: { BasicFlow: { scenarios: 1, steps: { NameStep: true, AddressStep: false }, tools: {} } } }));
+  const failing = sampleConversation("checkout", [
+    sampleTurn(1, {
+      outcome: "failed",
+      checks: [{ contract: "persisted", name: "expectedActiveStep", outcome: "failed", message: "wrong step" }],
+    }),
+  ]);
+  writeResults(
+    join("shards", "1", "run-results.json"),
+    sampleRunResults([failing], {
+      shards: ["1/2"],
+      coverage: { BasicFlow: { scenarios: 1, steps: { NameStep: true, AddressStep: false }, tools: {} } },
+    }),
+  );
   writeResults(
     join("shards", "2", "run-results.json"),
-    sampleRunResults([sampleConversation("greeting", [sampleTurn(1)])], { shards: ["2/2"], coverage: { BasicFlow: { scenarios: 1, steps: { NameStep: false, AddressStep: true }, tools: {} } } }),
+    sampleRunResults([sampleConversation("greeting", [sampleTurn(1)])], {
+      shards: ["2/2"],
+      coverage: { BasicFlow: { scenarios: 1, steps: { NameStep: false, AddressStep: true }, tools: {} } },
+    }),
   );
   writeResults("older.json", sampleRunResults([sampleConversation("checkout", [sampleTurn(1)])]));
 });
@@ -36,7 +56,10 @@ after(() => dir.remove());
 test("npm run report merges the shards under a folder into one page, their coverage merged, written to --out", async () => {
   const child = await report("shards", "--out", join("site", "index.html"));
   assert.equal(child.code, 0, child.stderr);
-  assert.match(child.stdout, /^report of 2 result files \(2 conversations: 1 passed, 1 failed, 0 skipped; .*\): site\/index\.html$/m);
+  assert.match(
+    child.stdout,
+    /^report of 2 result files \(2 conversations: 1 passed, 1 failed, 0 skipped; .*\): site\/index\.html$/m,
+  );
   const page = read(join("site", "index.html"));
   assert.match(page, /<span class="name">checkout<\/span>/);
   assert.match(page, /<span class="name">greeting<\/span>/);
@@ -48,16 +71,28 @@ test("--compare puts the turns whose outcome moved since the older run at the to
   const child = await report(join("shards", "1", "run-results.json"), "--compare", "older.json");
   assert.equal(child.code, 0, child.stderr);
   const page = read(join("test", ".tmp", "report.html"));
-  assert.match(page, /<tr class="worse"><td>checkout › turn 1<\/td><td><span class="passed">✓ passed<\/span><\/td><td><span class="failed">✗ failed<\/span><\/td><\/tr>/);
+  assert.match(
+    page,
+    /<tr class="worse"><td>checkout › turn 1<\/td><td><span class="passed">✓ passed<\/span><\/td><td><span class="failed">✗ failed<\/span><\/td><\/tr>/,
+  );
   assert.ok(page.indexOf("compare-panel") < page.indexOf('<details class="conversation'));
 });
 
 test("a file that is not a results file, a missing one and an unknown option are refused with exit 2 and nothing written", async () => {
   writeFileSync(join(dir.path, "other.json"), JSON.stringify({ results: 99 }));
   const cases: [string[], RegExp][] = [
-    [["other.json", "--out", "bad.html"], /^report: other\.json is not a flowcheck results file of version 1 \(it says "results": 99\); .* \(results_invalid\)$/m],
-    [["absent.json", "--out", "bad.html"], /^report: absent\.json: no such file or folder; give a run-results\.json or a folder holding one\. \(results_invalid\)$/m],
-    [["shards", "--out", "bad.html", "--compare", "other.json"], /other\.json is not a flowcheck results file .*\(results_invalid\)$/m],
+    [
+      ["other.json", "--out", "bad.html"],
+      /^report: other\.json is not a flowcheck results file of version 1 \(it says "results": 99\); .* \(results_invalid\)$/m,
+    ],
+    [
+      ["absent.json", "--out", "bad.html"],
+      /^report: absent\.json: no such file or folder; give a run-results\.json or a folder holding one\. \(results_invalid\)$/m,
+    ],
+    [
+      ["shards", "--out", "bad.html", "--compare", "other.json"],
+      /other\.json is not a flowcheck results file .*\(results_invalid\)$/m,
+    ],
     [["shards", "--pages", "x"], /^report: unknown option --pages; the options are --out and --compare\.$/m],
   ];
   for (const [args, message] of cases) {

@@ -3,7 +3,15 @@ import { test } from "node:test";
 import { ArgumentError, runRequestOf } from "../../src/cli/run-arguments.ts";
 
 test("run-specs' arguments: paths anywhere, node:test's options before or after them, values not taken for paths", () => {
-  const request = runRequestOf(["--test-name-pattern", "BasicFlow", "test/flows", "--repeat=3", "scenarios/team", "--test-reporter=tap", "--checklist"]);
+  const request = runRequestOf([
+    "--test-name-pattern",
+    "BasicFlow",
+    "test/flows",
+    "--repeat=3",
+    "scenarios/team",
+    "--test-reporter=tap",
+    "--checklist",
+  ]);
   assert.deepEqual(request?.paths, ["test/flows", "scenarios/team"]);
   assert.deepEqual(request?.namePatterns, ["BasicFlow"]);
   assert.equal(request?.repeat, 3);
@@ -14,7 +22,15 @@ test("run-specs' arguments: paths anywhere, node:test's options before or after 
 
 test("without --test-reporter the run reports with node:test's spec reporter on stdout; each reporter gets its destination in order", () => {
   assert.deepEqual(runRequestOf(["test"])?.reporters, [{ name: "spec", destination: "stdout" }]);
-  const both = runRequestOf(["test", "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter", "junit", "--test-reporter-destination", "out/junit.xml"]);
+  const both = runRequestOf([
+    "test",
+    "--test-reporter=spec",
+    "--test-reporter-destination=stdout",
+    "--test-reporter",
+    "junit",
+    "--test-reporter-destination",
+    "out/junit.xml",
+  ]);
   assert.deepEqual(both?.reporters, [
     { name: "spec", destination: "stdout" },
     { name: "junit", destination: "out/junit.xml" },
@@ -27,7 +43,11 @@ test("--help and -h ask for the usage, not a run", () => {
 });
 
 test("a value run-specs cannot use is refused, saying which option and what it got", () => {
-  const refused = (args: string[], message: RegExp) => assert.throws(() => runRequestOf(args), (error: unknown) => error instanceof ArgumentError && message.test(error.message));
+  const refused = (args: string[], message: RegExp) =>
+    assert.throws(
+      () => runRequestOf(args),
+      (error: unknown) => error instanceof ArgumentError && message.test(error.message),
+    );
   refused(["--repeat", "0"], /^--repeat takes a whole number of runs, got 0\.$/);
   refused(["--repeat="], /^--repeat takes a whole number of runs, got nothing\.$/);
   refused(["--test-timeout", "soon"], /^--test-timeout takes a whole number of milliseconds, got soon\.$/);

@@ -21,7 +21,13 @@ function runSpecs(...args: string[]): Promise<ChildRun> {
 }
 
 function resultsMerge(...args: string[]): Promise<ChildRun> {
-  return runCommand(process.execPath, ["--import", "tsx", join(ROOT, "src", "cli", "results-merge.ts"), ...args], {}, undefined, dir.path);
+  return runCommand(
+    process.execPath,
+    ["--import", "tsx", join(ROOT, "src", "cli", "results-merge.ts"), ...args],
+    {},
+    undefined,
+    dir.path,
+  );
 }
 
 /** The run's results, copied to `<name>.json` so that the next run in the folder does not overwrite them. */
@@ -43,15 +49,29 @@ before(async () => {
   const specs = join(dir.path, "specs");
   mkdirSync(scenarios);
   mkdirSync(specs);
-  const basic = JSON.parse(readFileSync(fixtureScenario("basic-flow"), "utf8")) as { turns: Record<string, unknown>[] } & Record<string, unknown>;
+  const basic = JSON.parse(readFileSync(fixtureScenario("basic-flow"), "utf8")) as {
+    turns: Record<string, unknown>[];
+  } & Record<string, unknown>;
   delete basic["$schema"];
   writeFileSync(join(scenarios, "pass.scenario.json"), JSON.stringify(basic));
   const [first, second] = basic.turns;
-  writeFileSync(join(scenarios, "fail.scenario.json"), JSON.stringify({ flowName: "BasicFlow", turns: [{ ...first, expectedActiveStep: "WeatherStep", expectedResponse: undefined }, second] }));
-  writeFileSync(join(scenarios, "live.scenario.json"), JSON.stringify({ flowName: "BasicFlow", tags: ["live-only"], turns: [first] }));
+  writeFileSync(
+    join(scenarios, "fail.scenario.json"),
+    JSON.stringify({
+      flowName: "BasicFlow",
+      turns: [{ ...first, expectedActiveStep: "WeatherStep", expectedResponse: undefined }, second],
+    }),
+  );
+  writeFileSync(
+    join(scenarios, "live.scenario.json"),
+    JSON.stringify({ flowName: "BasicFlow", tags: ["live-only"], turns: [first] }),
+  );
   writeFileSync(join(scenarios, "invalid.scenario.json"), JSON.stringify({ flowName: "BasicFlow", turns: "none" }));
   // A clock pin that is no instant: the target does not start.
-  writeFileSync(join(scenarios, "nostart.scenario.json"), JSON.stringify({ flowName: "BasicFlow", env: { BASIC_FLOW_CURRENT_DATE: "next tuesday" }, turns: [first] }));
+  writeFileSync(
+    join(scenarios, "nostart.scenario.json"),
+    JSON.stringify({ flowName: "BasicFlow", env: { BASIC_FLOW_CURRENT_DATE: "next tuesday" }, turns: [first] }),
+  );
   const from = (path: string) => JSON.stringify(join(ROOT, path));
   writeFileSync(
     join(specs, "basic-flow.spec.ts"),
@@ -93,21 +113,33 @@ test("a red run writes test/.tmp/run-results.json with every conversation: passe
       ["skipped", "turn 1 failed"],
     ],
   );
-  assert.deepEqual(failed.turns[0]!.checks.find((check) => check.name === "expectedActiveStep"), {
-    contract: "persisted",
-    name: "expectedActiveStep",
-    outcome: "failed",
-    message: "expected active step WeatherStep, stored NameStep (runStatus running)",
-    expected: "WeatherStep",
-    actual: "NameStep",
-  });
-  assert.match(conversation(results, "invalid").reason!, /^the file does not load: journeys\/invalid\.scenario\.json is not a valid scenario[^]*turns: "none" is a string/);
+  assert.deepEqual(
+    failed.turns[0]!.checks.find((check) => check.name === "expectedActiveStep"),
+    {
+      contract: "persisted",
+      name: "expectedActiveStep",
+      outcome: "failed",
+      message: "expected active step WeatherStep, stored NameStep (runStatus running)",
+      expected: "WeatherStep",
+      actual: "NameStep",
+    },
+  );
+  assert.match(
+    conversation(results, "invalid").reason!,
+    /^the file does not load: journeys\/invalid\.scenario\.json is not a valid scenario[^]*turns: "none" is a string/,
+  );
   const live = conversation(results, "live");
   assert.match(live.reason!, /^live-only scenario: BasicFlow would run on its scripted model/);
-  assert.deepEqual(live.turns.map((turn) => [turn.label, turn.outcome, turn.skipReason]), [["name rejected", "skipped", live.reason]]);
+  assert.deepEqual(
+    live.turns.map((turn) => [turn.label, turn.outcome, turn.skipReason]),
+    [["name rejected", "skipped", live.reason]],
+  );
   const nostart = conversation(results, "nostart");
   assert.match(nostart.reason!, /^the target did not start: .*BASIC_FLOW_CURRENT_DATE/);
-  assert.deepEqual(nostart.turns.map((turn) => [turn.outcome, turn.skipReason]), [["skipped", nostart.reason]]);
+  assert.deepEqual(
+    nostart.turns.map((turn) => [turn.outcome, turn.skipReason]),
+    [["skipped", nostart.reason]],
+  );
   assert.equal(results.specsNotLoaded.length, 1);
   assert.match(results.specsNotLoaded[0]!.file, /broken\.spec\.ts$/);
   assert.equal(results.specsNotLoaded[0]!.message, "broken <on> purpose & more");
@@ -139,7 +171,9 @@ test("each turn's result says what it changed in the stored session: step, run s
   });
   assert.deepEqual(turns[1]!.changed?.state, { NameStep: { added: { name: "John Wick" } } });
   assert.deepEqual(turns[1]!.changed?.step, { from: "NameStep", to: "WeatherStep" });
-  assert.deepEqual(turns[3]!.changed?.children, [{ flow: "AddressCheck", parentStep: "AddressStep", runStatus: "running", currentStep: "NormalizeAddressStep" }]);
+  assert.deepEqual(turns[3]!.changed?.children, [
+    { flow: "AddressCheck", parentStep: "AddressStep", runStatus: "running", currentStep: "NormalizeAddressStep" },
+  ]);
   assert.deepEqual(
     turns[3]!.changed?.execution?.map((entry) => `${entry.kind} ${entry.name} ${entry.outcome}`),
     ["child AddressCheck running", "tool check_address stay"],
@@ -182,18 +216,25 @@ test("two shards' results, merged by npm run results:merge, have the unsharded r
   );
   const merged = await resultsMerge("shard-1.json", "shard-2.json", "--out", "merged.json", "--junit", "junit.xml");
   assert.equal(merged.code, 0, merged.stderr);
-  assert.match(merged.stdout, /^merged 2 result files into merged\.json: 5 conversations: 1 passed, 3 failed, 1 skipped/m);
+  assert.match(
+    merged.stdout,
+    /^merged 2 result files into merged\.json: 5 conversations: 1 passed, 3 failed, 1 skipped/m,
+  );
   const results = JSON.parse(readFileSync(join(dir.path, "merged.json"), "utf8")) as RunResults;
   assert.deepEqual(results.totals, one.totals);
   assert.deepEqual(results.shards, ["1/2", "2/2"]);
-  const outcomes = (run: RunResults) => run.conversations.map((each) => [each.id, each.outcome, each.turns.map((turn) => turn.outcome)]);
+  const outcomes = (run: RunResults) =>
+    run.conversations.map((each) => [each.id, each.outcome, each.turns.map((turn) => turn.outcome)]);
   assert.deepEqual(outcomes(results), outcomes(one));
   const junit = readFileSync(join(dir.path, "junit.xml"), "utf8");
   assert.deepEqual(wellFormedXml(junit), []);
   assert.match(junit, /<testsuites name="flowcheck" tests="\d+" failures="3" /);
   const twice = await resultsMerge("shard-1.json", "merged.json", "--out", "again.json");
   assert.equal(twice.code, 2);
-  assert.match(twice.stderr, /#fail is in both shard-1\.json and merged\.json: the same shard given twice.*\(results_invalid\)/);
+  assert.match(
+    twice.stderr,
+    /#fail is in both shard-1\.json and merged\.json: the same shard given twice.*\(results_invalid\)/,
+  );
   assert.equal(existsSync(join(dir.path, "again.json")), false);
 });
 
@@ -201,6 +242,9 @@ test("--test-shard that is not i/n with 1 ≤ i ≤ n is refused before any test
   for (const shard of ["3/2", "0/2", "two"]) {
     const child = await runSpecs("specs", `--test-shard=${shard}`);
     assert.equal(child.code, 2);
-    assert.match(child.stderr, new RegExp(`--test-shard takes i/n, shard i of n \\(1 ≤ i ≤ n\\), e\\.g\\. --test-shard=2/4; got ${shard}\\.`));
+    assert.match(
+      child.stderr,
+      new RegExp(`--test-shard takes i/n, shard i of n \\(1 ≤ i ≤ n\\), e\\.g\\. --test-shard=2/4; got ${shard}\\.`),
+    );
   }
 });

@@ -51,7 +51,14 @@ test("a scenario file given runs that file's scenarios alone, through the spec o
 });
 
 test("node:test options may come before the paths, their values not taken for paths", async () => {
-  const child = await runSpecs("--test-reporter", "tap", "--test-name-pattern", "greets", specs, join(scenarios, "team", "second.scenario.json"));
+  const child = await runSpecs(
+    "--test-reporter",
+    "tap",
+    "--test-name-pattern",
+    "greets",
+    specs,
+    join(scenarios, "team", "second.scenario.json"),
+  );
   assert.equal(child.code, 0, child.stdout + child.stderr);
   const results = tapResults(child.stdout);
   assert.equal(results.get("1. greets")?.ok, true);
@@ -61,7 +68,10 @@ test("node:test options may come before the paths, their values not taken for pa
 test("a scenario whose flow no spec given runs stops the run before any test, naming the file and the spec to add", async () => {
   const child = await runSpecs(specs, join(scenarios, "team"));
   assert.equal(child.code, 1);
-  assert.match(child.stderr, /other\.scenario\.json has "flowName": "NoSpecFlow", but no spec given runs NoSpecFlow's scenarios \(they run RelayFlow\)\. Fix the flowName, or add test\/flows\/no-spec-flow\.spec\.ts/);
+  assert.match(
+    child.stderr,
+    /other\.scenario\.json has "flowName": "NoSpecFlow", but no spec given runs NoSpecFlow's scenarios \(they run RelayFlow\)\. Fix the flowName, or add test\/flows\/no-spec-flow\.spec\.ts/,
+  );
   assert.equal(child.stdout, "");
 });
 

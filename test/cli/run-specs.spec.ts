@@ -10,13 +10,20 @@ import { runCommand } from "../support/child-run.ts";
 const ROOT = resolve(import.meta.dirname, "..", "..");
 
 /** Runs run-specs with `args`, its temporary files in `tmp`. */
-function runSpecs(args: string[], tmp: string): Promise<{ code: number | null; stdout: string; pid: number | undefined }> {
+function runSpecs(
+  args: string[],
+  tmp: string,
+): Promise<{ code: number | null; stdout: string; pid: number | undefined }> {
   const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
   // This test runs under node:test itself; the child must run as a top-level test run.
   delete env["NODE_TEST_CONTEXT"];
   return new Promise((resolvePromise, reject) => {
     // In `tmp` too, so its test/.tmp/run-results.json is written there, not over the project's.
-    const child = spawn(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...args], { cwd: tmp, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...args], {
+      cwd: tmp,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.resume();
@@ -51,9 +58,17 @@ test("run-specs runs every spec file in its own process, one after another, and 
     assert.match(stdout, /^# pass 4$/m);
     assert.match(stdout, /^# fail 1$/m);
     const ran = readFileSync(pids, "utf8").trim().split("\n");
-    assert.deepEqual(ran, ["a", "b", "c", "d"].map((name) => `${name} ${pid}`), "in file order, in run-specs' own process");
-    const results = JSON.parse(readFileSync(join(tmp, "test", ".tmp", "run-results.json"), "utf8")) as { specsNotLoaded: { file: string; message: string }[] };
-    assert.deepEqual(results.specsNotLoaded, [{ file: join(dir.path, "broken.spec.ts"), message: "broken on purpose" }]);
+    assert.deepEqual(
+      ran,
+      ["a", "b", "c", "d"].map((name) => `${name} ${pid}`),
+      "in file order, in run-specs' own process",
+    );
+    const results = JSON.parse(readFileSync(join(tmp, "test", ".tmp", "run-results.json"), "utf8")) as {
+      specsNotLoaded: { file: string; message: string }[];
+    };
+    assert.deepEqual(results.specsNotLoaded, [
+      { file: join(dir.path, "broken.spec.ts"), message: "broken on purpose" },
+    ]);
   } finally {
     dir.remove();
   }
@@ -62,7 +77,10 @@ test("run-specs runs every spec file in its own process, one after another, and 
 test("a TypeScript module given to --import loads ahead of the specs", async () => {
   const dir = await tempDir("run-specs-import");
   try {
-    writeFileSync(join(dir.path, "setup.ts"), `const ran: boolean = true;\n(globalThis as { setupRan?: boolean }).setupRan = ran;\n`);
+    writeFileSync(
+      join(dir.path, "setup.ts"),
+      `const ran: boolean = true;\n(globalThis as { setupRan?: boolean }).setupRan = ran;\n`,
+    );
     writeFileSync(
       join(dir.path, "setup.spec.ts"),
       `import assert from "node:assert/strict";\nimport { test } from "node:test";\ntest("the setup ran first", () => assert.equal((globalThis as { setupRan?: boolean }).setupRan, true));\n`,
@@ -71,7 +89,10 @@ test("a TypeScript module given to --import loads ahead of the specs", async () 
     mkdirSync(tmp);
 
     const setup = pathToFileURL(join(dir.path, "setup.ts")).href;
-    const { code, stdout } = await runSpecs([join(dir.path, "setup.spec.ts"), "--import", setup, "--test-reporter=tap"], tmp);
+    const { code, stdout } = await runSpecs(
+      [join(dir.path, "setup.spec.ts"), "--import", setup, "--test-reporter=tap"],
+      tmp,
+    );
 
     assert.equal(code, 0, stdout);
     assert.match(stdout, /^ok \d+ - the setup ran first$/m);
@@ -95,7 +116,15 @@ test("node:test's name filter and reporters work as under node --test: a test le
     const junit = join(tmp, "out", "node-junit.xml");
 
     const { code, stdout } = await runSpecs(
-      [join(dir.path, "one.spec.ts"), "--test-name-pattern", "runs|purpose", "--test-reporter=tap", "--test-reporter-destination=stdout", "--test-reporter=junit", `--test-reporter-destination=${junit}`],
+      [
+        join(dir.path, "one.spec.ts"),
+        "--test-name-pattern",
+        "runs|purpose",
+        "--test-reporter=tap",
+        "--test-reporter-destination=stdout",
+        "--test-reporter=junit",
+        `--test-reporter-destination=${junit}`,
+      ],
       tmp,
     );
 
@@ -105,7 +134,11 @@ test("node:test's name filter and reporters work as under node --test: a test le
     assert.doesNotMatch(stdout, /^ok \d+ - not selected$/m);
     assert.match(stdout, /^# pass 1$/m);
     assert.match(stdout, /^# fail 1$/m);
-    assert.match(readFileSync(junit, "utf8"), /<testcase name="fails on purpose"/, "the second reporter wrote its own file, its folder made");
+    assert.match(
+      readFileSync(junit, "utf8"),
+      /<testcase name="fails on purpose"/,
+      "the second reporter wrote its own file, its folder made",
+    );
   } finally {
     dir.remove();
   }
@@ -116,11 +149,23 @@ test("a command line run-specs cannot take stops it before any test, saying what
   try {
     for (const [args, message] of [
       [["--repeat", "two"], /--repeat takes a whole number of runs, got two\./],
-      [["--test-shard=3/2"], /--test-shard takes i\/n, shard i of n \(1 ≤ i ≤ n\), e\.g\. --test-shard=2\/4; got 3\/2\./],
+      [
+        ["--test-shard=3/2"],
+        /--test-shard takes i\/n, shard i of n \(1 ≤ i ≤ n\), e\.g\. --test-shard=2\/4; got 3\/2\./,
+      ],
       [["--no-such-option"], /Unknown option '--no-such-option'/],
-      [["--test-reporter=tap", "--test-reporter-destination=a.xml", "--test-reporter-destination=b.xml"], /--test-reporter-destination is given 2 times for 1 --test-reporter/],
+      [
+        ["--test-reporter=tap", "--test-reporter-destination=a.xml", "--test-reporter-destination=b.xml"],
+        /--test-reporter-destination is given 2 times for 1 --test-reporter/,
+      ],
     ] as const) {
-      const run = await runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), "test", ...args], {}, undefined, dir.path);
+      const run = await runCommand(
+        process.execPath,
+        [join(ROOT, "src", "cli", "run-specs.mjs"), "test", ...args],
+        {},
+        undefined,
+        dir.path,
+      );
       assert.equal(run.code, 2, run.stdout + run.stderr);
       assert.match(run.stderr, message);
       assert.match(run.stderr, /^run-specs: .* See run-specs --help\.$/m);
@@ -136,8 +181,19 @@ test("a green run closes with six lines: its totals, a line per flow with what i
   try {
     const from = (path: string) => JSON.stringify(join(ROOT, path));
     const flows = [
-      { flow: "RelayFlow", module: "relay-flow", turns: [{ label: "greets", input: "hello", expectedActiveStep: "FarewellStep" }, { label: "ends", input: "bye", expectedActiveStep: "FarewellStep", completed: true }] },
-      { flow: "TallyFlow", module: "tally-flow", turns: [{ label: "counts", input: "one", expectedActiveStep: "TallyStep" }] },
+      {
+        flow: "RelayFlow",
+        module: "relay-flow",
+        turns: [
+          { label: "greets", input: "hello", expectedActiveStep: "FarewellStep" },
+          { label: "ends", input: "bye", expectedActiveStep: "FarewellStep", completed: true },
+        ],
+      },
+      {
+        flow: "TallyFlow",
+        module: "tally-flow",
+        turns: [{ label: "counts", input: "one", expectedActiveStep: "TallyStep" }],
+      },
     ];
     for (const { flow, module, turns } of flows) {
       mkdirSync(join(dir.path, module));
@@ -160,7 +216,13 @@ test("a green run closes with six lines: its totals, a line per flow with what i
     // --checklist shows every flow's table: these flows are registered nowhere, so they have none.
     for (const args of [[], ["--checklist"]]) {
       // In the test's folder, so what it writes to test/.tmp/ is not written over the project's.
-      const run = await runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...args, "relay-flow.spec.ts", "tally-flow.spec.ts"], {}, undefined, dir.path);
+      const run = await runCommand(
+        process.execPath,
+        [join(ROOT, "src", "cli", "run-specs.mjs"), ...args, "relay-flow.spec.ts", "tally-flow.spec.ts"],
+        {},
+        undefined,
+        dir.path,
+      );
       assert.equal(run.code, 0, run.stdout + run.stderr);
       const lines = run.stdout.trimEnd().split("\n");
       const closing = lines.slice(lines.findLastIndex((line) => /^\d+ conversations?: /.test(line)));

@@ -50,11 +50,19 @@ test("a ReminderFlow conversation held over HTTP becomes a scenario, with its Du
   const file = await fromSession(id);
   assert.equal(file, copy.scenarioFile(`reminder-flow-${id.slice(0, 8)}`));
   const scenario = JSON.parse(readFileSync(join(copy.path, file), "utf8")) as Scenario;
-  assert.deepEqual(scenario.turns.map((turn) => turn.input), REMINDER_INPUTS);
-  assert.ok(scenario.finalChildren?.some((child) => child["flow"] === "DueDate" && child["parentStep"] === "ReminderStep"));
+  assert.deepEqual(
+    scenario.turns.map((turn) => turn.input),
+    REMINDER_INPUTS,
+  );
+  assert.ok(
+    scenario.finalChildren?.some((child) => child["flow"] === "DueDate" && child["parentStep"] === "ReminderStep"),
+  );
   const pin = scenario.env?.["REMINDER_FLOW_CURRENT_DATE"];
   assert.ok(pin, JSON.stringify(scenario.env));
-  assert.equal((scenario.finalState as { ReminderStep: { dueAt: string } }).ReminderStep.dueAt, new Date(Date.parse(pin) + 3 * 86_400_000).toISOString());
+  assert.equal(
+    (scenario.finalState as { ReminderStep: { dueAt: string } }).ReminderStep.dueAt,
+    new Date(Date.parse(pin) + 3 * 86_400_000).toISOString(),
+  );
   await assertSuitePasses(file);
 
   scenario.turns[1]!.expectState = { ReminderStep: { dueAt: pin } };
@@ -71,7 +79,12 @@ test("a BasicFlow conversation held over HTTP becomes a scenario that the BasicF
 
 test("scenario:from-session refuses an unknown session id, or a SQLite file that does not exist, with session_not_found and exit 1, creating nothing", async () => {
   const none = join(dir.path, "none");
-  const convert = (path: string) => copy.run(process.execPath, ["--import", "tsx", "src/cli/scenario-from-session.ts", "no-such-session", "--dir", none], { SQLITE_PATH: path });
+  const convert = (path: string) =>
+    copy.run(
+      process.execPath,
+      ["--import", "tsx", "src/cli/scenario-from-session.ts", "no-such-session", "--dir", none],
+      { SQLITE_PATH: path },
+    );
   const unknown = await convert(sqlite);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /session_not_found: No session "no-such-session"/);

@@ -20,7 +20,8 @@ before(async () => (copy = await repositoryCopy("scenario-record", ["basicFlowEn
 after(() => copy.remove());
 
 /** `printf '<lines>' | npm run -s scenario:record -- BasicFlow` in the copy, as a person pipes a conversation in. */
-const record = (lines: string, env: Record<string, string> = {}) => copy.run("sh", ["-c", `printf '${lines}' | npm run -s scenario:record -- BasicFlow`], env);
+const record = (lines: string, env: Record<string, string> = {}) =>
+  copy.run("sh", ["-c", `printf '${lines}' | npm run -s scenario:record -- BasicFlow`], env);
 const read = (name: string) => JSON.parse(readFileSync(join(copy.path, copy.scenarioFile(name)), "utf8")) as Scenario;
 
 test("a conversation piped into scenario:record shows each answer's step, run status and state change, and /save writes a scenario the BasicFlow suite passes", async () => {
@@ -29,7 +30,13 @@ test("a conversation piped into scenario:record shows each answer's step, run st
   assert.match(run.stdout, /step WeatherStep · running\n {2}NameStep\.name = "John Wick"/);
   assert.match(run.stdout, /step WeatherStep → AddressStep · running\n {2}WeatherStep\.city_LA = 72/);
   assert.match(run.stdout, /wrote scenarios\/tea-check\.scenario\.json \(2 turns\)/);
-  assert.deepEqual(read("tea-check").turns.map((turn) => [turn.input, turn.expectedActiveStep]), [["John Wick", "WeatherStep"], ["LA, NYC", "AddressStep"]]);
+  assert.deepEqual(
+    read("tea-check").turns.map((turn) => [turn.input, turn.expectedActiveStep]),
+    [
+      ["John Wick", "WeatherStep"],
+      ["LA, NYC", "AddressStep"],
+    ],
+  );
   const suite = await copy.testFlows(copy.scenarioFile("tea-check"));
   assert.equal(suite.code, 0, suite.stdout);
   assert.match(suite.stdout, /^# fail 0$/m);
@@ -52,7 +59,10 @@ test("/undo drops the last turn and rewinds the session, so the conversation goe
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /dropped "John Wick"; 1 turns kept/);
   const scenario = read("undone");
-  assert.deepEqual(scenario.turns.map((turn) => turn.input), ["John Doe", "Jane Roe", "LA, NYC"]);
+  assert.deepEqual(
+    scenario.turns.map((turn) => turn.input),
+    ["John Doe", "Jane Roe", "LA, NYC"],
+  );
   assert.deepEqual(scenario.finalState?.["NameStep"], { name: "Jane Roe" });
   const suite = await copy.testFlows(copy.scenarioFile("undone"));
   assert.equal(suite.code, 0, suite.stdout);
@@ -61,7 +71,10 @@ test("/undo drops the last turn and rewinds the session, so the conversation goe
 test("scenario:record refuses a taken name without --force, a bad name and an unknown flow, each with its code", async () => {
   const taken = await record("John Wick\\n/save taken\\n/save taken\\n/save Bad_Name\\n/quit\\n");
   assert.equal(taken.code, 1);
-  assert.match(taken.stderr, /scenario_exists: .*taken\.scenario\.json already exists; choose another name, or pass --force/);
+  assert.match(
+    taken.stderr,
+    /scenario_exists: .*taken\.scenario\.json already exists; choose another name, or pass --force/,
+  );
   assert.match(taken.stderr, /scenario_name_invalid: "Bad_Name"/);
   const forced = await record("John Wick\\n/save taken --force\\n/quit\\n");
   assert.equal(forced.code, 0, forced.stderr);
@@ -71,7 +84,10 @@ test("scenario:record refuses a taken name without --force, a bad name and an un
 });
 
 test("scenario:record and scenario:from-session answer --help with their usage", async () => {
-  for (const [command, usage] of [["scenario-record.ts", /^Usage: npm run scenario:record -- <FlowName>/], ["scenario-from-session.ts", /^Usage: npm run scenario:from-session -- <session id>/]] as const) {
+  for (const [command, usage] of [
+    ["scenario-record.ts", /^Usage: npm run scenario:record -- <FlowName>/],
+    ["scenario-from-session.ts", /^Usage: npm run scenario:from-session -- <session id>/],
+  ] as const) {
     const run = await copy.run(process.execPath, ["--import", "tsx", `src/cli/${command}`, "--help"]);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, usage);
@@ -79,11 +95,19 @@ test("scenario:record and scenario:from-session answer --help with their usage",
 });
 
 test("with the live model scenario:record writes the cassette too, /undo asks the model nothing again, and the scenario replays with FLOW_MODEL=replay", async () => {
-  const live = { FLOW_MODEL: "live", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: fake.baseURL, OPENAI_MAX_RETRIES: "0", OPENAI_TIMEOUT_MS: "5000" };
+  const live = {
+    FLOW_MODEL: "live",
+    OPENAI_API_KEY: "sk-test",
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_MAX_RETRIES: "0",
+    OPENAI_TIMEOUT_MS: "5000",
+  };
   const run = await record("John Wick\\nLA, NYC\\n/undo\\nLA, NYC\\n/save live-check\\n/quit\\n", live);
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /talking to BasicFlow \(live model\)/);
-  const cassette = JSON.parse(readFileSync(join(copy.path, cassettePathOf(copy.scenarioFile("live-check"))), "utf8")) as CassetteFile;
+  const cassette = JSON.parse(
+    readFileSync(join(copy.path, cassettePathOf(copy.scenarioFile("live-check"))), "utf8"),
+  ) as CassetteFile;
   const second = cassette.calls.filter((call) => call.turn === 2).length;
   assert.ok(second > 0);
   // Turn 1 once, turn 2 twice (before and after /undo): neither the rewind nor /save asked the model.

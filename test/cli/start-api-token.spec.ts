@@ -18,7 +18,11 @@ const CONFIGURING = /^(HOST|PORT|SQLITE_PATH|SESSION_STORE|MONGO_URL|FLOW_MODEL|
 /** `npm start`'s entry in a child process with `env`, and everything it printed; `url` once it says where it serves. */
 function startServer(env: Record<string, string>) {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !CONFIGURING.test(key)));
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/start.ts"], { cwd: ROOT, env: { ...inherited, HOST: "127.0.0.1", PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/start.ts"], {
+    cwd: ROOT,
+    env: { ...inherited, HOST: "127.0.0.1", PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const closed = once(child, "close");
   const url = new Promise<string | undefined>((ready) => {
@@ -42,13 +46,22 @@ function startServer(env: Record<string, string>) {
   };
 }
 
-test("npm start with FLOW_API_TOKEN says the API is locked, refuses requests without the token or with another, serves those with it, and never prints it", { timeout: 60_000 }, async () => {
+test("npm start with FLOW_API_TOKEN says the API is locked, refuses requests without the token or with another, serves those with it, and never prints it", {
+  timeout: 60_000,
+}, async () => {
   const dir = await tempDir("start-api-token");
-  const server = startServer({ FLOW_API_TOKEN: TOKEN, FLOW_MODEL: "scripted", SQLITE_PATH: join(dir.path, "sessions.sqlite") });
+  const server = startServer({
+    FLOW_API_TOKEN: TOKEN,
+    FLOW_MODEL: "scripted",
+    SQLITE_PATH: join(dir.path, "sessions.sqlite"),
+  });
   try {
     const url = await server.url;
     assert.ok(url, `npm start did not serve:\n${server.output()}`);
-    assert.match(server.output(), /^flowcheck: the API is locked: every request needs Authorization: Bearer <FLOW_API_TOKEN>$/m);
+    assert.match(
+      server.output(),
+      /^flowcheck: the API is locked: every request needs Authorization: Bearer <FLOW_API_TOKEN>$/m,
+    );
 
     for (const [path, method, headers] of [
       ["/ai/flows", "GET", {}],
@@ -58,7 +71,11 @@ test("npm start with FLOW_API_TOKEN says the API is locked, refuses requests wit
       ["/ai/sessions/00000000-0000-4000-8000-000000000000", "GET", { Authorization: `Bearer short` }],
       ["/nowhere", "GET", {}],
     ] as const) {
-      const refused = await textRequest(`${url}${path}`, { method, headers, body: method === "POST" ? '{"message":"hi"}' : undefined });
+      const refused = await textRequest(`${url}${path}`, {
+        method,
+        headers,
+        body: method === "POST" ? '{"message":"hi"}' : undefined,
+      });
       assert.equal(refused.status, 401, `${method} ${path}: ${refused.text}`);
       assert.match(String(refused.headers["www-authenticate"]), /^Bearer realm="flowcheck"/);
       assert.equal(JSON.parse(refused.text).error.code, "unauthorized");
@@ -70,7 +87,11 @@ test("npm start with FLOW_API_TOKEN says the API is locked, refuses requests wit
     assert.equal(flows.status, 200, flows.text);
     assert.ok(Array.isArray(JSON.parse(flows.text).flows));
     // Past the lock, the API answers as it always does (here, without relying on any registered flow).
-    const noFlow = await textRequest(`${url}/ai/chat`, { method: "POST", headers: { ...bearer, "Content-Type": "application/json" }, body: '{"message":"hi"}' });
+    const noFlow = await textRequest(`${url}/ai/chat`, {
+      method: "POST",
+      headers: { ...bearer, "Content-Type": "application/json" },
+      body: '{"message":"hi"}',
+    });
     assert.equal(noFlow.status, 400, noFlow.text);
     assert.equal(JSON.parse(noFlow.text).error.code, "invalid_request");
     const noSession = await textRequest(`${url}/ai/sessions/00000000-0000-4000-8000-000000000000`, { headers: bearer });
@@ -84,7 +105,9 @@ test("npm start with FLOW_API_TOKEN says the API is locked, refuses requests wit
   assert.ok(!server.output().includes(WRONG), `npm start printed a token it was sent:\n${server.output()}`);
 });
 
-test("npm start without FLOW_API_TOKEN says nothing of a lock and serves requests without Authorization", { timeout: 60_000 }, async () => {
+test("npm start without FLOW_API_TOKEN says nothing of a lock and serves requests without Authorization", {
+  timeout: 60_000,
+}, async () => {
   const dir = await tempDir("start-api-token");
   const server = startServer({ FLOW_MODEL: "scripted", SQLITE_PATH: join(dir.path, "sessions.sqlite") });
   try {
@@ -99,11 +122,20 @@ test("npm start without FLOW_API_TOKEN says nothing of a lock and serves request
   }
 });
 
-test("npm start with a FLOW_API_TOKEN too short to be safe exits 1 with config_invalid, never printing it", { timeout: 60_000 }, async () => {
+test("npm start with a FLOW_API_TOKEN too short to be safe exits 1 with config_invalid, never printing it", {
+  timeout: 60_000,
+}, async () => {
   const short = "tiny-token-9";
-  const server = startServer({ FLOW_API_TOKEN: short, FLOW_MODEL: "scripted", SQLITE_PATH: join(ROOT, "test", ".tmp", "never-opened.sqlite") });
+  const server = startServer({
+    FLOW_API_TOKEN: short,
+    FLOW_MODEL: "scripted",
+    SQLITE_PATH: join(ROOT, "test", ".tmp", "never-opened.sqlite"),
+  });
   assert.equal(await server.url, undefined, `npm start served with a short token:\n${server.output()}`);
   assert.equal(await server.stop(), 1);
-  assert.match(server.output(), /flowcheck: config_invalid: The environment is not valid:\n- FLOW_API_TOKEN is shorter than 16 characters/);
+  assert.match(
+    server.output(),
+    /flowcheck: config_invalid: The environment is not valid:\n- FLOW_API_TOKEN is shorter than 16 characters/,
+  );
   assert.ok(!server.output().includes(short), server.output());
 });

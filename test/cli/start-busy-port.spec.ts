@@ -10,7 +10,9 @@ import { tempDir } from "../support/temp-path.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 
-test("npm start on a port another process holds prints one line naming the port and PORT, and exits 1", { timeout: 60_000 }, async () => {
+test("npm start on a port another process holds prints one line naming the port and PORT, and exits 1", {
+  timeout: 60_000,
+}, async () => {
   const holder = net.createServer();
   await new Promise<void>((ready) => holder.listen(0, "127.0.0.1", ready));
   const { port } = holder.address() as net.AddressInfo;
@@ -18,7 +20,14 @@ test("npm start on a port another process holds prints one line naming the port 
   try {
     const child = spawn(process.execPath, ["--import", "tsx", "src/cli/start.ts"], {
       cwd: ROOT,
-      env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), SESSION_STORE: "SQLITE", SQLITE_PATH: join(dir.path, "sessions.sqlite"), FLOW_MODEL: "scripted" },
+      env: {
+        ...process.env,
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        SESSION_STORE: "SQLITE",
+        SQLITE_PATH: join(dir.path, "sessions.sqlite"),
+        FLOW_MODEL: "scripted",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
@@ -49,7 +58,10 @@ test("listen on a busy port rejects with port_in_use, and on an address of no in
     await assert.rejects(listen(server, "192.0.2.1", 0), (error: unknown) => {
       assert.ok(error instanceof FlowcheckError);
       assert.equal(error.code, "config_invalid");
-      assert.match(error.message, /^cannot listen on 192\.0\.2\.1:0 \(listen EADDRNOTAVAIL: .*\); set HOST and PORT to an address of this machine\.$/);
+      assert.match(
+        error.message,
+        /^cannot listen on 192\.0\.2\.1:0 \(listen EADDRNOTAVAIL: .*\); set HOST and PORT to an address of this machine\.$/,
+      );
       return true;
     });
   } finally {

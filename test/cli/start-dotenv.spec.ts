@@ -10,8 +10,16 @@ const START = resolve(import.meta.dirname, "..", "..", "src", "cli", "start.ts")
 
 /** What `npm start`'s entry prints in `cwd` until it says where it serves, when it is stopped. */
 async function startedIn(cwd: string, env: Record<string, string>): Promise<string> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(HOST|PORT|SQLITE_PATH|SESSION_STORE|FLOW_MODEL|OPENAI_API_KEY|CI)$/.test(key)));
-  const child = spawn(process.execPath, ["--import", "tsx", START], { cwd, env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) => !/^(HOST|PORT|SQLITE_PATH|SESSION_STORE|FLOW_MODEL|OPENAI_API_KEY|CI)$/.test(key),
+    ),
+  );
+  const child = spawn(process.execPath, ["--import", "tsx", START], {
+    cwd,
+    env: { ...inherited, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -25,7 +33,10 @@ async function startedIn(cwd: string, env: Record<string, string>): Promise<stri
 test("npm start reads .env as defaults under the environment: a variable already set wins", async () => {
   const dir = await tempDir("start-dotenv");
   try {
-    writeFileSync(join(dir.path, ".env"), `PORT=0\nSQLITE_PATH=${join(dir.path, "from-dotenv.sqlite")}\nFLOW_MODEL=scripted\n`);
+    writeFileSync(
+      join(dir.path, ".env"),
+      `PORT=0\nSQLITE_PATH=${join(dir.path, "from-dotenv.sqlite")}\nFLOW_MODEL=scripted\n`,
+    );
     const output = await startedIn(dir.path, { SQLITE_PATH: join(dir.path, "from-environment.sqlite") });
     assert.match(output, /serving http:\/\/127\.0\.0\.1:\d+ with sessions in SQLite .*from-environment\.sqlite/);
     assert.match(output, /\(FLOW_MODEL=scripted\)/);

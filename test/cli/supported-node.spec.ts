@@ -7,21 +7,47 @@ import { NODE_FLOOR, NODE_LINES, unsupportedNode } from "../../src/cli/supported
 import { ROOT, runCommand } from "../support/child-run.ts";
 
 const CHECK = ["--import", "./src/cli/supported-node.mjs"];
-const packageJson = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines: { node: string }; scripts: Record<string, string> };
+const packageJson = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  engines: { node: string };
+  scripts: Record<string, string>;
+};
 
 // The Node 20 this proves the refusal with: the machine's own, still the default here and on CI.
 const OLD_NODE = "/usr/bin/node";
-const oldVersion = existsSync(OLD_NODE) ? execFileSync(OLD_NODE, ["--version"], { encoding: "utf8" }).trim().slice(1) : undefined;
-const noOldNode = oldVersion === undefined ? `there is no ${OLD_NODE}` : oldVersion.startsWith("20.") ? false : `${OLD_NODE} is Node ${oldVersion}, not 20`;
+const oldVersion = existsSync(OLD_NODE)
+  ? execFileSync(OLD_NODE, ["--version"], { encoding: "utf8" }).trim().slice(1)
+  : undefined;
+const noOldNode =
+  oldVersion === undefined
+    ? `there is no ${OLD_NODE}`
+    : oldVersion.startsWith("20.")
+      ? false
+      : `${OLD_NODE} is Node ${oldVersion}, not 20`;
 
-test("on Node 20 the check prints one line naming the floor, the lines and the running version, and exits 1", { skip: noOldNode }, async () => {
+test("on Node 20 the check prints one line naming the floor, the lines and the running version, and exits 1", {
+  skip: noOldNode,
+}, async () => {
   const run = await runCommand(OLD_NODE, [...CHECK, "-e", "console.log('not reached')"]);
-  assert.deepEqual(run, { code: 1, stdout: "", stderr: `flowcheck needs Node 22.18 or later (22, 24 or 26); this is ${oldVersion}\n` });
+  assert.deepEqual(run, {
+    code: 1,
+    stdout: "",
+    stderr: `flowcheck needs Node 22.18 or later (22, 24 or 26); this is ${oldVersion}\n`,
+  });
 });
 
-test("on Node 20 an npm script's tsx, as package.json runs it, prints that one line and no stack", { skip: noOldNode }, async () => {
-  const run = await runCommand(OLD_NODE, [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), ...CHECK, "src/cli/start.ts"]);
-  assert.deepEqual(run, { code: 1, stdout: "", stderr: `flowcheck needs Node 22.18 or later (22, 24 or 26); this is ${oldVersion}\n` });
+test("on Node 20 an npm script's tsx, as package.json runs it, prints that one line and no stack", {
+  skip: noOldNode,
+}, async () => {
+  const run = await runCommand(OLD_NODE, [
+    join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"),
+    ...CHECK,
+    "src/cli/start.ts",
+  ]);
+  assert.deepEqual(run, {
+    code: 1,
+    stdout: "",
+    stderr: `flowcheck needs Node 22.18 or later (22, 24 or 26); this is ${oldVersion}\n`,
+  });
 });
 
 test("on the Node running this the check is silent and the program runs", async () => {
@@ -32,22 +58,31 @@ test("on the Node running this the check is silent and the program runs", async 
 test("the floor is 22.18: 22.17 and 20 are refused, 22.18, 23 and 26 pass", () => {
   assert.equal(unsupportedNode("20.20.2"), "flowcheck needs Node 22.18 or later (22, 24 or 26); this is 20.20.2");
   assert.match(unsupportedNode("22.17.1") ?? "", /this is 22\.17\.1$/);
-  for (const version of ["22.18.0", "22.23.5", "23.0.0", "24.22.3", "26.12.1"]) assert.equal(unsupportedNode(version), undefined, version);
+  for (const version of ["22.18.0", "22.23.5", "23.0.0", "24.22.3", "26.12.1"])
+    assert.equal(unsupportedNode(version), undefined, version);
 });
 
 test("package.json's engines floor and Node lines are the check's", () => {
   const engines = packageJson.engines.node;
   assert.equal(/^\^(\d+\.\d+) /.exec(engines)?.[1], NODE_FLOOR.join("."), `engines.node is ${engines}`);
-  assert.deepEqual([...engines.matchAll(/\^(\d+)/g)].map((match) => Number(match[1])), NODE_LINES);
+  assert.deepEqual(
+    [...engines.matchAll(/\^(\d+)/g)].map((match) => Number(match[1])),
+    NODE_LINES,
+  );
 });
 
 test("every npm script that runs flowcheck's code checks the Node first: the runner's own entry, the others by preloading it", () => {
   const entry = readFileSync(join(ROOT, "src", "cli", "run-specs.mjs"), "utf8");
-  assert.match(entry.split("\n").find((line) => line.startsWith("import ")) ?? "", /^import "\.\/supported-node\.mjs";$/, "run-specs.mjs imports the check before anything else");
+  assert.match(
+    entry.split("\n").find((line) => line.startsWith("import ")) ?? "",
+    /^import "\.\/supported-node\.mjs";$/,
+    "run-specs.mjs imports the check before anything else",
+  );
   for (const [name, script] of Object.entries(packageJson.scripts)) {
     // The typecheck and the formatter run no code of ours.
     if (name === "typecheck" || name === "format") continue;
-    if (name === "test" || name.startsWith("test:")) assert.match(script, /node src\/cli\/run-specs\.mjs /, `${name}: ${script}`);
+    if (name === "test" || name.startsWith("test:"))
+      assert.match(script, /node src\/cli\/run-specs\.mjs /, `${name}: ${script}`);
     else assert.match(script, /^(node|tsx) --import \.\/src\/cli\/supported-node\.mjs /, `${name}: ${script}`);
   }
 });

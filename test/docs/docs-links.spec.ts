@@ -8,12 +8,19 @@ import { headingsOf, proseLines } from "../support/markdown.ts";
 // and, with a #fragment, on one of its headings.
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
-const DOCUMENTS = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((name) => name.endsWith(".md")).map((name) => join("docs", name))];
+const DOCUMENTS = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => join("docs", name)),
+];
 
 /** Each relative link of a Markdown file, outside code: `[text](target)`. */
 function relativeLinks(text: string): { target: string; line: number }[] {
   return proseLines(text).flatMap((line, index) =>
-    [...line.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => ({ target: match[1]!, line: index + 1 })).filter(({ target }) => !/^[a-z][a-z0-9+.-]*:/i.test(target)),
+    [...line.matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((match) => ({ target: match[1]!, line: index + 1 }))
+      .filter(({ target }) => !/^[a-z][a-z0-9+.-]*:/i.test(target)),
   );
 }
 
@@ -27,7 +34,10 @@ test("every relative link in README.md and docs/ reaches a file and, with a #fra
       if (relative(ROOT, file).startsWith("..")) broken.push(`${at} leaves the repository`);
       else if (!existsSync(file)) broken.push(`${at}: no file ${relative(ROOT, file)}`);
       else if (fragment !== undefined) {
-        const anchors = statSync(file).isFile() && file.endsWith(".md") ? headingsOf(readFileSync(file, "utf8")).map((heading) => heading.slug) : [];
+        const anchors =
+          statSync(file).isFile() && file.endsWith(".md")
+            ? headingsOf(readFileSync(file, "utf8")).map((heading) => heading.slug)
+            : [];
         if (!anchors.includes(fragment)) broken.push(`${at}: ${relative(ROOT, file)} has no heading #${fragment}`);
       }
     }
@@ -39,7 +49,10 @@ test("every relative link in README.md and docs/ reaches a file and, with a #fra
 test("README.md links to every file in docs/", () => {
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
   const linked = new Set(relativeLinks(readme).map(({ target }) => target.split("#")[0]));
-  assert.deepEqual(DOCUMENTS.filter((document) => document !== "README.md" && !linked.has(document)), []);
+  assert.deepEqual(
+    DOCUMENTS.filter((document) => document !== "README.md" && !linked.has(document)),
+    [],
+  );
 });
 
 test("the README stays a guide: under 15 KB", () => {
@@ -62,7 +75,11 @@ test("README.md and docs/ name no absolute path of a machine", () => {
   const found = DOCUMENTS.flatMap((document) =>
     readFileSync(join(ROOT, document), "utf8")
       .split("\n")
-      .flatMap((line, index) => (/(^|[\s`("'=])\/(work|tmp|home|Users|root|var\/folders)\//.test(line) ? [`${document}:${index + 1}: ${line.trim()}`] : [])),
+      .flatMap((line, index) =>
+        /(^|[\s`("'=])\/(work|tmp|home|Users|root|var\/folders)\//.test(line)
+          ? [`${document}:${index + 1}: ${line.trim()}`]
+          : [],
+      ),
   );
   assert.deepEqual(found, []);
 });

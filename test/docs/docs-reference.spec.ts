@@ -32,11 +32,15 @@ const DOCUMENTED_IN: Record<string, { heading: string; row?: string }> = {
 /** Every object in the schema that declares keys, by its path: `$defs/turn` → its keys. */
 function keyedObjects(node: unknown, path: string[] = []): Map<string, string[]> {
   const found = new Map<string, string[]>();
-  if (Array.isArray(node)) node.forEach((item, index) => keyedObjects(item, [...path, String(index)]).forEach((keys, at) => found.set(at, keys)));
+  if (Array.isArray(node))
+    node.forEach((item, index) =>
+      keyedObjects(item, [...path, String(index)]).forEach((keys, at) => found.set(at, keys)),
+    );
   else if (node !== null && typeof node === "object") {
     const properties = (node as Record<string, unknown>)["properties"];
     if (properties !== null && typeof properties === "object") found.set(path.join("/"), Object.keys(properties));
-    for (const [key, value] of Object.entries(node)) keyedObjects(value, [...path, key]).forEach((keys, at) => found.set(at, keys));
+    for (const [key, value] of Object.entries(node))
+      keyedObjects(value, [...path, key]).forEach((keys, at) => found.set(at, keys));
   }
   return found;
 }
@@ -59,16 +63,25 @@ function rowNames(heading: string, row: string): Set<string> {
 
 test("every key of scenario.schema.json is documented in docs/reference.md", () => {
   const objects = keyedObjects(SCHEMA);
-  assert.ok(objects.size >= 5 && (objects.get("$defs/turn")?.length ?? 0) > 10, "the schema walk found too little; it no longer matches the schema's shape");
+  assert.ok(
+    objects.size >= 5 && (objects.get("$defs/turn")?.length ?? 0) > 10,
+    "the schema walk found too little; it no longer matches the schema's shape",
+  );
   const missing: string[] = [];
   for (const [path, keys] of objects) {
     const place = DOCUMENTED_IN[path];
     if (place === undefined) {
-      missing.push(`the keys at ${path || "the top level"} (${keys.join(", ")}): add a section for them and name it in DOCUMENTED_IN`);
+      missing.push(
+        `the keys at ${path || "the top level"} (${keys.join(", ")}): add a section for them and name it in DOCUMENTED_IN`,
+      );
       continue;
     }
     const documented = place.row === undefined ? firstColumn(place.heading) : rowNames(place.heading, place.row);
-    for (const key of keys) if (!documented.has(key)) missing.push(`\`${key}\` (${path || "top level"}) in "${place.heading}"${place.row ? `, row \`${place.row}\`` : ""}`);
+    for (const key of keys)
+      if (!documented.has(key))
+        missing.push(
+          `\`${key}\` (${path || "top level"}) in "${place.heading}"${place.row ? `, row \`${place.row}\`` : ""}`,
+        );
   }
   assert.deepEqual(missing, [], `docs/reference.md does not document:\n${missing.join("\n")}`);
 });
@@ -78,7 +91,11 @@ test("the reference's scenario and turn tables name no key the schema lacks", ()
   for (const [path, { heading, row }] of Object.entries(DOCUMENTED_IN)) {
     if (row !== undefined) continue;
     const keys = new Set(objects.get(path));
-    assert.deepEqual([...firstColumn(heading)].filter((name) => !keys.has(name)), [], `"${heading}" names keys that ${path || "the top level"} of the schema does not have`);
+    assert.deepEqual(
+      [...firstColumn(heading)].filter((name) => !keys.has(name)),
+      [],
+      `"${heading}" names keys that ${path || "the top level"} of the schema does not have`,
+    );
   }
 });
 
@@ -90,27 +107,46 @@ function sources(dir: string): string[] {
 
 /** Every variable src/ reads by name (`env["PORT"]`), and each per-flow one as `<FLOW>_…` (`${flow.envPrefix}_CURRENT_DATE`). */
 function variablesRead(): Set<string> {
-  const text = sources(join(ROOT, "src")).map((file) => readFileSync(file, "utf8")).join("\n");
+  const text = sources(join(ROOT, "src"))
+    .map((file) => readFileSync(file, "utf8"))
+    .join("\n");
   const named = [...text.matchAll(/env\[\s*"([A-Z][A-Z0-9_]*)"\s*\]/g)].map((match) => match[1]!);
   const perFlow = [...text.matchAll(/\$\{[\w.]*envPrefix\}_([A-Z][A-Z0-9_]*)/g)].map((match) => `<FLOW>_${match[1]!}`);
-  assert.ok(named.length > 20 && perFlow.length >= 2, "found too few variables; the patterns no longer match how src/ reads the environment");
+  assert.ok(
+    named.length > 20 && perFlow.length >= 2,
+    "found too few variables; the patterns no longer match how src/ reads the environment",
+  );
   return new Set([...named, ...perFlow]);
 }
 
 test("docs/reference.md's Environment table is the one src/environment-variables.ts renders", () => {
   const table = environmentTableIn(REFERENCE);
   assert.ok(table !== undefined, "docs/reference.md has no Environment table");
-  assert.equal(table, renderEnvironmentTable(), "run `npx tsx test/tools/environment-table.ts --write` to write the table from src/environment-variables.ts");
+  assert.equal(
+    table,
+    renderEnvironmentTable(),
+    "run `npx tsx test/tools/environment-table.ts --write` to write the table from src/environment-variables.ts",
+  );
 });
 
 test("every environment variable src/ reads, and every one .env.example lists, is in src/environment-variables.ts", () => {
   const known = new Set(Object.keys(ENVIRONMENT_VARIABLES));
   assert.deepEqual([...variablesRead()].filter((name) => !known.has(name)).sort(), []);
-  const example = [...readFileSync(join(ROOT, ".env.example"), "utf8").matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]!);
+  const example = [...readFileSync(join(ROOT, ".env.example"), "utf8").matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map(
+    (match) => match[1]!,
+  );
   assert.ok(example.length > 15, "found too few variables in .env.example");
   // The demo flows' pins, as `<FLOW>_CURRENT_DATE`.
-  const asDocumented = (name: string) => [...known].find((pattern) => pattern.startsWith("<FLOW>_") && name.endsWith(pattern.slice("<FLOW>".length))) ?? name;
-  assert.deepEqual(example.map(asDocumented).filter((name) => !known.has(name)).sort(), []);
+  const asDocumented = (name: string) =>
+    [...known].find((pattern) => pattern.startsWith("<FLOW>_") && name.endsWith(pattern.slice("<FLOW>".length))) ??
+    name;
+  assert.deepEqual(
+    example
+      .map(asDocumented)
+      .filter((name) => !known.has(name))
+      .sort(),
+    [],
+  );
 });
 
 test("the run settings the reference lists as safe in a scenario's env are exactly those the loader lets through", () => {

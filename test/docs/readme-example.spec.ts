@@ -19,7 +19,8 @@ const GUIDE = GUIDE_FILE.slice(GUIDE_FILE.indexOf(`# ${HEADING}\n`));
 /** Each file the guide prints, by path: a bold `path` line, then its fenced block. */
 function printedFiles(guide: string): Map<string, string> {
   const files = new Map<string, string>();
-  for (const [, path, text] of guide.matchAll(/^\*\*`([^`]+)`\*\*\n\n```\w+\n([\s\S]*?)\n```$/gm)) files.set(path!, `${text}\n`);
+  for (const [, path, text] of guide.matchAll(/^\*\*`([^`]+)`\*\*\n\n```\w+\n([\s\S]*?)\n```$/gm))
+    files.set(path!, `${text}\n`);
   return files;
 }
 
@@ -28,7 +29,13 @@ const files = printedFiles(GUIDE);
 
 before(async () => {
   copy = await tempDir("readme-example");
-  for (const part of ["src", "package.json", "tsconfig.json", "tsconfig.contract.json", "scenarios/scenario.schema.json"]) {
+  for (const part of [
+    "src",
+    "package.json",
+    "tsconfig.json",
+    "tsconfig.contract.json",
+    "scenarios/scenario.schema.json",
+  ]) {
     cpSync(join(ROOT, part), join(copy.path, part), { recursive: true });
   }
   symlinkSync(join(ROOT, "node_modules"), join(copy.path, "node_modules"), "dir");
@@ -42,7 +49,13 @@ after(() => copy.remove());
 
 /** `npm run <script> [-- args]` in the copy, as a user types it there. */
 function inCopy(script: string, ...args: string[]): Promise<ChildRun> {
-  return runCommand("npm", ["run", "--silent", script, ...(args.length ? ["--", ...args] : [])], {}, undefined, copy.path);
+  return runCommand(
+    "npm",
+    ["run", "--silent", script, ...(args.length ? ["--", ...args] : [])],
+    {},
+    undefined,
+    copy.path,
+  );
 }
 
 test("the README's section on the first flow points to the guide that prints its files", () => {
@@ -82,7 +95,8 @@ test("npm run test:flows runs the printed scenario through the printed spec, gre
   assert.equal(run.code, 0, run.stdout + run.stderr);
   const results = tapResults(run.stdout);
   assert.equal(results.get("FeedbackFlow: feedback-flow")?.ok, true, run.stdout);
-  for (const name of ["1. rating out of range", "2. rating saved", "3. comment ends the run", "final state"]) assert.deepEqual(results.get(name)?.ok, true, name);
+  for (const name of ["1. rating out of range", "2. rating saved", "3. comment ends the run", "final state"])
+    assert.deepEqual(results.get(name)?.ok, true, name);
   assert.match(run.stdout, /^# fail 0$/m);
   assert.match(run.stdout, /^ {2}FeedbackFlow +2\/2 steps · 2\/2 tools · checklist /m);
 });

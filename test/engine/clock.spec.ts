@@ -182,7 +182,12 @@ test("a child flow without a pin of its own reads its parent flow's pin", async 
       return stay(child.reply);
     }
   }
-  const Parent = defineFlow({ name: "ParentClock", description: "Asks its child.", steps: [AskStep], children: [Child] });
+  const Parent = defineFlow({
+    name: "ParentClock",
+    description: "Asks its child.",
+    steps: [AskStep],
+    children: [Child],
+  });
   const seen: string[] = [];
   const dir = await tempDir("child-clock");
   const app = await createApp({
@@ -190,7 +195,10 @@ test("a child flow without a pin of its own reads its parent flow's pin", async 
       {
         flow: Parent,
         scripts: {
-          ParentClock: ({ latest }) => (latest?.role === "user" ? scriptedToolCalls([{ name: "ask", args: {} }]) : scriptedText(latest?.content ?? "")),
+          ParentClock: ({ latest }) =>
+            latest?.role === "user"
+              ? scriptedToolCalls([{ name: "ask", args: {} }])
+              : scriptedText(latest?.content ?? ""),
           TellTime: ({ system, latest }) => {
             seen.push(system);
             return latest?.role === "user" ? scriptedToolCalls([{ name: "done", args: {} }]) : scriptedText("told");

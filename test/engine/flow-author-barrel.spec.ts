@@ -9,7 +9,17 @@ import * as barrel from "../../src/engine/index.ts";
 // into it, so that adding one is a decision the API's docs have to follow.
 
 test("the flow-author barrel exports, at run time, the flow API and the script helpers, and nothing else", () => {
-  assert.deepEqual(Object.keys(barrel).sort(), ["Step", "advance", "characterProblem", "complete", "defineFlow", "scriptedText", "scriptedToolCalls", "stay", "tool"]);
+  assert.deepEqual(Object.keys(barrel).sort(), [
+    "Step",
+    "advance",
+    "characterProblem",
+    "complete",
+    "defineFlow",
+    "scriptedText",
+    "scriptedToolCalls",
+    "stay",
+    "tool",
+  ]);
 });
 
 test("the flow-author barrel names each export: no export * passes on a file's internals", () => {

@@ -21,7 +21,14 @@ import {
   type StepContext,
 } from "../../src/engine/index.ts";
 import type { FlowEngine } from "../../src/engine/flow-engine.ts";
-import { FLOW_MEMORY, SESSION_DOCUMENT_VERSION, type KeptAnswer, type SessionDocument, type SessionHead, type TurnWrite } from "../../src/engine/session-document.ts";
+import {
+  FLOW_MEMORY,
+  SESSION_DOCUMENT_VERSION,
+  type KeptAnswer,
+  type SessionDocument,
+  type SessionHead,
+  type TurnWrite,
+} from "../../src/engine/session-document.ts";
 import type { SessionStore } from "../../src/engine/session-store.ts";
 import { FlowcheckError, isFlowcheckError, type ErrorCode } from "../../src/errors.ts";
 import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
@@ -37,7 +44,14 @@ import { tempDir } from "../support/temp-path.ts";
 const handlerCalls = { keep: 0, strict: 0, go: 0, boom: 0, wait: 0, finish: 0, spin: 0 };
 
 /** Every request the scripted models saw in the current test, copied as it was sent. */
-const seen: { flow: string; step: string; system: string; tools: string[]; messages: MemoryEntry[]; latest: MemoryEntry | undefined }[] = [];
+const seen: {
+  flow: string;
+  step: string;
+  system: string;
+  tools: string[];
+  messages: MemoryEntry[];
+  latest: MemoryEntry | undefined;
+}[] = [];
 
 /** What the `wait` tool awaits, so two turns can be held at the same point. */
 let waitGate: () => Promise<void> = async () => undefined;
@@ -79,7 +93,12 @@ class FirstStep extends Step<FirstState> {
   @tool({
     name: "keep",
     description: "Keep a note.",
-    parameters: { type: "object", properties: { note: { type: "string", minLength: 1 } }, required: ["note"], additionalProperties: false },
+    parameters: {
+      type: "object",
+      properties: { note: { type: "string", minLength: 1 } },
+      required: ["note"],
+      additionalProperties: false,
+    },
   })
   async keep(args: { note: string }, context: StepContext<FirstState>) {
     handlerCalls.keep++;
@@ -93,7 +112,12 @@ class FirstStep extends Step<FirstState> {
   @tool({
     name: "strict",
     description: "Count to a positive whole number.",
-    parameters: { type: "object", properties: { count: { type: "integer", minimum: 1 } }, required: ["count"], additionalProperties: false },
+    parameters: {
+      type: "object",
+      properties: { count: { type: "integer", minimum: 1 } },
+      required: ["count"],
+      additionalProperties: false,
+    },
   })
   strict(args: { count: number }) {
     handlerCalls.strict++;
@@ -169,7 +193,12 @@ class SpinStep extends Step {
   }
 }
 
-const LoopFlow = defineFlow({ name: "LoopFlow", description: "A model that never stops calling tools.", steps: [SpinStep], maxModelCalls: 3 });
+const LoopFlow = defineFlow({
+  name: "LoopFlow",
+  description: "A model that never stops calling tools.",
+  steps: [SpinStep],
+  maxModelCalls: 3,
+});
 
 const loopScript: Script = (request) => {
   record(request);
@@ -206,7 +235,9 @@ const childScript: Script = (request) => {
   record(request);
   const { context, latest } = request;
   if (context.step === "ChildA" && latest?.role === "user") {
-    return latest.content === "stop" ? scriptedText("ChildA stopped early.") : scriptedToolCalls([{ name: "next", args: {} }]);
+    return latest.content === "stop"
+      ? scriptedText("ChildA stopped early.")
+      : scriptedToolCalls([{ name: "next", args: {} }]);
   }
   if (context.step === "ChildB" && latest?.role === "handoff") return scriptedToolCalls([{ name: "done", args: {} }]);
   if (latest?.role === "tool" && request.tools.length === 0) return scriptedText("Child finished.");
@@ -219,7 +250,11 @@ class LoneStep extends Step {
   }
 }
 
-const UndeclaredFlow = defineFlow({ name: "UndeclaredFlow", description: "Not a child of ParentFlow.", steps: [LoneStep] });
+const UndeclaredFlow = defineFlow({
+  name: "UndeclaredFlow",
+  description: "Not a child of ParentFlow.",
+  steps: [LoneStep],
+});
 
 interface ParentState {
   lastChild?: string;
@@ -248,7 +283,12 @@ class ParentStep extends Step<ParentState> {
   }
 }
 
-const ParentFlow = defineFlow({ name: "ParentFlow", description: "Runs ChildFlow from a tool.", steps: [ParentStep], children: [ChildFlow] });
+const ParentFlow = defineFlow({
+  name: "ParentFlow",
+  description: "Runs ChildFlow from a tool.",
+  steps: [ParentStep],
+  children: [ChildFlow],
+});
 
 const testFlows: FlowEntry[] = [
   { flow: CursorFlow, scripts: { CursorFlow: commandScript } },
@@ -364,7 +404,8 @@ async function rejectsWith(promise: Promise<unknown>, code: ErrorCode): Promise<
   return caught;
 }
 
-const userTexts = (memory: readonly MemoryEntry[] | undefined) => (memory ?? []).filter((m) => m.role === "user").map((m) => m.content);
+const userTexts = (memory: readonly MemoryEntry[] | undefined) =>
+  (memory ?? []).filter((m) => m.role === "user").map((m) => m.content);
 
 beforeEach(() => {
   for (const key of Object.keys(handlerCalls) as (keyof typeof handlerCalls)[]) handlerCalls[key] = 0;
@@ -443,7 +484,9 @@ describe("FlowEngine: sessions and the cursor", () => {
     ]);
     const document = await stored(engine, outcome.session);
     assert.deepStrictEqual(document.flow, { name: "CursorFlow", currentStep: "SecondStep" });
-    assert.deepStrictEqual(document.execution, [{ seq: 1, turn: 1, step: "FirstStep", kind: "tool", name: "go", outcome: "advance", to: "SecondStep" }]);
+    assert.deepStrictEqual(document.execution, [
+      { seq: 1, turn: 1, step: "FirstStep", kind: "tool", name: "go", outcome: "advance", to: "SecondStep" },
+    ]);
   });
 
   test("complete ends the run with runStatus completed and the closing model call is offered no tools", async (t) => {
@@ -475,7 +518,10 @@ describe("FlowEngine: sessions and the cursor", () => {
 
   test("tool calls after one that advanced in the same reply are not run and are logged as skipped", async (t) => {
     const { engine } = await harness(t);
-    const outcome = await engine.chat({ flow: "CursorFlow", message: '!go | keep {"note":"late"} | strict {"count":1}' });
+    const outcome = await engine.chat({
+      flow: "CursorFlow",
+      message: '!go | keep {"note":"late"} | strict {"count":1}',
+    });
     assert.equal(handlerCalls.go, 1);
     assert.equal(handlerCalls.keep, 0);
     assert.equal(handlerCalls.strict, 0);
@@ -501,7 +547,10 @@ describe("FlowEngine: sessions and the cursor", () => {
 
   test("a tool call after one that stayed in the same reply still runs", async (t) => {
     const { engine } = await harness(t);
-    const outcome = await engine.chat({ flow: "CursorFlow", message: '!keep {"note":"one"} | keep {"note":"two"} | go' });
+    const outcome = await engine.chat({
+      flow: "CursorFlow",
+      message: '!keep {"note":"one"} | keep {"note":"two"} | go',
+    });
     assert.equal(handlerCalls.keep, 2);
     assert.equal(handlerCalls.go, 1);
     assert.equal(outcome.currentStep, "SecondStep");
@@ -516,12 +565,26 @@ describe("FlowEngine: refused tool calls", () => {
     assert.equal(handlerCalls.strict, 0);
     assert.equal(outcome.currentStep, "FirstStep");
     assert.equal(outcome.runStatus, "running");
-    const told = "Invalid arguments for strict: /count must be >= 1. Call it again with arguments that match its schema.";
-    assert.deepStrictEqual(seen.at(-1)!.latest, { role: "tool", toolCallId: "call_1_strict", name: "strict", content: told });
+    const told =
+      "Invalid arguments for strict: /count must be >= 1. Call it again with arguments that match its schema.";
+    assert.deepStrictEqual(seen.at(-1)!.latest, {
+      role: "tool",
+      toolCallId: "call_1_strict",
+      name: "strict",
+      content: told,
+    });
     assert.equal(outcome.response, `FirstStep heard: ${told}`);
     const document = await stored(engine, outcome.session);
     assert.deepStrictEqual(document.execution, [
-      { seq: 1, turn: 1, step: "FirstStep", kind: "tool", name: "strict", outcome: "invalid", detail: "/count must be >= 1" },
+      {
+        seq: 1,
+        turn: 1,
+        step: "FirstStep",
+        kind: "tool",
+        name: "strict",
+        outcome: "invalid",
+        detail: "/count must be >= 1",
+      },
     ]);
 
     const wrongType = await engine.chat({ session: outcome.session, message: '!strict {"count":"two","extra":true}' });
@@ -546,9 +609,20 @@ describe("FlowEngine: refused tool calls", () => {
       'There is no tool "launch_rockets" in this step. The tools are: keep, strict, go, boom, wait.',
     );
     assert.deepStrictEqual((await stored(engine, outcome.session)).execution, [
-      { seq: 1, turn: 1, step: "FirstStep", kind: "tool", name: "launch_rockets", outcome: "invalid", detail: "unknown tool" },
+      {
+        seq: 1,
+        turn: 1,
+        step: "FirstStep",
+        kind: "tool",
+        name: "launch_rockets",
+        outcome: "invalid",
+        detail: "unknown tool",
+      },
     ]);
-    assert.deepStrictEqual(Object.values(handlerCalls), Object.values(handlerCalls).map(() => 0));
+    assert.deepStrictEqual(
+      Object.values(handlerCalls),
+      Object.values(handlerCalls).map(() => 0),
+    );
   });
 
   test("a tool of another step is an unknown tool in this one", async (t) => {
@@ -564,14 +638,29 @@ describe("FlowEngine: refused tool calls", () => {
     const outcome = await engine.chat({ flow: "CursorFlow", message: "!keep {note: apples" });
     assert.equal(handlerCalls.keep, 0);
     assert.equal(outcome.currentStep, "FirstStep");
-    assert.equal(seen.at(-1)!.latest?.content, "The arguments of keep are not valid JSON. Call it again with a JSON object.");
+    assert.equal(
+      seen.at(-1)!.latest?.content,
+      "The arguments of keep are not valid JSON. Call it again with a JSON object.",
+    );
     const document = await stored(engine, outcome.session);
     assert.deepStrictEqual(document.execution, [
-      { seq: 1, turn: 1, step: "FirstStep", kind: "tool", name: "keep", outcome: "invalid", detail: "arguments are not JSON" },
+      {
+        seq: 1,
+        turn: 1,
+        step: "FirstStep",
+        kind: "tool",
+        name: "keep",
+        outcome: "invalid",
+        detail: "arguments are not JSON",
+      },
     ]);
     // What the model sent is kept verbatim, so a transcript shows the bad call.
     const call = (document.memory["FirstStep"] ?? []).find((m) => m.role === "assistant" && m.toolCalls?.length);
-    assert.deepStrictEqual(call, { role: "assistant", content: "", toolCalls: [{ id: "call_1_keep", name: "keep", arguments: "{note: apples" }] });
+    assert.deepStrictEqual(call, {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "call_1_keep", name: "keep", arguments: "{note: apples" }],
+    });
   });
 
   test("JSON arguments that are not an object are refused by the schema", async (t) => {
@@ -624,7 +713,10 @@ describe("FlowEngine: failed turns are not applied", () => {
     const { engine } = await harness(t);
     const started = await engine.chat({ flow: "CursorFlow", message: '!keep {"note":"first"}' });
     const before = await stored(engine, started.session);
-    const error = await rejectsWith(engine.chat({ session: started.session, message: '!keep {"note":"second"} | boom' }), "internal_error");
+    const error = await rejectsWith(
+      engine.chat({ session: started.session, message: '!keep {"note":"second"} | boom' }),
+      "internal_error",
+    );
     assert.equal(handlerCalls.boom, 1);
     assert.match(error.message, /Tool "boom" of CursorFlow\/FirstStep threw: the tool exploded/);
     // The keep that ran before the failing tool is not stored either.
@@ -635,7 +727,10 @@ describe("FlowEngine: failed turns are not applied", () => {
     const { engine } = await harness(t);
     const started = await engine.chat({ flow: "CursorFlow", message: '!keep {"note":"first"}' });
     const before = await stored(engine, started.session);
-    const error = await rejectsWith(engine.chat({ session: started.session, message: '!keep {"note":"second"} | boom {"later":true}' }), "internal_error");
+    const error = await rejectsWith(
+      engine.chat({ session: started.session, message: '!keep {"note":"second"} | boom {"later":true}' }),
+      "internal_error",
+    );
     assert.match(error.message, /Tool "boom" of CursorFlow\/FirstStep threw: the tool exploded later/);
     assert.deepStrictEqual(await stored(engine, started.session), before);
     // The session goes on: the failed turn left it as it was.
@@ -647,9 +742,15 @@ describe("FlowEngine: failed turns are not applied", () => {
     const { engine } = await harness(t);
     const started = await engine.chat({ flow: "CursorFlow", message: "hello" });
     const before = await stored(engine, started.session);
-    const error = await rejectsWith(engine.chat({ session: started.session, message: "unscripted question" }), "script_unmatched");
+    const error = await rejectsWith(
+      engine.chat({ session: started.session, message: "unscripted question" }),
+      "script_unmatched",
+    );
     assert.match(error.message, /The scripted model of CursorFlow has no answer for step FirstStep/);
-    assert.ok(error.message.includes('System prompt: "You are FirstStep of CursorFlow. Notes kept so far: none."'), error.message);
+    assert.ok(
+      error.message.includes('System prompt: "You are FirstStep of CursorFlow. Notes kept so far: none."'),
+      error.message,
+    );
     assert.ok(error.message.includes('Latest message: user "unscripted question"'), error.message);
     assert.deepStrictEqual(await stored(engine, started.session), before);
   });
@@ -721,7 +822,10 @@ describe("FlowEngine: child flows", () => {
     const started = await engine.chat({ flow: "ParentFlow", message: "hello" });
     const before = await stored(engine, started.session);
     const error = await rejectsWith(engine.chat({ session: started.session, message: "!rogue" }), "flow_invalid");
-    assert.match(error.message, /ParentFlow\/ParentStep ran UndeclaredFlow as a child, but ParentFlow does not list it/);
+    assert.match(
+      error.message,
+      /ParentFlow\/ParentStep ran UndeclaredFlow as a child, but ParentFlow does not list it/,
+    );
     assert.deepStrictEqual(await stored(engine, started.session), before);
     assert.equal(store.writes.length, 1);
   });
@@ -791,7 +895,9 @@ describe("FlowEngine: concurrency", () => {
     const { engine } = await harness(t);
     const started = await engine.chat({ flow: "CursorFlow", message: "start" });
     const notes = Array.from({ length: 20 }, (_, i) => `m${i}`);
-    const outcomes = await Promise.all(notes.map((note) => engine.chat({ session: started.session, message: `!keep {"note":"${note}"}` })));
+    const outcomes = await Promise.all(
+      notes.map((note) => engine.chat({ session: started.session, message: `!keep {"note":"${note}"}` })),
+    );
     assert.deepStrictEqual(
       outcomes.map((outcome) => outcome.response),
       notes.map((note) => `FirstStep heard: Kept ${note}.`),
@@ -800,7 +906,10 @@ describe("FlowEngine: concurrency", () => {
     const document = await stored(engine, started.session);
     assert.equal(document.turns, 21);
     assert.deepStrictEqual(document.steps["FirstStep"], { kept: notes });
-    assert.deepStrictEqual(userTexts(document.memory[FLOW_MEMORY]), ["start", ...notes.map((note) => `!keep {"note":"${note}"}`)]);
+    assert.deepStrictEqual(userTexts(document.memory[FLOW_MEMORY]), [
+      "start",
+      ...notes.map((note) => `!keep {"note":"${note}"}`),
+    ]);
     assert.deepStrictEqual(
       document.execution.map((entry) => [entry.seq, entry.turn]),
       notes.map((_, i) => [i + 1, i + 2]),
@@ -828,12 +937,15 @@ describe("FlowEngine: concurrency", () => {
       return bothArrived;
     };
     const results = await Promise.all([
-      one.engine.chat({ session: started.session, message: "!wait | keep {\"note\":\"from one\"}" }),
-      two.engine.chat({ session: started.session, message: "!wait | keep {\"note\":\"from two\"}" }),
+      one.engine.chat({ session: started.session, message: '!wait | keep {"note":"from one"}' }),
+      two.engine.chat({ session: started.session, message: '!wait | keep {"note":"from two"}' }),
     ]);
     // Two runs met at the gate; the one whose save was refused ran a third time, on the saved turn.
     assert.equal(handlerCalls.wait, 3);
-    assert.deepStrictEqual(results.map((result) => result.session), [started.session, started.session]);
+    assert.deepStrictEqual(
+      results.map((result) => result.session),
+      [started.session, started.session],
+    );
 
     const after = await stored(one.engine, started.session);
     assert.deepStrictEqual(await stored(two.engine, started.session), after);
@@ -863,14 +975,34 @@ describe("FlowEngine: concurrency", () => {
     assert.deepEqual([one.store.headReads, one.store.wholeReads], [0, 0], "one's own turns read nothing back");
     await two.engine.chat({ session: started.session, message: '!keep {"note":"c"}' });
     await two.engine.chat({ session: started.session, message: '!keep {"note":"d"}' });
-    assert.deepEqual([two.store.headReads, two.store.wholeReads], [1, 1], "two reads the session once, then keeps what it saved");
+    assert.deepEqual(
+      [two.store.headReads, two.store.wholeReads],
+      [1, 1],
+      "two reads the session once, then keeps what it saved",
+    );
     await one.engine.chat({ session: started.session, message: '!keep {"note":"e"}' });
-    assert.deepEqual([one.store.headReads, one.store.wholeReads], [1, 1], "two's turns in between make one read the session again");
+    assert.deepEqual(
+      [one.store.headReads, one.store.wholeReads],
+      [1, 1],
+      "two's turns in between make one read the session again",
+    );
 
     const after = await stored(one.engine, started.session);
     assert.deepStrictEqual(after.steps["FirstStep"], { kept: ["a", "b", "c", "d", "e"] });
-    assert.deepStrictEqual(userTexts(after.memory[FLOW_MEMORY]), ["a", "b", "c", "d", "e"].map((note) => `!keep {"note":"${note}"}`));
-    assert.deepStrictEqual(after.execution.map((entry) => [entry.seq, entry.turn]), [[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]);
+    assert.deepStrictEqual(
+      userTexts(after.memory[FLOW_MEMORY]),
+      ["a", "b", "c", "d", "e"].map((note) => `!keep {"note":"${note}"}`),
+    );
+    assert.deepStrictEqual(
+      after.execution.map((entry) => [entry.seq, entry.turn]),
+      [
+        [1, 1],
+        [2, 2],
+        [3, 3],
+        [4, 4],
+        [5, 5],
+      ],
+    );
   });
 
   test("a write to another session by another connection makes the engine check the head, and finds its own session unchanged", async (t) => {
@@ -878,7 +1010,11 @@ describe("FlowEngine: concurrency", () => {
     const mine = await one.engine.chat({ flow: "CursorFlow", message: '!keep {"note":"a"}' });
     await two.engine.chat({ flow: "CursorFlow", message: '!keep {"note":"elsewhere"}' });
     await one.engine.chat({ session: mine.session, message: '!keep {"note":"b"}' });
-    assert.deepEqual([one.store.headReads, one.store.wholeReads], [1, 0], "the head shows the kept conversation is still the stored one");
+    assert.deepEqual(
+      [one.store.headReads, one.store.wholeReads],
+      [1, 0],
+      "the head shows the kept conversation is still the stored one",
+    );
     assert.deepStrictEqual((await stored(one.engine, mine.session)).steps["FirstStep"], { kept: ["a", "b"] });
   });
 
@@ -891,7 +1027,9 @@ describe("FlowEngine: concurrency", () => {
       refused += 1;
       throw new FlowcheckError("session_conflict", `refused save of turn ${write.head.turns}`);
     };
-    await assert.rejects(engine.chat({ session: started.session, message: "!keep {\"note\":\"x\"}" }), (error) => isFlowcheckError(error, "session_conflict"));
+    await assert.rejects(engine.chat({ session: started.session, message: '!keep {"note":"x"}' }), (error) =>
+      isFlowcheckError(error, "session_conflict"),
+    );
     assert.equal(refused, 2, "the turn is played once more, then refused");
     assert.deepStrictEqual(await stored(engine, started.session), before);
   });
@@ -901,7 +1039,11 @@ describe("FlowEngine: flows and requests", () => {
   test("listFlows lists each registered flow's name, description and step names", async (t) => {
     const { engine } = await harness(t);
     assert.deepStrictEqual(engine.listFlows(), [
-      { name: "CursorFlow", description: "Two steps whose model follows the test's commands.", steps: ["FirstStep", "SecondStep"] },
+      {
+        name: "CursorFlow",
+        description: "Two steps whose model follows the test's commands.",
+        steps: ["FirstStep", "SecondStep"],
+      },
       { name: "LoopFlow", description: "A model that never stops calling tools.", steps: ["SpinStep"] },
       { name: "ParentFlow", description: "Runs ChildFlow from a tool.", steps: ["ParentStep"] },
     ]);
@@ -912,7 +1054,10 @@ describe("FlowEngine: flows and requests", () => {
     const error = await rejectsWith(engine.chat({ flow: "NoSuchFlow", message: "hello" }), "unknown_flow");
     assert.equal(error.message, 'There is no flow "NoSuchFlow". The flows are: CursorFlow, LoopFlow, ParentFlow.');
     assert.equal(error.status, 404);
-    assert.throws(() => engine.flow("ChildFlow"), (thrown: unknown) => thrown instanceof FlowcheckError && thrown.code === "unknown_flow");
+    assert.throws(
+      () => engine.flow("ChildFlow"),
+      (thrown: unknown) => thrown instanceof FlowcheckError && thrown.code === "unknown_flow",
+    );
     assert.equal(store.writes.length, 0);
     assert.deepStrictEqual(seen, []);
   });
@@ -940,7 +1085,10 @@ describe("FlowEngine: flows and requests", () => {
   test("a message naming another flow than the session's fails with invalid_request and is not applied", async (t) => {
     const { engine } = await harness(t);
     const started = await engine.chat({ flow: "CursorFlow", message: "hello" });
-    const error = await rejectsWith(engine.chat({ session: started.session, flow: "LoopFlow", message: "hello" }), "invalid_request");
+    const error = await rejectsWith(
+      engine.chat({ session: started.session, flow: "LoopFlow", message: "hello" }),
+      "invalid_request",
+    );
     assert.match(error.message, /belongs to CursorFlow, not LoopFlow/);
     assert.equal((await stored(engine, started.session)).turns, 1);
     const same = await engine.chat({ session: started.session, flow: "CursorFlow", message: "again" });
@@ -986,7 +1134,12 @@ describe("FlowEngine: BasicFlow on its scripted model", () => {
     const document = await stored(engine, first.session);
     assert.equal(document.turns, 4);
     assert.equal(document.runStatus, "completed");
-    assert.deepStrictEqual(document.steps["AddressStep"]?.["address"], { street: "1600 SW Murray Blvd", city: "Beaverton", state: "OR", zip: "97006" });
+    assert.deepStrictEqual(document.steps["AddressStep"]?.["address"], {
+      street: "1600 SW Murray Blvd",
+      city: "Beaverton",
+      state: "OR",
+      zip: "97006",
+    });
     assert.equal(document.children.length, 1);
     const check = document.children[0]!;
     assert.equal(check.flow, "AddressCheck");

@@ -13,7 +13,12 @@ const FORWARDED: MemoryEntry = { role: "handoff", from: "AskStep", content: "For
 const SENT_BACK: MemoryEntry = { role: "handoff", from: "AnswerStep", content: "Sent back: ask the user again." };
 
 async function openApp(path: string, entry: FlowEntry): Promise<App> {
-  return createApp({ flows: [entry], config: loadConfig({}), store: new SqliteSessionStore(path), log: () => undefined });
+  return createApp({
+    flows: [entry],
+    config: loadConfig({}),
+    store: new SqliteSessionStore(path),
+    log: () => undefined,
+  });
 }
 
 /** HandOffFlow on its own SQLite file; the app is closed and the file removed after the test. */
@@ -115,7 +120,12 @@ test("an advance to the step itself puts the hand-off after every tool result of
       ],
     },
     { role: "tool", toolCallId: "call_1_again", name: "again", content: "Asked again." },
-    { role: "tool", toolCallId: "call_2_forward", name: "forward", content: "Not run: an earlier call in this reply already ended the step." },
+    {
+      role: "tool",
+      toolCallId: "call_2_forward",
+      name: "forward",
+      content: "Not run: an earlier call in this reply already ended the step.",
+    },
     again,
   ]);
 });

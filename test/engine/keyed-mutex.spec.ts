@@ -12,7 +12,11 @@ test("tasks on one key run one at a time in arrival order, even when later ones 
     events.push(`end ${name}`);
     return name;
   };
-  const results = await Promise.all([mutex.run("a", task("1", 15)), mutex.run("a", task("2", 1)), mutex.run("a", task("3", 5))]);
+  const results = await Promise.all([
+    mutex.run("a", task("1", 15)),
+    mutex.run("a", task("2", 1)),
+    mutex.run("a", task("3", 5)),
+  ]);
   assert.deepEqual(results, ["1", "2", "3"]);
   assert.deepEqual(events, ["start 1", "end 1", "start 2", "end 2", "start 3", "end 3"]);
 });

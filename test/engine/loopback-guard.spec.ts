@@ -30,7 +30,16 @@ let originalConnect: typeof net.Socket.prototype.connect;
 
 describe("isLoopbackHost", () => {
   test("loopback addresses and names are loopback", () => {
-    for (const host of ["127.0.0.1", "127.8.9.10", "127.255.255.255", "localhost", "LocalHost", "::1", "[::1]", "::ffff:127.0.0.1"]) {
+    for (const host of [
+      "127.0.0.1",
+      "127.8.9.10",
+      "127.255.255.255",
+      "localhost",
+      "LocalHost",
+      "::1",
+      "[::1]",
+      "::ffff:127.0.0.1",
+    ]) {
       assert.equal(isLoopbackHost(host), true, host);
     }
   });
@@ -87,7 +96,9 @@ describe("guardLoopbackOnly", () => {
     const guard = guardLoopbackOnly("scripted");
     try {
       const lookups = { count: 0 };
-      const { value: socket, blocked } = await inTask(guard, async () => new net.Socket().connect({ host: BLOCKED_HOST, port: 80, lookup: failingLookup(lookups) }));
+      const { value: socket, blocked } = await inTask(guard, async () =>
+        new net.Socket().connect({ host: BLOCKED_HOST, port: 80, lookup: failingLookup(lookups) }),
+      );
       const error = await errorOf(socket);
       assert.equal(error.code, "ERR_FLOWCHECK_NETWORK_BLOCKED");
       assert.notEqual(error.message, "lookup reached");
@@ -105,7 +116,9 @@ describe("guardLoopbackOnly", () => {
     const guard = guardLoopbackOnly("replay");
     try {
       const lookups = { count: 0 };
-      const error = await inTask(guard, () => errorOf(net.connect({ host: BLOCKED_HOST, port: 443, lookup: failingLookup(lookups) })));
+      const error = await inTask(guard, () =>
+        errorOf(net.connect({ host: BLOCKED_HOST, port: 443, lookup: failingLookup(lookups) })),
+      );
       assert.equal(error.value.code, "ERR_FLOWCHECK_NETWORK_BLOCKED");
       assert.match(error.value.message, /FLOW_MODEL=replay/);
       assert.equal(lookups.count, 0);
@@ -118,9 +131,23 @@ describe("guardLoopbackOnly", () => {
     const guard = guardLoopbackOnly("scripted");
     try {
       const lookups = { count: 0 };
-      const { value: viaHttp } = await inTask(guard, () => errorOf(http.get({ host: BLOCKED_HOST, port: 80, path: "/v1/models", lookup: failingLookup(lookups), agent: false })));
+      const { value: viaHttp } = await inTask(guard, () =>
+        errorOf(
+          http.get({ host: BLOCKED_HOST, port: 80, path: "/v1/models", lookup: failingLookup(lookups), agent: false }),
+        ),
+      );
       assert.equal(viaHttp.code, "ERR_FLOWCHECK_NETWORK_BLOCKED", viaHttp.message);
-      const { value: viaHttps } = await inTask(guard, () => errorOf(https.get({ host: BLOCKED_HOST, port: 443, path: "/v1/models", lookup: failingLookup(lookups), agent: false })));
+      const { value: viaHttps } = await inTask(guard, () =>
+        errorOf(
+          https.get({
+            host: BLOCKED_HOST,
+            port: 443,
+            path: "/v1/models",
+            lookup: failingLookup(lookups),
+            agent: false,
+          }),
+        ),
+      );
       assert.equal(viaHttps.code, "ERR_FLOWCHECK_NETWORK_BLOCKED", viaHttps.message);
       assert.equal(lookups.count, 0);
     } finally {
@@ -171,7 +198,9 @@ describe("guardLoopbackOnly", () => {
     try {
       assert.notEqual(net.Socket.prototype.connect, originalConnect, "the guard is on");
       const lookups = { count: 0 };
-      const error = await errorOf(new net.Socket().connect({ host: BLOCKED_HOST, port: 80, lookup: failingLookup(lookups) }));
+      const error = await errorOf(
+        new net.Socket().connect({ host: BLOCKED_HOST, port: 80, lookup: failingLookup(lookups) }),
+      );
       assert.equal(error.message, "lookup reached");
       assert.equal(lookups.count, 1);
     } finally {
@@ -184,7 +213,10 @@ describe("guardLoopbackOnly", () => {
     const replay = guardLoopbackOnly("replay");
     try {
       const connect = (host: string) => errorOf(net.connect({ host, port: 80, lookup: failingLookup({ count: 0 }) }));
-      const [first, second] = await Promise.all([inTask(scripted, () => connect(`a.${BLOCKED_HOST}`)), inTask(replay, () => connect(`b.${BLOCKED_HOST}`))]);
+      const [first, second] = await Promise.all([
+        inTask(scripted, () => connect(`a.${BLOCKED_HOST}`)),
+        inTask(replay, () => connect(`b.${BLOCKED_HOST}`)),
+      ]);
       assert.match(first.value.message, /FLOW_MODEL=scripted/);
       assert.match(second.value.message, /FLOW_MODEL=replay/);
       assert.deepEqual([first.blocked, second.blocked], [[`a.${BLOCKED_HOST}:80`], [`b.${BLOCKED_HOST}:80`]]);
@@ -201,7 +233,9 @@ describe("guardLoopbackOnly", () => {
     assert.equal(net.Socket.prototype.connect, originalConnect);
     // Unguarded, the socket gets as far as the (failing) lookup, and no further.
     const lookups = { count: 0 };
-    const { value: error } = await inTask(guard, () => errorOf(new net.Socket().connect({ host: BLOCKED_HOST, port: 80, lookup: failingLookup(lookups) })));
+    const { value: error } = await inTask(guard, () =>
+      errorOf(new net.Socket().connect({ host: BLOCKED_HOST, port: 80, lookup: failingLookup(lookups) })),
+    );
     assert.equal(error.message, "lookup reached");
     assert.equal(lookups.count, 1);
     // Lifting twice is harmless.

@@ -26,7 +26,13 @@ async function withLive(body: (live: Live) => Promise<void>): Promise<void> {
   try {
     server = await startTestServer({
       flows: [basicFlowEntry],
-      env: { FLOW_MODEL: "live", OPENAI_API_KEY: "k", OPENAI_BASE_URL: fake.baseURL, OPENAI_MAX_RETRIES: "0", OPENAI_TIMEOUT_MS: "3000" },
+      env: {
+        FLOW_MODEL: "live",
+        OPENAI_API_KEY: "k",
+        OPENAI_BASE_URL: fake.baseURL,
+        OPENAI_MAX_RETRIES: "0",
+        OPENAI_TIMEOUT_MS: "3000",
+      },
     });
     client = jsonClient(server.url);
     await body({ fake, server, client });
@@ -41,11 +47,22 @@ async function withLive(body: (live: Live) => Promise<void>): Promise<void> {
 function rawRows(path: string): Record<string, string[]> {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    const objects = db.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name").raw().all() as [string, string, string | null][];
+    const objects = db.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY type, name").raw().all() as [
+      string,
+      string,
+      string | null,
+    ][];
     const rows: Record<string, string[]> = { "(schema)": objects.map((object) => JSON.stringify(object)) };
     for (const [type, name] of objects) {
       if (type !== "table") continue;
-      rows[name] = (db.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}"`).raw().all() as unknown[][]).map((row) => JSON.stringify(row)).sort();
+      rows[name] = (
+        db
+          .prepare(`SELECT * FROM "${name.replace(/"/g, '""')}"`)
+          .raw()
+          .all() as unknown[][]
+      )
+        .map((row) => JSON.stringify(row))
+        .sort();
     }
     return rows;
   } finally {
@@ -53,8 +70,17 @@ function rawRows(path: string): Record<string, string[]> {
   }
 }
 
-function chat(live: Live, message: string, session?: string, headers: Record<string, string> = {}): Promise<JsonAnswer> {
-  return live.client.post("/ai/chat", session ? { message } : { flow: "BasicFlow", message }, session ? { CHAT_SESSION_ID: session, ...headers } : headers);
+function chat(
+  live: Live,
+  message: string,
+  session?: string,
+  headers: Record<string, string> = {},
+): Promise<JsonAnswer> {
+  return live.client.post(
+    "/ai/chat",
+    session ? { message } : { flow: "BasicFlow", message },
+    session ? { CHAT_SESSION_ID: session, ...headers } : headers,
+  );
 }
 
 async function turn(live: Live, message: string, session?: string): Promise<JsonAnswer> {
@@ -89,7 +115,10 @@ async function failingTurn(
   } finally {
     live.fake.answer = () => undefined;
   }
-  assert.ok(failed, `the turn made ${live.fake.requests.length - base} model calls, so call ${failAt} never failed; answer ${answer.status} ${JSON.stringify(answer.body)}`);
+  assert.ok(
+    failed,
+    `the turn made ${live.fake.requests.length - base} model calls, so call ${failAt} never failed; answer ${answer.status} ${JSON.stringify(answer.body)}`,
+  );
   assert.equal(live.fake.requests.length, base + failAt + 1, "the turn stopped at the failed call");
 
   assert.equal(answer.status, 502, JSON.stringify(answer.body));
@@ -103,7 +132,11 @@ async function failingTurn(
     assert.equal(answer.headers["chat_session_id"], session);
   }
 
-  assert.deepStrictEqual(rawRows(live.server.sqlitePath), rowsBefore, "the SQLite rows are byte-for-byte as before the turn");
+  assert.deepStrictEqual(
+    rawRows(live.server.sqlitePath),
+    rowsBefore,
+    "the SQLite rows are byte-for-byte as before the turn",
+  );
   if (session) assert.deepStrictEqual(await live.server.app.engine.fetchAll(session), documentBefore);
   return failed;
 }
@@ -131,7 +164,10 @@ test("the first model call of a turn failing answers 502 model_error and leaves 
     assert.equal(retried.body["currentStep"], "WeatherStep");
     const document = await live.server.app.engine.fetchAll(id);
     assert.equal(document?.turns, 2);
-    assert.deepStrictEqual(document?.memory["flow"]?.filter((m) => m.role === "user").map((m) => m.content), ["John Doe", "John Wick"]);
+    assert.deepStrictEqual(
+      document?.memory["flow"]?.filter((m) => m.role === "user").map((m) => m.content),
+      ["John Doe", "John Wick"],
+    );
   });
 });
 
@@ -156,8 +192,14 @@ test("after a failed turn the next turn's model sees the stored conversation, wi
     // The retried turn's first request: the stored step memory up to its own user message.
     const upToUser = stored.slice(0, stored.findIndex((m) => m.role === "user" && m.content === "John Wick") + 1);
     const sent = live.fake.requests[base]!.messages.filter((m) => m.role !== "system");
-    assert.deepStrictEqual(sent.map((m) => [m.role, m.content ?? ""]), upToUser.map((m) => [m.role, m.content]));
-    assert.ok(!sent.some((m) => (m.content ?? "").includes("Jane Doe")), "nothing of the failed turn reached the model");
+    assert.deepStrictEqual(
+      sent.map((m) => [m.role, m.content ?? ""]),
+      upToUser.map((m) => [m.role, m.content]),
+    );
+    assert.ok(
+      !sent.some((m) => (m.content ?? "").includes("Jane Doe")),
+      "nothing of the failed turn reached the model",
+    );
   });
 });
 
@@ -177,7 +219,11 @@ test("a model call after a tool saved state and advanced the cursor failing answ
     assert.match(cities.messages[0]?.content ?? "", /^Weather found: LA 72°F, NYC 64°F\./);
     const after = await live.server.app.engine.fetchAll(id);
     assert.equal(after?.flow.currentStep, "WeatherStep");
-    assert.deepStrictEqual(Object.keys(after?.steps["WeatherStep"] ?? {}), [], "the cities the tools saved are not stored");
+    assert.deepStrictEqual(
+      Object.keys(after?.steps["WeatherStep"] ?? {}),
+      [],
+      "the cities the tools saved are not stored",
+    );
   });
 });
 

@@ -35,7 +35,11 @@ test("with OPENAI_MAX_RETRIES=1, a 429 then a success is retried and the turn su
   try {
     fake.answer = (_request, index) =>
       index === 0
-        ? { status: 429, headers: RETRY_SOON, body: { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } } }
+        ? {
+            status: 429,
+            headers: RETRY_SOON,
+            body: { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } },
+          }
         : { reply: { content: GREETING, toolCalls: [] } };
     const answer = await client.post("/ai/chat", { flow: "BasicFlow", message: "hi" });
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
@@ -63,14 +67,21 @@ test("when the retries are spent on 503s the turn answers 502 model_error and th
     assert.ok(before, "the first turn is stored");
     fake.requests.length = 0;
 
-    fake.answer = () => ({ status: 503, headers: RETRY_SOON, body: { error: { message: "The server is overloaded", type: "server_error" } } });
+    fake.answer = () => ({
+      status: 503,
+      headers: RETRY_SOON,
+      body: { error: { message: "The server is overloaded", type: "server_error" } },
+    });
     const answer = await client.post("/ai/chat", { session, message: "John Wick" });
     assert.equal(answer.status, 502);
     const body = answer.body as { success: boolean; session?: string; error: { code: string; message: string } };
     assert.equal(body.success, false);
     assert.equal(body.session, session);
     assert.equal(body.error.code, "model_error");
-    assert.match(body.error.message, /^The model "gpt-4o-mini" failed for BasicFlow\/NameStep \(HTTP 503\): 503 The server is overloaded\. The turn was not applied;/);
+    assert.match(
+      body.error.message,
+      /^The model "gpt-4o-mini" failed for BasicFlow\/NameStep \(HTTP 503\): 503 The server is overloaded\. The turn was not applied;/,
+    );
     assert.equal(fake.requests.length, 2, "one request and one retry");
     assert.deepEqual(fake.requests[0]!.messages.at(-1), { role: "user", content: "John Wick" });
 
@@ -85,11 +96,17 @@ test("with OPENAI_MAX_RETRIES=1 a 400 is not retried: one request, and the turn 
   const server = await liveServer();
   const client = jsonClient(server.url);
   try {
-    fake.answer = () => ({ status: 400, body: { error: { message: "Invalid schema for function 'save_name'", type: "invalid_request_error" } } });
+    fake.answer = () => ({
+      status: 400,
+      body: { error: { message: "Invalid schema for function 'save_name'", type: "invalid_request_error" } },
+    });
     const answer = await client.post("/ai/chat", { flow: "BasicFlow", message: "hi" });
     assert.equal(answer.status, 502);
     assert.equal((answer.body["error"] as { code: string }).code, "model_error");
-    assert.match((answer.body["error"] as { message: string }).message, /\(HTTP 400\): 400 Invalid schema for function 'save_name'/);
+    assert.match(
+      (answer.body["error"] as { message: string }).message,
+      /\(HTTP 400\): 400 Invalid schema for function 'save_name'/,
+    );
     assert.equal(fake.requests.length, 1);
   } finally {
     client.close();

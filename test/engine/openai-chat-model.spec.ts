@@ -45,7 +45,12 @@ function completion(message: { content?: string; tool_calls?: WireToolCall[] }):
       choices: [
         {
           index: 0,
-          message: { role: "assistant", content: message.content ?? null, refusal: null, ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}) },
+          message: {
+            role: "assistant",
+            content: message.content ?? null,
+            refusal: null,
+            ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}),
+          },
           finish_reason: message.tool_calls ? "tool_calls" : "stop",
           logprobs: null,
         },
@@ -65,7 +70,10 @@ const calls = (...toolCalls: WireToolCall[]) => completion({ tool_calls: toolCal
 
 /** The step's tools as the SDK must send them. */
 function wireTools(step: string) {
-  return BasicFlow.tools(step).map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
+  return BasicFlow.tools(step).map((t) => ({
+    type: "function",
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }));
 }
 
 before(async () => {
@@ -81,7 +89,10 @@ before(async () => {
         body = raw;
       }
       received.push({ method: req.method, url: req.url, headers: req.headers, body });
-      const answer = answers.shift() ?? { status: 500, json: { error: { message: "the test queued no answer for this request", type: "server_error" } } };
+      const answer = answers.shift() ?? {
+        status: 500,
+        json: { error: { message: "the test queued no answer for this request", type: "server_error" } },
+      };
       res.writeHead(answer.status, { "Content-Type": "application/json" });
       res.end(JSON.stringify(answer.json));
     });
@@ -135,7 +146,8 @@ const NAME_PROMPT =
   "If the tool says the name is a placeholder, say so, quoting the name, and ask for their real name.";
 const WEATHER_PROMPT =
   "The user is John Wick. Ask for exactly two city aliases (LA, NYC, SF, CHI, SEA, PDX) and call get_weather once per city. Do not ask for anything else.";
-const PLACEHOLDER = '"John Doe" is a placeholder, not a real name. Tell the user "John Doe" is not accepted and ask for their real name.';
+const PLACEHOLDER =
+  '"John Doe" is a placeholder, not a real name. Tell the user "John Doe" is not accepted and ask for their real name.';
 
 describe("OpenAIChatModel against a local OpenAI-compatible server", () => {
   test("the app runs BasicFlow in live mode when FLOW_MODEL=live", async () => {
@@ -192,7 +204,9 @@ describe("OpenAIChatModel against a local OpenAI-compatible server", () => {
         {
           role: "assistant",
           content: null,
-          tool_calls: [{ id: "call_a", type: "function", function: { name: "save_name", arguments: '{"name":"John Doe"}' } }],
+          tool_calls: [
+            { id: "call_a", type: "function", function: { name: "save_name", arguments: '{"name":"John Doe"}' } },
+          ],
         },
         { role: "tool", tool_call_id: "call_a", content: PLACEHOLDER },
       ]);
@@ -239,13 +253,18 @@ describe("OpenAIChatModel against a local OpenAI-compatible server", () => {
       assert.match(received[5]!.body.messages[0].content, /^Weather found: LA 72°F, NYC 64°F\. /);
       assert.deepStrictEqual(received[5]!.body.messages.slice(1), [
         { role: "user", content: "LA and NYC" },
-        { role: "system", content: "Hand-off from WeatherStep: NYC is 64°F. Both cities are saved: LA 72°F, NYC 64°F." },
+        {
+          role: "system",
+          content: "Hand-off from WeatherStep: NYC is 64°F. Both cities are saved: LA 72°F, NYC 64°F.",
+        },
       ]);
       assert.deepStrictEqual(received[5]!.body.tools, wireTools("AddressStep"));
       const afterWeather = await stored(app, first.session);
       assert.deepStrictEqual(afterWeather.steps["WeatherStep"], { city_LA: 72, city_NYC: 64 });
       assert.deepStrictEqual(
-        (afterWeather.memory["WeatherStep"] ?? []).filter((m) => m.role === "tool").map((m) => (m.role === "tool" ? m.toolCallId : "")),
+        (afterWeather.memory["WeatherStep"] ?? [])
+          .filter((m) => m.role === "tool")
+          .map((m) => (m.role === "tool" ? m.toolCallId : "")),
         ["call_c", "call_d"],
       );
 
@@ -253,7 +272,14 @@ describe("OpenAIChatModel against a local OpenAI-compatible server", () => {
       const address = "1600 SW Murray Blvd, Beaverton, OR 97006";
       answers.push(
         calls(call("call_e", "check_address", { address })),
-        calls(call("call_f", "normalize_address", { street: "1600 SW Murray Blvd", city: "Beaverton", state: "OR", zip: "97006" })),
+        calls(
+          call("call_f", "normalize_address", {
+            street: "1600 SW Murray Blvd",
+            city: "Beaverton",
+            state: "OR",
+            zip: "97006",
+          }),
+        ),
         text("The address is valid."),
         text("Thank you, your address is saved."),
       );
@@ -270,7 +296,12 @@ describe("OpenAIChatModel against a local OpenAI-compatible server", () => {
       assert.equal("tools" in received[8]!.body, false, "the child's closing call offers no tools");
       assert.equal("tools" in received[9]!.body, false, "the parent's closing call offers no tools");
       const document = await stored(app, first.session);
-      assert.deepStrictEqual(document.steps["AddressStep"]?.["address"], { street: "1600 SW Murray Blvd", city: "Beaverton", state: "OR", zip: "97006" });
+      assert.deepStrictEqual(document.steps["AddressStep"]?.["address"], {
+        street: "1600 SW Murray Blvd",
+        city: "Beaverton",
+        state: "OR",
+        zip: "97006",
+      });
       assert.equal(document.children[0]?.flow, "AddressCheck");
       assert.equal(document.children[0]?.runStatus, "completed");
       assert.equal(answers.length, 0, "every queued answer was asked for");
@@ -288,7 +319,10 @@ describe("OpenAIChatModel against a local OpenAI-compatible server", () => {
       const before = await stored(app, started.session);
       received.length = 0;
 
-      answers.push({ status: 500, json: { error: { message: "upstream exploded", type: "server_error", code: null, param: null } } });
+      answers.push({
+        status: 500,
+        json: { error: { message: "upstream exploded", type: "server_error", code: null, param: null } },
+      });
       const response = await app.handler({
         method: "POST",
         url: "/ai/chat",
@@ -296,7 +330,11 @@ describe("OpenAIChatModel against a local OpenAI-compatible server", () => {
         body: JSON.stringify({ message: "John Wick" }),
       });
       assert.equal(response.status, 502);
-      const body = JSON.parse(response.body as string) as { success: boolean; session?: string; error: { code: string; message: string } };
+      const body = JSON.parse(response.body as string) as {
+        success: boolean;
+        session?: string;
+        error: { code: string; message: string };
+      };
       assert.equal(body.success, false);
       assert.equal(body.session, started.session);
       assert.equal(body.error.code, "model_error");
@@ -312,7 +350,10 @@ describe("OpenAIChatModel against a local OpenAI-compatible server", () => {
   test("a reply with no choices fails the turn with model_error", async () => {
     const { app, close } = await liveApp();
     try {
-      answers.push({ status: 200, json: { id: "chatcmpl-empty", object: "chat.completion", created: 0, model: "gpt-4o-mini", choices: [] } });
+      answers.push({
+        status: 200,
+        json: { id: "chatcmpl-empty", object: "chat.completion", created: 0, model: "gpt-4o-mini", choices: [] },
+      });
       await assert.rejects(app.engine.chat({ flow: "BasicFlow", message: "hi" }), (error: unknown) => {
         assert.equal((error as { code?: unknown }).code, "model_error");
         assert.match((error as Error).message, /answered with no choices/);

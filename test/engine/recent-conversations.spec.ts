@@ -5,8 +5,17 @@ import { RecentConversations, type RecentSession } from "../../src/engine/recent
 function saved(id: string, turns = 1): RecentSession {
   return {
     document: {
-      id, version: 1, turns, flow: { name: "BasicFlow", currentStep: "NameStep" }, runStatus: "running", steps: {}, children: [],
-      createdAt: "2027-01-01T00:00:00.000Z", updatedAt: "2027-01-01T00:00:00.000Z", memory: {}, execution: [],
+      id,
+      version: 1,
+      turns,
+      flow: { name: "BasicFlow", currentStep: "NameStep" },
+      runStatus: "running",
+      steps: {},
+      children: [],
+      createdAt: "2027-01-01T00:00:00.000Z",
+      updatedAt: "2027-01-01T00:00:00.000Z",
+      memory: {},
+      execution: [],
     },
     mark: 7,
   };

@@ -11,9 +11,22 @@ const compiledByAjv = (validate: object): boolean => "schemaEnv" in validate;
 /** A schema no other test compiles (a fresh property name), so the cache starts without it; and its cached files. */
 function freshSchema() {
   const name = `p${randomUUID().replaceAll("-", "")}`;
-  const schema = { type: "object", properties: { [name]: { type: "string", pattern: "^[a-z]+$" } }, required: [name], additionalProperties: false };
-  const files = () => readdirSync(VALIDATOR_CACHE).filter((file) => file.endsWith(".cjs") && readFileSync(join(VALIDATOR_CACHE, file), "utf8").includes(name));
-  return { name, schema, files, remove: () => files().forEach((file) => rmSync(join(VALIDATOR_CACHE, file), { force: true })) };
+  const schema = {
+    type: "object",
+    properties: { [name]: { type: "string", pattern: "^[a-z]+$" } },
+    required: [name],
+    additionalProperties: false,
+  };
+  const files = () =>
+    readdirSync(VALIDATOR_CACHE).filter(
+      (file) => file.endsWith(".cjs") && readFileSync(join(VALIDATOR_CACHE, file), "utf8").includes(name),
+    );
+  return {
+    name,
+    schema,
+    files,
+    remove: () => files().forEach((file) => rmSync(join(VALIDATOR_CACHE, file), { force: true })),
+  };
 }
 
 test("a schema compiled once is kept, and the next compile runs the kept code with the same verdicts and errors", (t) => {
@@ -28,7 +41,10 @@ test("a schema compiled once is kept, and the next compile runs the kept code wi
   for (const validate of [compiled, kept]) {
     assert.equal(validate({ [fresh.name]: "abc" }), true);
     assert.equal(validate({ [fresh.name]: "ABC", extra: 1 }), false);
-    assert.equal(describeErrors(validate.errors), `/ has unknown property "extra"; /${fresh.name} must match pattern "^[a-z]+$"`);
+    assert.equal(
+      describeErrors(validate.errors),
+      `/ has unknown property "extra"; /${fresh.name} must match pattern "^[a-z]+$"`,
+    );
   }
 });
 
@@ -47,7 +63,10 @@ test("a kept validator that does not run is compiled again and replaced", (t) =>
 test("a schema ajv refuses in strict mode still throws, and nothing is kept for it", (t) => {
   const fresh = freshSchema();
   t.after(fresh.remove);
-  assert.throws(() => compileSchema({ ...fresh.schema, properties: { [fresh.name]: { type: "string", minimum: "x" } } }), /minimum/);
+  assert.throws(
+    () => compileSchema({ ...fresh.schema, properties: { [fresh.name]: { type: "string", minimum: "x" } } }),
+    /minimum/,
+  );
   assert.deepEqual(fresh.files(), []);
 });
 

@@ -9,7 +9,13 @@ import { preview, scriptedModel } from "../../src/engine/scripted-model.ts";
 import { FlowcheckError } from "../../src/errors.ts";
 
 // Nothing listens on port 9: a live call that is made fails, and none is expected to succeed.
-const settings = { apiKey: "test-key", baseURL: "http://127.0.0.1:9/v1", model: "test-model", maxRetries: 0, timeoutMs: 1000 };
+const settings = {
+  apiKey: "test-key",
+  baseURL: "http://127.0.0.1:9/v1",
+  model: "test-model",
+  maxRetries: 0,
+  timeoutMs: 1000,
+};
 
 const context = (flow: string, step = "OnlyStep"): ModelContext => ({ flow, rootFlow: flow, step });
 
@@ -33,7 +39,8 @@ function below(label: string): ModelFactory & { asked: number } {
 }
 
 /** `under` with the scripted layer of `scripts` over it, as an app composes them. */
-const scriptedOver = (under: ModelFactory, scripts: Parameters<typeof scriptedModel>[0]) => wrapModels(under, scriptedModel(scripts));
+const scriptedOver = (under: ModelFactory, scripts: Parameters<typeof scriptedModel>[0]) =>
+  wrapModels(under, scriptedModel(scripts));
 
 describe("scriptedModel", () => {
   test("the named flows get the scripted model, which answers from the script with the request it was given", async () => {
@@ -78,7 +85,10 @@ describe("scriptedModel", () => {
   });
 
   test("stacked scripted layers each answer for their own flows and fall through to the one below", async () => {
-    const lower = scriptedOver(below("bottom"), { Alpha: () => scriptedText("lower Alpha"), Beta: () => scriptedText("lower Beta") });
+    const lower = scriptedOver(below("bottom"), {
+      Alpha: () => scriptedText("lower Alpha"),
+      Beta: () => scriptedText("lower Beta"),
+    });
     const models = scriptedOver(lower, { Beta: () => scriptedText("upper Beta") });
     const answer = async (flow: string) => (await models(context(flow)).invoke(request())).content;
     assert.equal(await answer("Alpha"), "lower Alpha");
@@ -98,10 +108,13 @@ describe("scriptedModel", () => {
     const longMessage = `My name is ${"very ".repeat(40)}long`;
     const chat = scriptedOver(below("live"), { Alpha: () => undefined })(context("Alpha", "NameStep"));
     let caught: unknown;
-    await assert.rejects(chat.invoke(request({ system: longPrompt, messages: [{ role: "user", content: longMessage }] })), (error: unknown) => {
-      caught = error;
-      return true;
-    });
+    await assert.rejects(
+      chat.invoke(request({ system: longPrompt, messages: [{ role: "user", content: longMessage }] })),
+      (error: unknown) => {
+        caught = error;
+        return true;
+      },
+    );
     assert.ok(caught instanceof FlowcheckError);
     assert.equal(caught.code, "script_unmatched");
     assert.equal(caught.status, 502);

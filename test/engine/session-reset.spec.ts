@@ -77,7 +77,10 @@ test("a damaged session whose flow cannot be read is refused with invalid_reques
     assert.equal(refused.status, 400);
     const error = refused.body["error"] as { code: string; message: string };
     assert.equal(error.code, "invalid_request");
-    assert.match(error.message, /cannot be read by this version \(its version is undefined\) and names no flow of this server; send "flow"/);
+    assert.match(
+      error.message,
+      /cannot be read by this version \(its version is undefined\) and names no flow of this server; send "flow"/,
+    );
 
     const named = await client.post("/ai/chat", { flow: "BasicFlow", message: "John Doe" }, { CHAT_SESSION_ID: old });
     assert.equal(named.status, 200);

@@ -244,7 +244,13 @@ describe("defineFlow", () => {
         return stay("ok");
       }
     }
-    assertFlowInvalid(() => flowOf(SpacedStep, "SpacedFlow"), /flow "SpacedFlow"/, /step SpacedStep/, /tool "save name"/, /1-64 letters/);
+    assertFlowInvalid(
+      () => flowOf(SpacedStep, "SpacedFlow"),
+      /flow "SpacedFlow"/,
+      /step SpacedStep/,
+      /tool "save name"/,
+      /1-64 letters/,
+    );
 
     const longName = "x".repeat(65);
     class LongStep extends Step {
@@ -256,7 +262,12 @@ describe("defineFlow", () => {
         return stay("ok");
       }
     }
-    assertFlowInvalid(() => flowOf(LongStep, "LongFlow"), /flow "LongFlow"/, /step LongStep/, new RegExp(`tool "${longName}"`));
+    assertFlowInvalid(
+      () => flowOf(LongStep, "LongFlow"),
+      /flow "LongFlow"/,
+      /step LongStep/,
+      new RegExp(`tool "${longName}"`),
+    );
 
     class EmptyNameStep extends Step {
       systemPrompt() {
@@ -267,7 +278,12 @@ describe("defineFlow", () => {
         return stay("ok");
       }
     }
-    assertFlowInvalid(() => flowOf(EmptyNameStep, "EmptyNameFlow"), /flow "EmptyNameFlow"/, /step EmptyNameStep/, /tool ""/);
+    assertFlowInvalid(
+      () => flowOf(EmptyNameStep, "EmptyNameFlow"),
+      /flow "EmptyNameFlow"/,
+      /step EmptyNameStep/,
+      /tool ""/,
+    );
   });
 
   test("defineFlow accepts a tool name of exactly 64 characters", () => {
@@ -298,7 +314,13 @@ describe("defineFlow", () => {
         return stay("second");
       }
     }
-    assertFlowInvalid(() => flowOf(TwiceStep, "TwiceFlow"), /flow "TwiceFlow"/, /step TwiceStep/, /tool "save_name"/, /declared twice/);
+    assertFlowInvalid(
+      () => flowOf(TwiceStep, "TwiceFlow"),
+      /flow "TwiceFlow"/,
+      /step TwiceStep/,
+      /tool "save_name"/,
+      /declared twice/,
+    );
   });
 
   test("defineFlow allows the same tool name on two different steps", () => {
@@ -327,7 +349,7 @@ describe("defineFlow", () => {
     );
   });
 
-  test("defineFlow refuses parameters whose type is not \"object\"", () => {
+  test('defineFlow refuses parameters whose type is not "object"', () => {
     class StringParamsStep extends Step {
       systemPrompt() {
         return "String.";
@@ -337,7 +359,13 @@ describe("defineFlow", () => {
         return stay("ok");
       }
     }
-    assertFlowInvalid(() => flowOf(StringParamsStep, "StringParamsFlow"), /flow "StringParamsFlow"/, /step StringParamsStep/, /tool "take_text"/, /"type": "object"/);
+    assertFlowInvalid(
+      () => flowOf(StringParamsStep, "StringParamsFlow"),
+      /flow "StringParamsFlow"/,
+      /step StringParamsStep/,
+      /tool "take_text"/,
+      /"type": "object"/,
+    );
 
     class UntypedParamsStep extends Step {
       systemPrompt() {
@@ -348,7 +376,12 @@ describe("defineFlow", () => {
         return stay("ok");
       }
     }
-    assertFlowInvalid(() => flowOf(UntypedParamsStep, "UntypedParamsFlow"), /flow "UntypedParamsFlow"/, /step UntypedParamsStep/, /tool "take_any"/);
+    assertFlowInvalid(
+      () => flowOf(UntypedParamsStep, "UntypedParamsFlow"),
+      /flow "UntypedParamsFlow"/,
+      /step UntypedParamsStep/,
+      /tool "take_any"/,
+    );
   });
 
   test("defineFlow refuses a parameters schema that strict ajv cannot compile, quoting ajv's reason", () => {
@@ -387,7 +420,13 @@ describe("defineFlow", () => {
         return stay("ok");
       }
     }
-    assertFlowInvalid(() => flowOf(BadTypeStep, "BadTypeFlow"), /flow "BadTypeFlow"/, /step BadTypeStep/, /tool "save_age"/, /does not compile/);
+    assertFlowInvalid(
+      () => flowOf(BadTypeStep, "BadTypeFlow"),
+      /flow "BadTypeFlow"/,
+      /step BadTypeStep/,
+      /tool "save_age"/,
+      /does not compile/,
+    );
   });
 
   test("defineFlow refuses a step listed twice", () => {
@@ -442,7 +481,11 @@ describe("defineFlow", () => {
   });
 
   test("defineFlow refuses a flow with no steps", () => {
-    assertFlowInvalid(() => defineFlow({ name: "EmptyFlow", description: "Nothing.", steps: [] }), /flow "EmptyFlow"/, /no steps/);
+    assertFlowInvalid(
+      () => defineFlow({ name: "EmptyFlow", description: "Nothing.", steps: [] }),
+      /flow "EmptyFlow"/,
+      /no steps/,
+    );
   });
 
   test("defineFlow refuses a maxModelCalls that is not a positive integer", () => {

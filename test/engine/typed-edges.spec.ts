@@ -76,11 +76,19 @@ function assertRefused(file: string): void {
   assert.ok(marked.length > 0, `${path} marks no line that must fail`);
   for (const entry of marked) {
     const found = compiled.diagnostics.find((diagnostic) => diagnostic.file === path && diagnostic.line === entry.line);
-    assert.ok(found, `${path}:${entry.line} compiled, but must fail with ${entry.code} (${entry.fragment})\n${compiled.output}`);
+    assert.ok(
+      found,
+      `${path}:${entry.line} compiled, but must fail with ${entry.code} (${entry.fragment})\n${compiled.output}`,
+    );
     assert.equal(found.code, entry.code, `${path}:${entry.line}: ${found.text}`);
-    assert.ok(found.text.includes(entry.fragment), `${path}:${entry.line}: the message does not say ${entry.fragment}:\n${found.text}`);
+    assert.ok(
+      found.text.includes(entry.fragment),
+      `${path}:${entry.line}: the message does not say ${entry.fragment}:\n${found.text}`,
+    );
   }
-  const unmarked = compiled.diagnostics.filter((diagnostic) => diagnostic.file === path && !marked.some((entry) => entry.line === diagnostic.line));
+  const unmarked = compiled.diagnostics.filter(
+    (diagnostic) => diagnostic.file === path && !marked.some((entry) => entry.line === diagnostic.line),
+  );
   assert.deepEqual(unmarked, [], `${path} fails on lines that are not marked`);
 }
 
@@ -96,17 +104,22 @@ test("npm run typecheck's project leaves the type-error fixtures out, so it stay
 
 test("the compiler refuses a misspelt step name in advance and in stateOf", () => assertRefused("step-name.ts"));
 
-test("the compiler refuses a tool method whose arguments are not what its schema describes", () => assertRefused("argument-type.ts"));
+test("the compiler refuses a tool method whose arguments are not what its schema describes", () =>
+  assertRefused("argument-type.ts"));
 
-test("the compiler refuses a state key the step's state type lacks, and a write to another step's state", () => assertRefused("state-key.ts"));
+test("the compiler refuses a state key the step's state type lacks, and a write to another step's state", () =>
+  assertRefused("state-key.ts"));
 
 test("the compiler refuses a child's wrong input, a child that completes without its output, and a service the flow lacks", () =>
   assertRefused("child-and-services.ts"));
 
-test("the compiler refuses a misspelt step in the checks of describeFlowScenarios(SomeFlow, …), and a state key the step lacks", () => assertRefused("flow-checks.ts"));
+test("the compiler refuses a misspelt step in the checks of describeFlowScenarios(SomeFlow, …), and a state key the step lacks", () =>
+  assertRefused("flow-checks.ts"));
 
 test("the compiler finds nothing else wrong: the typed fixture flow and the engine compile clean", () => {
   assert.notEqual(compiled.code, 0, "the fixtures compiled without an error");
-  const unexpected = compiled.diagnostics.filter((diagnostic) => !expected.some((entry) => entry.file === diagnostic.file && entry.line === diagnostic.line));
+  const unexpected = compiled.diagnostics.filter(
+    (diagnostic) => !expected.some((entry) => entry.file === diagnostic.file && entry.line === diagnostic.line),
+  );
   assert.deepEqual(unexpected, []);
 });

@@ -20,7 +20,12 @@ import { tempDir } from "../support/temp-path.ts";
 async function engineFor(t: TestContext, flow: FlowDefinition = GreetingFlow): Promise<FlowEngine> {
   const dir = await tempDir("typed-flow");
   const store = new SqliteSessionStore(join(dir.path, "sessions.sqlite"));
-  const app = await createApp({ flows: [{ flow, scripts: greetingFlowScripts }], config: loadConfig({}), store, log: () => undefined });
+  const app = await createApp({
+    flows: [{ flow, scripts: greetingFlowScripts }],
+    config: loadConfig({}),
+    store,
+    log: () => undefined,
+  });
   t.after(async () => {
     await app.close();
     dir.remove();
@@ -55,7 +60,10 @@ describe("a typed flow at run time", () => {
     const outcome = await engine.chat({ session: started.session, message: "!greet brief" });
     assert.equal(outcome.runStatus, "completed");
     assert.deepEqual(greeted, ["Ada Lovelace/brief"]);
-    assert.equal((await stored(engine, started.session)).steps["GreetStep"]?.["greeting"], "Welcome aboard, Ada Lovelace.");
+    assert.equal(
+      (await stored(engine, started.session)).steps["GreetStep"]?.["greeting"],
+      "Welcome aboard, Ada Lovelace.",
+    );
   });
 
   test("runChild with { message, input } gives the child its input and the parent the output of the child's complete", async (t) => {
@@ -66,9 +74,15 @@ describe("a typed flow at run time", () => {
     const document = await stored(engine, started.session);
     assert.equal(document.steps["GreetStep"]?.["letters"], 11);
     const child = document.children[0];
-    assert.deepEqual([child?.flow, child?.runStatus, child?.steps["CountLettersStep"]], ["LetterCount", "completed", { counted: 11 }]);
+    assert.deepEqual(
+      [child?.flow, child?.runStatus, child?.steps["CountLettersStep"]],
+      ["LetterCount", "completed", { counted: 11 }],
+    );
     // The child's model got the message; the name reached its step as input, not through the model.
-    assert.deepEqual(child?.memory["CountLettersStep"]?.[0], { role: "user", content: "Count the letters of the name." });
+    assert.deepEqual(child?.memory["CountLettersStep"]?.[0], {
+      role: "user",
+      content: "Count the letters of the name.",
+    });
   });
 
   test("stateOf hands out a frozen copy: a tool that writes to it fails the turn and the other step's state is unchanged", async (t) => {
@@ -112,7 +126,10 @@ describe("defineFlow's steps object", () => {
       (error: unknown) => {
         assert.ok(error instanceof FlowcheckError);
         assert.equal(error.code, "flow_invalid");
-        assert.match(error.message, /flow "KeyFlow": steps\.Second is the class SecondStep; a step is keyed by its class's name, e\.g\. \{ SecondStep \}\./);
+        assert.match(
+          error.message,
+          /flow "KeyFlow": steps\.Second is the class SecondStep; a step is keyed by its class's name, e\.g\. \{ SecondStep \}\./,
+        );
         return true;
       },
     );

@@ -33,19 +33,33 @@ const TEXT_TOOLS: Record<string, ToolCall> = {
   "WeatherStep.get_weather": (text, state) => new WeatherStep().getWeather({ cityName: text }, only(state)),
   "AddressStep.check_address": (text, state) => new AddressStep().checkAddress({ address: text }, only(state)),
   "NormalizeAddressStep.normalize_address (street)": (text, state) =>
-    new NormalizeAddressStep().normalizeAddress({ street: text, city: "Beaverton", state: "OR", zip: "97006" }, only(state)),
+    new NormalizeAddressStep().normalizeAddress(
+      { street: text, city: "Beaverton", state: "OR", zip: "97006" },
+      only(state),
+    ),
   "NormalizeAddressStep.normalize_address (city)": (text, state) =>
-    new NormalizeAddressStep().normalizeAddress({ street: "1600 SW Murray Blvd", city: text, state: "OR", zip: "97006" }, only(state)),
-  "ExploreStep.choose_hotels": (text, state) => new ExploreStep().chooseHotels({ hotels: ["Rose City Lodge", text] }, only(state)),
+    new NormalizeAddressStep().normalizeAddress(
+      { street: "1600 SW Murray Blvd", city: text, state: "OR", zip: "97006" },
+      only(state),
+    ),
+  "ExploreStep.choose_hotels": (text, state) =>
+    new ExploreStep().chooseHotels({ hotels: ["Rose City Lodge", text] }, only(state)),
   "DatesStep.set_stay_dates": (text, state) => new DatesStep().setStayDates({ dates: text }, only(state)),
   "BookStep.book_stay": (text, state) => new BookStep().bookStay({ hotels: [text] }, only(state)),
-  "CustomerStep.save_customer (name)": (text, state) => new CustomerStep().saveCustomer({ name: text, email: "ap@acme.example" }, only(state)),
-  "CustomerStep.save_customer (email)": (text, state) => new CustomerStep().saveCustomer({ name: "Acme, Inc.", email: text }, only(state)),
+  "CustomerStep.save_customer (name)": (text, state) =>
+    new CustomerStep().saveCustomer({ name: text, email: "ap@acme.example" }, only(state)),
+  "CustomerStep.save_customer (email)": (text, state) =>
+    new CustomerStep().saveCustomer({ name: "Acme, Inc.", email: text }, only(state)),
   "LineItemsStep.add_line_item": (text, state) =>
-    new LineItemsStep().addLineItem({ description: text, quantity: "2", unit_price: "$5.00", tax_rate: "8.25%" }, only(state)),
+    new LineItemsStep().addLineItem(
+      { description: text, quantity: "2", unit_price: "$5.00", tax_rate: "8.25%" },
+      only(state),
+    ),
   "QuoteStep.save_construction": (text, state) => new QuoteStep().saveConstruction({ description: text }, only(state)),
-  "QuoteStep.save_claims_history": (text, state) => new QuoteStep().saveClaimsHistory({ description: text }, only(state)),
-  "ListClaimsStep.record_claims": (text, state) => new ListClaimsStep().recordClaims({ claims: [{ year: 2021, cause: text }] }, only(state)),
+  "QuoteStep.save_claims_history": (text, state) =>
+    new QuoteStep().saveClaimsHistory({ description: text }, only(state)),
+  "ListClaimsStep.record_claims": (text, state) =>
+    new ListClaimsStep().recordClaims({ claims: [{ year: 2021, cause: text }] }, only(state)),
   "BindStep.save_insured_name": (text, state) => new BindStep().saveInsuredName({ name: text }, only(state)),
 };
 
@@ -102,9 +116,20 @@ describe("the demo flows over HTTP", () => {
       const turn = await firstMessage(flow, message);
       assert.equal(turn.step, step);
       assert.deepEqual(turn.document.steps[step] ?? {}, {});
-      assert.deepEqual(turn.document.execution.map((entry) => [entry.kind, entry.outcome]), [["tool", "stay"]], "one tool ran and stayed; no child flow ran");
-      assert.ok(turn.response.includes(`contains a broken character (${half}, half of a character such as an emoji)`), turn.response);
-      assert.equal(turn.document.memory["flow"]?.[0]?.content, message, "the message reached the session as it was sent, the lone half included");
+      assert.deepEqual(
+        turn.document.execution.map((entry) => [entry.kind, entry.outcome]),
+        [["tool", "stay"]],
+        "one tool ran and stayed; no child flow ran",
+      );
+      assert.ok(
+        turn.response.includes(`contains a broken character (${half}, half of a character such as an emoji)`),
+        turn.response,
+      );
+      assert.equal(
+        turn.document.memory["flow"]?.[0]?.content,
+        message,
+        "the message reached the session as it was sent, the lone half included",
+      );
     });
   }
 

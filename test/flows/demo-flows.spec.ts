@@ -9,12 +9,22 @@ import { tempDir } from "../support/temp-path.ts";
 
 test("GET /ai/flows lists the four demo flows with their steps", async () => {
   const dir = await tempDir("demo-flows");
-  const app = await createApp({ flows: demoFlows, config: loadConfig({}), store: new SqliteSessionStore(join(dir.path, "sessions.sqlite")), log: () => undefined });
+  const app = await createApp({
+    flows: demoFlows,
+    config: loadConfig({}),
+    store: new SqliteSessionStore(join(dir.path, "sessions.sqlite")),
+    log: () => undefined,
+  });
   try {
     const response = await app.handler({ method: "GET", url: "/ai/flows", headers: {}, body: "" });
     assert.equal(response.status, 200);
-    const flows = (JSON.parse(response.body as string) as { flows: { name: string; description: string; steps: string[] }[] }).flows;
-    assert.deepStrictEqual(flows.map((flow) => flow.name), ["BasicFlow", "HotelFlow", "InvoiceFlow", "HomeInsuranceFlow"]);
+    const flows = (
+      JSON.parse(response.body as string) as { flows: { name: string; description: string; steps: string[] }[] }
+    ).flows;
+    assert.deepStrictEqual(
+      flows.map((flow) => flow.name),
+      ["BasicFlow", "HotelFlow", "InvoiceFlow", "HomeInsuranceFlow"],
+    );
     assert.deepStrictEqual(flows[0], {
       name: "BasicFlow",
       description: "Asks for a real name, reports the weather in two cities, and saves a validated US address.",

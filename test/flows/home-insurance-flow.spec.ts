@@ -23,12 +23,23 @@ describeFlowScenarios(HomeInsuranceFlow, {
         const { policy } = stepState(document, "BindStep");
         assert.ok(policy, "a policy is bound");
         assert.equal(policy.premiumCents, quote.premiumCents, "the policy charges the accepted premium");
-        assert.equal(policy.policyNumber, policyNumberOf({ facts, premiumCents: quote.premiumCents, insuredName: policy.insuredName, effectiveDate: policy.effectiveDate }));
+        assert.equal(
+          policy.policyNumber,
+          policyNumberOf({
+            facts,
+            premiumCents: quote.premiumCents,
+            insuredName: policy.insuredName,
+            effectiveDate: policy.effectiveDate,
+          }),
+        );
 
         // Every claims history went through the ClaimsHistory child, and the last one that completed listed what was saved.
         const listed = document.children.filter((child) => child.flow === "ClaimsHistory");
         assert.ok(listed.length > 0 && listed.every((child) => child.parentStep === "QuoteStep"));
-        assert.deepEqual(listed.findLast((child) => child.runStatus === "completed")?.steps["ListClaimsStep"]?.["claims"], facts.claims);
+        assert.deepEqual(
+          listed.findLast((child) => child.runStatus === "completed")?.steps["ListClaimsStep"]?.["claims"],
+          facts.claims,
+        );
       },
     },
   },

@@ -23,12 +23,16 @@ for (const file of files) {
     const schema = relative(dirname(file), "scenarios/scenario.schema.json");
     const expected = schema.startsWith(".") ? schema : `./${schema}`;
     assert.ok(
-      typeof scenario.$schema === "string" && resolve(dirname(file), scenario.$schema) === resolve("scenarios/scenario.schema.json"),
+      typeof scenario.$schema === "string" &&
+        resolve(dirname(file), scenario.$schema) === resolve("scenarios/scenario.schema.json"),
       `${file}: set "$schema": "${expected}" so editors check it`,
     );
     if (typeof scenario.flowName !== "string" || !registered.has(scenario.flowName)) return;
     // run-specs finds a flow's spec by its name alone: InvoiceFlow's is test/flows/invoice-flow.spec.ts.
     const spec = flowSpecName(scenario.flowName);
-    assert.ok(existsSync(join(import.meta.dirname, spec)), `${file} is for ${scenario.flowName}, but there is no test/flows/${spec} to run it`);
+    assert.ok(
+      existsSync(join(import.meta.dirname, spec)),
+      `${file} is for ${scenario.flowName}, but there is no test/flows/${spec} to run it`,
+    );
   });
 }

@@ -31,7 +31,11 @@ interface Target {
 
 async function withServer(body: (target: Target) => Promise<void>): Promise<void> {
   const logged: string[] = [];
-  const server = await startTestServer({ flows: [basicFlowEntry, ...clockFlows], env: { FLOW_MODEL: "scripted" }, log: (message) => logged.push(message) });
+  const server = await startTestServer({
+    flows: [basicFlowEntry, ...clockFlows],
+    env: { FLOW_MODEL: "scripted" },
+    log: (message) => logged.push(message),
+  });
   const client = jsonClient(server.url);
   try {
     await body({ server, client, port: Number(new URL(server.url).port), logged });
@@ -146,66 +150,109 @@ function assertError(answer: JsonAnswer, status: number, code: string): void {
   assert.equal((answer.body["error"] as { code?: string } | undefined)?.code, code, JSON.stringify(answer.body));
 }
 
-test("a Content-Length of 10 followed by 2 MB is refused (4xx) or the connection is closed: never a 500, never a hang, and the session is unchanged", NO_HANG, async () => {
-  await withServer(async (target) => {
-    const id = await startSession(target);
-    await unchanged(target, id, async () => {
-      const body = Buffer.alloc(TWO_MB, "x");
-      body.write('{"message":"');
-      const outcome = await rawExchange(target.port, (socket) => {
-        socket.write(head(["POST /ai/chat HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", `CHAT_SESSION_ID: ${id}`, "Content-Length: 10"]));
-        writeAll(socket, body);
+test(
+  "a Content-Length of 10 followed by 2 MB is refused (4xx) or the connection is closed: never a 500, never a hang, and the session is unchanged",
+  NO_HANG,
+  async () => {
+    await withServer(async (target) => {
+      const id = await startSession(target);
+      await unchanged(target, id, async () => {
+        const body = Buffer.alloc(TWO_MB, "x");
+        body.write('{"message":"');
+        const outcome = await rawExchange(target.port, (socket) => {
+          socket.write(
+            head([
+              "POST /ai/chat HTTP/1.1",
+              "Host: 127.0.0.1",
+              "Content-Type: application/json",
+              `CHAT_SESSION_ID: ${id}`,
+              "Content-Length: 10",
+            ]),
+          );
+          writeAll(socket, body);
+        });
+        assert.equal(
+          outcome.hung,
+          false,
+          `the server neither answered nor closed the connection; it sent ${JSON.stringify(outcome.text.slice(0, 300))}`,
+        );
+        for (const status of statuses(outcome.text)) {
+          assert.ok(status >= 400 && status < 500, `answered ${status}: ${outcome.text.slice(0, 500)}`);
+        }
+        assert.ok(
+          statuses(outcome.text).length > 0 ||
+            outcome.error === undefined ||
+            ["EPIPE", "ECONNRESET"].includes(outcome.error),
+          `no answer and the error ${String(outcome.error)}`,
+        );
       });
-      assert.equal(outcome.hung, false, `the server neither answered nor closed the connection; it sent ${JSON.stringify(outcome.text.slice(0, 300))}`);
-      for (const status of statuses(outcome.text)) {
-        assert.ok(status >= 400 && status < 500, `answered ${status}: ${outcome.text.slice(0, 500)}`);
-      }
-      assert.ok(
-        statuses(outcome.text).length > 0 || outcome.error === undefined || ["EPIPE", "ECONNRESET"].includes(outcome.error),
-        `no answer and the error ${String(outcome.error)}`,
-      );
+      await stillServes(target);
     });
-    await stillServes(target);
-  });
-});
+  },
+);
 
-test("a Content-Length larger than the body, then the client closes the connection: the server does not crash, answers the next connection, and the session is unchanged", NO_HANG, async () => {
-  await withServer(async (target) => {
-    const id = await startSession(target);
-    const partial = (close: (socket: net.Socket) => void) =>
-      rawExchange(target.port, (socket) => {
-        socket.write(head(["POST /ai/chat HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", `CHAT_SESSION_ID: ${id}`, "Content-Length: 100"]));
-        // 24 of the 100 bytes promised, once they are on their way: then the client goes away.
-        socket.write('{"message":"John Wick"}\n', () => close(socket));
+test(
+  "a Content-Length larger than the body, then the client closes the connection: the server does not crash, answers the next connection, and the session is unchanged",
+  NO_HANG,
+  async () => {
+    await withServer(async (target) => {
+      const id = await startSession(target);
+      const partial = (close: (socket: net.Socket) => void) =>
+        rawExchange(target.port, (socket) => {
+          socket.write(
+            head([
+              "POST /ai/chat HTTP/1.1",
+              "Host: 127.0.0.1",
+              "Content-Type: application/json",
+              `CHAT_SESSION_ID: ${id}`,
+              "Content-Length: 100",
+            ]),
+          );
+          // 24 of the 100 bytes promised, once they are on their way: then the client goes away.
+          socket.write('{"message":"John Wick"}\n', () => close(socket));
+        });
+      // Closed at once, both ways.
+      await unchanged(target, id, async () => {
+        const destroyed = await partial((socket) => socket.destroy());
+        assert.equal(destroyed.hung, false);
       });
-    // Closed at once, both ways.
-    await unchanged(target, id, async () => {
-      const destroyed = await partial((socket) => socket.destroy());
-      assert.equal(destroyed.hung, false);
+      await stillServes(target);
+      // Half-closed: the client says it has sent everything and waits for an answer.
+      await unchanged(target, id, async () => {
+        const halfClosed = await partial((socket) => socket.end());
+        assert.equal(
+          halfClosed.hung,
+          false,
+          `the server waits forever for the rest of a body that will never come; it sent ${JSON.stringify(halfClosed.text)}`,
+        );
+        for (const status of statuses(halfClosed.text)) assert.ok(status >= 400 && status < 500, halfClosed.text);
+      });
+      await stillServes(target);
     });
-    await stillServes(target);
-    // Half-closed: the client says it has sent everything and waits for an answer.
-    await unchanged(target, id, async () => {
-      const halfClosed = await partial((socket) => socket.end());
-      assert.equal(halfClosed.hung, false, `the server waits forever for the rest of a body that will never come; it sent ${JSON.stringify(halfClosed.text)}`);
-      for (const status of statuses(halfClosed.text)) assert.ok(status >= 400 && status < 500, halfClosed.text);
-    });
-    await stillServes(target);
-  });
-});
+  },
+);
 
 test("a body that is valid JSON but not an object (a string, a number, null, true, an array) is answered 400 invalid_request and changes nothing", async () => {
   await withServer(async (target) => {
     const id = await startSession(target);
     const send = (text: string, session?: string) =>
       new Promise<JsonAnswer>((done, fail) => {
-        const headers: Record<string, string> = { "content-type": "application/json", "content-length": String(Buffer.byteLength(text)) };
+        const headers: Record<string, string> = {
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(text)),
+        };
         if (session) headers["CHAT_SESSION_ID"] = session;
         const req = http.request(new URL("/ai/chat", target.server.url), { method: "POST", headers }, (res) => {
           let body = "";
           res.setEncoding("utf8");
           res.on("data", (chunk: string) => (body += chunk));
-          res.on("end", () => done({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(body) as Record<string, unknown> }));
+          res.on("end", () =>
+            done({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: JSON.parse(body) as Record<string, unknown>,
+            }),
+          );
         });
         req.on("error", fail);
         req.end(text);
@@ -228,13 +275,25 @@ test("a body whose bytes are not UTF-8 (a surrogate as raw bytes, a stray 0xFF) 
     await unchanged(target, id, async () => {
       for (const bytes of [Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xff]), Buffer.from([0xc3])]) {
         const body = Buffer.concat([Buffer.from('{"message":"John'), bytes, Buffer.from(' Wick"}')]);
-        const request = head(["POST /ai/chat HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", `Content-Length: ${body.length}`, `CHAT_SESSION_ID: ${id}`]);
+        const request = head([
+          "POST /ai/chat HTTP/1.1",
+          "Host: 127.0.0.1",
+          "Content-Type: application/json",
+          `Content-Length: ${body.length}`,
+          `CHAT_SESSION_ID: ${id}`,
+        ]);
         // Then a good request on the same connection: the refused body was read whole, so the connection is still in step.
         const next = head(["GET /ai/flows HTTP/1.1", "Host: 127.0.0.1", "Connection: close"]);
-        const outcome = await rawExchange(target.port, (socket) => socket.end(Buffer.concat([Buffer.from(request), body, Buffer.from(next)])));
+        const outcome = await rawExchange(target.port, (socket) =>
+          socket.end(Buffer.concat([Buffer.from(request), body, Buffer.from(next)])),
+        );
         assert.equal(outcome.hung, false);
         // A body carries no line break after it, so the next answer's status line follows it on the same line.
-        assert.deepEqual([...outcome.text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1])), [400, 200], outcome.text);
+        assert.deepEqual(
+          [...outcome.text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1])),
+          [400, 200],
+          outcome.text,
+        );
         assert.match(outcome.text, /"code":"invalid_json","message":"The body is not valid UTF-8/);
       }
     });
@@ -252,7 +311,11 @@ test("a session id of another flow is answered 400 invalid_request, and neither 
           [clock, "BasicFlow"],
         ];
         for (const [session, flow] of cases) {
-          const viaHeader = await target.client.post("/ai/chat", { flow, message: "John Wick" }, { CHAT_SESSION_ID: session });
+          const viaHeader = await target.client.post(
+            "/ai/chat",
+            { flow, message: "John Wick" },
+            { CHAT_SESSION_ID: session },
+          );
           assertError(viaHeader, 400, "invalid_request");
           assert.match((viaHeader.body["error"] as { message: string }).message, /belongs to \w+Flow, not \w+Flow/);
           const viaBody = await target.client.post("/ai/chat", { flow, session, message: "John Wick" });
@@ -263,59 +326,77 @@ test("a session id of another flow is answered 400 invalid_request, and neither 
   });
 });
 
-test("20 concurrent requests to one session over 20 connections are all answered 200 and applied one after another, each message once", NO_HANG, async () => {
-  await withServer(async (target) => {
-    const id = await startSession(target, "BasicFlow", "Jane Doe");
-    const messages = Array.from({ length: 20 }, (_, i) => `John${" ".repeat(i + 1)}Doe`);
-    const agents = messages.map(() => new http.Agent({ keepAlive: false }));
-    try {
-      const answers = await Promise.all(
-        messages.map(
-          (message, i) =>
-            new Promise<JsonAnswer>((done, fail) => {
-              const req = http.request(
-                new URL("/ai/chat", target.server.url),
-                { method: "POST", agent: agents[i]!, headers: { "content-type": "application/json", CHAT_SESSION_ID: id } },
-                (res) => {
-                  let body = "";
-                  res.setEncoding("utf8");
-                  res.on("data", (chunk: string) => (body += chunk));
-                  res.on("end", () => done({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(body) as Record<string, unknown> }));
-                },
-              );
-              req.on("error", fail);
-              req.end(JSON.stringify({ message }));
-            }),
-        ),
+test(
+  "20 concurrent requests to one session over 20 connections are all answered 200 and applied one after another, each message once",
+  NO_HANG,
+  async () => {
+    await withServer(async (target) => {
+      const id = await startSession(target, "BasicFlow", "Jane Doe");
+      const messages = Array.from({ length: 20 }, (_, i) => `John${" ".repeat(i + 1)}Doe`);
+      const agents = messages.map(() => new http.Agent({ keepAlive: false }));
+      try {
+        const answers = await Promise.all(
+          messages.map(
+            (message, i) =>
+              new Promise<JsonAnswer>((done, fail) => {
+                const req = http.request(
+                  new URL("/ai/chat", target.server.url),
+                  {
+                    method: "POST",
+                    agent: agents[i]!,
+                    headers: { "content-type": "application/json", CHAT_SESSION_ID: id },
+                  },
+                  (res) => {
+                    let body = "";
+                    res.setEncoding("utf8");
+                    res.on("data", (chunk: string) => (body += chunk));
+                    res.on("end", () =>
+                      done({
+                        status: res.statusCode ?? 0,
+                        headers: res.headers,
+                        body: JSON.parse(body) as Record<string, unknown>,
+                      }),
+                    );
+                  },
+                );
+                req.on("error", fail);
+                req.end(JSON.stringify({ message }));
+              }),
+          ),
+        );
+        assert.deepStrictEqual(
+          answers.map((answer) => answer.status),
+          messages.map(() => 200),
+          JSON.stringify(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body)),
+        );
+        for (const answer of answers) assert.equal(answer.body["session"], id);
+      } finally {
+        for (const agent of agents) agent.destroy();
+      }
+      const document = await target.server.app.engine.fetchAll(id);
+      assert.ok(document);
+      assert.equal(document.turns, 21);
+      const flow = document.memory["flow"] ?? [];
+      const users = flow.filter((entry) => entry.role === "user").map((entry) => entry.content);
+      assert.equal(users[0], "Jane Doe");
+      assert.deepStrictEqual([...users.slice(1)].sort(), [...messages].sort(), "each message is stored exactly once");
+      assert.deepStrictEqual(
+        flow.map((entry) => entry.role),
+        users.flatMap(() => ["user", "assistant"]),
+        "turns did not interleave",
       );
       assert.deepStrictEqual(
-        answers.map((answer) => answer.status),
-        messages.map(() => 200),
-        JSON.stringify(answers.filter((answer) => answer.status !== 200).map((answer) => answer.body)),
+        document.execution.map((entry) => [entry.seq, entry.turn, entry.name, entry.outcome]),
+        users.map((_, i) => [i + 1, i + 1, "save_name", "stay"]),
       );
-      for (const answer of answers) assert.equal(answer.body["session"], id);
-    } finally {
-      for (const agent of agents) agent.destroy();
-    }
-    const document = await target.server.app.engine.fetchAll(id);
-    assert.ok(document);
-    assert.equal(document.turns, 21);
-    const flow = document.memory["flow"] ?? [];
-    const users = flow.filter((entry) => entry.role === "user").map((entry) => entry.content);
-    assert.equal(users[0], "Jane Doe");
-    assert.deepStrictEqual([...users.slice(1)].sort(), [...messages].sort(), "each message is stored exactly once");
-    assert.deepStrictEqual(flow.map((entry) => entry.role), users.flatMap(() => ["user", "assistant"]), "turns did not interleave");
-    assert.deepStrictEqual(
-      document.execution.map((entry) => [entry.seq, entry.turn, entry.name, entry.outcome]),
-      users.map((_, i) => [i + 1, i + 1, "save_name", "stay"]),
-    );
-    // A turn's answer and its tool call belong to its own message, whatever the order of arrival.
-    for (let i = 0; i < users.length; i++) {
-      const quoted = /^Sorry, "(.+?)" looks like a placeholder/.exec(flow[2 * i + 1]!.content)?.[1];
-      assert.equal(quoted, users[i]!.trim().replace(/\s+/g, " "), `turn ${i + 1}'s answer is about its own message`);
-    }
-  });
-});
+      // A turn's answer and its tool call belong to its own message, whatever the order of arrival.
+      for (let i = 0; i < users.length; i++) {
+        const quoted = /^Sorry, "(.+?)" looks like a placeholder/.exec(flow[2 * i + 1]!.content)?.[1];
+        assert.equal(quoted, users[i]!.trim().replace(/\s+/g, " "), `turn ${i + 1}'s answer is about its own message`);
+      }
+    });
+  },
+);
 
 test("every other bad request of the issue through the port is answered with its 4xx code, never 500, and changes no session", async () => {
   await withServer(async (target) => {
@@ -330,7 +411,13 @@ test("every other bad request of the issue through the port is answered with its
           let body = "";
           res.setEncoding("utf8");
           res.on("data", (chunk: string) => (body += chunk));
-          res.on("end", () => resolveAnswer({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(body) as Record<string, unknown> }));
+          res.on("end", () =>
+            resolveAnswer({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: JSON.parse(body) as Record<string, unknown>,
+            }),
+          );
         });
         req.on("error", fail);
         req.end(text);
@@ -338,18 +425,78 @@ test("every other bad request of the issue through the port is answered with its
     const json = { "content-type": "application/json" };
     const cases: [string, () => Promise<JsonAnswer>, number, string][] = [
       ["malformed JSON", () => raw('{"message": "John Wick"', { ...json, CHAT_SESSION_ID: id }), 400, "invalid_json"],
-      ["text/plain", () => raw('{"message":"John Wick"}', { "content-type": "text/plain", CHAT_SESSION_ID: id }), 415, "unsupported_media_type"],
+      [
+        "text/plain",
+        () => raw('{"message":"John Wick"}', { "content-type": "text/plain", CHAT_SESSION_ID: id }),
+        415,
+        "unsupported_media_type",
+      ],
       ["no content type", () => raw('{"message":"John Wick"}', { CHAT_SESSION_ID: id }), 415, "unsupported_media_type"],
       ["no message", () => target.client.post("/ai/chat", { session: id }), 400, "invalid_request"],
-      ["a number as message", () => target.client.post("/ai/chat", { message: 7 }, { CHAT_SESSION_ID: id }), 400, "invalid_request"],
-      ["an object as message", () => target.client.post("/ai/chat", { message: { text: "John Wick" } }, { CHAT_SESSION_ID: id }), 400, "invalid_request"],
-      ["an overlong message", () => target.client.post("/ai/chat", { message: "x".repeat(8001) }, { CHAT_SESSION_ID: id }), 400, "invalid_request"],
-      ["an unknown key", () => target.client.post("/ai/chat", { message: "John Wick", __proto__x: 1 }, { CHAT_SESSION_ID: id }), 400, "invalid_request"],
-      ["an unknown flow", () => target.client.post("/ai/chat", { flow: "NoSuchFlow", message: "John Wick" }), 404, "unknown_flow"],
-      ["an unknown session id", () => target.client.post("/ai/chat", { message: "John Wick" }, { CHAT_SESSION_ID: "00000000-0000-4000-8000-000000000000" }), 404, "session_not_found"],
-      ["a malformed session id", () => target.client.post("/ai/chat", { message: "John Wick" }, { CHAT_SESSION_ID: `${id}'; DROP TABLE sessions; --` }), 400, "invalid_request"],
-      ["two session headers", () => raw('{"message":"John Wick"}', { ...json, CHAT_SESSION_ID: [id, done] }), 400, "invalid_request"],
-      ["a message to a completed session", () => target.client.post("/ai/chat", { message: "John Wick" }, { CHAT_SESSION_ID: done }), 409, "flow_completed"],
+      [
+        "a number as message",
+        () => target.client.post("/ai/chat", { message: 7 }, { CHAT_SESSION_ID: id }),
+        400,
+        "invalid_request",
+      ],
+      [
+        "an object as message",
+        () => target.client.post("/ai/chat", { message: { text: "John Wick" } }, { CHAT_SESSION_ID: id }),
+        400,
+        "invalid_request",
+      ],
+      [
+        "an overlong message",
+        () => target.client.post("/ai/chat", { message: "x".repeat(8001) }, { CHAT_SESSION_ID: id }),
+        400,
+        "invalid_request",
+      ],
+      [
+        "an unknown key",
+        () => target.client.post("/ai/chat", { message: "John Wick", __proto__x: 1 }, { CHAT_SESSION_ID: id }),
+        400,
+        "invalid_request",
+      ],
+      [
+        "an unknown flow",
+        () => target.client.post("/ai/chat", { flow: "NoSuchFlow", message: "John Wick" }),
+        404,
+        "unknown_flow",
+      ],
+      [
+        "an unknown session id",
+        () =>
+          target.client.post(
+            "/ai/chat",
+            { message: "John Wick" },
+            { CHAT_SESSION_ID: "00000000-0000-4000-8000-000000000000" },
+          ),
+        404,
+        "session_not_found",
+      ],
+      [
+        "a malformed session id",
+        () =>
+          target.client.post(
+            "/ai/chat",
+            { message: "John Wick" },
+            { CHAT_SESSION_ID: `${id}'; DROP TABLE sessions; --` },
+          ),
+        400,
+        "invalid_request",
+      ],
+      [
+        "two session headers",
+        () => raw('{"message":"John Wick"}', { ...json, CHAT_SESSION_ID: [id, done] }),
+        400,
+        "invalid_request",
+      ],
+      [
+        "a message to a completed session",
+        () => target.client.post("/ai/chat", { message: "John Wick" }, { CHAT_SESSION_ID: done }),
+        409,
+        "flow_completed",
+      ],
     ];
     for (const session of [id, done]) {
       await unchanged(target, session, async () => {
@@ -363,48 +510,72 @@ test("every other bad request of the issue through the port is answered with its
   });
 });
 
-test("a request whose target is not a URL (POST //[) is answered 4xx and the server process keeps serving", NO_HANG, async () => {
-  // A child process, so that a crash is seen as the server exiting rather than taking this runner down.
-  const dir = await tempDir("bad-input");
-  const child = spawn(process.execPath, ["--import", "tsx", "test/support/serve-basic-flow.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SQLITE_PATH: join(dir.path, "sessions.sqlite"), FLOW_MODEL: "scripted" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const exited = new Promise<void>((done) => child.once("exit", () => done()));
-  let output = "";
-  try {
-    const url = await new Promise<string>((ready, fail) => {
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-        output += chunk;
-        const found = /flowcheck: serving (http:\/\/127\.0\.0\.1:\d+) /.exec(output)?.[1];
-        if (found) ready(found);
-      });
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-      child.once("exit", (code, signal) => fail(new Error(`the server exited (${code ?? signal}) before listening:\n${output}`)));
+test(
+  "a request whose target is not a URL (POST //[) is answered 4xx and the server process keeps serving",
+  NO_HANG,
+  async () => {
+    // A child process, so that a crash is seen as the server exiting rather than taking this runner down.
+    const dir = await tempDir("bad-input");
+    const child = spawn(process.execPath, ["--import", "tsx", "test/support/serve-basic-flow.ts"], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        SQLITE_PATH: join(dir.path, "sessions.sqlite"),
+        FLOW_MODEL: "scripted",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     });
-    const port = Number(new URL(url).port);
-    for (const requestTarget of ["//[", "http://[::1/ai/chat", "//%"]) {
-      const outcome = await rawExchange(port, (socket) => {
-        socket.write(head([`POST ${requestTarget} HTTP/1.1`, "Host: 127.0.0.1", "Content-Type: application/json", "Content-Length: 2", "Connection: close"]) + "{}");
-      });
-      assert.equal(outcome.hung, false, requestTarget);
-      const answered = statuses(outcome.text);
-      assert.equal(answered.length, 1, `${requestTarget}: expected one answer, got ${JSON.stringify(outcome.text)} (${String(outcome.error)}); server output:\n${output}`);
-      assert.ok(answered[0]! >= 400 && answered[0]! < 500, `${requestTarget}: ${outcome.text}`);
-      assert.equal(child.exitCode, null, `the server exited after ${requestTarget}:\n${output}`);
-    }
-    const client = jsonClient(url);
+    const exited = new Promise<void>((done) => child.once("exit", () => done()));
+    let output = "";
     try {
-      assert.equal((await client.get("/ai/flows")).status, 200);
+      const url = await new Promise<string>((ready, fail) => {
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+          output += chunk;
+          const found = /flowcheck: serving (http:\/\/127\.0\.0\.1:\d+) /.exec(output)?.[1];
+          if (found) ready(found);
+        });
+        child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+        child.once("exit", (code, signal) =>
+          fail(new Error(`the server exited (${code ?? signal}) before listening:\n${output}`)),
+        );
+      });
+      const port = Number(new URL(url).port);
+      for (const requestTarget of ["//[", "http://[::1/ai/chat", "//%"]) {
+        const outcome = await rawExchange(port, (socket) => {
+          socket.write(
+            head([
+              `POST ${requestTarget} HTTP/1.1`,
+              "Host: 127.0.0.1",
+              "Content-Type: application/json",
+              "Content-Length: 2",
+              "Connection: close",
+            ]) + "{}",
+          );
+        });
+        assert.equal(outcome.hung, false, requestTarget);
+        const answered = statuses(outcome.text);
+        assert.equal(
+          answered.length,
+          1,
+          `${requestTarget}: expected one answer, got ${JSON.stringify(outcome.text)} (${String(outcome.error)}); server output:\n${output}`,
+        );
+        assert.ok(answered[0]! >= 400 && answered[0]! < 500, `${requestTarget}: ${outcome.text}`);
+        assert.equal(child.exitCode, null, `the server exited after ${requestTarget}:\n${output}`);
+      }
+      const client = jsonClient(url);
+      try {
+        assert.equal((await client.get("/ai/flows")).status, 200);
+      } finally {
+        client.close();
+      }
     } finally {
-      client.close();
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGKILL");
+        await exited;
+      }
+      dir.remove();
     }
-  } finally {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGKILL");
-      await exited;
-    }
-    dir.remove();
-  }
-});
+  },
+);

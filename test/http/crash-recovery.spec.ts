@@ -48,18 +48,24 @@ function post(url: string, agent: http.Agent, body: unknown, session?: string): 
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (session) headers["CHAT_SESSION_ID"] = session;
   return new Promise((done, fail) => {
-    const req = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("error", fail);
-      res.on("end", () => {
-        try {
-          done({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, any> });
-        } catch (error) {
-          fail(error);
-        }
-      });
-    });
+    const req = http.request(
+      { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers, agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", fail);
+        res.on("end", () => {
+          try {
+            done({
+              status: res.statusCode ?? 0,
+              body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, any>,
+            });
+          } catch (error) {
+            fail(error);
+          }
+        });
+      },
+    );
     req.on("error", fail);
     req.end(JSON.stringify(body));
   });
@@ -71,7 +77,9 @@ interface SessionLog {
   sent: { message: string; answered: boolean }[];
 }
 
-test("sessions survive SIGKILLs at random moments: every answered turn is stored once, in order, and no turn is half-stored", { timeout: 60_000 }, async (t) => {
+test("sessions survive SIGKILLs at random moments: every answered turn is stored once, in order, and no turn is half-stored", {
+  timeout: 60_000,
+}, async (t) => {
   // TEST_SEED=<seed> replays the kill moments of a failed run; every failure message names its seed.
   const given = process.env["TEST_SEED"];
   assert.ok(given === undefined || /^\d+$/.test(given), `TEST_SEED=${given} is not a whole number`);
@@ -123,12 +131,18 @@ test("sessions survive SIGKILLs at random moments: every answered turn is stored
           inFlight++;
           let answer: Answer;
           try {
-            answer = await post(running.url, agent, log.id ? { message: entry.message } : { flow: "BasicFlow", message: entry.message }, log.id);
+            answer = await post(
+              running.url,
+              agent,
+              log.id ? { message: entry.message } : { flow: "BasicFlow", message: entry.message },
+              log.id,
+            );
           } catch (error) {
             // The child is gone: this turn may or may not have been stored.
             inFlight--;
             unanswered++;
-            if (killing === undefined) unexpected.push(`round ${round}: a request failed before the kill: ${String(error)}`);
+            if (killing === undefined)
+              unexpected.push(`round ${round}: a request failed before the kill: ${String(error)}`);
             return;
           }
           inFlight--;
@@ -169,7 +183,9 @@ test("sessions survive SIGKILLs at random moments: every answered turn is stored
   }
 
   try {
-    t.diagnostic(`${answered} answered turns, ${unanswered} unanswered, ${inFlightAtKills} in flight at the kills, ${sessions.length} sessions`);
+    t.diagnostic(
+      `${answered} answered turns, ${unanswered} unanswered, ${inFlightAtKills} in flight at the kills, ${sessions.length} sessions`,
+    );
     assert.ok(inFlightAtKills > 0, `seed ${seed}: no kill hit a request in flight`);
     assert.ok(unanswered > 0, `seed ${seed}: no turn was cut off by a kill`);
 
@@ -180,7 +196,10 @@ test("sessions survive SIGKILLs at random moments: every answered turn is stored
     // Sessions the client never learnt the id of: only unanswered first turns can have made them.
     const unknownStarts = sessions.filter((log) => log.id === undefined && log.sent.length > 0).length;
     const unknownStored = storedIds.filter((id) => !known.some((log) => log.id === id));
-    assert.ok(unknownStored.length <= unknownStarts, `${unknownStored.length} unknown sessions stored, ${unknownStarts} unanswered starts`);
+    assert.ok(
+      unknownStored.length <= unknownStarts,
+      `${unknownStored.length} unknown sessions stored, ${unknownStarts} unanswered starts`,
+    );
     for (const log of known) assert.ok(storedIds.includes(log.id!), `session ${log.id} is stored`);
 
     const store = new SqliteSessionStore(sqlitePath);
@@ -209,7 +228,11 @@ test("sessions survive SIGKILLs at random moments: every answered turn is stored
         // Answered turns exactly once, in the order sent; an unanswered one at most once, in its place.
         const positions = users.map((message) => log.sent.findIndex((entry) => entry.message === message));
         assert.ok(!positions.includes(-1), `${id}: a stored message was never sent`);
-        assert.deepStrictEqual(positions, [...positions].sort((a, b) => a - b), `${id}: messages out of order`);
+        assert.deepStrictEqual(
+          positions,
+          [...positions].sort((a, b) => a - b),
+          `${id}: messages out of order`,
+        );
         assert.equal(new Set(positions).size, positions.length, `${id}: a message is stored twice`);
         unansweredButStored += positions.filter((i) => !log.sent[i]!.answered).length;
         assert.deepStrictEqual(
@@ -218,7 +241,9 @@ test("sessions survive SIGKILLs at random moments: every answered turn is stored
           `seed ${seed}, ${id}: the answered turns as stored`,
         );
       }
-      t.diagnostic(`${unansweredButStored} unanswered turns were stored whole, ${unknownStored.length} sessions of unanswered starts`);
+      t.diagnostic(
+        `${unansweredButStored} unanswered turns were stored whole, ${unknownStored.length} sessions of unanswered starts`,
+      );
     } finally {
       await store.close();
     }

@@ -37,7 +37,11 @@ class ProbeStep extends Step {
   }
 }
 
-const ProbeFlow = defineFlow({ name: "ProbeFlow", description: "A probe for the handler's error answers.", steps: [ProbeStep] });
+const ProbeFlow = defineFlow({
+  name: "ProbeFlow",
+  description: "A probe for the handler's error answers.",
+  steps: [ProbeStep],
+});
 
 const probeScript: Script = ({ latest }) => {
   if (latest?.role !== "user") return undefined;
@@ -102,7 +106,11 @@ function json(response: HttpResponse): Record<string, any> {
 
 function assertError(response: HttpResponse, status: number, code: string): { code: string; message: string } {
   const body = json(response);
-  assert.equal(response.status, status, `expected ${status} ${code}, got ${response.status} ${response.body as string}`);
+  assert.equal(
+    response.status,
+    status,
+    `expected ${status} ${code}, got ${response.status} ${response.body as string}`,
+  );
   assert.equal(response.headers["Content-Type"], "application/json; charset=utf-8");
   assert.equal(body["success"], false);
   assert.equal(body["error"]?.code, code);
@@ -142,7 +150,6 @@ test("GET /ai/flows lists the registered flows in order, each with its descripti
   });
 });
 
-
 test("an unknown path is answered 404 not_found", async () => {
   await withApp(async (h) => {
     const response = await h.app.handler({ method: "GET", url: "/ai/nothing?x=1", headers: {}, body: "" });
@@ -156,7 +163,12 @@ test("a wrong method is answered 405 method_not_allowed with an Allow header", a
     const onChat = await h.app.handler({ method: "GET", url: "/ai/chat", headers: {}, body: "" });
     assertError(onChat, 405, "method_not_allowed");
     assert.equal(onChat.headers["Allow"], "POST");
-    const onFlows = await h.app.handler({ method: "POST", url: "/ai/flows", headers: { "content-type": "application/json" }, body: "{}" });
+    const onFlows = await h.app.handler({
+      method: "POST",
+      url: "/ai/flows",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     assertError(onFlows, 405, "method_not_allowed");
     assert.equal(onFlows.headers["Allow"], "GET");
   });
@@ -211,7 +223,11 @@ test("a header id and a body id that differ are answered 400 invalid_request and
     const id = await startBasic(h);
     const other = await startBasic(h);
     await unchanged(h, id, async () => {
-      const error = assertError(await h.chat({ session: other, message: "John Wick" }, { chat_session_id: id }), 400, "invalid_request");
+      const error = assertError(
+        await h.chat({ session: other, message: "John Wick" }, { chat_session_id: id }),
+        400,
+        "invalid_request",
+      );
       assert.match(error.message, /differ/);
     });
     assert.equal((await h.app.engine.fetchAll(other))?.turns, 1);
@@ -263,7 +279,11 @@ test("a message over 8000 characters is answered 400 invalid_request and changes
   await withApp(async (h) => {
     const id = await startBasic(h);
     await unchanged(h, id, async () => {
-      const error = assertError(await h.chat({ message: "a".repeat(8001) }, { chat_session_id: id }), 400, "invalid_request");
+      const error = assertError(
+        await h.chat({ message: "a".repeat(8001) }, { chat_session_id: id }),
+        400,
+        "invalid_request",
+      );
       assert.match(error.message, /8001 characters; at most 8000/);
     });
     // The limit itself passes validation and reaches the flow (whatever the flow then makes of it).
@@ -276,7 +296,11 @@ test("an unknown body key is answered 400 invalid_request naming the key and cha
   await withApp(async (h) => {
     const id = await startBasic(h);
     await unchanged(h, id, async () => {
-      const error = assertError(await h.chat({ message: "John Wick", sesion: id }, { chat_session_id: id }), 400, "invalid_request");
+      const error = assertError(
+        await h.chat({ message: "John Wick", sesion: id }, { chat_session_id: id }),
+        400,
+        "invalid_request",
+      );
       assert.match(error.message, /"sesion" is not a known key/);
     });
   });
@@ -286,7 +310,11 @@ test("a JSON array body is answered 400 invalid_request and changes nothing", as
   await withApp(async (h) => {
     const id = await startBasic(h);
     await unchanged(h, id, async () => {
-      const error = assertError(await h.chat([{ message: "John Wick" }], { chat_session_id: id }), 400, "invalid_request");
+      const error = assertError(
+        await h.chat([{ message: "John Wick" }], { chat_session_id: id }),
+        400,
+        "invalid_request",
+      );
       assert.match(error.message, /must be a JSON object, got an array/);
     });
   });
@@ -322,7 +350,11 @@ test("a session id sent with the name of another flow is answered 400 invalid_re
   await withApp(async (h) => {
     const id = await startBasic(h);
     await unchanged(h, id, async () => {
-      const error = assertError(await h.chat({ flow: "ProbeFlow", message: "hello" }, { chat_session_id: id }), 400, "invalid_request");
+      const error = assertError(
+        await h.chat({ flow: "ProbeFlow", message: "hello" }, { chat_session_id: id }),
+        400,
+        "invalid_request",
+      );
       assert.match(error.message, /belongs to BasicFlow, not ProbeFlow/);
     });
     // Naming the session's own flow is fine.
@@ -426,7 +458,10 @@ test("a body without Content-Type is answered 415 unsupported_media_type and cha
 
 test("a JSON Content-Type with a charset parameter is accepted", async () => {
   await withApp(async (h) => {
-    const response = await h.chat({ flow: "BasicFlow", message: "John Doe" }, { "content-type": "Application/JSON; charset=utf-8" });
+    const response = await h.chat(
+      { flow: "BasicFlow", message: "John Doe" },
+      { "content-type": "Application/JSON; charset=utf-8" },
+    );
     assert.equal(response.status, 200, response.body as string);
   });
 });
@@ -487,20 +522,31 @@ test("a flow defect found mid-turn (an undeclared child flow) is answered 500 an
       return "Lone step.";
     }
   }
-  const Undeclared = defineFlow({ name: "UndeclaredChild", description: "Never declared as a child.", steps: [LoneStep] });
+  const Undeclared = defineFlow({
+    name: "UndeclaredChild",
+    description: "Never declared as a child.",
+    steps: [LoneStep],
+  });
   class ParentStep extends Step {
     systemPrompt(): string {
       return "Parent step: call spawn.";
     }
 
-    @tool({ name: "spawn", description: "Runs a child that the flow does not declare.", parameters: { type: "object", properties: {} } })
+    @tool({
+      name: "spawn",
+      description: "Runs a child that the flow does not declare.",
+      parameters: { type: "object", properties: {} },
+    })
     async spawn(_args: unknown, context: StepContext) {
       await context.runChild(Undeclared, "hi");
       return stay("unreachable");
     }
   }
   const Parent = defineFlow({ name: "ParentFlow", description: "Runs an undeclared child.", steps: [ParentStep] });
-  const entry: FlowEntry = { flow: Parent, scripts: { ParentFlow: () => scriptedToolCalls([{ name: "spawn", args: {} }]) } };
+  const entry: FlowEntry = {
+    flow: Parent,
+    scripts: { ParentFlow: () => scriptedToolCalls([{ name: "spawn", args: {} }]) },
+  };
   await withApp(
     async (h) => {
       const response = await h.chat({ flow: "ParentFlow", message: "go" });

@@ -14,11 +14,16 @@ import { tempDir } from "../support/temp-path.ts";
 // the turn again, under the same Idempotency-Key, to the server restarted on the same SQLite file.
 
 /** The stored session's turn count and the user's messages, read on a connection of the test's own. */
-async function storedTurns(sqlitePath: string, session: string): Promise<{ turns: number | undefined; said: string[] }> {
+async function storedTurns(
+  sqlitePath: string,
+  session: string,
+): Promise<{ turns: number | undefined; said: string[] }> {
   const store = new SqliteSessionStore(sqlitePath, { readonly: true });
   try {
     const document = await store.fetchAll(session);
-    const said = (document?.memory[FLOW_MEMORY] ?? []).filter((entry) => entry.role === "user").map((entry) => entry.content);
+    const said = (document?.memory[FLOW_MEMORY] ?? [])
+      .filter((entry) => entry.role === "user")
+      .map((entry) => entry.content);
     return { turns: document?.turns, said };
   } finally {
     await store.close();
@@ -65,41 +70,54 @@ async function afterCrash(commit: number, body: (crash: Crash) => Promise<void>)
   }
 }
 
-test("a turn whose server exited right after the commit, before answering, is answered after a restart from the stored answer, and applied once", { timeout: 60_000 }, () =>
-  afterCrash(2, async ({ dying, sqlitePath, restart }) => {
-    const started = await postChat(dying.url, { flow: "BasicFlow", message: "John Doe" }, { "Idempotency-Key": randomUUID() });
-    assert.equal(started.status, 200, started.text);
-    const session = started.headers["chat_session_id"] as string;
-    const turn = { body: { message: "John Wick" }, headers: { CHAT_SESSION_ID: session, "Idempotency-Key": randomUUID() } };
-    await assert.rejects(postChat(dying.url, turn.body, turn.headers), /socket hang up|ECONNRESET/);
-    await exitedAfterCommit(dying);
-    assert.deepEqual(await storedTurns(sqlitePath, session), { turns: 2, said: ["John Doe", "John Wick"] });
+test(
+  "a turn whose server exited right after the commit, before answering, is answered after a restart from the stored answer, and applied once",
+  { timeout: 60_000 },
+  () =>
+    afterCrash(2, async ({ dying, sqlitePath, restart }) => {
+      const started = await postChat(
+        dying.url,
+        { flow: "BasicFlow", message: "John Doe" },
+        { "Idempotency-Key": randomUUID() },
+      );
+      assert.equal(started.status, 200, started.text);
+      const session = started.headers["chat_session_id"] as string;
+      const turn = {
+        body: { message: "John Wick" },
+        headers: { CHAT_SESSION_ID: session, "Idempotency-Key": randomUUID() },
+      };
+      await assert.rejects(postChat(dying.url, turn.body, turn.headers), /socket hang up|ECONNRESET/);
+      await exitedAfterCommit(dying);
+      assert.deepEqual(await storedTurns(sqlitePath, session), { turns: 2, said: ["John Doe", "John Wick"] });
 
-    const retried = await postChat((await restart()).url, turn.body, turn.headers);
-    assert.equal(retried.status, 200, retried.text);
-    assert.equal(retried.headers["idempotent-replayed"], "true");
-    assert.equal(retried.headers["chat_session_id"], session);
-    assert.match(String(retried.headers["content-type"]), /^application\/json/);
-    const answer = JSON.parse(retried.text) as Record<string, unknown>;
-    assert.equal(answer["session"], session);
-    assert.equal(answer["currentStep"], "WeatherStep");
-    assert.deepEqual(await storedTurns(sqlitePath, session), { turns: 2, said: ["John Doe", "John Wick"] });
-  }),
+      const retried = await postChat((await restart()).url, turn.body, turn.headers);
+      assert.equal(retried.status, 200, retried.text);
+      assert.equal(retried.headers["idempotent-replayed"], "true");
+      assert.equal(retried.headers["chat_session_id"], session);
+      assert.match(String(retried.headers["content-type"]), /^application\/json/);
+      const answer = JSON.parse(retried.text) as Record<string, unknown>;
+      assert.equal(answer["session"], session);
+      assert.equal(answer["currentStep"], "WeatherStep");
+      assert.deepEqual(await storedTurns(sqlitePath, session), { turns: 2, said: ["John Doe", "John Wick"] });
+    }),
 );
 
-test("a first turn whose server exited right after the commit is answered after a restart from the stored answer, and starts one session", { timeout: 60_000 }, () =>
-  afterCrash(1, async ({ dying, sqlitePath, restart }) => {
-    const start = { body: { flow: "BasicFlow", message: "John Wick" }, headers: { "Idempotency-Key": randomUUID() } };
-    await assert.rejects(postChat(dying.url, start.body, start.headers), /socket hang up|ECONNRESET/);
-    await exitedAfterCommit(dying);
-    const [session, ...others] = sessionIds(sqlitePath);
-    assert.deepEqual(others, []);
+test(
+  "a first turn whose server exited right after the commit is answered after a restart from the stored answer, and starts one session",
+  { timeout: 60_000 },
+  () =>
+    afterCrash(1, async ({ dying, sqlitePath, restart }) => {
+      const start = { body: { flow: "BasicFlow", message: "John Wick" }, headers: { "Idempotency-Key": randomUUID() } };
+      await assert.rejects(postChat(dying.url, start.body, start.headers), /socket hang up|ECONNRESET/);
+      await exitedAfterCommit(dying);
+      const [session, ...others] = sessionIds(sqlitePath);
+      assert.deepEqual(others, []);
 
-    const retried = await postChat((await restart()).url, start.body, start.headers);
-    assert.equal(retried.status, 200, retried.text);
-    assert.equal(retried.headers["idempotent-replayed"], "true");
-    assert.equal(retried.headers["chat_session_id"], session);
-    assert.deepEqual(sessionIds(sqlitePath), [session]);
-    assert.deepEqual(await storedTurns(sqlitePath, session!), { turns: 1, said: ["John Wick"] });
-  }),
+      const retried = await postChat((await restart()).url, start.body, start.headers);
+      assert.equal(retried.status, 200, retried.text);
+      assert.equal(retried.headers["idempotent-replayed"], "true");
+      assert.equal(retried.headers["chat_session_id"], session);
+      assert.deepEqual(sessionIds(sqlitePath), [session]);
+      assert.deepEqual(await storedTurns(sqlitePath, session!), { turns: 1, said: ["John Wick"] });
+    }),
 );

@@ -98,7 +98,10 @@ describe("idempotent turns over HTTP", () => {
       const key = randomUUID();
       const first = await send({ message: "two" }, key, { CHAT_SESSION_ID: session });
       // A model call now would fail the turn: the answer comes from the store, the model is not asked.
-      assertReplayed(await whileTheModelFails(() => send({ message: "two" }, key, { CHAT_SESSION_ID: session })), first);
+      assertReplayed(
+        await whileTheModelFails(() => send({ message: "two" }, key, { CHAT_SESSION_ID: session })),
+        first,
+      );
       assert.equal(JSON.parse(first.text).response, "Counted 2.");
       assert.equal(await turnsOf(session), 2);
       assert.equal(await tallyOf(session), 2);
@@ -114,14 +117,19 @@ describe("idempotent turns over HTTP", () => {
       const reused = await send({ message: "three" }, key, { CHAT_SESSION_ID: session });
       assert.equal(reused.status, 422);
       assert.equal(errorOf(reused).code, "idempotency_key_reused");
-      assert.match(errorOf(reused).message, new RegExp(`Idempotency-Key "${key}" on session "${session}" was used for another request`));
+      assert.match(
+        errorOf(reused).message,
+        new RegExp(`Idempotency-Key "${key}" on session "${session}" was used for another request`),
+      );
       assert.equal(reused.headers["chat_session_id"], session);
       assert.equal(await turnsOf(session), 2);
       assert.equal(await tallyOf(session), 2);
     });
 
     // A retry that waited for the first instead of being refused would wait behind it for ever: the timeout fails it.
-    test("a retry while the first request still runs is refused with 409 idempotency_key_in_flight; the first is applied once", { timeout: 30_000 }, async () => {
+    test("a retry while the first request still runs is refused with 409 idempotency_key_in_flight; the first is applied once", {
+      timeout: 30_000,
+    }, async () => {
       const session = sessionOf(await send({ flow: "TallyFlow", message: "one" }, randomUUID()));
       const key = randomUUID();
       const hold = holdTallies();
@@ -142,13 +150,27 @@ describe("idempotent turns over HTTP", () => {
       assert.equal(await tallyOf(session), 2);
     });
 
-    test("one keyed turn sent to two servers sharing a SQLite file while it runs is applied once, and both answer with it", { timeout: 30_000 }, async () => {
-      const other = await serve(await createApp({ flows: FLOWS, config: loadConfig({}), store: new SqliteSessionStore(server.sqlitePath), log: () => undefined }), "127.0.0.1", 0);
+    test("one keyed turn sent to two servers sharing a SQLite file while it runs is applied once, and both answer with it", {
+      timeout: 30_000,
+    }, async () => {
+      const other = await serve(
+        await createApp({
+          flows: FLOWS,
+          config: loadConfig({}),
+          store: new SqliteSessionStore(server.sqlitePath),
+          log: () => undefined,
+        }),
+        "127.0.0.1",
+        0,
+      );
       try {
         const session = sessionOf(await send({ flow: "TallyFlow", message: "one" }, randomUUID()));
         const headers = { CHAT_SESSION_ID: session, "Idempotency-Key": randomUUID() };
         const hold = holdTallies();
-        const sent = [postChat(server.url, { message: "two" }, headers), postChat(other.url, { message: "two" }, headers)];
+        const sent = [
+          postChat(server.url, { message: "two" }, headers),
+          postChat(other.url, { message: "two" }, headers),
+        ];
         try {
           // Both have looked for a kept answer, found none and run the turn: one save must lose.
           await hold.reached(2);
@@ -156,7 +178,10 @@ describe("idempotent turns over HTTP", () => {
           hold.release();
         }
         const answers = await Promise.all(sent);
-        assert.deepEqual(answers.map((answer) => answer.status), [200, 200]);
+        assert.deepEqual(
+          answers.map((answer) => answer.status),
+          [200, 200],
+        );
         assert.equal(answers[0]!.text, answers[1]!.text);
         assert.deepEqual(answers.map((answer) => answer.headers["idempotent-replayed"]).sort(), ["true", undefined]);
         assert.equal(await turnsOf(session), 2);
@@ -189,10 +214,16 @@ describe("idempotent turns over HTTP", () => {
     test("each kind of answer is replayed exactly: JSON, an event stream and a CSV rendering of the session as it was", async () => {
       const session = sessionOf(await send({ flow: "TallyFlow", message: "one" }, randomUUID()));
       const [stream, csv] = [randomUUID(), randomUUID()];
-      const streamed = await send({ message: "two" }, stream, { CHAT_SESSION_ID: session, Accept: "text/event-stream" });
+      const streamed = await send({ message: "two" }, stream, {
+        CHAT_SESSION_ID: session,
+        Accept: "text/event-stream",
+      });
       assert.match(String(streamed.headers["content-type"]), /^text\/event-stream/);
       assert.match(streamed.text, /^event: token\n[\s\S]*event: done\n/);
-      assertReplayed(await send({ message: "two" }, stream, { CHAT_SESSION_ID: session, Accept: "text/event-stream" }), streamed);
+      assertReplayed(
+        await send({ message: "two" }, stream, { CHAT_SESSION_ID: session, Accept: "text/event-stream" }),
+        streamed,
+      );
       const rendered = await send({ message: "three" }, csv, { CHAT_SESSION_ID: session, Accept: "text/csv" });
       assert.equal(rendered.text, "count\n3\n");
       assert.match(String(rendered.headers["content-type"]), /^text\/csv/);
@@ -241,7 +272,10 @@ describe("idempotent turns over HTTP", () => {
         const refused = await send({ message: "two" }, value, { CHAT_SESSION_ID: session });
         assert.equal(refused.status, 400, refused.text);
         assert.equal(errorOf(refused).code, "invalid_request");
-        assert.match(errorOf(refused).message, /^The Idempotency-Key header .* is not a key: send one key of 1 to 255 visible ASCII characters/);
+        assert.match(
+          errorOf(refused).message,
+          /^The Idempotency-Key header .* is not a key: send one key of 1 to 255 visible ASCII characters/,
+        );
         assert.equal(await turnsOf(session), 1);
       });
     }

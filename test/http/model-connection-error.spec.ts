@@ -21,7 +21,13 @@ async function refusingPort(): Promise<number> {
 }
 
 function liveEnv(baseURL: string): Record<string, string> {
-  return { FLOW_MODEL: "live", OPENAI_API_KEY: KEY, OPENAI_BASE_URL: baseURL, OPENAI_MAX_RETRIES: "0", OPENAI_TIMEOUT_MS: "3000" };
+  return {
+    FLOW_MODEL: "live",
+    OPENAI_API_KEY: KEY,
+    OPENAI_BASE_URL: baseURL,
+    OPENAI_MAX_RETRIES: "0",
+    OPENAI_TIMEOUT_MS: "3000",
+  };
 }
 
 test("a model server that went away fails the turn with 502 model_error naming the base URL, not the key, the session and its id intact", async () => {
@@ -55,7 +61,10 @@ test("a model server that went away fails the turn with 502 model_error naming t
 
 test("a base URL with a user and password is named without them", async () => {
   const port = await refusingPort();
-  const server = await startTestServer({ flows: ledgerFlows, env: liveEnv(`http://flow:hunter2-password@127.0.0.1:${port}/v1`) });
+  const server = await startTestServer({
+    flows: ledgerFlows,
+    env: liveEnv(`http://flow:hunter2-password@127.0.0.1:${port}/v1`),
+  });
   const client = jsonClient(server.url);
   try {
     const failed = await client.post("/ai/chat", { flow: "LedgerFlow", message: "bolts" });

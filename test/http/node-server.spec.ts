@@ -40,11 +40,21 @@ async function withServer(body: (target: Target) => Promise<void>): Promise<void
   }
 }
 
-function send(target: Target, options: { method: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Answer> {
+function send(
+  target: Target,
+  options: { method: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<Answer> {
   const url = new URL(target.server.url);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: url.hostname, port: url.port, method: options.method, path: options.path, headers: options.headers ?? {}, agent: target.agent },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: options.method,
+        path: options.path,
+        headers: options.headers ?? {},
+        agent: target.agent,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -66,7 +76,12 @@ function send(target: Target, options: { method: string; path: string; headers?:
 }
 
 function chat(target: Target, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  return send(target, { method: "POST", path: "/ai/chat", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  return send(target, {
+    method: "POST",
+    path: "/ai/chat",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 function parsed(answer: Answer): Record<string, any> {
@@ -101,7 +116,14 @@ function postLarge(target: Target, chunked: boolean): Promise<LargeOutcome> {
     const settle = () => {
       if (requestClosed && responseDone) resolve(outcome);
     };
-    const req = http.request({ host: url.hostname, port: url.port, method: "POST", path: "/ai/chat", headers, agent: target.agent });
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: "POST",
+      path: "/ai/chat",
+      headers,
+      agent: target.agent,
+    });
     req.on("response", (res) => {
       responseDone = false;
       const chunks: Buffer[] = [];
@@ -144,7 +166,10 @@ function assertTooLarge(outcome: LargeOutcome, sent: number[]): void {
     assert.equal(body["success"], false);
     assert.equal(body["error"]?.code, "body_too_large");
   } else {
-    assert.ok(outcome.error === "EPIPE" || outcome.error === "ECONNRESET", `no response and error ${String(outcome.error)}`);
+    assert.ok(
+      outcome.error === "EPIPE" || outcome.error === "ECONNRESET",
+      `no response and error ${String(outcome.error)}`,
+    );
   }
 }
 
@@ -281,7 +306,10 @@ test("after a 413 the server still answers new requests and turns", NO_HANG, asy
     assertTooLarge(await postLarge(target, false), target.sent.slice(1));
     const flows = await send(target, { method: "GET", path: "/ai/flows" });
     assert.equal(flows.status, 200, flows.body);
-    assert.deepStrictEqual((parsed(flows)["flows"] as { name: string }[]).map((flow) => flow.name), ["BasicFlow"]);
+    assert.deepStrictEqual(
+      (parsed(flows)["flows"] as { name: string }[]).map((flow) => flow.name),
+      ["BasicFlow"],
+    );
     const turn = await chat(target, { flow: "BasicFlow", message: "John Wick" });
     assert.equal(turn.status, 200, turn.body);
     assert.equal(parsed(turn)["currentStep"], "WeatherStep");
@@ -312,7 +340,14 @@ test("Accept: text/event-stream streams token events whose text is the done even
     const text = tokens.map((token) => (JSON.parse(token.data) as { text: string }).text).join("");
 
     const final = JSON.parse(done!.data) as Record<string, unknown>;
-    assert.deepStrictEqual(Object.keys(final).sort(), ["completed", "currentStep", "response", "runStatus", "session", "success"]);
+    assert.deepStrictEqual(Object.keys(final).sort(), [
+      "completed",
+      "currentStep",
+      "response",
+      "runStatus",
+      "session",
+      "success",
+    ]);
     assert.equal(final["response"], text);
     assert.equal(final["session"], id);
     assert.equal(final["success"], true);

@@ -25,7 +25,15 @@ test("GET /ai/sessions/:id answers a completed session's view and, with Accept: 
     const id = first.body["session"] as string;
     const running = await getSession(server, id);
     assert.equal(running.status, 200, running.text);
-    assert.deepStrictEqual(JSON.parse(running.text), { success: true, session: id, flow: "LedgerFlow", currentStep: "LedgerStep", runStatus: "running", completed: false, turns: 1 });
+    assert.deepStrictEqual(JSON.parse(running.text), {
+      success: true,
+      session: id,
+      flow: "LedgerFlow",
+      currentStep: "LedgerStep",
+      runStatus: "running",
+      completed: false,
+      turns: 1,
+    });
 
     await client.post("/ai/chat", { message: "nuts" }, { CHAT_SESSION_ID: id });
     const closed = await client.post("/ai/chat", { message: "close" }, { CHAT_SESSION_ID: id });
@@ -39,7 +47,15 @@ test("GET /ai/sessions/:id answers a completed session's view and, with Accept: 
     assert.equal(view.status, 200, view.text);
     assert.equal(view.headers["content-type"], "application/json; charset=utf-8");
     assert.equal(view.headers["chat_session_id"], id);
-    assert.deepStrictEqual(JSON.parse(view.text), { success: true, session: id, flow: "LedgerFlow", currentStep: "LedgerStep", runStatus: "completed", completed: true, turns: 3 });
+    assert.deepStrictEqual(JSON.parse(view.text), {
+      success: true,
+      session: id,
+      flow: "LedgerFlow",
+      currentStep: "LedgerStep",
+      runStatus: "completed",
+      completed: true,
+      turns: 3,
+    });
 
     for (let read = 1; read <= 2; read++) {
       const csv = await getSession(server, id, "text/csv");
@@ -49,7 +65,11 @@ test("GET /ai/sessions/:id answers a completed session's view and, with Accept: 
       assert.equal(csv.text, "line,text,status\n1,bolts,completed\n2,nuts,completed\n", `read ${read}`);
     }
     const fallback = await getSession(server, id, "text/plain, application/json");
-    assert.equal(fallback.headers["content-type"], "application/json; charset=utf-8", "a type the flow does not render falls back to the view");
+    assert.equal(
+      fallback.headers["content-type"],
+      "application/json; charset=utf-8",
+      "a type the flow does not render falls back to the view",
+    );
     assert.deepStrictEqual(await server.app.store.fetchAll(id), before, "reading changed nothing");
   } finally {
     client.close();
@@ -63,10 +83,17 @@ test("GET /ai/sessions/:id of no stored session is 404 session_not_found; anothe
     const missing = await getSession(server, "00000000-0000-4000-8000-000000000000");
     assert.equal(missing.status, 404, missing.text);
     assert.equal(errorOf(missing).code, "session_not_found");
-    assert.match(errorOf(missing).message, /There is no session "00000000-0000-4000-8000-000000000000"\. Start one with POST \/ai\/chat and "flow"\./);
+    assert.match(
+      errorOf(missing).message,
+      /There is no session "00000000-0000-4000-8000-000000000000"\. Start one with POST \/ai\/chat and "flow"\./,
+    );
     assert.equal(missing.headers["chat_session_id"], undefined);
 
-    const posted = await textRequest(`${server.url}/ai/sessions/00000000-0000-4000-8000-000000000000`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    const posted = await textRequest(`${server.url}/ai/sessions/00000000-0000-4000-8000-000000000000`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{}",
+    });
     assert.equal(posted.status, 405, posted.text);
     assert.equal(errorOf(posted).code, "method_not_allowed");
     assert.equal(posted.headers["allow"], "GET");
@@ -88,7 +115,10 @@ test("GET /ai/sessions/:id of a session this version cannot read is 404 session_
       const answer = await getSession(server, id);
       assert.equal(answer.status, 404, answer.text);
       assert.equal(errorOf(answer).code, "session_not_found");
-      assert.match(errorOf(answer).message, /is stored, but this version cannot read it \(it is version 99, newer than this version's \d+\)/);
+      assert.match(
+        errorOf(answer).message,
+        /is stored, but this version cannot read it \(it is version 99, newer than this version's \d+\)/,
+      );
       assert.equal(storedHead(), newer);
     } finally {
       db.close();

@@ -23,7 +23,10 @@ function assertUnavailable(answer: JsonAnswer, session: string | undefined): voi
   assert.equal(answer.status, 503, JSON.stringify(answer.body));
   const error = answer.body["error"] as { code: string; message: string };
   assert.equal(error.code, "store_unavailable");
-  assert.match(error.message, /database is locked \(SQLITE_BUSY\)\. Nothing of the turn was stored; send the request again once the store is back\./);
+  assert.match(
+    error.message,
+    /database is locked \(SQLITE_BUSY\)\. Nothing of the turn was stored; send the request again once the store is back\./,
+  );
   assert.equal(answer.body["session"], session);
   assert.equal(answer.headers["chat_session_id"], session);
 }

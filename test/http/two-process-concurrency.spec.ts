@@ -28,19 +28,22 @@ function post(url: string, agent: http.Agent, body: unknown, session?: string): 
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (session) headers["CHAT_SESSION_ID"] = session;
   return new Promise((done, fail) => {
-    const req = http.request({ host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("error", fail);
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        try {
-          done({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, any> });
-        } catch {
-          done({ status: res.statusCode ?? 0, body: { unparsed: text } });
-        }
-      });
-    });
+    const req = http.request(
+      { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers, agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", fail);
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          try {
+            done({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, any> });
+          } catch {
+            done({ status: res.statusCode ?? 0, body: { unparsed: text } });
+          }
+        });
+      },
+    );
     req.on("error", fail);
     req.end(JSON.stringify(body));
   });
@@ -107,7 +110,15 @@ async function playAndCheck(t: TestContext, servers: Server[], sqlitePath: strin
           transportErrors.push(`client ${c} turn ${n} to ${server.name}: ${String(error)}`);
           continue;
         }
-        mine.push({ client: c, turn: n, session, server: server.name, message, status: answer.status, code: answer.body["error"]?.code });
+        mine.push({
+          client: c,
+          turn: n,
+          session,
+          server: server.name,
+          message,
+          status: answer.status,
+          code: answer.body["error"]?.code,
+        });
         if (answer.status === 200) {
           assert.equal(answer.body["session"], session, JSON.stringify(answer.body));
           assert.equal(answer.body["currentStep"], "NameStep", JSON.stringify(answer.body));
@@ -119,8 +130,14 @@ async function playAndCheck(t: TestContext, servers: Server[], sqlitePath: strin
 
     const answered = sent.filter((s) => s.status === 200);
     const conflicts = sent.filter((s) => s.status === 409 && s.code === "session_conflict");
-    t.diagnostic(`${answered.length} answered, ${conflicts.length} session_conflict, of ${CLIENTS * TURNS_PER_CLIENT} turns on ${SESSIONS} sessions`);
-    t.diagnostic(servers.map((server) => `server ${server.name}: ${answered.filter((s) => s.server === server.name).length} answered`).join(", "));
+    t.diagnostic(
+      `${answered.length} answered, ${conflicts.length} session_conflict, of ${CLIENTS * TURNS_PER_CLIENT} turns on ${SESSIONS} sessions`,
+    );
+    t.diagnostic(
+      servers
+        .map((server) => `server ${server.name}: ${answered.filter((s) => s.server === server.name).length} answered`)
+        .join(", "),
+    );
 
     assert.deepStrictEqual(transportErrors, [], logs());
     const unexpected = sent.filter((s) => !(s.status === 200 || (s.status === 409 && s.code === "session_conflict")));
@@ -160,12 +177,23 @@ async function playAndCheck(t: TestContext, servers: Server[], sqlitePath: strin
 
       // Every answered turn exactly once; no refused one; nothing that was not answered.
       for (const message of expected) {
-        assert.equal(users.filter((u) => u === message).length, 1, `${id}: answered message ${JSON.stringify(message)} is stored exactly once`);
+        assert.equal(
+          users.filter((u) => u === message).length,
+          1,
+          `${id}: answered message ${JSON.stringify(message)} is stored exactly once`,
+        );
       }
       for (const refused of mine.filter((s) => s.status !== 200)) {
-        assert.ok(!users.includes(refused.message), `${id}: client ${refused.client} turn ${refused.turn} got ${refused.status} but is stored`);
+        assert.ok(
+          !users.includes(refused.message),
+          `${id}: client ${refused.client} turn ${refused.turn} got ${refused.status} but is stored`,
+        );
       }
-      assert.equal(users.length, expected.length, `${id}: stored ${users.length} user messages, ${expected.length} were answered`);
+      assert.equal(
+        users.length,
+        expected.length,
+        `${id}: stored ${users.length} user messages, ${expected.length} were answered`,
+      );
 
       // In each client's own order.
       for (let c = 0; c < CLIENTS; c++) {
@@ -186,13 +214,16 @@ async function playAndCheck(t: TestContext, servers: Server[], sqlitePath: strin
   }
 }
 
-test("two server processes on one SQLite file: every turn is answered 200 or 409 session_conflict, every answered turn is stored once and in its client's order, and no refused one is stored", { timeout: 60_000 }, async (t) => {
+test("two server processes on one SQLite file: every turn is answered 200 or 409 session_conflict, every answered turn is stored once and in its client's order, and no refused one is stored", {
+  timeout: 60_000,
+}, async (t) => {
   const dir = await tempDir("two-process");
   const sqlitePath = join(dir.path, "sessions.sqlite");
   const servers: Server[] = [];
   try {
     // One after the other, so both have opened the file before any client talks to them.
-    for (const name of ["A", "B"]) servers.push(await startChildServer({ SQLITE_PATH: sqlitePath, FLOW_MODEL: "scripted" }, name));
+    for (const name of ["A", "B"])
+      servers.push(await startChildServer({ SQLITE_PATH: sqlitePath, FLOW_MODEL: "scripted" }, name));
     await playAndCheck(t, servers, sqlitePath);
   } finally {
     for (const server of servers) await kill(server);
@@ -211,17 +242,20 @@ async function slowProxy(targetBaseURL: string): Promise<{ baseURL: string; clos
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      setTimeout(() => {
-        const forward = http.request(
-          { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-          (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
-          },
-        );
-        forward.on("error", () => res.destroy());
-        forward.end(Buffer.concat(chunks));
-      }, 2 + (held++ % 11));
+      setTimeout(
+        () => {
+          const forward = http.request(
+            { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+            (answer) => {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              answer.pipe(res);
+            },
+          );
+          forward.on("error", () => res.destroy());
+          forward.end(Buffer.concat(chunks));
+        },
+        2 + (held++ % 11),
+      );
     });
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
@@ -235,7 +269,9 @@ async function slowProxy(targetBaseURL: string): Promise<{ baseURL: string; clos
   };
 }
 
-test("with a slow model, so that turns of the two processes overlap, every turn is still answered 200 or 409 session_conflict and every answered turn is stored once and in order", { timeout: 60_000 }, async (t) => {
+test("with a slow model, so that turns of the two processes overlap, every turn is still answered 200 or 409 session_conflict and every answered turn is stored once and in order", {
+  timeout: 60_000,
+}, async (t) => {
   const dir = await tempDir("two-process-slow");
   const sqlitePath = join(dir.path, "sessions.sqlite");
   const fake = await startFakeOpenAI(Object.values(basicFlowScripts));
@@ -261,7 +297,9 @@ test("with a slow model, so that turns of the two processes overlap, every turn 
   }
 });
 
-test("a reader on its own connection, as the scenario runner with FLOW_BASE_URL is, never sees a half-applied turn while a server process writes the session", { timeout: 60_000 }, async (t) => {
+test("a reader on its own connection, as the scenario runner with FLOW_BASE_URL is, never sees a half-applied turn while a server process writes the session", {
+  timeout: 60_000,
+}, async (t) => {
   const dir = await tempDir("two-process-reader");
   const sqlitePath = join(dir.path, "sessions.sqlite");
   let server: Server | undefined;
@@ -287,7 +325,9 @@ test("a reader on its own connection, as the scenario runner with FLOW_BASE_URL 
           assert.ok(document);
           const users = (document.memory[FLOW_MEMORY] ?? []).filter((entry) => entry.role === "user").length;
           if (users !== document.turns || document.execution.length !== document.turns) {
-            torn.push(`turns ${document.turns}, user messages ${users}, execution entries ${document.execution.length}`);
+            torn.push(
+              `turns ${document.turns}, user messages ${users}, execution entries ${document.execution.length}`,
+            );
           }
         }
         await new Promise<void>((done) => setImmediate(done));
@@ -307,7 +347,11 @@ test("a reader on its own connection, as the scenario runner with FLOW_BASE_URL 
       await reading;
     }
     t.diagnostic(`${reads} reads during 160 turns, ${torn.length} saw a half-applied turn`);
-    assert.deepStrictEqual(torn.slice(0, 5), [], `${torn.length} of ${reads} reads saw a document whose head and appended rows are of different turns`);
+    assert.deepStrictEqual(
+      torn.slice(0, 5),
+      [],
+      `${torn.length} of ${reads} reads saw a document whose head and appended rows are of different turns`,
+    );
   } finally {
     await store?.close();
     agent.destroy();

@@ -99,7 +99,10 @@ export function describeSessionStoreContract(name: string, open: () => Promise<S
         document?.memory["flow"]?.map((entry) => entry.content),
         ["hello 1", "answer 1", "hello 2", "answer 2"],
       );
-      assert.deepEqual(document?.execution.map((entry) => entry.seq), [1, 2]);
+      assert.deepEqual(
+        document?.execution.map((entry) => entry.seq),
+        [1, 2],
+      );
     });
 
     test("a turn based on a stale turn count is refused with session_conflict and changes nothing", async () => {
@@ -188,7 +191,10 @@ export function describeSessionStoreContract(name: string, open: () => Promise<S
       await subject.store.create(turnWrite(id, 1));
       const cycle: Record<string, unknown> = { role: "user", content: "loop" };
       cycle["self"] = cycle;
-      const broken = turnWrite(id, 2, { memory: [{ namespace: "flow", entry: cycle as never }], answer: { scope: id, key: "lost", request: "f", answer: "never" } });
+      const broken = turnWrite(id, 2, {
+        memory: [{ namespace: "flow", entry: cycle as never }],
+        answer: { scope: id, key: "lost", request: "f", answer: "never" },
+      });
       await assert.rejects(subject.store.saveTurn(broken));
       assert.equal(await subject.store.fetchAnswer(id, "lost"), undefined);
       assert.deepEqual(await subject.store.fetchHead(id), head(id, 1));
@@ -196,9 +202,13 @@ export function describeSessionStoreContract(name: string, open: () => Promise<S
 
     test("a large document and a long conversation come back exactly as written", async () => {
       const id = newId();
-      const big = { notes: "x".repeat(512 * 1024), nested: { list: Array.from({ length: 1000 }, (_, i) => ({ i, text: `item ${i}` })) } };
+      const big = {
+        notes: "x".repeat(512 * 1024),
+        nested: { list: Array.from({ length: 1000 }, (_, i) => ({ i, text: `item ${i}` })) },
+      };
       await subject.store.create(turnWrite(id, 1, { head: head(id, 1, { steps: { NameStep: big } }) }));
-      for (let turn = 2; turn <= 200; turn++) await subject.store.saveTurn(turnWrite(id, turn, { head: head(id, turn, { steps: { NameStep: big } }) }));
+      for (let turn = 2; turn <= 200; turn++)
+        await subject.store.saveTurn(turnWrite(id, turn, { head: head(id, turn, { steps: { NameStep: big } }) }));
       const document = await subject.store.fetchAll(id);
       assert.deepEqual(document?.steps["NameStep"], big);
       assert.equal(document?.memory["flow"]?.length, 400);
@@ -206,7 +216,10 @@ export function describeSessionStoreContract(name: string, open: () => Promise<S
         document?.memory["flow"]?.filter((entry) => entry.role === "user").map((entry) => entry.content),
         Array.from({ length: 200 }, (_, i) => `hello ${i + 1}`),
       );
-      assert.deepEqual(document?.execution.map((entry) => entry.seq), Array.from({ length: 200 }, (_, i) => i + 1));
+      assert.deepEqual(
+        document?.execution.map((entry) => entry.seq),
+        Array.from({ length: 200 }, (_, i) => i + 1),
+      );
       assert.deepEqual(await subject.store.fetchHead(id), head(id, 200, { steps: { NameStep: big } }));
     });
   });

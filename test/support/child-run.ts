@@ -37,7 +37,8 @@ export interface ChildRun {
 }
 
 // FLOWCHECK_*: a child must not write its results and coverage into, or take slots from, the run that runs this test.
-const INHERITED = /^(FLOW_CONCURRENCY|FLOW_MAX_TOKENS|FLOW_BASE_URL|SQLITE_PATH|SESSION_STORE|FLOW_MODEL|FLOW_REPEAT|FLOW_PASS_RATE|NODE_TEST_CONTEXT|CI)$|^OPENAI_|^JUDGE|^FLOWCHECK_|_USE_SCRIPTED_MODEL$|_CURRENT_DATE$/;
+const INHERITED =
+  /^(FLOW_CONCURRENCY|FLOW_MAX_TOKENS|FLOW_BASE_URL|SQLITE_PATH|SESSION_STORE|FLOW_MODEL|FLOW_REPEAT|FLOW_PASS_RATE|NODE_TEST_CONTEXT|CI)$|^OPENAI_|^JUDGE|^FLOWCHECK_|_USE_SCRIPTED_MODEL$|_CURRENT_DATE$/;
 
 /**
  * Runs `node <args>` in the project folder with this process's environment minus everything
@@ -48,11 +49,22 @@ export function runNode(args: string[], env: Record<string, string> = {}, signal
 }
 
 /** `command <args>` in the project folder (or `cwd`), with the environment `runNode` gives. */
-export function runCommand(command: string, args: string[], env: Record<string, string> = {}, signal?: AbortSignal, cwd = ROOT): Promise<ChildRun> {
+export function runCommand(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  signal?: AbortSignal,
+  cwd = ROOT,
+): Promise<ChildRun> {
   const childEnv: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!INHERITED.test(key)) childEnv[key] = value;
   Object.assign(childEnv, env);
-  const child = spawn(command, args, { cwd, env: childEnv, stdio: ["ignore", "pipe", "pipe"], ...(signal ? { signal } : {}) });
+  const child = spawn(command, args, {
+    cwd,
+    env: childEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(signal ? { signal } : {}),
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -65,7 +77,11 @@ export function runCommand(command: string, args: string[], env: Record<string, 
 
 /** `node --import tsx --test --test-reporter=tap <spec>`, with the live settings every run needs. */
 export function runSpec(spec: string, env: Record<string, string>, signal?: AbortSignal): Promise<ChildRun> {
-  return runNode(["--import", "tsx", "--test", "--test-reporter=tap", spec], { OPENAI_MAX_RETRIES: "0", OPENAI_TIMEOUT_MS: "5000", ...env }, signal);
+  return runNode(
+    ["--import", "tsx", "--test", "--test-reporter=tap", spec],
+    { OPENAI_MAX_RETRIES: "0", OPENAI_TIMEOUT_MS: "5000", ...env },
+    signal,
+  );
 }
 
 export interface TapResult {
@@ -94,7 +110,8 @@ export function tapResults(tap: string): Map<string, TapResult> {
       if (!key) continue;
       const indent = key[1]!.length;
       const block: string[] = [];
-      for (let j = i + 1; j < lines.length && /^\s*/.exec(lines[j]!)![0].length > indent; j++) block.push(lines[j]!.slice(indent + 2));
+      for (let j = i + 1; j < lines.length && /^\s*/.exec(lines[j]!)![0].length > indent; j++)
+        block.push(lines[j]!.slice(indent + 2));
       error = block.join("\n");
       break;
     }

@@ -23,7 +23,9 @@ export function startChildServer(env: Record<string, string>, name = "server"): 
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once("exit", (code, signal) => done({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once("exit", (code, signal) => done({ code, signal })),
+  );
   let text = "";
   const output = () => text;
   return new Promise((ready, fail) => {
@@ -33,7 +35,9 @@ export function startChildServer(env: Record<string, string>, name = "server"): 
       if (url) ready({ name, child, url, exited, output });
     });
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-    child.once("exit", (code, signal) => fail(new Error(`server ${name} exited (${code ?? signal}) before listening:\n${text}`)));
+    child.once("exit", (code, signal) =>
+      fail(new Error(`server ${name} exited (${code ?? signal}) before listening:\n${text}`)),
+    );
   });
 }
 

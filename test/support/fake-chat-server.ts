@@ -47,7 +47,9 @@ export const FAKE_FLOW = "FakeFlow";
 const FAKE_FLOWS: FakeReply = {
   status: 200,
   headers: { "Content-Type": "application/json; charset=utf-8" },
-  body: JSON.stringify({ flows: [{ name: FAKE_FLOW, description: "Echoes what it is told.", steps: ["AskStep", "NextStep"] }] }),
+  body: JSON.stringify({
+    flows: [{ name: FAKE_FLOW, description: "Echoes what it is told.", steps: ["AskStep", "NextStep"] }],
+  }),
 };
 
 /**
@@ -77,7 +79,10 @@ export class FakeChatServer {
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
       req.on("end", () => {
         this.received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers });
-        const reply = req.method === "GET" && req.url === "/ai/flows" ? (options.flows ?? FAKE_FLOWS) : this.#answer(req, Buffer.concat(chunks).toString("utf8"));
+        const reply =
+          req.method === "GET" && req.url === "/ai/flows"
+            ? (options.flows ?? FAKE_FLOWS)
+            : this.#answer(req, Buffer.concat(chunks).toString("utf8"));
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(reply.headers)) if (value !== undefined) headers[name] = value;
         res.writeHead(reply.status, headers);
@@ -154,7 +159,12 @@ export class FakeChatServer {
     }
     if (previous && previous.runStatus !== "running") {
       this.#save(previous, request, 409);
-      return errorReply(409, "flow_completed", `Session "${previous.id}" of ${FAKE_FLOW} has ended (runStatus completed).`, previous.id);
+      return errorReply(
+        409,
+        "flow_completed",
+        `Session "${previous.id}" of ${FAKE_FLOW} has ended (runStatus completed).`,
+        previous.id,
+      );
     }
     const now = "2027-07-15T00:00:00.000Z";
     const id = previous?.id ?? `session-${++this.#sessions}`;
@@ -162,7 +172,14 @@ export class FakeChatServer {
     const completed = request.message === "bye";
     const step = turns === 1 ? "AskStep" : "NextStep";
     const response = completed ? "Goodbye." : `You said: ${request.message}`;
-    const entry: ExecutionEntry = { seq: (previous?.execution.length ?? 0) + 1, turn: turns, step, kind: "tool", name: "echo", outcome: completed ? "complete" : "stay" };
+    const entry: ExecutionEntry = {
+      seq: (previous?.execution.length ?? 0) + 1,
+      turn: turns,
+      step,
+      kind: "tool",
+      name: "echo",
+      outcome: completed ? "complete" : "stay",
+    };
     const next: SessionDocument = {
       id,
       version: 1,
@@ -173,7 +190,13 @@ export class FakeChatServer {
       children: [],
       createdAt: previous?.createdAt ?? now,
       updatedAt: now,
-      memory: { flow: [...(previous?.memory["flow"] ?? []), { role: "user", content: request.message }, { role: "assistant", content: response }] },
+      memory: {
+        flow: [
+          ...(previous?.memory["flow"] ?? []),
+          { role: "user", content: request.message },
+          { role: "assistant", content: response },
+        ],
+      },
       execution: [...(previous?.execution ?? []), entry],
     };
     this.#save(next, request, 200);
@@ -183,7 +206,10 @@ export class FakeChatServer {
       return {
         status: 200,
         headers: { "Content-Type": "text/event-stream; charset=utf-8", CHAT_SESSION_ID: id },
-        body: [...tokens.map((token) => sse("token", { text: token })), sse("done", { success: true, ...outcome })].join(""),
+        body: [
+          ...tokens.map((token) => sse("token", { text: token })),
+          sse("done", { success: true, ...outcome }),
+        ].join(""),
       };
     }
     return jsonReply(200, { success: true, ...outcome }, id);
@@ -195,7 +221,11 @@ export function sse(event: string, data: unknown): string {
 }
 
 export function jsonReply(status: number, body: Record<string, unknown>, session?: string): FakeReply {
-  return { status, headers: { "Content-Type": "application/json; charset=utf-8", CHAT_SESSION_ID: session }, body: JSON.stringify(body) };
+  return {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", CHAT_SESSION_ID: session },
+    body: JSON.stringify(body),
+  };
 }
 
 function errorReply(status: number, code: string, message: string, session?: string): FakeReply {
@@ -217,7 +247,11 @@ export interface Played {
 }
 
 /** Plays `loaded` with `runScenario` against a fake server made with `options`, then closes it. */
-export async function playAgainstFake(loaded: LoadedScenario, options: FakeOptions = {}, run: RunOptions = {}): Promise<Played> {
+export async function playAgainstFake(
+  loaded: LoadedScenario,
+  options: FakeOptions = {},
+  run: RunOptions = {},
+): Promise<Played> {
   const fake = await FakeChatServer.start(options);
   try {
     return { ...(await collect(runScenario(loaded, fake.target(), run))), fake };
@@ -245,7 +279,10 @@ export async function collect(events: AsyncIterable<ScenarioEvent>): Promise<Omi
 /** The check of `report` named `name`; fails the test, listing the names there are, when there is none. */
 export function checkNamed(report: { checks: Check[] }, name: string): Check {
   const found = report.checks.find((c) => c.name === name);
-  if (!found) throw new Error(`no check named ${JSON.stringify(name)}; the checks are ${report.checks.map((c) => c.name).join(", ")}`);
+  if (!found)
+    throw new Error(
+      `no check named ${JSON.stringify(name)}; the checks are ${report.checks.map((c) => c.name).join(", ")}`,
+    );
   return found;
 }
 

@@ -5,7 +5,12 @@ import type { MemoryEntry, ModelReply, Script } from "../../src/engine/index.ts"
 /** The body of a chat completions request, as the OpenAI SDK sends it. */
 export interface CompletionRequest {
   model: string;
-  messages: { role: string; content?: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string }[];
+  messages: {
+    role: string;
+    content?: string | null;
+    tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+    tool_call_id?: string;
+  }[];
   tools?: { type: string; function: { name: string; description: string; parameters: Record<string, unknown> } }[];
   temperature?: number;
   response_format?: { type: string };
@@ -30,7 +35,13 @@ export interface FakeOpenAI {
   close(): Promise<void>;
 }
 
-export const PASSING_VERDICT = JSON.stringify({ pass: true, score: 0.9, reason: "The answer does what was expected.", missing: [], contradictions: [] });
+export const PASSING_VERDICT = JSON.stringify({
+  pass: true,
+  score: 0.9,
+  reason: "The answer does what was expected.",
+  missing: [],
+  contradictions: [],
+});
 
 /** How the live model sends a hand-off: a system message after the prompt. */
 const HANDOFF = /^Hand-off from (\S+): ([\s\S]*)$/;
@@ -39,10 +50,17 @@ function toMemory(messages: CompletionRequest["messages"]): MemoryEntry[] {
   return messages.slice(1).map((message): MemoryEntry => {
     const handoff = message.role === "system" ? HANDOFF.exec(message.content ?? "") : null;
     if (handoff) return { role: "handoff", from: handoff[1]!, content: handoff[2]! };
-    if (message.role === "tool") return { role: "tool", toolCallId: message.tool_call_id ?? "", name: "", content: message.content ?? "" };
+    if (message.role === "tool")
+      return { role: "tool", toolCallId: message.tool_call_id ?? "", name: "", content: message.content ?? "" };
     if (message.role === "assistant") {
-      const toolCalls = message.tool_calls?.map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments }));
-      return toolCalls?.length ? { role: "assistant", content: message.content ?? "", toolCalls } : { role: "assistant", content: message.content ?? "" };
+      const toolCalls = message.tool_calls?.map((call) => ({
+        id: call.id,
+        name: call.function.name,
+        arguments: call.function.arguments,
+      }));
+      return toolCalls?.length
+        ? { role: "assistant", content: message.content ?? "", toolCalls }
+        : { role: "assistant", content: message.content ?? "" };
     }
     return { role: "user", content: message.content ?? "" };
   });
@@ -76,7 +94,15 @@ export async function startFakeOpenAI(scripts: readonly Script[]): Promise<FakeO
         message: {
           role: "assistant",
           content,
-          ...(toolCalls?.length ? { tool_calls: toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } })) } : {}),
+          ...(toolCalls?.length
+            ? {
+                tool_calls: toolCalls.map((call) => ({
+                  id: call.id,
+                  type: "function",
+                  function: { name: call.name, arguments: call.arguments },
+                })),
+              }
+            : {}),
         },
       },
     ],
@@ -97,7 +123,8 @@ export async function startFakeOpenAI(scripts: readonly Script[]): Promise<FakeO
           res.end(JSON.stringify(body));
         }, fake.delayMs);
       };
-      if (req.method !== "POST" || req.url !== "/v1/chat/completions") return send(404, { error: { message: `no route ${req.url}` } });
+      if (req.method !== "POST" || req.url !== "/v1/chat/completions")
+        return send(404, { error: { message: `no route ${req.url}` } });
       const request = JSON.parse(text) as CompletionRequest;
       const index = requests.push(request) - 1;
       let answer = fake.answer(request, index, req.headers);
@@ -105,17 +132,31 @@ export async function startFakeOpenAI(scripts: readonly Script[]): Promise<FakeO
       if (!answer) {
         const system = request.messages[0]?.content ?? "";
         const messages = toMemory(request.messages);
-        const tools = (request.tools ?? []).map((tool) => ({ name: tool.function.name, description: tool.function.description, parameters: tool.function.parameters }));
+        const tools = (request.tools ?? []).map((tool) => ({
+          name: tool.function.name,
+          description: tool.function.description,
+          parameters: tool.function.parameters,
+        }));
         for (const script of scripts) {
-          const reply = script({ system, messages, tools, latest: messages.at(-1), context: { flow: "?", rootFlow: "?", step: "?" } });
+          const reply = script({
+            system,
+            messages,
+            tools,
+            latest: messages.at(-1),
+            context: { flow: "?", rootFlow: "?", step: "?" },
+          });
           if (reply) {
             answer = { reply };
             break;
           }
         }
       }
-      if (!answer) return send(400, { error: { message: `the fake model has no answer for: ${(request.messages[0]?.content ?? "").slice(0, 80)}` } });
-      if ("status" in answer) return send(answer.status, answer.body ?? { error: { message: "fake failure" } }, answer.headers);
+      if (!answer)
+        return send(400, {
+          error: { message: `the fake model has no answer for: ${(request.messages[0]?.content ?? "").slice(0, 80)}` },
+        });
+      if ("status" in answer)
+        return send(answer.status, answer.body ?? { error: { message: "fake failure" } }, answer.headers);
       if ("judge" in answer) return send(200, completion(request.model, answer.judge));
       return send(200, completion(request.model, answer.reply.content || null, answer.reply.toolCalls));
     });

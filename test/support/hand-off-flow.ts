@@ -1,4 +1,14 @@
-import { advance, defineFlow, scriptedText, scriptedToolCalls, Step, tool, type FlowEntry, type MemoryEntry, type Script } from "../../src/engine/index.ts";
+import {
+  advance,
+  defineFlow,
+  scriptedText,
+  scriptedToolCalls,
+  Step,
+  tool,
+  type FlowEntry,
+  type MemoryEntry,
+  type Script,
+} from "../../src/engine/index.ts";
 
 const NO_ARGUMENTS = { type: "object", additionalProperties: false } as const;
 
@@ -42,7 +52,11 @@ class AnswerStep extends Step {
  * ("!forward", "!again | forward"), echoes a tool's result, and answers a hand-off by quoting it,
  * except BOUNCE_NOTE, which AnswerStep answers by calling `back` in the same turn.
  */
-export const HandOffFlow = defineFlow({ name: "HandOffFlow", description: "Steps that hand the turn to each other.", steps: [AskStep, AnswerStep] });
+export const HandOffFlow = defineFlow({
+  name: "HandOffFlow",
+  description: "Steps that hand the turn to each other.",
+  steps: [AskStep, AnswerStep],
+});
 
 /** What a script was sent, copied as it was: the step, its memory and the latest entry. */
 export interface SeenRequest {
@@ -57,13 +71,19 @@ export function handOffFlow(): { entry: FlowEntry; seen: SeenRequest[] } {
   const script: Script = ({ messages, latest, context }) => {
     seen.push({ step: context.step, messages: structuredClone([...messages]), latest: structuredClone(latest) });
     if (latest?.role === "user" && latest.content.startsWith("!")) {
-      return scriptedToolCalls(latest.content.slice(1).split(" | ").map((name) => ({ name, args: {} })));
+      return scriptedToolCalls(
+        latest.content
+          .slice(1)
+          .split(" | ")
+          .map((name) => ({ name, args: {} })),
+      );
     }
     if (latest?.role === "tool") return scriptedText(`${context.step} heard: ${latest.content}`);
     if (latest?.role === "handoff" && context.step === "AnswerStep" && latest.content === BOUNCE_NOTE) {
       return scriptedToolCalls([{ name: "back", args: {} }]);
     }
-    if (latest?.role === "handoff") return scriptedText(`${context.step} was handed the turn by ${latest.from}: ${latest.content}`);
+    if (latest?.role === "handoff")
+      return scriptedText(`${context.step} was handed the turn by ${latest.from}: ${latest.content}`);
     return undefined;
   };
   return { entry: { flow: HandOffFlow, scripts: { HandOffFlow: script } }, seen };

@@ -5,7 +5,14 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 
 /** The installed Chromium: CHROMIUM_PATH, else /usr/bin/chromium, else `chromium` on the PATH; undefined when there is none. */
 export function chromiumPath(): string | undefined {
-  const candidates = [process.env["CHROMIUM_PATH"], "/usr/bin/chromium", ...(process.env["PATH"] ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, "chromium"))];
+  const candidates = [
+    process.env["CHROMIUM_PATH"],
+    "/usr/bin/chromium",
+    ...(process.env["PATH"] ?? "")
+      .split(delimiter)
+      .filter(Boolean)
+      .map((dir) => join(dir, "chromium")),
+  ];
   return candidates.find((path) => {
     if (!path) return false;
     try {
@@ -18,7 +25,10 @@ export function chromiumPath(): string | undefined {
 }
 
 /** node:test's skip reason for a browser test when no Chromium is installed, or false to run it. */
-export const NO_CHROMIUM = chromiumPath() === undefined ? "no Chromium found (set CHROMIUM_PATH, or install Debian's chromium; .ci/run does)" : false;
+export const NO_CHROMIUM =
+  chromiumPath() === undefined
+    ? "no Chromium found (set CHROMIUM_PATH, or install Debian's chromium; .ci/run does)"
+    : false;
 
 export interface OpenedPage {
   page: Page;
@@ -45,13 +55,19 @@ export class HeadlessChromium {
   static async launch(): Promise<HeadlessChromium> {
     const executablePath = chromiumPath();
     if (!executablePath) throw new Error(`${NO_CHROMIUM}`);
-    const browser = await chromium.launch({ executablePath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    const browser = await chromium.launch({
+      executablePath,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
     return new HeadlessChromium(browser);
   }
 
   /** Opens `file` at `width`×`height` with JavaScript on or off, and waits for DOMContentLoaded. */
   async open(file: string, { javaScript = true, width = 1200, height = 900 } = {}): Promise<OpenedPage> {
-    const context: BrowserContext = await this.#browser.newContext({ javaScriptEnabled: javaScript, viewport: { width, height } });
+    const context: BrowserContext = await this.#browser.newContext({
+      javaScriptEnabled: javaScript,
+      viewport: { width, height },
+    });
     const url = pathToFileURL(file).href;
     const requests: string[] = [];
     await context.route("**/*", (route) => {
@@ -68,7 +84,8 @@ export class HeadlessChromium {
     page.on("pageerror", (error) => errors.push(error.message));
     await page.goto(url, { waitUntil: "domcontentloaded" });
     // A string, not a function: this project's types have no DOM library.
-    const domContentLoaded = async () => Number(await page.evaluate(`performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd`));
+    const domContentLoaded = async () =>
+      Number(await page.evaluate(`performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd`));
     return { page, requests, errors, domContentLoaded };
   }
 

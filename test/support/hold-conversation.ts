@@ -16,12 +16,19 @@ export async function holdConversation(
   sqlitePath: string,
   env: Record<string, string> = {},
 ): Promise<string> {
-  const app = await createApp({ flows, config: loadConfig({ SQLITE_PATH: sqlitePath, HOST: "127.0.0.1", PORT: "0", ...env }) });
+  const app = await createApp({
+    flows,
+    config: loadConfig({ SQLITE_PATH: sqlitePath, HOST: "127.0.0.1", PORT: "0", ...env }),
+  });
   const running = await serve(app);
   try {
     let session: string | undefined;
     for (const message of inputs) {
-      const answer = await postChat(running.url, session === undefined ? { flow: flowName, message } : { message }, session === undefined ? {} : { CHAT_SESSION_ID: session });
+      const answer = await postChat(
+        running.url,
+        session === undefined ? { flow: flowName, message } : { message },
+        session === undefined ? {} : { CHAT_SESSION_ID: session },
+      );
       if (answer.status !== 200) throw new Error(`"${message}" was answered ${answer.status}: ${answer.text}`);
       session = (JSON.parse(answer.text) as { session: string }).session;
     }

@@ -1,4 +1,16 @@
-import { complete, defineFlow, scriptedText, scriptedToolCalls, Step, stay, tool, type FlowEntry, type Renderer, type Script, type StepContext } from "../../src/engine/index.ts";
+import {
+  complete,
+  defineFlow,
+  scriptedText,
+  scriptedToolCalls,
+  Step,
+  stay,
+  tool,
+  type FlowEntry,
+  type Renderer,
+  type Script,
+  type StepContext,
+} from "../../src/engine/index.ts";
 
 interface LedgerState {
   lines?: string[];
@@ -15,14 +27,23 @@ class LedgerStep extends Step<LedgerState> {
   @tool({
     name: "add_line",
     description: "Add a line to the ledger.",
-    parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
+    parameters: {
+      type: "object",
+      properties: { text: { type: "string" } },
+      required: ["text"],
+      additionalProperties: false,
+    },
   })
   addLine(args: { text: string }, context: StepContext<LedgerState>) {
     context.state.lines = [...(context.state.lines ?? []), args.text];
     return stay(`Added line ${context.state.lines.length}.`);
   }
 
-  @tool({ name: "close_ledger", description: "Close the ledger.", parameters: { type: "object", additionalProperties: false } })
+  @tool({
+    name: "close_ledger",
+    description: "Close the ledger.",
+    parameters: { type: "object", additionalProperties: false },
+  })
   closeLedger() {
     return complete("The ledger is closed.");
   }
@@ -47,7 +68,9 @@ export const LedgerFlow = defineFlow({
 export const ledgerScript: Script = ({ latest }) => {
   if (latest?.role === "tool") return scriptedText(latest.content);
   if (latest?.role !== "user") return undefined;
-  return latest.content === "close" ? scriptedToolCalls([{ name: "close_ledger", args: {} }]) : scriptedToolCalls([{ name: "add_line", args: { text: latest.content } }]);
+  return latest.content === "close"
+    ? scriptedToolCalls([{ name: "close_ledger", args: {} }])
+    : scriptedToolCalls([{ name: "add_line", args: { text: latest.content } }]);
 };
 
 export const ledgerFlows: FlowEntry[] = [{ flow: LedgerFlow, scripts: { LedgerFlow: ledgerScript } }];

@@ -52,14 +52,23 @@ export function sectionOf(text: string, title: string): string | undefined {
   const start = headings.findIndex((heading) => heading.title === title);
   if (start === -1) return undefined;
   const end = headings.slice(start + 1).find((heading) => heading.level <= headings[start]!.level);
-  return text.split("\n").slice(headings[start]!.line + 1, end?.line).join("\n");
+  return text
+    .split("\n")
+    .slice(headings[start]!.line + 1, end?.line)
+    .join("\n");
 }
 
 /** Each table row of `section` (outside code), as its cells. */
 export function tableRowsOf(section: string): string[][] {
   return proseLines(section)
     .filter((line) => line.startsWith("|"))
-    .map((line) => line.replace(/^\|/, "").replace(/\|\s*$/, "").split(/(?<!\\)\|/).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .replace(/^\|/, "")
+        .replace(/\|\s*$/, "")
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim()),
+    );
 }
 
 /** The names in backticks in `text`: "`MONGO_URL`, `DOCUMENT_DB`" → MONGO_URL, DOCUMENT_DB. */

@@ -1,4 +1,14 @@
-import { advance, complete, defineFlow, scriptedText, scriptedToolCalls, Step, tool, type FlowEntry, type Script } from "../../src/engine/index.ts";
+import {
+  advance,
+  complete,
+  defineFlow,
+  scriptedText,
+  scriptedToolCalls,
+  Step,
+  tool,
+  type FlowEntry,
+  type Script,
+} from "../../src/engine/index.ts";
 
 class FarewellStep extends Step {
   systemPrompt(): string {
@@ -16,19 +26,28 @@ class GreetStep extends Step {
     return "You are GreetStep of RelayFlow: move on with go.";
   }
 
-  @tool({ name: "go", description: "Move to FarewellStep.", parameters: { type: "object", additionalProperties: false } })
+  @tool({
+    name: "go",
+    description: "Move to FarewellStep.",
+    parameters: { type: "object", additionalProperties: false },
+  })
   go() {
     return advance(FarewellStep, "Moved to FarewellStep.");
   }
 }
 
 /** Two steps: any message on GreetStep moves to FarewellStep, any message there completes the run. */
-export const RelayFlow = defineFlow({ name: "RelayFlow", description: "Greets, then says goodbye.", steps: [GreetStep, FarewellStep] });
+export const RelayFlow = defineFlow({
+  name: "RelayFlow",
+  description: "Greets, then says goodbye.",
+  steps: [GreetStep, FarewellStep],
+});
 
 const relayScript: Script = ({ latest, context }) => {
   if (latest?.role === "handoff") return scriptedText(`${context.step}: say anything.`);
   if (latest?.role === "tool") return scriptedText(latest.content);
-  if (latest?.role === "user") return scriptedToolCalls([{ name: context.step === "GreetStep" ? "go" : "finish", args: {} }]);
+  if (latest?.role === "user")
+    return scriptedToolCalls([{ name: context.step === "GreetStep" ? "go" : "finish", args: {} }]);
   return undefined;
 };
 

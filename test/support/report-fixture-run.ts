@@ -16,14 +16,31 @@ export function runReportFixture(dir: string, env: Record<string, string> = {}):
   const specs = join(dir, "specs");
   mkdirSync(scenarios, { recursive: true });
   mkdirSync(specs, { recursive: true });
-  const basic = JSON.parse(readFileSync(fixtureScenario("basic-flow"), "utf8")) as { turns: Record<string, unknown>[] } & Record<string, unknown>;
+  const basic = JSON.parse(readFileSync(fixtureScenario("basic-flow"), "utf8")) as {
+    turns: Record<string, unknown>[];
+  } & Record<string, unknown>;
   delete basic["$schema"];
   const [first, second, ...rest] = basic.turns;
   writeFileSync(join(scenarios, "whole-conversation.scenario.json"), JSON.stringify(basic));
-  writeFileSync(join(scenarios, "name-then-cities.scenario.json"), JSON.stringify({ ...basic, tags: ["regression"], turns: [first, { ...second, expectedActiveStep: "AddressStep" }, ...rest] }));
+  writeFileSync(
+    join(scenarios, "name-then-cities.scenario.json"),
+    JSON.stringify({
+      ...basic,
+      tags: ["regression"],
+      turns: [first, { ...second, expectedActiveStep: "AddressStep" }, ...rest],
+    }),
+  );
   writeFileSync(
     join(scenarios, "markup-as-name.scenario.json"),
-    JSON.stringify({ flowName: "BasicFlow", tags: ["security"], turns: INJECTIONS.map((input, index) => ({ label: `markup ${index + 1}`, input, expectedActiveStep: "WeatherStep" })) }),
+    JSON.stringify({
+      flowName: "BasicFlow",
+      tags: ["security"],
+      turns: INJECTIONS.map((input, index) => ({
+        label: `markup ${index + 1}`,
+        input,
+        expectedActiveStep: "WeatherStep",
+      })),
+    }),
   );
   const from = (path: string) => JSON.stringify(join(ROOT, path));
   writeFileSync(

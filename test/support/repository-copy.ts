@@ -34,14 +34,26 @@ const kebabOf = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").to
 export async function repositoryCopy(prefix: string, teamFlows: readonly string[] = []): Promise<RepositoryCopy> {
   const dir = await tempDir(prefix);
   const path = dir.path;
-  const parts = ["src", "package.json", "tsconfig.json", "tsconfig.contract.json", "scenarios/scenario.schema.json", ...(teamFlows.length ? ["test/fixtures/flows"] : [])];
+  const parts = [
+    "src",
+    "package.json",
+    "tsconfig.json",
+    "tsconfig.contract.json",
+    "scenarios/scenario.schema.json",
+    ...(teamFlows.length ? ["test/fixtures/flows"] : []),
+  ];
   for (const part of parts) cpSync(join(ROOT, part), join(path, part), { recursive: true });
   symlinkSync(join(ROOT, "node_modules"), join(path, "node_modules"), "dir");
   const flows = join(path, "src", "flows");
   writeFileSync(join(flows, "index.ts"), readFileSync(join(flows, "index.ts"), "utf8").replace("...demoFlows, ", ""));
   // Written whole, so a checkout that already registers flows of its own gets the same copy.
-  const imports = teamFlows.length ? `import { ${teamFlows.join(", ")} } from "../../test/fixtures/flows/index.ts";\n` : "";
-  writeFileSync(join(flows, "team-flows.ts"), `import type { FlowEntry } from "../engine/index.ts";\n${imports}\nexport const teamFlows: readonly FlowEntry[] = Object.freeze([${teamFlows.join(", ")}]);\n`);
+  const imports = teamFlows.length
+    ? `import { ${teamFlows.join(", ")} } from "../../test/fixtures/flows/index.ts";\n`
+    : "";
+  writeFileSync(
+    join(flows, "team-flows.ts"),
+    `import type { FlowEntry } from "../engine/index.ts";\n${imports}\nexport const teamFlows: readonly FlowEntry[] = Object.freeze([${teamFlows.join(", ")}]);\n`,
+  );
   if (teamFlows.length) mkdirSync(join(path, "test", "flows"), { recursive: true });
   for (const flowName of teamFlows.map(flowNameOf)) {
     writeFileSync(
@@ -49,13 +61,15 @@ export async function repositoryCopy(prefix: string, teamFlows: readonly string[
       `import { registeredFlows } from "../../src/flows/index.ts";\nimport { describeFlowScenarios } from "../../src/testing/index.ts";\n\ndescribeFlowScenarios(${JSON.stringify(flowName)}, { flows: registeredFlows });\n`,
     );
   }
-  const run = (command: string, args: string[], env: Record<string, string> = {}) => runCommand(command, args, { FLOW_CHECKLIST: "", ...env }, undefined, path);
+  const run = (command: string, args: string[], env: Record<string, string> = {}) =>
+    runCommand(command, args, { FLOW_CHECKLIST: "", ...env }, undefined, path);
   return {
     path,
     run,
     scenarioFile: (name) => join("scenarios", `${name}.scenario.json`),
     // TAP by name: from Node 23 on, the default reporter is spec even when the output is a pipe.
-    testFlows: (scenarioFile, env) => run("npm", ["run", "-s", "test:flows", "--", scenarioFile, "--test-reporter=tap"], env),
+    testFlows: (scenarioFile, env) =>
+      run("npm", ["run", "-s", "test:flows", "--", scenarioFile, "--test-reporter=tap"], env),
     remove: dir.remove,
   };
 }

@@ -23,7 +23,11 @@ function point(id: string, status: PointStatus, parent?: string): ChecklistPoint
  * it when every point it can prove is proved: the project's points not judged (not in this run),
  * a child's points but its own not applicable. `statuses` set points otherwise, by flow and point.
  */
-export function sampleChecklist(flow: FlowDefinition, statuses: Record<string, Record<string, PointStatus>> = {}, fields: Partial<FlowChecklist> = {}): FlowChecklist[] {
+export function sampleChecklist(
+  flow: FlowDefinition,
+  statuses: Record<string, Record<string, PointStatus>> = {},
+  fields: Partial<FlowChecklist> = {},
+): FlowChecklist[] {
   const ids = Object.keys(POINT_TITLES);
   const head = { scenarios: { total: 1, ran: 1 }, judged: true, strict: false, ...fields };
   const root: FlowChecklist = {
@@ -31,21 +35,30 @@ export function sampleChecklist(flow: FlowDefinition, statuses: Record<string, R
     ...head,
     points: ids.map((id) => point(id, statuses[flow.name]?.[id] ?? (PROJECT_POINTS.has(id) ? "not judged" : "proved"))),
   };
-  const children = flow.children.map((child): FlowChecklist => ({
-    flow: child.name,
-    childOf: flow.name,
-    ...head,
-    points: ids.map((id) => point(id, statuses[child.name]?.[id] ?? (CHILD_POINTS.has(id) ? "proved" : "not applicable"), flow.name)),
-  }));
+  const children = flow.children.map(
+    (child): FlowChecklist => ({
+      flow: child.name,
+      childOf: flow.name,
+      ...head,
+      points: ids.map((id) =>
+        point(id, statuses[child.name]?.[id] ?? (CHILD_POINTS.has(id) ? "proved" : "not applicable"), flow.name),
+      ),
+    }),
+  );
   return [root, ...children];
 }
 
 /** The coverage of `flow` and its children after `scenarios` scenarios that reached every step and saw every tool advance and refuse. */
 export function sampleCoverage(flow: FlowDefinition, scenarios = 1, childOf?: string): FlowCoverage {
   const steps = Object.fromEntries(flow.stepNames.map((step) => [step, true]));
-  const tools = Object.fromEntries(flow.stepNames.flatMap((step) => flow.tools(step).map((tool) => [`${step}.${tool.name}`, ["advance", "stay"]])));
+  const tools = Object.fromEntries(
+    flow.stepNames.flatMap((step) => flow.tools(step).map((tool) => [`${step}.${tool.name}`, ["advance", "stay"]])),
+  );
   const entry = { ...(childOf ? { childOf } : {}), scenarios: childOf ? 0 : scenarios, steps, tools };
-  return Object.assign({ [flow.name]: entry }, ...flow.children.map((child) => sampleCoverage(child, 0, childOf ?? flow.name)));
+  return Object.assign(
+    { [flow.name]: entry },
+    ...flow.children.map((child) => sampleCoverage(child, 0, childOf ?? flow.name)),
+  );
 }
 
 /** The checklist of `flow` and its children when only `ran` of its `total` scenario files ran: not judged, as runChecklist words it. */
@@ -53,6 +66,8 @@ export function sampleUnjudged(flow: FlowDefinition, total: number, ran: number)
   const why = `${total - ran} of its ${total} scenario files did not run here: run them all (npm run test:flows)`;
   return sampleChecklist(flow, {}, { judged: false, scenarios: { total, ran } }).map((entry) => ({
     ...entry,
-    points: entry.points.map((each) => (each.status === "not applicable" ? each : { id: each.id, status: "not judged" as const, detail: why })),
+    points: entry.points.map((each) =>
+      each.status === "not applicable" ? each : { id: each.id, status: "not judged" as const, detail: why },
+    ),
   }));
 }

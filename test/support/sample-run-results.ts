@@ -17,8 +17,16 @@ export function sampleTurn(number: number, fields: Partial<TurnResult> = {}): Tu
 }
 
 /** A conversation of `turns`, its outcome the worst of theirs. */
-export function sampleConversation(name: string, turns: TurnResult[], fields: Partial<ConversationResult> = {}): ConversationResult {
-  const outcome = turns.some((turn) => turn.outcome === "failed") ? "failed" : turns.every((turn) => turn.outcome === "skipped") ? "skipped" : "passed";
+export function sampleConversation(
+  name: string,
+  turns: TurnResult[],
+  fields: Partial<ConversationResult> = {},
+): ConversationResult {
+  const outcome = turns.some((turn) => turn.outcome === "failed")
+    ? "failed"
+    : turns.every((turn) => turn.outcome === "skipped")
+      ? "skipped"
+      : "passed";
   return {
     id: `journeys/${name}.scenario.json#${name}`,
     file: `journeys/${name}.scenario.json`,

@@ -10,7 +10,10 @@ const ROOT = resolve(import.meta.dirname, "..", "..");
 export function writeScenarioSpec(dir: string, name: string, scenarioFile: string, artifactsDir?: string): string {
   const spec = join(dir, `${name}.spec.ts`);
   const files = `files: [${JSON.stringify(scenarioFile)}]`;
-  const options = artifactsDir === undefined ? `{ flows: [basicFlowEntry], ${files} }` : `{ flows: [basicFlowEntry], ${files}, artifactsDir: ${JSON.stringify(artifactsDir)} }`;
+  const options =
+    artifactsDir === undefined
+      ? `{ flows: [basicFlowEntry], ${files} }`
+      : `{ flows: [basicFlowEntry], ${files}, artifactsDir: ${JSON.stringify(artifactsDir)} }`;
   writeFileSync(
     spec,
     [
@@ -29,7 +32,12 @@ export function writeScenarioSpec(dir: string, name: string, scenarioFile: strin
  * with describeFlowScenarios and the BasicFlow fixture (artifacts in `<dir>/artifacts`), for a test
  * to run in a child process.
  */
-export function writeFlowSpec(dir: string, name: string, scenariosDir: string, artifactsDir = join(dir, "artifacts")): string {
+export function writeFlowSpec(
+  dir: string,
+  name: string,
+  scenariosDir: string,
+  artifactsDir = join(dir, "artifacts"),
+): string {
   const spec = join(dir, `${name}.spec.ts`);
   const options = `{ flows: [basicFlowEntry], dir: ${JSON.stringify(scenariosDir)}, artifactsDir: ${JSON.stringify(artifactsDir)} }`;
   writeFileSync(

@@ -12,7 +12,10 @@ import { EXIT_AFTER_COMMIT, exitingAfterCommit } from "./exit-after-commit.ts";
 // exit right after its n-th commit, before answering.
 const config = loadConfig();
 const exitAfter = config.env[EXIT_AFTER_COMMIT];
-const store = exitAfter === undefined ? undefined : exitingAfterCommit(await openSessionStore(config, "data/flowcheck.sqlite"), Number(exitAfter));
+const store =
+  exitAfter === undefined
+    ? undefined
+    : exitingAfterCommit(await openSessionStore(config, "data/flowcheck.sqlite"), Number(exitAfter));
 const app = await createApp({ config, flows: [basicFlowEntry], ...(store ? { store } : {}) });
 const running = await serve(app);
 console.log(`flowcheck: serving ${running.url} with sessions in ${app.store.description}`);

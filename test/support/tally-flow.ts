@@ -1,4 +1,14 @@
-import { defineFlow, scriptedText, scriptedToolCalls, Step, stay, tool, type FlowEntry, type Script, type StepContext } from "../../src/engine/index.ts";
+import {
+  defineFlow,
+  scriptedText,
+  scriptedToolCalls,
+  Step,
+  stay,
+  tool,
+  type FlowEntry,
+  type Script,
+  type StepContext,
+} from "../../src/engine/index.ts";
 
 interface TallyState {
   count?: number;
@@ -18,7 +28,8 @@ export function holdTallies(): { reached: (count?: number) => Promise<void>; rel
   arrived = 0;
   arrivals = [];
   return {
-    reached: (count = 1) => (arrived >= count ? Promise.resolve() : new Promise((done) => arrivals.push({ count, done }))),
+    reached: (count = 1) =>
+      arrived >= count ? Promise.resolve() : new Promise((done) => arrivals.push({ count, done })),
     release: () => {
       held = undefined;
       release();
@@ -36,7 +47,11 @@ class TallyStep extends Step<TallyState> {
     return "You are TallyStep of TallyFlow: count every message with tally.";
   }
 
-  @tool({ name: "tally", description: "Count one more message.", parameters: { type: "object", additionalProperties: false } })
+  @tool({
+    name: "tally",
+    description: "Count one more message.",
+    parameters: { type: "object", additionalProperties: false },
+  })
   async tally(_args: object, context: StepContext<TallyState>) {
     if (held) {
       arrive();

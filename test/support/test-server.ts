@@ -23,7 +23,12 @@ export interface TestServer {
  * as `npm start` does with FLOW_API_TOKEN.
  */
 export async function startTestServer(
-  options: Omit<AppOptions, "config" | "store" | "flows"> & { flows: readonly FlowEntry[]; env?: Record<string, string>; sqlite?: SqliteStoreOptions; apiToken?: string },
+  options: Omit<AppOptions, "config" | "store" | "flows"> & {
+    flows: readonly FlowEntry[];
+    env?: Record<string, string>;
+    sqlite?: SqliteStoreOptions;
+    apiToken?: string;
+  },
 ): Promise<TestServer> {
   const dir = await tempDir("server");
   const sqlitePath = join(dir.path, "sessions.sqlite");

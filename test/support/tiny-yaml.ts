@@ -6,7 +6,8 @@
  */
 export function parseTinyYaml(text: string): unknown {
   const lines = text.split("\n").map((raw, index) => ({ raw, number: index + 1 }));
-  for (const line of lines) if (/^\s*\t/.test(line.raw)) throw new Error(`line ${line.number}: a tab in the indentation`);
+  for (const line of lines)
+    if (/^\s*\t/.test(line.raw)) throw new Error(`line ${line.number}: a tab in the indentation`);
   const parser = new Parser(lines.filter((line) => line.raw.trim() !== "" && !/^\s*#/.test(line.raw)));
   const value = parser.block(0);
   if (!parser.done()) throw new Error(`line ${parser.line()}: not part of the document's structure`);
@@ -29,7 +30,11 @@ function stripComment(text: string): string {
 function scalar(text: string): unknown {
   if (/^".*"$/.test(text)) return JSON.parse(text) as string;
   if (/^'.*'$/.test(text)) return text.slice(1, -1).replace(/''/g, "'");
-  if (/^\[.*\]$/.test(text)) return text.slice(1, -1).split(",").map((item) => scalar(item.trim()));
+  if (/^\[.*\]$/.test(text))
+    return text
+      .slice(1, -1)
+      .split(",")
+      .map((item) => scalar(item.trim()));
   if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text);
   if (text === "true" || text === "false") return text === "true";
   if (/^[[\]{}>&*!%@`]/.test(text)) throw new Error(`${JSON.stringify(text)} is YAML this parser does not read`);
@@ -51,18 +56,29 @@ class Parser {
   /** The mapping or sequence whose lines start at `indent`. */
   block(indent: number): unknown {
     const first = this.lines[this.#at];
-    if (!first || indentOf(first) !== indent) throw new Error(`line ${first?.number ?? "end"}: expected a block indented ${indent}`);
-    return first.raw.trimStart().startsWith("- ") || first.raw.trim() === "-" ? this.sequence(indent) : this.mapping(indent);
+    if (!first || indentOf(first) !== indent)
+      throw new Error(`line ${first?.number ?? "end"}: expected a block indented ${indent}`);
+    return first.raw.trimStart().startsWith("- ") || first.raw.trim() === "-"
+      ? this.sequence(indent)
+      : this.mapping(indent);
   }
 
   sequence(indent: number): unknown[] {
     const items: unknown[] = [];
-    while (!this.done() && indentOf(this.lines[this.#at]!) === indent && this.lines[this.#at]!.raw.trimStart().startsWith("-")) {
+    while (
+      !this.done() &&
+      indentOf(this.lines[this.#at]!) === indent &&
+      this.lines[this.#at]!.raw.trimStart().startsWith("-")
+    ) {
       const line = this.lines[this.#at]!;
       const rest = line.raw.trimStart().slice(1);
       // `- key: value` opens a mapping whose keys line up two columns further in.
       this.lines[this.#at] = { raw: `${" ".repeat(indent + 1)}${rest}`, number: line.number };
-      items.push(rest.trim() && !/^\s*[^\s"']+:(\s|$)/.test(rest) ? this.#scalarLine() : this.block(indent + 1 + (rest.length - rest.trimStart().length)));
+      items.push(
+        rest.trim() && !/^\s*[^\s"']+:(\s|$)/.test(rest)
+          ? this.#scalarLine()
+          : this.block(indent + 1 + (rest.length - rest.trimStart().length)),
+      );
     }
     return items;
   }
@@ -83,7 +99,8 @@ class Parser {
       const value = stripComment(match[2] ?? "");
       map[key] = value === "|" ? this.#blockScalar(indent) : value ? scalar(value) : this.#nested(indent, line);
     }
-    if (!this.done() && indentOf(this.lines[this.#at]!) > indent) throw new Error(`line ${this.line()}: indented more than its mapping`);
+    if (!this.done() && indentOf(this.lines[this.#at]!) > indent)
+      throw new Error(`line ${this.line()}: indented more than its mapping`);
     return map;
   }
 

@@ -6,7 +6,9 @@ import { relative } from "node:path";
  * found in the text, so a test does not pin the line a fixture's layout happens to give.
  */
 export function turnLocation(file: string, label: string, cwd = process.cwd()): string {
-  const line = readFileSync(file, "utf8").split("\n").findIndex((text) => text.includes(`"label": ${JSON.stringify(label)}`));
+  const line = readFileSync(file, "utf8")
+    .split("\n")
+    .findIndex((text) => text.includes(`"label": ${JSON.stringify(label)}`));
   if (line === -1) throw new Error(`${file} has no turn labelled ${JSON.stringify(label)}`);
   return `${relative(cwd, file)}:${line + 1}`;
 }

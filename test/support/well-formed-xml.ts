@@ -30,7 +30,8 @@ export function wellFormedXml(xml: string): string[] {
   while (at < xml.length && problems.length === 0) {
     const next = xml.indexOf("<", at);
     const text = xml.slice(at, next === -1 ? xml.length : next);
-    if (!entitiesOk(text) || text.includes(">")) problems.push(`bad text at ${at}: ${JSON.stringify(text.slice(0, 40))}`);
+    if (!entitiesOk(text) || text.includes(">"))
+      problems.push(`bad text at ${at}: ${JSON.stringify(text.slice(0, 40))}`);
     if (open.length === 0 && text.trim()) problems.push(`text outside the root at ${at}`);
     if (next === -1) break;
     tag.lastIndex = next;
@@ -52,7 +53,8 @@ export function wellFormedXml(xml: string): string[] {
       const attribute = ATTRIBUTE.exec(xml);
       if (!attribute) break;
       if (seen.has(attribute[1]!)) problems.push(`${name} has ${attribute[1]} twice`);
-      if (!entitiesOk(attribute[2]!)) problems.push(`bad attribute value at ${at}: ${JSON.stringify(attribute[2]!.slice(0, 40))}`);
+      if (!entitiesOk(attribute[2]!))
+        problems.push(`bad attribute value at ${at}: ${JSON.stringify(attribute[2]!.slice(0, 40))}`);
       seen.add(attribute[1]!);
       at = ATTRIBUTE.lastIndex;
     }

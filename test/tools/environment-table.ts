@@ -33,7 +33,10 @@ if (import.meta.filename === process.argv[1] || import.meta.filename === resolve
   if (process.argv.includes("--write")) {
     const text = readFileSync(REFERENCE, "utf8");
     const current = environmentTableIn(text);
-    if (current === undefined) throw new Error(`${REFERENCE} has no Environment table to replace (a "${HEADER.split("\n")[0]}" header under "## Environment")`);
+    if (current === undefined)
+      throw new Error(
+        `${REFERENCE} has no Environment table to replace (a "${HEADER.split("\n")[0]}" header under "## Environment")`,
+      );
     writeFileSync(REFERENCE, text.replace(current, table));
     console.log(`environment-table: wrote ${Object.keys(ENVIRONMENT_VARIABLES).length} rows into ${REFERENCE}`);
   } else {

@@ -40,13 +40,19 @@ test("braces in strings, templates, regular expressions and comments do not end 
     `  return 2;`,
     `}`,
   ].join("\n");
-  assert.deepEqual(longFunctionsIn("b.ts", text, 0).map((found) => [found.name, found.lines]), [
-    ["tricky", 6],
-    ["after", 3],
-  ]);
+  assert.deepEqual(
+    longFunctionsIn("b.ts", text, 0).map((found) => [found.name, found.lines]),
+    [
+      ["tricky", 6],
+      ["after", 3],
+    ],
+  );
 });
 
 test("control statements are not taken for functions", () => {
   const text = [`function f(x: number) {`, `  if (x) {`, body(4), `  }`, `  for (;;) {`, `  }`, `}`].join("\n");
-  assert.deepEqual(longFunctionsIn("c.ts", text, 2).map((found) => found.name), ["f"]);
+  assert.deepEqual(
+    longFunctionsIn("c.ts", text, 2).map((found) => found.name),
+    ["f"],
+  );
 });

@@ -65,7 +65,9 @@ export function longFunctionsIn(file: string, text: string, max: number): LongFu
   lines.reduce((offset, line) => (offsets.push(offset), offset + line.length + 1), 0);
   const found: LongFunction[] = [];
   lines.forEach((line, index) => {
-    const name = START.map((pattern) => pattern.exec(line)?.[1]).find((match) => match !== undefined && !NOT_NAMES.has(match));
+    const name = START.map((pattern) => pattern.exec(line)?.[1]).find(
+      (match) => match !== undefined && !NOT_NAMES.has(match),
+    );
     if (!name) return;
     // The body's brace: the first `{` after the parameters, on this line or the next few.
     const from = offsets[index]! + line.search(/\S/);

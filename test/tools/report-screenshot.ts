@@ -16,7 +16,8 @@ const dir = await tempDir("report-screenshot");
 const browser = await HeadlessChromium.launch();
 try {
   const run = await runReportFixture(dir.path, { JUDGE: "off" });
-  if (run.code !== 1) throw new Error(`the fixture suite should fail one scenario; it exited ${run.code}:\n${run.stdout}\n${run.stderr}`);
+  if (run.code !== 1)
+    throw new Error(`the fixture suite should fail one scenario; it exited ${run.code}:\n${run.stdout}\n${run.stderr}`);
   const { page } = await browser.open(join(dir.path, "test", ".tmp", "report.html"), { width: 1000, height: 1300 });
   await page.screenshot({ path: OUT });
   console.log(`docs:screenshot: wrote ${OUT}`);

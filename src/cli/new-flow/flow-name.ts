@@ -14,7 +14,8 @@ export interface FlowNames {
   camel: string;
 }
 
-const RULE = "a flow name is PascalCase letters and digits ending in Flow, with something before it, e.g. TeaFlow or OrderStatusFlow";
+const RULE =
+  "a flow name is PascalCase letters and digits ending in Flow, with something before it, e.g. TeaFlow or OrderStatusFlow";
 
 function kebabOf(pascal: string): string {
   return pascal.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
@@ -23,7 +24,10 @@ function kebabOf(pascal: string): string {
 /** The names for `flow`, or `flow_name_invalid` with the rule. */
 export function flowNamesOf(flow: string | undefined): FlowNames {
   if (!flow || !/^[A-Z][A-Za-z0-9]*Flow$/.test(flow) || flow === "Flow") {
-    throw new FlowcheckError("flow_name_invalid", `${JSON.stringify(flow ?? "")} is not a flow name: ${RULE}. Run npm run new:flow -- TeaFlow.`);
+    throw new FlowcheckError(
+      "flow_name_invalid",
+      `${JSON.stringify(flow ?? "")} is not a flow name: ${RULE}. Run npm run new:flow -- TeaFlow.`,
+    );
   }
   const kebab = kebabOf(flow);
   return { flow, folder: kebab.replace(/-flow$/, ""), kebab, camel: flow[0]!.toLowerCase() + flow.slice(1) };
@@ -40,12 +44,20 @@ function sourcesUnder(dir: string): string[] {
 
 /** Refuses a name a flow under `src/flows/` already defines (`name: "TeaFlow"`), or whose files exist. */
 export function assertNameFree(root: string, names: FlowNames, paths: readonly string[]): void {
-  const definedIn = sourcesUnder(join(root, "src", "flows")).find((file) => readFileSync(file, "utf8").includes(`name: ${JSON.stringify(names.flow)}`));
+  const definedIn = sourcesUnder(join(root, "src", "flows")).find((file) =>
+    readFileSync(file, "utf8").includes(`name: ${JSON.stringify(names.flow)}`),
+  );
   if (definedIn) {
-    throw new FlowcheckError("flow_name_taken", `${names.flow} is taken: ${definedIn} defines a flow of that name. Choose another name (${RULE}).`);
+    throw new FlowcheckError(
+      "flow_name_taken",
+      `${names.flow} is taken: ${definedIn} defines a flow of that name. Choose another name (${RULE}).`,
+    );
   }
   const existing = paths.filter((path) => existsSync(join(root, path)));
   if (existing.length) {
-    throw new FlowcheckError("flow_name_taken", `${names.flow} is taken: ${existing.join(", ")} already exist${existing.length === 1 ? "s" : ""}. Choose another name, or remove them first.`);
+    throw new FlowcheckError(
+      "flow_name_taken",
+      `${names.flow} is taken: ${existing.join(", ")} already exist${existing.length === 1 ? "s" : ""}. Choose another name, or remove them first.`,
+    );
   }
 }

@@ -7,11 +7,21 @@ const LIST = /(export const teamFlows: readonly FlowEntry\[\] = (?:Object\.freez
 export function registerTeamFlow(text: string, names: FlowNames, file: string): string {
   const list = LIST.exec(text);
   if (!list) {
-    throw new FlowcheckError("team_flows_unreadable", `${file} has no "export const teamFlows: readonly FlowEntry[] = [...]" list to add ${names.flow} to; restore that line (see docs/first-flow.md, step 4), then run new:flow again.`);
+    throw new FlowcheckError(
+      "team_flows_unreadable",
+      `${file} has no "export const teamFlows: readonly FlowEntry[] = [...]" list to add ${names.flow} to; restore that line (see docs/first-flow.md, step 4), then run new:flow again.`,
+    );
   }
-  const entries = list[2]!.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = list[2]!
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const imports = `import { ${names.camel}Entry } from "./${names.folder}/index.ts";\n`;
-  const listed = text.replace(LIST, (_all, head: string, _items: string, tail: string) => `${head}${[...entries, `${names.camel}Entry`].join(", ")}${tail}`);
+  const listed = text.replace(
+    LIST,
+    (_all, head: string, _items: string, tail: string) =>
+      `${head}${[...entries, `${names.camel}Entry`].join(", ")}${tail}`,
+  );
   const lastImport = [...listed.matchAll(/^import .*;\n/gm)].at(-1);
   const at = lastImport ? lastImport.index + lastImport[0].length : 0;
   return listed.slice(0, at) + imports + listed.slice(at);

@@ -32,11 +32,17 @@ export function planScaffold(root: string, flowName: string | undefined): Scaffo
   assertNameFree(root, names, [folder, ...created.keys()]);
   const registry = join(root, TEAM_FLOWS);
   if (!existsSync(registry)) {
-    throw new FlowcheckError("team_flows_unreadable", `${TEAM_FLOWS} is missing: new:flow registers ${names.flow} there. Restore it (see docs/first-flow.md, step 4), then run new:flow again.`);
+    throw new FlowcheckError(
+      "team_flows_unreadable",
+      `${TEAM_FLOWS} is missing: new:flow registers ${names.flow} there. Restore it (see docs/first-flow.md, step 4), then run new:flow again.`,
+    );
   }
-  return { names, created, registry: { path: TEAM_FLOWS, text: registerTeamFlow(readFileSync(registry, "utf8"), names, TEAM_FLOWS) } };
+  return {
+    names,
+    created,
+    registry: { path: TEAM_FLOWS, text: registerTeamFlow(readFileSync(registry, "utf8"), names, TEAM_FLOWS) },
+  };
 }
-
 
 /** Writes the plan, all or nothing: on a failed write, what was written is removed and the registry restored. */
 export function writeScaffold(root: string, plan: ScaffoldPlan): void {

@@ -38,6 +38,8 @@ export class AddressStep extends Step<AddressState, BasicFlowTypes> {
     }
     const address = check.output;
     context.state.address = address;
-    return complete(`Saved the address ${address.street}, ${address.city}, ${address.state} ${address.zip}. Thank the user; everything is done.`);
+    return complete(
+      `Saved the address ${address.street}, ${address.city}, ${address.state} ${address.zip}. Thank the user; everything is done.`,
+    );
   }
 }

@@ -24,11 +24,16 @@ function weatherCalls(text: string) {
 const basicFlow: Script = (request) => {
   const { system, latest } = request;
   // The engine refused the tool's arguments (e.g. a 300-character name): ask again, in any step.
-  const refused = latest?.role === "tool" ? /^Invalid arguments for \w+: (.+?)\. Call it again/.exec(latest.content) : null;
+  const refused =
+    latest?.role === "tool" ? /^Invalid arguments for \w+: (.+?)\. Call it again/.exec(latest.content) : null;
   if (refused) return scriptedText(`Sorry, I couldn't use that (${refused[1]}). Could you say it again, shorter?`);
   // A tool refused text it cannot save (a control character, a broken one): say why, in any step.
-  const unsavable = latest?.role === "tool" ? /^(.+?) contains (.+?), which cannot be saved\./.exec(latest.content) : null;
-  if (unsavable) return scriptedText(`Sorry, ${unsavable[1]!.toLowerCase()} you sent contains ${unsavable[2]}, which I can't save. Could you type it again?`);
+  const unsavable =
+    latest?.role === "tool" ? /^(.+?) contains (.+?), which cannot be saved\./.exec(latest.content) : null;
+  if (unsavable)
+    return scriptedText(
+      `Sorry, ${unsavable[1]!.toLowerCase()} you sent contains ${unsavable[2]}, which I can't save. Could you type it again?`,
+    );
   return (
     (system.includes("collect the user's real full name") ? nameStepReply(request) : undefined) ??
     (system.includes("exactly two city aliases") ? weatherStepReply(request) : undefined) ??
@@ -44,7 +49,8 @@ const nameStepReply: Script = ({ latest }) => {
   }
   if (latest?.role === "tool") {
     const placeholder = /^"(.+?)" is a placeholder/.exec(latest.content);
-    if (placeholder) return scriptedText(`Sorry, "${placeholder[1]}" looks like a placeholder. What is your real name?`);
+    if (placeholder)
+      return scriptedText(`Sorry, "${placeholder[1]}" looks like a placeholder. What is your real name?`);
   }
   return undefined;
 };
@@ -54,10 +60,18 @@ const weatherStepReply: Script = ({ messages, latest }) => {
   // Handed the turn by NameStep: the user may have named the cities in the same message.
   if (latest?.role === "handoff") {
     const name = /^Saved the name (.+)\.$/.exec(latest.content)?.[1];
-    return weatherCalls(turnMessage(messages)) ?? scriptedText(`Nice to meet you, ${name}. Which two cities should I check? Give two aliases, like LA, NYC.`);
+    return (
+      weatherCalls(turnMessage(messages)) ??
+      scriptedText(`Nice to meet you, ${name}. Which two cities should I check? Give two aliases, like LA, NYC.`)
+    );
   }
-  if (latest?.role === "user") return weatherCalls(latest.content) ?? scriptedText("Please give exactly two city aliases, like LA, NYC.");
-  if (latest?.role === "tool") return scriptedText(latest.content.replace(/ Ask the user.*$| The aliases are.*$/, "") + " Please give two known city aliases, like LA, NYC.");
+  if (latest?.role === "user")
+    return weatherCalls(latest.content) ?? scriptedText("Please give exactly two city aliases, like LA, NYC.");
+  if (latest?.role === "tool")
+    return scriptedText(
+      latest.content.replace(/ Ask the user.*$| The aliases are.*$/, "") +
+        " Please give two known city aliases, like LA, NYC.",
+    );
   return undefined;
 };
 
@@ -85,7 +99,9 @@ const addressCheck: Script = ({ system, latest }) => {
   if (latest?.role === "user") {
     const parts = ONE_LINE_ADDRESS.exec(latest.content.trim());
     if (!parts) return scriptedText("The address needs a street, a city, a state and a ZIP code, separated by commas.");
-    return scriptedToolCalls([{ name: "normalize_address", args: { street: parts[1], city: parts[2], state: parts[3], zip: parts[4] } }]);
+    return scriptedToolCalls([
+      { name: "normalize_address", args: { street: parts[1], city: parts[2], state: parts[3], zip: parts[4] } },
+    ]);
   }
   if (latest?.role === "tool") return scriptedText(latest.content);
   return undefined;

@@ -5,7 +5,17 @@ export interface NameState {
   name?: string;
 }
 
-const PLACEHOLDERS = new Set(["john doe", "jane doe", "test", "test user", "asdf", "name", "your name", "first last", "foo bar"]);
+const PLACEHOLDERS = new Set([
+  "john doe",
+  "jane doe",
+  "test",
+  "test user",
+  "asdf",
+  "name",
+  "your name",
+  "first last",
+  "foo bar",
+]);
 
 export class NameStep extends Step<NameState, BasicFlowTypes> {
   systemPrompt(): string {
@@ -30,7 +40,9 @@ export class NameStep extends Step<NameState, BasicFlowTypes> {
     const unsavable = characterProblem(name, "The name");
     if (unsavable) return stay(unsavable);
     if (PLACEHOLDERS.has(name.toLowerCase())) {
-      return stay(`"${name}" is a placeholder, not a real name. Tell the user "${name}" is not accepted and ask for their real name.`);
+      return stay(
+        `"${name}" is a placeholder, not a real name. Tell the user "${name}" is not accepted and ask for their real name.`,
+      );
     }
     context.state.name = name;
     return advance("WeatherStep", `Saved the name ${name}.`);

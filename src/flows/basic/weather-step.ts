@@ -33,7 +33,9 @@ export class WeatherStep extends Step<WeatherState, BasicFlowTypes> {
     const alias = given.toUpperCase();
     const weather = WEATHER_FIXTURE[alias];
     if (!weather) {
-      return stay(`"${args.cityName}" is not a known city alias. The aliases are ${ALIASES.join(", ")}; ask the user to pick from them.`);
+      return stay(
+        `"${args.cityName}" is not a known city alias. The aliases are ${ALIASES.join(", ")}; ask the user to pick from them.`,
+      );
     }
     const saved = Object.keys(context.state);
     if (!saved.includes(`city_${alias}`) && saved.length >= 2) {

@@ -1,5 +1,13 @@
 import moment from "moment";
-import { Step, tool, stay, complete, characterProblem, type DeepReadonly, type StepContext } from "../../engine/index.ts";
+import {
+  Step,
+  tool,
+  stay,
+  complete,
+  characterProblem,
+  type DeepReadonly,
+  type StepContext,
+} from "../../engine/index.ts";
 import type { HomeInsuranceFlowTypes } from "./home-insurance-flow.ts";
 import { policyNumberOf } from "./policy-number-of.ts";
 import type { Quote } from "./quote-step.ts";
@@ -19,7 +27,17 @@ export interface BindState {
   policy?: Policy;
 }
 
-const PLACEHOLDERS = new Set(["john doe", "jane doe", "test", "test user", "asdf", "name", "your name", "first last", "foo bar"]);
+const PLACEHOLDERS = new Set([
+  "john doe",
+  "jane doe",
+  "test",
+  "test user",
+  "asdf",
+  "name",
+  "your name",
+  "first last",
+  "foo bar",
+]);
 
 /** Cover can start from today up to this many days ahead, as a quote is only held that long. */
 const LATEST_START_DAYS = 60;
@@ -50,7 +68,9 @@ export class BindStep extends Step<BindState, HomeInsuranceFlowTypes> {
     ];
     const policy = context.state.policy;
     if (policy) {
-      lines.push(`The policy ${policy.policyNumber} is bound. Confirm it to the user with its policy number and dates, and close the conversation.`);
+      lines.push(
+        `The policy ${policy.policyNumber} is bound. Confirm it to the user with its policy number and dates, and close the conversation.`,
+      );
       return lines.join("\n");
     }
     const { today, latest } = startWindow(context);
@@ -62,11 +82,11 @@ export class BindStep extends Step<BindState, HomeInsuranceFlowTypes> {
     );
     lines.push(
       context.state.insuredName === undefined
-        ? 'The next answer to collect is the named insured\'s full name. ' +
-          'Next question: "What is the full name of the named insured, as it should appear on the policy?"'
+        ? "The next answer to collect is the named insured's full name. " +
+            'Next question: "What is the full name of the named insured, as it should appear on the policy?"'
         : `The next answer to collect is the start date. ` +
-          `Next question: "On what date should cover start? ` +
-          `Please give it as YYYY-MM-DD, from ${today.format(DATE)} to ${latest.format(DATE)}."`,
+            `Next question: "On what date should cover start? ` +
+            `Please give it as YYYY-MM-DD, from ${today.format(DATE)} to ${latest.format(DATE)}."`,
     );
     return lines.join("\n");
   }
@@ -86,14 +106,16 @@ export class BindStep extends Step<BindState, HomeInsuranceFlowTypes> {
     const unsavable = characterProblem(name, "The name");
     if (unsavable) return stay(unsavable);
     if (PLACEHOLDERS.has(name.toLowerCase())) return stay(`"${name}" is a placeholder, not a real name.`);
-    if (name.split(" ").length < 2) return stay(`The named insured needs a first and a last name; "${name}" is one name.`);
+    if (name.split(" ").length < 2)
+      return stay(`The named insured needs a first and a last name; "${name}" is one name.`);
     context.state.insuredName = name;
     return stay(`Saved the named insured: ${name}.`);
   }
 
   @tool({
     name: "bind_policy",
-    description: "Bind the accepted quote as a policy whose cover starts on the given date (YYYY-MM-DD). Needs the named insured first.",
+    description:
+      "Bind the accepted quote as a policy whose cover starts on the given date (YYYY-MM-DD). Needs the named insured first.",
     parameters: {
       type: "object",
       properties: { effectiveDate: { type: "string", minLength: 1, maxLength: 40 } },
@@ -103,14 +125,18 @@ export class BindStep extends Step<BindState, HomeInsuranceFlowTypes> {
   })
   bindPolicy(args: { effectiveDate: string }, context: BindContext) {
     const insuredName = context.state.insuredName;
-    if (insuredName === undefined) return stay("The named insured's full name is still missing; ask for it before the start date.");
+    if (insuredName === undefined)
+      return stay("The named insured's full name is still missing; ask for it before the start date.");
     const start = moment.utc(args.effectiveDate.trim(), DATE, true);
     if (!start.isValid()) return stay(`"${args.effectiveDate}" is not a date written as YYYY-MM-DD.`);
     const { today, latest } = startWindow(context);
     const effectiveDate = start.format(DATE);
-    if (start.isBefore(today)) return stay(`Cover cannot start on ${effectiveDate}, which is in the past: today is ${today.format(DATE)}.`);
+    if (start.isBefore(today))
+      return stay(`Cover cannot start on ${effectiveDate}, which is in the past: today is ${today.format(DATE)}.`);
     if (start.isAfter(latest)) {
-      return stay(`Cover cannot start on ${effectiveDate}: the latest start date is ${latest.format(DATE)}, ${LATEST_START_DAYS} days from today.`);
+      return stay(
+        `Cover cannot start on ${effectiveDate}: the latest start date is ${latest.format(DATE)}, ${LATEST_START_DAYS} days from today.`,
+      );
     }
     const { facts, quote } = accepted(context);
     const policy: Policy = {

@@ -44,8 +44,13 @@ function quoteCall(message: string, system: string): ModelReply | undefined {
   const acceptable = /call accept_quote with premiumCents (\d+)/.exec(system);
   // "bind it at $1,500 a year": the premium the user names, which the tool checks against the quote.
   const named = dollars(message);
-  if (acceptable && ACCEPT.test(message)) return scriptedToolCalls([{ name: "accept_quote", args: { premiumCents: named === undefined ? Number(acceptable[1]) : named * 100 } }]);
-  const fact = CORRECTIONS.find(([words]) => words.test(message))?.[1] ?? /The next fact to collect is the (.+?)\. /.exec(system)?.[1];
+  if (acceptable && ACCEPT.test(message))
+    return scriptedToolCalls([
+      { name: "accept_quote", args: { premiumCents: named === undefined ? Number(acceptable[1]) : named * 100 } },
+    ]);
+  const fact =
+    CORRECTIONS.find(([words]) => words.test(message))?.[1] ??
+    /The next fact to collect is the (.+?)\. /.exec(system)?.[1];
   const call = (name: string, args: Record<string, unknown>) => scriptedToolCalls([{ name, args }]);
   const amount = dollars(message);
   const year = YEAR.exec(message)?.[1];
@@ -73,7 +78,9 @@ function bindCall(message: string, system: string): ModelReply | undefined {
     return scriptedToolCalls([{ name: "save_insured_name", args: { name: message.trim().replace(/\.$/, "") } }]);
   }
   if (system.includes("The next answer to collect is the start date")) {
-    return scriptedToolCalls([{ name: "bind_policy", args: { effectiveDate: ISO_DATE.exec(message)?.[1] ?? message.trim() } }]);
+    return scriptedToolCalls([
+      { name: "bind_policy", args: { effectiveDate: ISO_DATE.exec(message)?.[1] ?? message.trim() } },
+    ]);
   }
   return undefined;
 }
@@ -82,14 +89,20 @@ function bindCall(message: string, system: string): ModelReply | undefined {
 const homeInsuranceFlow: Script = ({ system, latest }) => {
   const question = /Next question: "(.+)"$/m.exec(system)?.[1];
   // The engine refused the tool's arguments: say so and ask again, in any step.
-  const refused = latest?.role === "tool" ? /^Invalid arguments for \w+: (.+?)\. Call it again/.exec(latest.content) : null;
+  const refused =
+    latest?.role === "tool" ? /^Invalid arguments for \w+: (.+?)\. Call it again/.exec(latest.content) : null;
   if (refused) return scriptedText(`Sorry, I couldn't use that (${refused[1]}). ${question ?? ""}`.trim());
   // A tool refused text it cannot save (a control character, a broken one): say why and ask again, in any step.
-  const unsavable = latest?.role === "tool" ? /^(.+?) contains (.+?), which cannot be saved\./.exec(latest.content) : null;
-  if (unsavable) return scriptedText(`Sorry, ${unsavable[1]!.toLowerCase()} you sent contains ${unsavable[2]}, which I can't save. ${question ?? ""}`.trim());
+  const unsavable =
+    latest?.role === "tool" ? /^(.+?) contains (.+?), which cannot be saved\./.exec(latest.content) : null;
+  if (unsavable)
+    return scriptedText(
+      `Sorry, ${unsavable[1]!.toLowerCase()} you sent contains ${unsavable[2]}, which I can't save. ${question ?? ""}`.trim(),
+    );
 
   if (system.includes("preparing a homeowners quote")) {
-    if (latest?.role === "user") return quoteCall(latest.content, system) ?? (question ? scriptedText(question) : undefined);
+    if (latest?.role === "user")
+      return quoteCall(latest.content, system) ?? (question ? scriptedText(question) : undefined);
     if (latest?.role === "tool" && question) return scriptedText(`${latest.content} ${question}`);
   }
   if (system.includes("You bind the homeowners policy")) {
@@ -98,7 +111,8 @@ const homeInsuranceFlow: Script = ({ system, latest }) => {
       return question ? scriptedText(`You accepted the quote of ${premium} a year. ${question}`) : undefined;
     }
     if (latest?.role === "user") return bindCall(latest.content, system);
-    if (latest?.role === "tool" && system.includes(" is bound.")) return scriptedText(`${latest.content} Thank you: your home is insured.`);
+    if (latest?.role === "tool" && system.includes(" is bound."))
+      return scriptedText(`${latest.content} Thank you: your home is insured.`);
     if (latest?.role === "tool" && question) return scriptedText(`${latest.content} ${question}`);
   }
   return undefined;
@@ -117,4 +131,7 @@ const claimsHistory: Script = ({ system, latest }) => {
   return undefined;
 };
 
-export const homeInsuranceFlowScripts: Scripts = Object.freeze({ HomeInsuranceFlow: homeInsuranceFlow, ClaimsHistory: claimsHistory });
+export const homeInsuranceFlowScripts: Scripts = Object.freeze({
+  HomeInsuranceFlow: homeInsuranceFlow,
+  ClaimsHistory: claimsHistory,
+});

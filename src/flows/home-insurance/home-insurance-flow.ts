@@ -15,7 +15,8 @@ export interface HomeInsuranceFlowTypes extends FlowTypes<typeof steps> {}
  */
 export const HomeInsuranceFlow = defineFlow<HomeInsuranceFlowTypes>({
   name: "HomeInsuranceFlow",
-  description: "Collects a home's rating facts, quotes a homeowners policy from a table-driven rating engine, and binds it.",
+  description:
+    "Collects a home's rating facts, quotes a homeowners policy from a table-driven rating engine, and binds it.",
   steps,
   children: [ClaimsHistoryFlow],
 });

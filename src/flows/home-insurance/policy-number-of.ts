@@ -6,7 +6,12 @@ import type { PropertyFacts } from "./rating/index.ts";
  * The policy number, derived from everything bound: the same policy always gets the same number, so
  * a scenario can assert it and a retried bind cannot mint a second one. "HO-<start year>-<8 hex>".
  */
-export function policyNumberOf(policy: { facts: DeepReadonly<PropertyFacts>; premiumCents: number; insuredName: string; effectiveDate: string }): string {
+export function policyNumberOf(policy: {
+  facts: DeepReadonly<PropertyFacts>;
+  premiumCents: number;
+  insuredName: string;
+  effectiveDate: string;
+}): string {
   const { facts } = policy;
   // An array, not the objects, so that the order of keys in the stored state cannot change the number.
   const canonical = JSON.stringify([

@@ -34,7 +34,12 @@ export interface QuoteState {
 
 /** The schema of an arguments object with the one required property `name`, typed as it is written. */
 function oneArgument<const Name extends string, const Schema extends object>(name: Name, schema: Schema) {
-  return { type: "object", properties: { [name]: schema } as { [K in Name]: Schema }, required: [name], additionalProperties: false } as const;
+  return {
+    type: "object",
+    properties: { [name]: schema } as { [K in Name]: Schema },
+    required: [name],
+    additionalProperties: false,
+  } as const;
 }
 
 const WORDS = { type: "string", minLength: 1, maxLength: 300 } as const;
@@ -76,7 +81,8 @@ export class QuoteStep extends Step<QuoteState, HomeInsuranceFlowTypes> {
 
   @tool({
     name: "save_dwelling_value",
-    description: "Save the dwelling value: what it would cost to rebuild the home from the ground up, in whole US dollars.",
+    description:
+      "Save the dwelling value: what it would cost to rebuild the home from the ground up, in whole US dollars.",
     parameters: oneArgument("dollars", { type: "integer" }),
   })
   saveDwellingValue(args: { dollars: number }, context: QuoteContext) {
@@ -88,7 +94,8 @@ export class QuoteStep extends Step<QuoteState, HomeInsuranceFlowTypes> {
 
   @tool({
     name: "save_construction",
-    description: "Save what the home's exterior walls are built of, in the user's own words (e.g. \"brick\", \"wood frame\", \"poured concrete\").",
+    description:
+      'Save what the home\'s exterior walls are built of, in the user\'s own words (e.g. "brick", "wood frame", "poured concrete").',
     parameters: oneArgument("description", WORDS),
   })
   saveConstruction(args: { description: string }, context: QuoteContext) {
@@ -96,7 +103,11 @@ export class QuoteStep extends Step<QuoteState, HomeInsuranceFlowTypes> {
     if (unsavable) return stay(unsavable);
     const match = constructionClassOf(args.description);
     if ("problem" in match) return stay(match.problem);
-    return saveFact(context, { construction: match.construction }, `Saved the construction: ${match.construction} (${args.description.trim()}).`);
+    return saveFact(
+      context,
+      { construction: match.construction },
+      `Saved the construction: ${match.construction} (${args.description.trim()}).`,
+    );
   }
 
   @tool({
@@ -120,7 +131,11 @@ export class QuoteStep extends Step<QuoteState, HomeInsuranceFlowTypes> {
     const problem = zipCodeProblem(zipCode);
     if (problem) return stay(problem);
     const territory = territoryOf(zipCode)!;
-    return saveFact(context, { zipCode }, `Saved the ZIP code: ${zipCode} (territory ${territory.code}, ${territory.name}).`);
+    return saveFact(
+      context,
+      { zipCode },
+      `Saved the ZIP code: ${zipCode} (territory ${territory.code}, ${territory.name}).`,
+    );
   }
 
   @tool({
@@ -139,7 +154,7 @@ export class QuoteStep extends Step<QuoteState, HomeInsuranceFlowTypes> {
     name: "save_claims_history",
     description:
       "Save the home insurance claims of the last five years from the user's own account of them " +
-        "(what happened and the year of each), or their saying there were none.",
+      "(what happened and the year of each), or their saying there were none.",
     parameters: oneArgument("description", WORDS),
   })
   async saveClaimsHistory(args: { description: string }, context: QuoteContext) {
@@ -156,15 +171,21 @@ export class QuoteStep extends Step<QuoteState, HomeInsuranceFlowTypes> {
 
   @tool({
     name: "accept_quote",
-    description: "The user accepts the current quote; moves on to binding the policy. Pass the annual premium of the quote they accepted, in cents.",
+    description:
+      "The user accepts the current quote; moves on to binding the policy. Pass the annual premium of the quote they accepted, in cents.",
     parameters: oneArgument("premiumCents", { type: "integer" }),
   })
   acceptQuote(args: { premiumCents: number }, context: QuoteContext) {
     const quote = context.state.quote;
-    if (!quote) return stay(`There is no quote to accept yet: the ${missingFact(context.state.facts ?? {})?.name} is still missing.`);
+    if (!quote)
+      return stay(
+        `There is no quote to accept yet: the ${missingFact(context.state.facts ?? {})?.name} is still missing.`,
+      );
     if (args.premiumCents !== quote.premiumCents) {
-      return stay(`The current quote is ${formatCents(quote.premiumCents)} a year, not ${formatCents(args.premiumCents)}; ` +
-        `tell the user the current premium and ask again.`);
+      return stay(
+        `The current quote is ${formatCents(quote.premiumCents)} a year, not ${formatCents(args.premiumCents)}; ` +
+          `tell the user the current premium and ask again.`,
+      );
     }
     return advance("BindStep", `The user accepted the quote of ${formatCents(quote.premiumCents)} a year.`);
   }

@@ -4,11 +4,16 @@ const OFFERED_DEDUCTIBLES = [...DEDUCTIBLES.keys()].map(formatCents);
 
 /** The facts QuoteStep collects, in the order it asks for them, each with its question. */
 export const RATING_FACTS: readonly { key: keyof PropertyFacts; name: string; question: string }[] = Object.freeze([
-  { key: "dwellingValueCents", name: "dwelling value", question: "What would it cost to rebuild your home from the ground up? That is its dwelling value, in dollars." },
+  {
+    key: "dwellingValueCents",
+    name: "dwelling value",
+    question: "What would it cost to rebuild your home from the ground up? That is its dwelling value, in dollars.",
+  },
   {
     key: "construction",
     name: "construction",
-    question: "What are the home's exterior walls built of: wood frame, masonry such as brick or stone, " +
+    question:
+      "What are the home's exterior walls built of: wood frame, masonry such as brick or stone, " +
       "or fire-resistive such as poured concrete or steel?",
   },
   { key: "yearBuilt", name: "year built", question: "In what year was the home built?" },
@@ -21,7 +26,8 @@ export const RATING_FACTS: readonly { key: keyof PropertyFacts; name: string; qu
   {
     key: "claims",
     name: "claims history",
-    question: "Have you filed any home insurance claims in the last five years? If so, tell me what happened and the year of each.",
+    question:
+      "Have you filed any home insurance claims in the last five years? If so, tell me what happened and the year of each.",
   },
 ]);
 

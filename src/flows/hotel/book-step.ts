@@ -28,33 +28,41 @@ export class BookStep extends Step<BookState, HotelFlowTypes> {
     const hotels = chosenHotels(context).map((hotel) => hotel.name);
     const { checkIn, checkOut, nights, quote } = pricedStay(context);
     const lines = quote.lines
-      .map((line) => `- ${line.hotel}: ${line.nights} nights × ${formatCents(line.nightlyRateCents)} = ${formatCents(line.amountCents)}`)
+      .map(
+        (line) =>
+          `- ${line.hotel}: ${line.nights} nights × ${formatCents(line.nightlyRateCents)} = ${formatCents(line.amountCents)}`,
+      )
       .join("\n");
     return (
       `The user chose these Portland hotels earlier: ${hotels.join(", ")}. ` +
-        `Never ask them to choose hotels again; "the same hotels" means these.\n` +
+      `Never ask them to choose hotels again; "the same hotels" means these.\n` +
       `Their stay: check-in ${checkIn}, check-out ${checkOut}, ${nights} nights.\n` +
       `The quote, one room per hotel:\n${lines}\nTotal: ${formatCents(quote.totalCents)}\n` +
       "Show the user this quote and ask them to confirm the booking. " +
       'When the user confirms (e.g. "yes", "book it", "book the same hotels"), ' +
-        'call book_stay with the names of the chosen hotels to book: all of them unless the user names fewer. ' +
+      "call book_stay with the names of the chosen hotels to book: all of them unless the user names fewer. " +
       "If the tool says a hotel was not chosen, tell the user and offer the chosen ones. " +
-        "After booking, give the booking reference and the total, and close the conversation."
+      "After booking, give the booking reference and the total, and close the conversation."
     );
   }
 
   @tool({
     name: "book_stay",
-    description: "Book one room at each of the named hotels, which must be among the hotels the user chose, for the quoted stay.",
+    description:
+      "Book one room at each of the named hotels, which must be among the hotels the user chose, for the quoted stay.",
     parameters: {
       type: "object",
-      properties: { hotels: { type: "array", minItems: 1, maxItems: 5, items: { type: "string", minLength: 1, maxLength: 100 } } },
+      properties: {
+        hotels: { type: "array", minItems: 1, maxItems: 5, items: { type: "string", minLength: 1, maxLength: 100 } },
+      },
       required: ["hotels"],
       additionalProperties: false,
     },
   })
   bookStay(args: { hotels: string[] }, context: StepContext<BookState, HotelFlowTypes>) {
-    const unsavable = args.hotels.map((name) => characterProblem(name.trim(), "A hotel name")).find((problem) => problem !== undefined);
+    const unsavable = args.hotels
+      .map((name) => characterProblem(name.trim(), "A hotel name"))
+      .find((problem) => problem !== undefined);
     if (unsavable) return stay(unsavable);
     const chosen = chosenHotels(context).map((hotel) => hotel.name);
     const unchosen = args.hotels.filter((name) => !chosen.includes(findHotel(name)?.name ?? ""));

@@ -12,6 +12,8 @@ export interface ExploreState {
 }
 
 /** The hotels chosen in ExploreStep, as the later steps reuse them instead of asking again. */
-export function chosenHotels(context: Pick<StepContext<object, HotelFlowTypes>, "stateOf">): readonly DeepReadonly<ChosenHotel>[] {
+export function chosenHotels(
+  context: Pick<StepContext<object, HotelFlowTypes>, "stateOf">,
+): readonly DeepReadonly<ChosenHotel>[] {
   return context.stateOf("ExploreStep").hotels ?? [];
 }

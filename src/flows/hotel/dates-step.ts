@@ -14,20 +14,28 @@ export class DatesStep extends Step<DatesState, HotelFlowTypes> {
     return (
       `The user has chosen these Portland hotels: ${hotels}. They are settled: never ask the user to choose hotels again.\n` +
       `Today is ${context.now().utc().format("dddd YYYY-MM-DD")}.\n` +
-      'Ask the user for the dates of their stay, from check-in to check-out, in any words ' +
-        '(e.g. "Aug 9 to Aug 14", "the second week of August", "next weekend"). ' +
+      "Ask the user for the dates of their stay, from check-in to check-out, in any words " +
+      '(e.g. "Aug 9 to Aug 14", "the second week of August", "next weekend"). ' +
       "Call set_stay_dates with the user's words exactly as they said them; " +
-        "do not turn them into dates yourself, the tool resolves them against today. " +
+      "do not turn them into dates yourself, the tool resolves them against today. " +
       "If the tool says the stay cannot be booked, tell the user why and ask for other dates."
     );
   }
 
   @tool({
     name: "set_stay_dates",
-    description: "Resolve the stay the user described in words (check-in to check-out) against today, check it can be booked, and price it.",
+    description:
+      "Resolve the stay the user described in words (check-in to check-out) against today, check it can be booked, and price it.",
     parameters: {
       type: "object",
-      properties: { dates: { type: "string", minLength: 1, maxLength: 200, description: "The user's words for the stay, unchanged." } },
+      properties: {
+        dates: {
+          type: "string",
+          minLength: 1,
+          maxLength: 200,
+          description: "The user's words for the stay, unchanged.",
+        },
+      },
       required: ["dates"],
       additionalProperties: false,
     },
@@ -38,7 +46,9 @@ export class DatesStep extends Step<DatesState, HotelFlowTypes> {
     if (unsavable) return stay(unsavable);
     const resolution = resolveStay(args.dates, context.now());
     if (!resolution.ok) {
-      return stay(`"${args.dates}" cannot be booked: ${resolution.reason}. Tell the user why and ask for the stay dates again.`);
+      return stay(
+        `"${args.dates}" cannot be booked: ${resolution.reason}. Tell the user why and ask for the stay dates again.`,
+      );
     }
     const { checkIn, checkOut, nights } = resolution.stay;
     const priced = await context.runChild(RateQuoteFlow, {
@@ -50,6 +60,9 @@ export class DatesStep extends Step<DatesState, HotelFlowTypes> {
     }
     const quote = priced.output;
     Object.assign(context.state, { words: args.dates, ...resolution.stay, quote });
-    return advance("BookStep", `The stay is ${checkIn} to ${checkOut}, ${nights} nights; the quote's total is ${formatCents(quote.totalCents)}.`);
+    return advance(
+      "BookStep",
+      `The stay is ${checkIn} to ${checkOut}, ${nights} nights; the quote's total is ${formatCents(quote.totalCents)}.`,
+    );
   }
 }

@@ -1,4 +1,11 @@
-import { scriptedText, scriptedToolCalls, type ModelReply, type Script, type ScriptRequest, type Scripts } from "../../engine/index.ts";
+import {
+  scriptedText,
+  scriptedToolCalls,
+  type ModelReply,
+  type Script,
+  type ScriptRequest,
+  type Scripts,
+} from "../../engine/index.ts";
 
 // Each step is recognised by a phrase of its system prompt. What a step's hand-off says (the hotels
 // chosen, the stay and its total) is read from the hand-off; what only the step's prompt carries
@@ -30,12 +37,20 @@ function explore({ system, latest }: ScriptRequest): ModelReply | undefined {
   if (latest?.role === "user") {
     if (ASKS_FOR_HOTELS.test(latest.content)) {
       const list = system.match(LIST_LINES)?.join("\n");
-      return scriptedText(`Here are our Portland hotels, one room per night:\n${list}\nWhich would you like? You can choose more than one.`);
+      return scriptedText(
+        `Here are our Portland hotels, one room per night:\n${list}\nWhich would you like? You can choose more than one.`,
+      );
     }
     return scriptedToolCalls([{ name: "choose_hotels", args: { hotels: namesIn(latest.content) } }]);
   }
-  const unknown = latest?.role === "tool" ? /^(.+?) (is|are) not among our Portland hotels\. The hotels are (.+?)\. Tell the user/.exec(latest.content) : null;
-  if (unknown) return scriptedText(`Sorry, ${unknown[1]} ${unknown[2]} not among our Portland hotels. Please choose from ${unknown[3]}.`);
+  const unknown =
+    latest?.role === "tool"
+      ? /^(.+?) (is|are) not among our Portland hotels\. The hotels are (.+?)\. Tell the user/.exec(latest.content)
+      : null;
+  if (unknown)
+    return scriptedText(
+      `Sorry, ${unknown[1]} ${unknown[2]} not among our Portland hotels. Please choose from ${unknown[3]}.`,
+    );
   return undefined;
 }
 
@@ -50,9 +65,11 @@ function dates({ latest }: ScriptRequest): ModelReply | undefined {
   if (latest?.role === "user") return scriptedToolCalls([{ name: "set_stay_dates", args: { dates: latest.content } }]);
   if (latest?.role !== "tool") return undefined;
   const refused = /^"(.+)" cannot be booked: (.+?)\. Tell the user/.exec(latest.content);
-  if (refused) return scriptedText(`Sorry, I can't book "${refused[1]}": ${refused[2]}. Which dates would you like instead?`);
+  if (refused)
+    return scriptedText(`Sorry, I can't book "${refused[1]}": ${refused[2]}. Which dates would you like instead?`);
   const unpriced = /^The stay could not be priced: (.+?) Apologise/.exec(latest.content);
-  if (unpriced) return scriptedText(`Sorry, I couldn't price that stay: ${unpriced[1]} Could you give the dates again?`);
+  if (unpriced)
+    return scriptedText(`Sorry, I couldn't price that stay: ${unpriced[1]} Could you give the dates again?`);
   return undefined;
 }
 
@@ -66,13 +83,16 @@ function book({ system, latest }: ScriptRequest): ModelReply | undefined {
     );
   }
   if (latest?.role === "user") {
-    if (CONFIRMS.test(latest.content)) return scriptedToolCalls([{ name: "book_stay", args: { hotels: chosen?.split(", ") } }]);
+    if (CONFIRMS.test(latest.content))
+      return scriptedToolCalls([{ name: "book_stay", args: { hotels: chosen?.split(", ") } }]);
     const named = BOOKS_NAMED.exec(latest.content);
     if (named) return scriptedToolCalls([{ name: "book_stay", args: { hotels: namesIn(named[1]!) } }]);
     return undefined;
   }
   if (latest?.role !== "tool") return undefined;
-  const booked = /^Booked (.+?) for (\S+) to (\S+) \((\d+) nights\)\. Reference (\S+)\. Total (\S+)\. Give/.exec(latest.content);
+  const booked = /^Booked (.+?) for (\S+) to (\S+) \((\d+) nights\)\. Reference (\S+)\. Total (\S+)\. Give/.exec(
+    latest.content,
+  );
   if (booked) {
     const [, hotels, checkIn, checkOut, nights, reference, total] = booked;
     return scriptedText(
@@ -82,8 +102,10 @@ function book({ system, latest }: ScriptRequest): ModelReply | undefined {
   }
   const unchosen = /^(.+?) (was|were) not chosen; the chosen hotels are (.+?)\. Tell the user/.exec(latest.content);
   if (unchosen) {
-    return scriptedText(`${unchosen[1]} ${unchosen[2] === "was" ? "isn't" : "aren't"} among the hotels you chose. ` +
-      `You chose ${unchosen[3]}; shall I book those?`);
+    return scriptedText(
+      `${unchosen[1]} ${unchosen[2] === "was" ? "isn't" : "aren't"} among the hotels you chose. ` +
+        `You chose ${unchosen[3]}; shall I book those?`,
+    );
   }
   return undefined;
 }
@@ -92,11 +114,16 @@ function book({ system, latest }: ScriptRequest): ModelReply | undefined {
 const hotelFlow: Script = (request) => {
   const { system, latest } = request;
   // The engine refused the tool's arguments: ask again, in any step.
-  const refused = latest?.role === "tool" ? /^Invalid arguments for \w+: (.+?)\. Call it again/.exec(latest.content) : null;
+  const refused =
+    latest?.role === "tool" ? /^Invalid arguments for \w+: (.+?)\. Call it again/.exec(latest.content) : null;
   if (refused) return scriptedText(`Sorry, I couldn't use that (${refused[1]}). Could you say it again?`);
   // A tool refused text it cannot save (a control character, a broken one): say why, in any step.
-  const unsavable = latest?.role === "tool" ? /^(.+?) contains (.+?), which cannot be saved\./.exec(latest.content) : null;
-  if (unsavable) return scriptedText(`Sorry, ${unsavable[1]!.toLowerCase()} you sent contains ${unsavable[2]}, which I can't save. Could you type it again?`);
+  const unsavable =
+    latest?.role === "tool" ? /^(.+?) contains (.+?), which cannot be saved\./.exec(latest.content) : null;
+  if (unsavable)
+    return scriptedText(
+      `Sorry, ${unsavable[1]!.toLowerCase()} you sent contains ${unsavable[2]}, which I can't save. Could you type it again?`,
+    );
   if (system.includes(EXPLORE)) return explore(request);
   if (system.includes(DATES)) return dates(request);
   if (system.includes(BOOK)) return book(request);

@@ -12,7 +12,8 @@ export interface HotelFlowTypes extends FlowTypes<typeof steps> {}
 /** Portland hotels: choose some, give the stay in words (resolved against the flow's clock), book. */
 export const HotelFlow = defineFlow<HotelFlowTypes>({
   name: "HotelFlow",
-  description: "Explores Portland hotels, takes a stay in words resolved against HOTEL_FLOW_CURRENT_DATE, prices it and books it.",
+  description:
+    "Explores Portland hotels, takes a stay in words resolved against HOTEL_FLOW_CURRENT_DATE, prices it and books it.",
   steps,
   children: [RateQuoteFlow],
 });

@@ -15,25 +15,54 @@ export type StayProblem = "unrecognized" | "invalid_date" | "past" | "end_before
 
 export type StayResolution = { ok: true; stay: StayDates } | { ok: false; problem: StayProblem; reason: string };
 
-const MONTH_NAMES = "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
+const MONTH_NAMES =
+  "jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?";
 const MONTH = `(?:${MONTH_NAMES})\\b\\.?`;
 const DAY = "\\d{1,2}(?:st|nd|rd|th)?\\b";
 const YEAR = "(?:,?\\s+\\d{4}\\b)?";
 const DATE = `(?:\\d{4}-\\d{2}-\\d{2}\\b|${MONTH}\\s+${DAY}${YEAR}|${DAY}\\s+(?:of\\s+)?${MONTH}${YEAR}|today|tonight|tomorrow)`;
 const TO = "\\s*(?:-|to|until|till|through|thru)\\s*";
-const COUNTS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+const COUNTS: Readonly<Record<string, number>> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+};
 
 // Searched, not anchored, so the user's whole sentence ("we'd like Aug 9 to Aug 14, please") works.
 const RANGE = new RegExp(`\\b(${DATE})${TO}(${DATE}|${DAY})`);
 const DAY_RANGE = new RegExp(`\\b(${DAY})${TO}(${DATE})`);
-const FOR_NIGHTS = new RegExp(`\\b(${DATE})\\s+for\\s+(\\d{1,2}|${Object.keys(COUNTS).join("|")})\\s+(nights?|weeks?)\\b`);
-const WEEK_OF_MONTH = new RegExp(`\\b(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\\s+week\\s+(?:of|in)\\s+(${MONTH_NAMES})\\b\\.?(?:,?\\s+(\\d{4})\\b)?`);
+const FOR_NIGHTS = new RegExp(
+  `\\b(${DATE})\\s+for\\s+(\\d{1,2}|${Object.keys(COUNTS).join("|")})\\s+(nights?|weeks?)\\b`,
+);
+const WEEK_OF_MONTH = new RegExp(
+  `\\b(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\\s+week\\s+(?:of|in)\\s+(${MONTH_NAMES})\\b\\.?(?:,?\\s+(\\d{4})\\b)?`,
+);
 const SINGLE = new RegExp(`\\b(${DATE})`);
 
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MONTH_FIRST = new RegExp(`^(${MONTH_NAMES})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?$`);
 const DAY_FIRST = new RegExp(`^(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH_NAMES})\\.?(?:,?\\s+(\\d{4}))?$`);
-const WEEK_ORDINALS: Readonly<Record<string, number>> = { first: 1, "1st": 1, second: 2, "2nd": 2, third: 3, "3rd": 3, fourth: 4, "4th": 4, fifth: 5, "5th": 5 };
+const WEEK_ORDINALS: Readonly<Record<string, number>> = {
+  first: 1,
+  "1st": 1,
+  second: 2,
+  "2nd": 2,
+  third: 3,
+  "3rd": 3,
+  fourth: 4,
+  "4th": 4,
+  fifth: 5,
+  "5th": 5,
+};
 
 /** A calendar day as the user wrote it; `year` is missing when they left it out. */
 interface WrittenDay {
@@ -59,7 +88,9 @@ function written(text: string, today: Moment): WrittenDay {
   if (iso) return { text, year: Number(iso[1]), month: Number(iso[2]) - 1, day: Number(iso[3]) };
   const monthFirst = MONTH_FIRST.exec(text);
   const dayFirst = DAY_FIRST.exec(text);
-  const [monthName, day, year] = monthFirst ? [monthFirst[1]!, monthFirst[2]!, monthFirst[3]] : [dayFirst![2]!, dayFirst![1]!, dayFirst![3]];
+  const [monthName, day, year] = monthFirst
+    ? [monthFirst[1]!, monthFirst[2]!, monthFirst[3]]
+    : [dayFirst![2]!, dayFirst![1]!, dayFirst![3]];
   return { text, month: monthIndex(monthName), day: Number(day), ...(year ? { year: Number(year) } : {}) };
 }
 
@@ -90,7 +121,11 @@ function checkOutDay(written: WrittenDay, checkIn: Moment): Moment {
 function weekStart(year: number, month: number, ordinal: string): Moment | undefined {
   const first = moment.utc([year, month, 1]);
   const mondays: Moment[] = [];
-  for (let monday = first.clone().add((8 - first.isoWeekday()) % 7, "days"); monday.month() === month; monday = monday.clone().add(7, "days")) {
+  for (
+    let monday = first.clone().add((8 - first.isoWeekday()) % 7, "days");
+    monday.month() === month;
+    monday = monday.clone().add(7, "days")
+  ) {
     mondays.push(monday);
   }
   return ordinal === "last" ? mondays.at(-1) : mondays[WEEK_ORDINALS[ordinal]! - 1];
@@ -102,7 +137,10 @@ function weekOfMonth(match: RegExpExecArray, today: Moment): [Moment, Moment] {
   let year = givenYear ? Number(givenYear) : today.year();
   let start = weekStart(year, month, ordinal!);
   if (!givenYear && (!start || start.isBefore(today))) start = weekStart(++year, month, ordinal!);
-  if (!start) throw new InvalidDate(`${moment.utc([year, month]).format("MMMM YYYY")} has no ${ordinal} week starting on a Monday`);
+  if (!start)
+    throw new InvalidDate(
+      `${moment.utc([year, month]).format("MMMM YYYY")} has no ${ordinal} week starting on a Monday`,
+    );
   return [start, start.clone().add(7, "days")];
 }
 
@@ -177,10 +215,20 @@ export function resolveStay(words: string, now: Moment): StayResolution {
   const checkIn = start.format("YYYY-MM-DD");
   const checkOut = end.format("YYYY-MM-DD");
   const nights = end.diff(start, "days");
-  if (start.isBefore(today)) return { ok: false, problem: "past", reason: `check-in ${checkIn} is in the past (today is ${today.format("YYYY-MM-DD")})` };
-  if (nights < 1) return { ok: false, problem: "end_before_start", reason: `check-out ${checkOut} is not after check-in ${checkIn}` };
+  if (start.isBefore(today))
+    return {
+      ok: false,
+      problem: "past",
+      reason: `check-in ${checkIn} is in the past (today is ${today.format("YYYY-MM-DD")})`,
+    };
+  if (nights < 1)
+    return { ok: false, problem: "end_before_start", reason: `check-out ${checkOut} is not after check-in ${checkIn}` };
   if (nights > MAX_NIGHTS) {
-    return { ok: false, problem: "too_long", reason: `${checkIn} to ${checkOut} is ${nights} nights, over the ${MAX_NIGHTS}-night limit` };
+    return {
+      ok: false,
+      problem: "too_long",
+      reason: `${checkIn} to ${checkOut} is ${nights} nights, over the ${MAX_NIGHTS}-night limit`,
+    };
   }
   return { ok: true, stay: { checkIn, checkOut, nights } };
 }

@@ -21,7 +21,8 @@ export class ConfirmStep extends Step<ConfirmState, InvoiceFlowTypes> {
 
   @tool({
     name: "answer_confirmation",
-    description: "Pass the user's answer to the summary in their words: yes issues the invoice, no goes back to change the items.",
+    description:
+      "Pass the user's answer to the summary in their words: yes issues the invoice, no goes back to change the items.",
     parameters: {
       type: "object",
       properties: { answer: { type: "string", minLength: 1, maxLength: 200 } },
@@ -32,8 +33,10 @@ export class ConfirmStep extends Step<ConfirmState, InvoiceFlowTypes> {
   answerConfirmation(args: { answer: string }, context: StepContext<ConfirmState, InvoiceFlowTypes>) {
     const decision = readConfirmation(args.answer);
     if (decision === undefined) {
-      return stay(`"${args.answer.trim()}" is neither yes nor no. Nothing was issued. ` +
-        `Ask the user to answer yes to issue the invoice, or no to change the items.`);
+      return stay(
+        `"${args.answer.trim()}" is neither yes nor no. Nothing was issued. ` +
+          `Ask the user to answer yes to issue the invoice, or no to change the items.`,
+      );
     }
     if (decision === "no") {
       context.state.changesRequested = (context.state.changesRequested ?? 0) + 1;
@@ -41,7 +44,8 @@ export class ConfirmStep extends Step<ConfirmState, InvoiceFlowTypes> {
     }
     const invoice = invoiceOf(context.stateOf);
     // finish_items refuses an empty invoice and CustomerStep comes first, so this is a bug, not input.
-    if (!invoice.customer || invoice.items.length === 0) throw new Error("ConfirmStep was reached without a customer or line items");
+    if (!invoice.customer || invoice.items.length === 0)
+      throw new Error("ConfirmStep was reached without a customer or line items");
     const now = context.now();
     const issuedOn = now.format("YYYY-MM-DD");
     const dueOn = now.clone().add(PAYMENT_TERM_DAYS, "days").format("YYYY-MM-DD");

@@ -28,7 +28,8 @@ export class CustomerStep extends Step<CustomerState, InvoiceFlowTypes> {
   saveCustomer(args: { name: string; email: string }, context: StepContext<CustomerState, InvoiceFlowTypes>) {
     const name = args.name.trim().replace(/\s+/g, " ");
     if (name === "") return stay("The customer's name is blank. Ask the user for the customer's name.");
-    const unsavable = characterProblem(name, "The customer's name") ?? characterProblem(args.email.trim(), "The email address");
+    const unsavable =
+      characterProblem(name, "The customer's name") ?? characterProblem(args.email.trim(), "The email address");
     if (unsavable) return stay(unsavable);
     const email = normalizeEmail(args.email);
     if (!email) {

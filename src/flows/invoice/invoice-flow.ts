@@ -16,7 +16,8 @@ export interface InvoiceFlowTypes extends FlowTypes<typeof steps> {}
  */
 export const InvoiceFlow = defineFlow<InvoiceFlowTypes>({
   name: "InvoiceFlow",
-  description: "Collects a customer and line items with a running total, confirms, and issues the invoice (also as text/csv).",
+  description:
+    "Collects a customer and line items with a running total, confirms, and issues the invoice (also as text/csv).",
   steps,
   renderers: { "text/csv": renderInvoiceCsv },
 });

@@ -7,7 +7,11 @@ import type { LineItem } from "./line-item.ts";
  * stands in for a sequence number: two different invoices of one day get different numbers, and the
  * same invoice issued again on that day gets the same one. A pinned clock makes it fully reproducible.
  */
-export function invoiceNumber(issuedOn: string, customer: { name: string; email: string }, items: readonly LineItem[]): string {
+export function invoiceNumber(
+  issuedOn: string,
+  customer: { name: string; email: string },
+  items: readonly LineItem[],
+): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(issuedOn)) throw new RangeError(`issuedOn "${issuedOn}" is not YYYY-MM-DD`);
   const content = JSON.stringify({
     customer: [customer.name, customer.email],

@@ -39,7 +39,10 @@ export function invoiceOf(stateOf: InvoiceStates): Invoice {
   const items = stateOf("LineItemsStep").items ?? [];
   const confirm = stateOf("ConfirmStep");
   return {
-    customer: customer.name !== undefined && customer.email !== undefined ? { name: customer.name, email: customer.email } : undefined,
+    customer:
+      customer.name !== undefined && customer.email !== undefined
+        ? { name: customer.name, email: customer.email }
+        : undefined,
     items,
     totals: invoiceTotals(items),
     issued:

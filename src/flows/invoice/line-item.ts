@@ -32,11 +32,13 @@ export function parseLineItem(input: LineItemInput): { ok: true; item: LineItem 
   const quantityText = input.quantity.trim();
   const quantity = /^\d+$/.test(quantityText) ? Number(quantityText) : NaN;
   if (!Number.isInteger(quantity)) problems.push(`the quantity "${quantityText}" is not a whole number`);
-  else if (quantity < 1 || quantity > MAX_QUANTITY) problems.push(`the quantity ${quantity} is not between 1 and ${MAX_QUANTITY.toLocaleString("en-US")}`);
+  else if (quantity < 1 || quantity > MAX_QUANTITY)
+    problems.push(`the quantity ${quantity} is not between 1 and ${MAX_QUANTITY.toLocaleString("en-US")}`);
 
   const price = parseMoney(input.unit_price);
   if (!price.ok) problems.push(`the unit price ${price.problem}`);
-  else if (price.cents > MAX_UNIT_CENTS) problems.push(`the unit price ${formatMoney(price.cents)} is over ${formatMoney(MAX_UNIT_CENTS)}`);
+  else if (price.cents > MAX_UNIT_CENTS)
+    problems.push(`the unit price ${formatMoney(price.cents)} is over ${formatMoney(MAX_UNIT_CENTS)}`);
 
   const rate = parseTaxRate(input.tax_rate);
   if (!rate.ok) problems.push(rate.problem);

@@ -24,7 +24,8 @@ export function parseMoney(input: string): MoneyParse {
 
 /** 129999 → "1299.99": a plain decimal for machines (CSV). */
 export function formatAmount(cents: number): string {
-  if (!Number.isSafeInteger(cents) || cents < 0) throw new RangeError(`${cents} is not a whole, non-negative number of cents`);
+  if (!Number.isSafeInteger(cents) || cents < 0)
+    throw new RangeError(`${cents} is not a whole, non-negative number of cents`);
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
 }
 

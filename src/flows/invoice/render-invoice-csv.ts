@@ -4,7 +4,19 @@ import { invoiceOf, type InvoiceStates } from "./invoice-of.ts";
 import { formatAmount } from "./money.ts";
 import { formatTaxRate } from "./tax-rate.ts";
 
-export const INVOICE_CSV_COLUMNS = ["invoice", "customer", "kind", "line", "description", "quantity", "unit_price", "tax_rate", "net", "tax", "total"] as const;
+export const INVOICE_CSV_COLUMNS = [
+  "invoice",
+  "customer",
+  "kind",
+  "line",
+  "description",
+  "quantity",
+  "unit_price",
+  "tax_rate",
+  "net",
+  "tax",
+  "total",
+] as const;
 
 /**
  * The invoice as CSV: a header, one `item` row per line, then one `total` row whose net, tax and
@@ -30,6 +42,18 @@ export const renderInvoiceCsv: Renderer = ({ steps }) => {
     formatAmount(item.totalCents),
   ]);
   const { subtotalCents, taxCents, totalCents } = invoice.totals;
-  const total = [number, customer, "total", "", "", "", "", "", formatAmount(subtotalCents), formatAmount(taxCents), formatAmount(totalCents)];
+  const total = [
+    number,
+    customer,
+    "total",
+    "",
+    "",
+    "",
+    "",
+    "",
+    formatAmount(subtotalCents),
+    formatAmount(taxCents),
+    formatAmount(totalCents),
+  ];
   return csvDocument([INVOICE_CSV_COLUMNS, ...items, total]);
 };

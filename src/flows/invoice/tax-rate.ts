@@ -25,6 +25,8 @@ export function parseTaxRate(input: string): TaxRateParse {
 
 /** 825 → "8.25%", 750 → "7.5%", 800 → "8%". */
 export function formatTaxRate(basisPoints: number): string {
-  const fraction = String(basisPoints % 100).padStart(2, "0").replace(/0+$/, "");
+  const fraction = String(basisPoints % 100)
+    .padStart(2, "0")
+    .replace(/0+$/, "");
   return `${Math.floor(basisPoints / 100)}${fraction ? `.${fraction}` : ""}%`;
 }

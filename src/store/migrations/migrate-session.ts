@@ -41,9 +41,15 @@ export function migrateSession(stored: StoredSession, id: string, where: string)
 
   if (stored.damage !== undefined) throw unreadable(id, where, stored.damage, flow);
   let version = document["version"];
-  if (!Number.isInteger(version) || (version as number) < 1) throw unreadable(id, where, `its version is ${JSON.stringify(version)}`, flow);
+  if (!Number.isInteger(version) || (version as number) < 1)
+    throw unreadable(id, where, `its version is ${JSON.stringify(version)}`, flow);
   if ((version as number) > SESSION_DOCUMENT_VERSION) {
-    throw unreadable(id, where, `it is version ${String(version)}, newer than this version's ${SESSION_DOCUMENT_VERSION}`, flow);
+    throw unreadable(
+      id,
+      where,
+      `it is version ${String(version)}, newer than this version's ${SESSION_DOCUMENT_VERSION}`,
+      flow,
+    );
   }
   while ((version as number) < SESSION_DOCUMENT_VERSION) {
     const step = MIGRATIONS[version as number];
@@ -53,7 +59,12 @@ export function migrateSession(stored: StoredSession, id: string, where: string)
     document["version"] = version;
   }
   if (!validateSessionDocument(document)) {
-    throw unreadable(id, where, `it is not a session document: ${describeErrors(validateSessionDocument.errors)}`, flow);
+    throw unreadable(
+      id,
+      where,
+      `it is not a session document: ${describeErrors(validateSessionDocument.errors)}`,
+      flow,
+    );
   }
   return document;
 }

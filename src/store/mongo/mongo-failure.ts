@@ -19,7 +19,11 @@ export function mongoFailure(error: unknown, where: string): unknown {
       { cause: error },
     );
   }
-  if (error instanceof MongoServerError || error instanceof MongoNetworkError || error instanceof MongoServerSelectionError) {
+  if (
+    error instanceof MongoServerError ||
+    error instanceof MongoNetworkError ||
+    error instanceof MongoServerSelectionError
+  ) {
     return new FlowcheckError(
       "store_unavailable",
       `The session store (${where}) failed: ${error.message}. ` +

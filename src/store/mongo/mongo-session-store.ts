@@ -108,7 +108,10 @@ export class MongoSessionStore extends SessionStoreBase {
 
   protected async readAnswer(scope: string, key: string): Promise<KeptAnswer | undefined> {
     const id = answerId(scope, key);
-    const record = await this.#sessions.findOne({ "answers.id": id }, { projection: { _id: 0, answers: { $elemMatch: { id } } } });
+    const record = await this.#sessions.findOne(
+      { "answers.id": id },
+      { projection: { _id: 0, answers: { $elemMatch: { id } } } },
+    );
     const kept = record?.answers?.[0];
     return kept && { scope, key, request: kept.request, answer: kept.answer };
   }
@@ -142,10 +145,16 @@ export class MongoSessionStore extends SessionStoreBase {
     try {
       const result = await this.#sessions.updateOne(
         // The unique index keeps two sessions from sharing an answer's id; within one, this does.
-        answer ? { _id: write.head.id, turns: write.baseTurns, "answers.id": { $ne: answer.id } } : { _id: write.head.id, turns: write.baseTurns },
+        answer
+          ? { _id: write.head.id, turns: write.baseTurns, "answers.id": { $ne: answer.id } }
+          : { _id: write.head.id, turns: write.baseTurns },
         {
           $set: { turns: write.head.turns, head: write.head },
-          $push: { messages: { $each: write.memory }, execution: { $each: write.execution }, ...(answer ? { answers: answer } : {}) },
+          $push: {
+            messages: { $each: write.memory },
+            execution: { $each: write.execution },
+            ...(answer ? { answers: answer } : {}),
+          },
         },
       );
       return result.matchedCount === 1;

@@ -115,7 +115,9 @@ function prepareLayout(db: Database.Database): void {
   db.transaction(() => {
     const layout = db.pragma("user_version", { simple: true }) as number;
     if (layout > LAYOUT) {
-      throw new Error(`the file has table layout ${layout}, newer than this version's ${LAYOUT}; open it with the flowcheck that wrote it`);
+      throw new Error(
+        `the file has table layout ${layout}, newer than this version's ${LAYOUT}; open it with the flowcheck that wrote it`,
+      );
     }
     if (layout === LAYOUT) return;
     db.exec(SCHEMA);
@@ -132,7 +134,9 @@ function openDatabase(path: string, options: SqliteStoreOptions): Database.Datab
       db = new Database(path, { readonly: true, fileMustExist: true });
       const layout = db.pragma("user_version", { simple: true });
       if (layout !== LAYOUT) {
-        throw new Error(`the file has table layout ${String(layout)}, not ${LAYOUT}; let the server that writes it open it first`);
+        throw new Error(
+          `the file has table layout ${String(layout)}, not ${LAYOUT}; let the server that writes it open it first`,
+        );
       }
     } else {
       if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -145,14 +149,18 @@ function openDatabase(path: string, options: SqliteStoreOptions): Database.Datab
   } catch (error) {
     throw new FlowcheckError(
       "store_unavailable",
-      `The SQLite session store at ${path} could not be opened: ${(error as Error).message}. ` + "Check that SQLITE_PATH names a writable file in a writable folder.",
+      `The SQLite session store at ${path} could not be opened: ${(error as Error).message}. ` +
+        "Check that SQLITE_PATH names a writable file in a writable folder.",
       { cause: error },
     );
   }
 }
 
 /** A session's head and every turn's entries, in one read transaction: one snapshot, never half of another process's turn. */
-function readTransaction(db: Database.Database, selectHead: Database.Statement<[string], { head: string }>): (id: string) => StoredSession | undefined {
+function readTransaction(
+  db: Database.Database,
+  selectHead: Database.Statement<[string], { head: string }>,
+): (id: string) => StoredSession | undefined {
   const selectTurns = db.prepare<[string], { turn: number; memory: string; execution: string }>(
     "SELECT turn, memory, execution FROM session_turns WHERE session_id = ? ORDER BY turn",
   );
@@ -185,7 +193,9 @@ function writeTransaction(db: Database.Database): (write: TurnWrite, creating: b
   const insertSession = db.prepare("INSERT OR IGNORE INTO sessions (id, turns, head) VALUES (?, ?, ?)");
   const updateSession = db.prepare("UPDATE sessions SET turns = ?, head = ? WHERE id = ? AND turns = ?");
   const insertTurn = db.prepare("INSERT INTO session_turns (session_id, turn, memory, execution) VALUES (?, ?, ?, ?)");
-  const insertAnswer = db.prepare("INSERT OR IGNORE INTO turn_answers (scope, key, session_id, request, answer) VALUES (?, ?, ?, ?, ?)");
+  const insertAnswer = db.prepare(
+    "INSERT OR IGNORE INTO turn_answers (scope, key, session_id, request, answer) VALUES (?, ?, ?, ?, ?)",
+  );
   const transaction = db.transaction((write: TurnWrite, creating: boolean) => {
     const { head, answer } = write;
     const written = creating
@@ -193,7 +203,11 @@ function writeTransaction(db: Database.Database): (write: TurnWrite, creating: b
       : updateSession.run(head.turns, JSON.stringify(head), head.id, write.baseTurns).changes;
     if (written !== 1) return false;
     insertTurn.run(head.id, head.turns, JSON.stringify(write.memory), JSON.stringify(write.execution));
-    if (answer && insertAnswer.run(answer.scope, answer.key, head.id, answer.request, JSON.stringify(answer.answer)).changes !== 1) throw new KeyTaken();
+    if (
+      answer &&
+      insertAnswer.run(answer.scope, answer.key, head.id, answer.request, JSON.stringify(answer.answer)).changes !== 1
+    )
+      throw new KeyTaken();
     return true;
   });
   return (write, creating) => {
@@ -238,7 +252,9 @@ export class SqliteSessionStore extends SessionStoreBase {
     this.#selectHead = db.prepare("SELECT head FROM sessions WHERE id = ?");
     this.#dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
     // Rows this connection has changed, and the data version that moves on another connection's commit.
-    this.#writeMark = db.prepare<[], string>("SELECT total_changes() || ':' || data_version FROM pragma_data_version").pluck();
+    this.#writeMark = db
+      .prepare<[], string>("SELECT total_changes() || ':' || data_version FROM pragma_data_version")
+      .pluck();
     this.#read = readTransaction(db, this.#selectHead);
     this.#write = writeTransaction(db);
     this.#selectAnswer = db.prepare("SELECT request, answer FROM turn_answers WHERE scope = ? AND key = ?");

@@ -48,7 +48,8 @@ export function parseCsv(text: string): Csv {
     records.push(record);
   }
   const [columns, ...rest] = records;
-  if (!columns || columns.every((column) => column === "")) throw new Error("there is no header line naming the columns");
+  if (!columns || columns.every((column) => column === ""))
+    throw new Error("there is no header line naming the columns");
   const rows = rest.map((values, index) => {
     if (values.length !== columns.length) {
       throw new Error(`line ${index + 2} has ${values.length} fields, the header has ${columns.length}`);

@@ -21,17 +21,24 @@ export interface Answer {
 export function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
-function readEventStream(body: string, problems: string[]): { json: Record<string, unknown> | undefined; events: StreamEvent[] } {
+function readEventStream(
+  body: string,
+  problems: string[],
+): { json: Record<string, unknown> | undefined; events: StreamEvent[] } {
   const events = parseEventStream(body);
   const last = events.at(-1);
   if (!last || last.event !== "done") {
-    problems.push(`the event stream does not end with a "done" event (events: ${events.map((e) => e.event).join(", ") || "none"})`);
+    problems.push(
+      `the event stream does not end with a "done" event (events: ${events.map((e) => e.event).join(", ") || "none"})`,
+    );
     return { json: undefined, events };
   }
   const json = parseObject(last.data);
@@ -40,14 +47,18 @@ function readEventStream(body: string, problems: string[]): { json: Record<strin
   events.slice(0, -1).forEach((event, index) => {
     const token = event.event === "token" ? parseObject(event.data) : undefined;
     if (typeof token?.["text"] !== "string") {
-      problems.push(`event ${index + 1} is "${event.event}" with data ${event.data.slice(0, 60)}; expected a "token" event with {"text": "…"}`);
+      problems.push(
+        `event ${index + 1} is "${event.event}" with data ${event.data.slice(0, 60)}; expected a "token" event with {"text": "…"}`,
+      );
     } else {
       joined += token["text"];
     }
   });
   if (json && typeof json["response"] === "string" && joined !== json["response"]) {
-    problems.push(`the token events spell ${JSON.stringify(joined.slice(0, 80))} ` +
-      `but the "done" event's response is ${JSON.stringify(json["response"].slice(0, 80))}`);
+    problems.push(
+      `the token events spell ${JSON.stringify(joined.slice(0, 80))} ` +
+        `but the "done" event's response is ${JSON.stringify(json["response"].slice(0, 80))}`,
+    );
   }
   return { json, events };
 }
@@ -72,6 +83,10 @@ export function readAnswer(headers: IncomingHttpHeaders, body: string): Answer {
   }
   const error = json?.["error"] as { message?: unknown } | undefined;
   const text =
-    typeof json?.["response"] === "string" ? json["response"] : typeof error?.message === "string" ? error.message : body;
+    typeof json?.["response"] === "string"
+      ? json["response"]
+      : typeof error?.message === "string"
+        ? error.message
+        : body;
   return { mediaType, json, events, ...(csv ? { csv } : {}), text, problems };
 }

@@ -49,7 +49,9 @@ export async function captureConversation(options: CaptureOptions): Promise<Capt
       let session: string | undefined;
       for (const [index, input] of options.inputs.entries()) {
         options.beforeTurn?.(index + 1);
-        const outcome = await app.engine.chat(session === undefined ? { flow: options.flowName, message: input } : { session, message: input });
+        const outcome = await app.engine.chat(
+          session === undefined ? { flow: options.flowName, message: input } : { session, message: input },
+        );
         session = outcome.session;
         const head = (await store.fetchHead(session))!;
         turns.push({ input, response: outcome.response, head, change: sessionChange(turns.at(-1)?.head, head) });

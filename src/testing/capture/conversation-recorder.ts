@@ -10,7 +10,14 @@ import type { FlowEntry } from "../../engine/scripted-model.ts";
 import { SqliteSessionStore } from "../../store/sqlite/sqlite-session-store.ts";
 import { sessionChange } from "../report/session-change.ts";
 import type { CapturedTurn } from "./capture-conversation.ts";
-import { leftoverReplies, replyQueuesOf, takeReply, whereOf, type ReplyQueues, type TakenReply } from "./reply-queues.ts";
+import {
+  leftoverReplies,
+  replyQueuesOf,
+  takeReply,
+  whereOf,
+  type ReplyQueues,
+  type TakenReply,
+} from "./reply-queues.ts";
 import { writeCapturedScenario, type WrittenScenario } from "./write-captured-scenario.ts";
 
 export interface RecorderOptions {
@@ -29,8 +36,11 @@ interface RecordedTurn extends CapturedTurn {
 
 function configOf(options: RecorderOptions, pin: string): Config {
   if (options.env["FLOW_MODEL"] === "replay") {
-    throw new FlowcheckError("config_invalid", "scenario:record holds a new conversation, which FLOW_MODEL=replay has no cassette for; " +
-      "use FLOW_MODEL=scripted (the default) or live.");
+    throw new FlowcheckError(
+      "config_invalid",
+      "scenario:record holds a new conversation, which FLOW_MODEL=replay has no cassette for; " +
+        "use FLOW_MODEL=scripted (the default) or live.",
+    );
   }
   // Recording is the live model with its calls kept, which `save` writes as the cassette.
   const env = options.env["FLOW_MODEL"] === "record" ? { ...options.env, FLOW_MODEL: "live" } : options.env;
@@ -65,7 +75,10 @@ export class ConversationRecorder {
   static async open(options: RecorderOptions): Promise<ConversationRecorder> {
     const entry = options.flows.find((candidate) => candidate.flow.name === options.flowName);
     if (!entry) {
-      throw new FlowcheckError("unknown_flow", `There is no flow "${options.flowName}". The flows are: ${options.flows.map((candidate) => candidate.flow.name).join(", ")}.`);
+      throw new FlowcheckError(
+        "unknown_flow",
+        `There is no flow "${options.flowName}". The flows are: ${options.flows.map((candidate) => candidate.flow.name).join(", ")}.`,
+      );
     }
     const pin = `${entry.flow.envPrefix}_CURRENT_DATE`;
     const config = configOf(options, pin);
@@ -107,10 +120,18 @@ export class ConversationRecorder {
   async #apply(input: string): Promise<RecordedTurn> {
     this.#calls = [];
     const session = this.#session;
-    const outcome = await this.#app.engine.chat(session === undefined ? { flow: this.#options.flowName, message: input } : { session, message: input });
+    const outcome = await this.#app.engine.chat(
+      session === undefined ? { flow: this.#options.flowName, message: input } : { session, message: input },
+    );
     this.#session = outcome.session;
     const head = (await this.#app.store.fetchHead(outcome.session))!;
-    const turn: RecordedTurn = { input, response: outcome.response, head, change: sessionChange(this.#turns.at(-1)?.head, head), calls: this.#calls };
+    const turn: RecordedTurn = {
+      input,
+      response: outcome.response,
+      head,
+      change: sessionChange(this.#turns.at(-1)?.head, head),
+      calls: this.#calls,
+    };
     this.#turns.push(turn);
     return turn;
   }
@@ -132,7 +153,11 @@ export class ConversationRecorder {
         replayed.calls = turn.calls;
       }
       const unused = leftoverReplies(this.#replaying);
-      if (unused.length) throw new FlowcheckError("capture_diverged", `Rewinding the conversation left replies unasked for (${unused.join(", ")}); /quit and record it again.`);
+      if (unused.length)
+        throw new FlowcheckError(
+          "capture_diverged",
+          `Rewinding the conversation left replies unasked for (${unused.join(", ")}); /quit and record it again.`,
+        );
     } finally {
       this.#replaying = undefined;
     }
@@ -141,12 +166,18 @@ export class ConversationRecorder {
 
   /** Writes `<dir>/<name>.scenario.json`, and with the live model its cassette. */
   async save(name: string, force: boolean): Promise<WrittenScenario> {
-    if (this.#turns.length === 0) throw new FlowcheckError("scenario_invalid", "There is no turn to save yet; say something to the flow first.");
+    if (this.#turns.length === 0)
+      throw new FlowcheckError("scenario_invalid", "There is no turn to save yet; say something to the flow first.");
     const live = this.mode === "live";
     const pinned = this.#app.config.env[this.#pin]!;
     return writeCapturedScenario(
       { dir: this.#options.dir, name, force, cassette: live },
-      { flowName: this.#options.flowName, flows: this.#options.flows, config: loadConfig({ ...this.#app.config.env, FLOW_MODEL: "replay" }), inputs: this.#turns.map((turn) => turn.input) },
+      {
+        flowName: this.#options.flowName,
+        flows: this.#options.flows,
+        config: loadConfig({ ...this.#app.config.env, FLOW_MODEL: "replay" }),
+        inputs: this.#turns.map((turn) => turn.input),
+      },
       {
         queues: replyQueuesOf(this.#turns.flatMap((turn) => turn.calls)),
         source: "the recorded conversation",

@@ -17,10 +17,14 @@ function stateLines(turn: CapturedTurn): string[] {
  */
 export function describeTurn(flowName: string, turn: CapturedTurn): string {
   const { change, head } = turn;
-  const step = change.step?.from ? `step ${change.step.from} → ${head.flow.currentStep}` : `step ${head.flow.currentStep}`;
+  const step = change.step?.from
+    ? `step ${change.step.from} → ${head.flow.currentStep}`
+    : `step ${head.flow.currentStep}`;
   const status = change.runStatus?.from ? `${change.runStatus.from} → ${head.runStatus}` : head.runStatus;
   const state = stateLines(turn);
-  const children = (change.children ?? []).map((child) => `ran ${child.flow} from ${child.parentStep}: ${child.runStatus}`);
+  const children = (change.children ?? []).map(
+    (child) => `ran ${child.flow} from ${child.parentStep}: ${child.runStatus}`,
+  );
   return [
     `${flowName}> ${turn.response}`,
     `  ${step} · ${status}`,

@@ -44,5 +44,7 @@ export function queuedRepliesModel(queues: ReplyQueues, source: string): ModelWr
 
 /** The steps with queued replies that no call asked for, and how many each. */
 export function leftoverReplies(queues: ReplyQueues): string[] {
-  return [...queues].filter(([, replies]) => replies.length > 0).map(([where, replies]) => `${where} (${replies.length})`);
+  return [...queues]
+    .filter(([, replies]) => replies.length > 0)
+    .map(([where, replies]) => `${where} (${replies.length})`);
 }

@@ -29,21 +29,42 @@ function kebabOf(name: string): string {
 export async function scenarioFromSession(options: FromSessionOptions): Promise<WrittenScenario> {
   const document = await options.store.fetchAll(options.id);
   if (!document) {
-    throw new FlowcheckError("session_not_found", `No session "${options.id}" is stored in ${options.store.description}. ` +
-      `Check the id (the CHAT_SESSION_ID header of its answers) and SESSION_STORE / SQLITE_PATH.`);
+    throw new FlowcheckError(
+      "session_not_found",
+      `No session "${options.id}" is stored in ${options.store.description}. ` +
+        `Check the id (the CHAT_SESSION_ID header of its answers) and SESSION_STORE / SQLITE_PATH.`,
+    );
   }
   const flowName = document.flow.name;
   const entry = options.flows.find((candidate) => candidate.flow.name === flowName);
   if (!entry) {
     const known = options.flows.map((candidate) => candidate.flow.name).join(", ");
-    throw new FlowcheckError("unknown_flow", `Session "${options.id}" is a conversation with ${flowName}, which is not registered (the flows are: ${known}). ` +
-      `Register it in src/flows/team-flows.ts, then run this again.`);
+    throw new FlowcheckError(
+      "unknown_flow",
+      `Session "${options.id}" is a conversation with ${flowName}, which is not registered (the flows are: ${known}). ` +
+        `Register it in src/flows/team-flows.ts, then run this again.`,
+    );
   }
   const pin = `${entry.flow.envPrefix}_CURRENT_DATE`;
   const env = { [pin]: document.createdAt };
   return writeCapturedScenario(
-    { dir: options.dir ?? "scenarios", name: `${kebabOf(flowName)}-${options.id.slice(0, 8)}`, force: options.force ?? false, cassette: true },
-    { flowName, flows: options.flows, config: loadConfig({ ...options.env, ...env, FLOW_MODEL: "replay" }), inputs: storedInputs(document) },
-    { queues: storedReplies(document), source: `session ${options.id}`, description: `The conversation of session ${options.id} with ${flowName}, started ${document.createdAt}.`, env },
+    {
+      dir: options.dir ?? "scenarios",
+      name: `${kebabOf(flowName)}-${options.id.slice(0, 8)}`,
+      force: options.force ?? false,
+      cassette: true,
+    },
+    {
+      flowName,
+      flows: options.flows,
+      config: loadConfig({ ...options.env, ...env, FLOW_MODEL: "replay" }),
+      inputs: storedInputs(document),
+    },
+    {
+      queues: storedReplies(document),
+      source: `session ${options.id}`,
+      description: `The conversation of session ${options.id} with ${flowName}, started ${document.createdAt}.`,
+      env,
+    },
   );
 }

@@ -47,7 +47,15 @@ export function scenarioOfCapture(captured: CapturedConversation, about: Capture
     turns: captured.turns.map(turnOf),
     finalState: document.steps,
     ...(document.children.length
-      ? { finalChildren: document.children.map(({ flow, parentStep, runStatus, currentStep, steps }) => ({ flow, parentStep, runStatus, currentStep, steps })) }
+      ? {
+          finalChildren: document.children.map(({ flow, parentStep, runStatus, currentStep, steps }) => ({
+            flow,
+            parentStep,
+            runStatus,
+            currentStep,
+            steps,
+          })),
+        }
       : {}),
   };
 }

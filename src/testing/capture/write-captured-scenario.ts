@@ -49,7 +49,10 @@ function checkTarget(target: CaptureTarget): { file: string; cassette: string } 
   const cassette = cassettePathOf(file);
   const taken = [file, cassette].filter((path) => existsSync(path));
   if (taken.length && !target.force) {
-    throw new FlowcheckError("scenario_exists", `${taken.join(" and ")} already exist${taken.length === 1 ? "s" : ""}; choose another name, or pass --force to overwrite.`);
+    throw new FlowcheckError(
+      "scenario_exists",
+      `${taken.join(" and ")} already exist${taken.length === 1 ? "s" : ""}; choose another name, or pass --force to overwrite.`,
+    );
   }
   return { file, cassette };
 }
@@ -66,10 +69,22 @@ export async function writeCapturedScenario(
 ): Promise<WrittenScenario> {
   const paths = checkTarget(target);
   const queued = queuedRepliesModel(replies.queues, replies.source);
-  const loaded = { file: paths.file, name: scenarioNameOf(paths.file, target.dir), scenario: { flowName: capture.flowName, turns: [] } };
-  const cassette = target.cassette ? Cassette.open(loaded, "record", { modelName: capture.config.openai.model, ci: false }) : undefined;
-  const model: ModelWrapper = cassette ? (context, make) => cassette.models(context, () => queued(context, make)) : queued;
-  const captured = await captureConversation({ ...capture, model, beforeTurn: (turn) => cassette?.beginTurn(turn, `turn ${turn}`) });
+  const loaded = {
+    file: paths.file,
+    name: scenarioNameOf(paths.file, target.dir),
+    scenario: { flowName: capture.flowName, turns: [] },
+  };
+  const cassette = target.cassette
+    ? Cassette.open(loaded, "record", { modelName: capture.config.openai.model, ci: false })
+    : undefined;
+  const model: ModelWrapper = cassette
+    ? (context, make) => cassette.models(context, () => queued(context, make))
+    : queued;
+  const captured = await captureConversation({
+    ...capture,
+    model,
+    beforeTurn: (turn) => cassette?.beginTurn(turn, `turn ${turn}`),
+  });
   const unused = leftoverReplies(replies.queues);
   if (unused.length) {
     throw new FlowcheckError(

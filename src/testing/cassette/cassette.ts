@@ -76,10 +76,16 @@ export class Cassette {
     try {
       file = JSON.parse(readFileSync(path, "utf8")) as CassetteFile;
     } catch (error) {
-      throw new FlowcheckError("cassette_missing", `${path} is not a readable cassette (${(error as Error).message}); delete it and record it again.`);
+      throw new FlowcheckError(
+        "cassette_missing",
+        `${path} is not a readable cassette (${(error as Error).message}); delete it and record it again.`,
+      );
     }
     if (file.cassette !== 1 || !Array.isArray(file.calls)) {
-      throw new FlowcheckError("cassette_missing", `${path} is not a flowcheck cassette (no "cassette": 1 and "calls"); delete it and record it again.`);
+      throw new FlowcheckError(
+        "cassette_missing",
+        `${path} is not a flowcheck cassette (no "cassette": 1 and "calls"); delete it and record it again.`,
+      );
     }
     return new Cassette(path, mode, loaded.name, options.modelName, file.calls);
   }
@@ -115,7 +121,8 @@ export class Cassette {
         const reply = this.#replay("judge", "judge", request) as Omit<JudgeCompletion, "source">;
         return { ...reply, source: "replay" };
       }
-      if (!live) throw new FlowcheckError("cassette_mismatch", "Recording a judge call needs a live judge; set OPENAI_API_KEY.");
+      if (!live)
+        throw new FlowcheckError("cassette_mismatch", "Recording a judge call needs a live judge; set OPENAI_API_KEY.");
       const completion = await live(request);
       this.#record("judge", "judge", request, { content: completion.content, usage: completion.usage });
       return completion;
@@ -130,13 +137,18 @@ export class Cassette {
     return (
       `${left} recorded call${left === 1 ? " was" : "s were"} never made, from call ${next.position} ` +
       `(turn ${next.turn} '${next.label}', ${next.where ?? next.kind}) in ${this.path}. ` +
-        `The flow now makes fewer calls than when it was recorded; record it again if that is intended.`
+      `The flow now makes fewer calls than when it was recorded; record it again if that is intended.`
     );
   }
 
   save(): void {
     if (this.mode !== "record") return;
-    const file: CassetteFile = { cassette: 1, scenario: this.#scenario, recordedAt: new Date().toISOString(), calls: this.#calls };
+    const file: CassetteFile = {
+      cassette: 1,
+      scenario: this.#scenario,
+      recordedAt: new Date().toISOString(),
+      calls: this.#calls,
+    };
     writeFileSync(this.path, `${JSON.stringify(file, null, 2)}\n`);
   }
 
@@ -146,7 +158,11 @@ export class Cassette {
       JSON.stringify({
         model: this.#modelName,
         system: request.system,
-        tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+        tools: request.tools.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.parameters,
+        })),
         messages: request.messages,
       }),
     );
@@ -170,11 +186,17 @@ export class Cassette {
     const call = this.#calls[this.#played];
     const fix = "If the change is intended, record the cassette again with FLOW_MODEL=record.";
     if (!call) {
-      throw new FlowcheckError("cassette_mismatch", `Replay of ${this.path}: ${at} is not in the recording, which has ${this.#calls.length} calls. ${fix}`);
+      throw new FlowcheckError(
+        "cassette_mismatch",
+        `Replay of ${this.path}: ${at} is not in the recording, which has ${this.#calls.length} calls. ${fix}`,
+      );
     }
     if (call.kind !== kind) {
-      throw new FlowcheckError("cassette_mismatch", `Replay of ${this.path}: ${at} is a ${kind} call, ` +
-        `but the recording has a ${call.kind} call there (${call.where ?? call.kind}). ${fix}`);
+      throw new FlowcheckError(
+        "cassette_mismatch",
+        `Replay of ${this.path}: ${at} is a ${kind} call, ` +
+          `but the recording has a ${call.kind} call there (${call.where ?? call.kind}). ${fix}`,
+      );
     }
     const difference = firstDifference(call.request, JSON.parse(JSON.stringify(request)));
     if (difference) {

@@ -13,7 +13,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function firstDifference(recorded: unknown, now: unknown, path = ""): Difference | undefined {
   if (Array.isArray(recorded) && Array.isArray(now)) {
     for (let i = 0; i < Math.max(recorded.length, now.length); i++) {
-      if (i >= recorded.length || i >= now.length) return { path: `${path}.length`, recorded: recorded.length, now: now.length };
+      if (i >= recorded.length || i >= now.length)
+        return { path: `${path}.length`, recorded: recorded.length, now: now.length };
       const found = firstDifference(recorded[i], now[i], `${path}[${i}]`);
       if (found) return found;
     }

@@ -43,12 +43,21 @@ function rootPoints(evidence: FlowEvidence, results: RunResults): ChecklistPoint
 /** A child flow has no scenarios and no turns of its own: the points about them are its parent's. */
 function childPoints(evidence: FlowEvidence, parent: string): ChecklistPoint[] {
   const onParent = (id: string) => notApplicable(id, `judged on ${parent}`);
-  return [...["1", "2", "3"].map(onParent), refusesPoint(evidence, true), ...["5", "6", "7", "8", "9", "10", "11", "12"].map(onParent), stepsPoint(evidence), toolsPoint(evidence, true), transitionsPoint(evidence)];
+  return [
+    ...["1", "2", "3"].map(onParent),
+    refusesPoint(evidence, true),
+    ...["5", "6", "7", "8", "9", "10", "11", "12"].map(onParent),
+    stepsPoint(evidence),
+    toolsPoint(evidence, true),
+    transitionsPoint(evidence),
+  ];
 }
 
 /** Not judged: every point says which scenarios did not run. */
 function unjudged(points: ChecklistPoint[], why: string): ChecklistPoint[] {
-  return points.map((point) => (point.status === "not applicable" ? point : { id: point.id, status: "not judged", detail: why }));
+  return points.map((point) =>
+    point.status === "not applicable" ? point : { id: point.id, status: "not judged", detail: why },
+  );
 }
 
 /** The checklist of every registered flow and child flow, from what `results` holds. */
@@ -56,15 +65,24 @@ export function runChecklist({ results, flows, scenarioFiles, strict }: Checklis
   const coverage = results.coverage ?? {};
   return flows.flatMap((flow) => {
     const files = scenarioFiles[flow.name] ?? [];
-    const ran = files.filter((file) => results.conversations.some((conversation) => conversation.ran && conversation.file === file));
+    const ran = files.filter((file) =>
+      results.conversations.some((conversation) => conversation.ran && conversation.file === file),
+    );
     const judged = ran.length === files.length;
     const why = `${files.length - ran.length} of its ${files.length} scenario files did not run here: run them all (npm run test:flows)`;
     const head = { scenarios: { total: files.length, ran: ran.length }, judged, strict: strict(flow) };
     const points = rootPoints(evidenceOf(flow, results.conversations, coverage), results);
-    const children = flowFamily(flow).slice(1).map((child): FlowChecklist => {
-      const childPointsOf = childPoints(evidenceOf(child, [], coverage), flow.name);
-      return { flow: child.name, childOf: flow.name, ...head, points: judged ? childPointsOf : unjudged(childPointsOf, why) };
-    });
+    const children = flowFamily(flow)
+      .slice(1)
+      .map((child): FlowChecklist => {
+        const childPointsOf = childPoints(evidenceOf(child, [], coverage), flow.name);
+        return {
+          flow: child.name,
+          childOf: flow.name,
+          ...head,
+          points: judged ? childPointsOf : unjudged(childPointsOf, why),
+        };
+      });
     return [{ flow: flow.name, ...head, points: judged ? points : unjudged(points, why) }, ...children];
   });
 }

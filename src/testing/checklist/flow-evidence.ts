@@ -17,21 +17,38 @@ export interface FlowEvidence {
   coverage: FlowCoverage[string] | undefined;
 }
 
-export function evidenceOf(flow: FlowDefinition, conversations: readonly ConversationResult[], coverage: FlowCoverage): FlowEvidence {
+export function evidenceOf(
+  flow: FlowDefinition,
+  conversations: readonly ConversationResult[],
+  coverage: FlowCoverage,
+): FlowEvidence {
   const ran = conversations.filter((conversation) => conversation.ran && conversation.flowName === flow.name);
   return {
     flow,
     conversations: ran,
-    turns: ran.flatMap((conversation) => conversation.turns.filter((turn) => turn.outcome !== "skipped").map((turn) => ({ ...turn, conversation: conversation.name }))),
+    turns: ran.flatMap((conversation) =>
+      conversation.turns
+        .filter((turn) => turn.outcome !== "skipped")
+        .map((turn) => ({ ...turn, conversation: conversation.name })),
+    ),
     finalChecks: ran.flatMap((conversation) => conversation.final?.checks ?? []),
     coverage: coverage[flow.name],
   };
 }
 
 /** Whether the turn has a passed check of that contract and name (a name ending in `.` or `[` matches by prefix). */
-export function passedCheck(turn: Pick<TurnResult, "checks">, contract: Check["contract"], name: string): Check | undefined {
+export function passedCheck(
+  turn: Pick<TurnResult, "checks">,
+  contract: Check["contract"],
+  name: string,
+): Check | undefined {
   const prefix = name.endsWith(".") || name.endsWith("[");
-  return turn.checks.find((check) => check.contract === contract && check.outcome === "passed" && (prefix ? check.name.startsWith(name) : check.name === name));
+  return turn.checks.find(
+    (check) =>
+      check.contract === contract &&
+      check.outcome === "passed" &&
+      (prefix ? check.name.startsWith(name) : check.name === name),
+  );
 }
 
 /** `basic-flow` turn 3 'two cities': where a proof was found. */
@@ -49,5 +66,9 @@ export function movedFrom(turn: TurnResult, flow: FlowDefinition): string | unde
 
 /** Whether the turn left the cursor where it was, and asserted so. */
 export function keptStep(turn: TurnResult, flow: FlowDefinition): boolean {
-  return turn.stored !== undefined && movedFrom(turn, flow) === undefined && passedCheck(turn, "persisted", "expectedActiveStep") !== undefined;
+  return (
+    turn.stored !== undefined &&
+    movedFrom(turn, flow) === undefined &&
+    passedCheck(turn, "persisted", "expectedActiveStep") !== undefined
+  );
 }

@@ -9,8 +9,18 @@ export function migrationsPoint(proofs: readonly ProjectProof[]): ChecklistPoint
   const keys = new Set(proofs.filter((proof) => proof.point === "10").map((proof) => proof.key));
   const versions = Array.from({ length: SESSION_DOCUMENT_VERSION }, (_, index) => `v${index + 1}`);
   const absent = [...versions, "reset"].filter((key) => !keys.has(key));
-  if (absent.length === versions.length + 1) return { id: "10", status: "not judged", detail: NOT_RUN("test/store/migrations/migrate-session.spec.ts and test/engine/session-reset.spec.ts") };
-  if (absent.length) return { id: "10", status: "missing", detail: `no passing migration or reset test for ${absent.join(", ")}: add the fixture under test/fixtures/sessions and its test` };
+  if (absent.length === versions.length + 1)
+    return {
+      id: "10",
+      status: "not judged",
+      detail: NOT_RUN("test/store/migrations/migrate-session.spec.ts and test/engine/session-reset.spec.ts"),
+    };
+  if (absent.length)
+    return {
+      id: "10",
+      status: "missing",
+      detail: `no passing migration or reset test for ${absent.join(", ")}: add the fixture under test/fixtures/sessions and its test`,
+    };
   return proved("10", `versions ${versions.join(", ")} migrated, and the reset path answered a new session id`);
 }
 

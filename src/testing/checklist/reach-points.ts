@@ -16,9 +16,14 @@ export function stepsPoint({ flow, coverage }: FlowEvidence): ChecklistPoint {
 export function transitionsPoint({ flow, coverage }: FlowEvidence): ChecklistPoint {
   const taken = coverage?.transitions ?? [];
   const left = new Set(taken.map((move) => move.split("→")[0]));
-  const ends = new Set(Object.entries(coverage?.tools ?? {}).filter(([, outcomes]) => outcomes.includes("complete")).map(([tool]) => tool.split(".")[0]));
+  const ends = new Set(
+    Object.entries(coverage?.tools ?? {})
+      .filter(([, outcomes]) => outcomes.includes("complete"))
+      .map(([tool]) => tool.split(".")[0]),
+  );
   const stuck = flow.stepNames.filter((step) => !left.has(step) && !ends.has(step) && step !== flow.stepNames.at(-1));
   const list = taken.length ? taken.join(", ") : "none";
-  if (stuck.length) return missing("transitions", `taken: ${list}; never left ${stuck.join(", ")}: add the turn that moves on from it`);
+  if (stuck.length)
+    return missing("transitions", `taken: ${list}; never left ${stuck.join(", ")}: add the turn that moves on from it`);
   return proved("transitions", `taken: ${list}`);
 }

@@ -14,12 +14,16 @@ function ownPoints(flow: FlowChecklist): ChecklistPoint[] {
 export const hasMissing = (flow: FlowChecklist): boolean => flow.points.some((point) => point.status === "missing");
 
 /** Why an unjudged flow was not judged, in its points' words. */
-const notJudgedWhy = (flow: FlowChecklist): string => flow.points.find((point) => point.status === "not judged")?.detail ?? "not every scenario ran";
+const notJudgedWhy = (flow: FlowChecklist): string =>
+  flow.points.find((point) => point.status === "not judged")?.detail ?? "not every scenario ran";
 
 /** A judged flow's table: a line per point of its own, with its mark, title and proof or what to add. */
 export function checklistRows(flow: FlowChecklist): string[] {
   const width = Math.max(...Object.values(POINT_TITLES).map((title) => title.length));
-  return ownPoints(flow).map((point) => `${MARKS[point.status]} ${point.id.padStart(2).padEnd(11)} ${(POINT_TITLES[point.id] ?? point.id).padEnd(width)}  ${point.detail}`);
+  return ownPoints(flow).map(
+    (point) =>
+      `${MARKS[point.status]} ${point.id.padStart(2).padEnd(11)} ${(POINT_TITLES[point.id] ?? point.id).padEnd(width)}  ${point.detail}`,
+  );
 }
 
 /**
@@ -42,11 +46,16 @@ export function checklistCounts(flow: FlowChecklist): string {
 /** The checklist as a whole: per flow, a header and a line per point with its mark, title and proof. */
 export function renderChecklist(checklist: readonly FlowChecklist[]): string[] {
   return checklist.flatMap((flow) => {
-    const name = flow.childOf ? `${flow.flow} (child of ${flow.childOf})` : `${flow.flow} (${flow.scenarios.ran} of ${flow.scenarios.total} scenario files ran)`;
+    const name = flow.childOf
+      ? `${flow.flow} (child of ${flow.childOf})`
+      : `${flow.flow} (${flow.scenarios.ran} of ${flow.scenarios.total} scenario files ran)`;
     if (!flow.judged) return [`${name}: not judged, ${notJudgedWhy(flow)}`];
     const missing = flow.points.filter((point) => point.status === "missing").length;
     const verdict = missing ? `${missing} to add${flow.strict ? ", strict" : ""}` : "all proved";
-    return [`${name}: ${verdict}${flow.childOf ? ` (the other points are judged on ${flow.childOf})` : ""}`, ...checklistRows(flow).map((row) => `  ${row}`)];
+    return [
+      `${name}: ${verdict}${flow.childOf ? ` (the other points are judged on ${flow.childOf})` : ""}`,
+      ...checklistRows(flow).map((row) => `  ${row}`),
+    ];
   });
 }
 
@@ -54,5 +63,9 @@ export function renderChecklist(checklist: readonly FlowChecklist[]): string[] {
 export function strictFailures(checklist: readonly FlowChecklist[]): string[] {
   return checklist
     .filter((flow) => flow.judged && flow.strict)
-    .flatMap((flow) => flow.points.filter((point) => point.status === "missing").map((point) => `${flow.flow}, point ${point.id} (${POINT_TITLES[point.id]}): ${point.detail}`));
+    .flatMap((flow) =>
+      flow.points
+        .filter((point) => point.status === "missing")
+        .map((point) => `${flow.flow}, point ${point.id} (${POINT_TITLES[point.id]}): ${point.detail}`),
+    );
 }

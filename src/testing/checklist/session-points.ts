@@ -5,13 +5,19 @@ const SESSION_CHECKS = ["session header", "session body", "session ids agree"];
 
 /** 1: a conversation starts only after the target's GET /ai/flows listed its flow as the file expects. */
 export function listedPoint({ flow, conversations }: FlowEvidence): ChecklistPoint {
-  if (conversations.length === 0) return missing("1", `add a scenario for ${flow.name} (npm run new:flow writes one to start from)`);
-  return proved("1", `GET /ai/flows listed ${flow.name} before each of its ${conversations.length} conversation${conversations.length === 1 ? "" : "s"}`);
+  if (conversations.length === 0)
+    return missing("1", `add a scenario for ${flow.name} (npm run new:flow writes one to start from)`);
+  return proved(
+    "1",
+    `GET /ai/flows listed ${flow.name} before each of its ${conversations.length} conversation${conversations.length === 1 ? "" : "s"}`,
+  );
 }
 
 /** 2: the first turn's answer carries the new session id in the body and the header, the same. */
 export function firstAnswerPoint({ turns }: FlowEvidence): ChecklistPoint {
-  const first = turns.find((turn) => turn.number === 1 && SESSION_CHECKS.every((name) => passedCheck(turn, "transport", name)));
+  const first = turns.find(
+    (turn) => turn.number === 1 && SESSION_CHECKS.every((name) => passedCheck(turn, "transport", name)),
+  );
   if (first) return proved("2", `${where(first)}: the session id in body and header, the same`);
   return missing("2", "add a first turn that starts a session (no session id sent) and is answered 200");
 }
@@ -19,10 +25,15 @@ export function firstAnswerPoint({ turns }: FlowEvidence): ChecklistPoint {
 /** What a turn leaves unasserted of its answer, stored step and run status. */
 function unasserted(turn: PlayedTurn): string[] {
   // Any check of the answer's content counts: its text, a CSV's rows, or a judge's grade.
-  const response = turn.checks.some((check) => check.outcome === "passed" && ((check.contract === "expectation" && !check.name.startsWith("expectState")) || check.contract === "judge"));
+  const response = turn.checks.some(
+    (check) =>
+      check.outcome === "passed" &&
+      ((check.contract === "expectation" && !check.name.startsWith("expectState")) || check.contract === "judge"),
+  );
   const gaps = response ? [] : ["a check of the response (responseMustInclude, responseMatches, expectCsvRows)"];
   // An error answer has no step to move: the store is checked unchanged instead.
-  if (passedCheck(turn, "transport", "error")) return passedCheck(turn, "persisted", "unchanged") ? gaps : [...gaps, "the stored session left unchanged"];
+  if (passedCheck(turn, "transport", "error"))
+    return passedCheck(turn, "persisted", "unchanged") ? gaps : [...gaps, "the stored session left unchanged"];
   if (!passedCheck(turn, "persisted", "expectedActiveStep")) gaps.push("expectedActiveStep");
   if (!passedCheck(turn, "persisted", "completed")) gaps.push("the run status (completed)");
   return gaps;
@@ -35,20 +46,32 @@ export function everyTurnPoint({ turns }: FlowEvidence): ChecklistPoint {
     return gap.length ? [`${where(turn)}: add ${gap.join(", ")}`] : [];
   });
   if (turns.length === 0) return missing("3", "no turn was played");
-  if (gaps.length) return missing("3", `${gaps.slice(0, 3).join("; ")}${gaps.length > 3 ? `; and ${gaps.length - 3} more turns` : ""}`);
+  if (gaps.length)
+    return missing(
+      "3",
+      `${gaps.slice(0, 3).join("; ")}${gaps.length > 3 ? `; and ${gaps.length - 3} more turns` : ""}`,
+    );
   return proved("3", `all ${turns.length} turns checked the response, the stored step and the run status`);
 }
 
 /** 6: a later turn, sent with the stored session id, keeps that id and the step. */
 export function resumedPoint(evidence: FlowEvidence): ChecklistPoint {
-  const resumed = evidence.turns.find((turn) => turn.number > 1 && passedCheck(turn, "transport", "session stable") && keptStep(turn, evidence.flow));
+  const resumed = evidence.turns.find(
+    (turn) => turn.number > 1 && passedCheck(turn, "transport", "session stable") && keptStep(turn, evidence.flow),
+  );
   if (resumed) return proved("6", `${where(resumed)}: the same session id, still on ${resumed.stored!.step}`);
-  return missing("6", "add a turn after the first that stays on its step (e.g. a refused input) with expectedActiveStep");
+  return missing(
+    "6",
+    "add a turn after the first that stays on its step (e.g. a refused input) with expectedActiveStep",
+  );
 }
 
 /** 7: a turn expects `completed: true`, and the store says `runStatus: "completed"`. */
 export function completedPoint({ turns }: FlowEvidence): ChecklistPoint {
-  const last = turns.find((turn) => turn.stored?.runStatus === "completed" && passedCheck(turn, "persisted", "completed")?.expected === "completed");
+  const last = turns.find(
+    (turn) =>
+      turn.stored?.runStatus === "completed" && passedCheck(turn, "persisted", "completed")?.expected === "completed",
+  );
   if (last) return proved("7", `${where(last)}: answered completed, stored runStatus completed`);
   return missing("7", 'add the turn that ends the run, with "completed": true');
 }

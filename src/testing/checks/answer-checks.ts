@@ -20,16 +20,47 @@ function stepClaim(claimed: unknown): string {
 export function answerChecks(turn: ScenarioTurn, answer: Answer): Check[] {
   if (!isSuccessStatus(turn.expectedStatus ?? 200)) return [];
   const json = answer.json;
-  if (!json) return [skipped("answer", "claims", `the ${answer.mediaType || "untyped"} answer carries no JSON, so it claims no step, run status or completion`)];
+  if (!json)
+    return [
+      skipped(
+        "answer",
+        "claims",
+        `the ${answer.mediaType || "untyped"} answer carries no JSON, so it claims no step, run status or completion`,
+      ),
+    ];
 
   const step = stepClaim(json["currentStep"]);
   const where = typeof json["currentStep"] === "string" ? ` (on ${json["currentStep"]})` : "";
   const completed = turn.completed ?? false;
   const wantedStatus = completed ? "completed" : "running";
   return [
-    compared("answer", "currentStep", json["currentStep"] === turn.expectedActiveStep ? undefined : `the answer says ${step} (runStatus ${String(json["runStatus"])}); the turn expects ${turn.expectedActiveStep}`, turn.expectedActiveStep, json["currentStep"]),
-    compared("answer", "runStatus", json["runStatus"] === wantedStatus ? undefined : `the answer says runStatus ${JSON.stringify(json["runStatus"])}${where}; ` +
-      `the turn expects ${wantedStatus}, as its completed is ${completed}`, wantedStatus, json["runStatus"]),
-    compared("answer", "completed", json["completed"] === completed ? undefined : `the answer says completed ${JSON.stringify(json["completed"])}${where}; the turn expects completed ${completed}`, completed, json["completed"]),
+    compared(
+      "answer",
+      "currentStep",
+      json["currentStep"] === turn.expectedActiveStep
+        ? undefined
+        : `the answer says ${step} (runStatus ${String(json["runStatus"])}); the turn expects ${turn.expectedActiveStep}`,
+      turn.expectedActiveStep,
+      json["currentStep"],
+    ),
+    compared(
+      "answer",
+      "runStatus",
+      json["runStatus"] === wantedStatus
+        ? undefined
+        : `the answer says runStatus ${JSON.stringify(json["runStatus"])}${where}; ` +
+            `the turn expects ${wantedStatus}, as its completed is ${completed}`,
+      wantedStatus,
+      json["runStatus"],
+    ),
+    compared(
+      "answer",
+      "completed",
+      json["completed"] === completed
+        ? undefined
+        : `the answer says completed ${JSON.stringify(json["completed"])}${where}; the turn expects completed ${completed}`,
+      completed,
+      json["completed"],
+    ),
   ];
 }

@@ -46,7 +46,15 @@ export function check(contract: Contract, name: string, problem: string | undefi
 }
 
 /** `check`, carrying the value it wanted and the value it found, passed or not. */
-export function compared(contract: Contract, name: string, problem: string | undefined, expected: unknown, actual: unknown): Check {
+export function compared(
+  contract: Contract,
+  name: string,
+  problem: string | undefined,
+  expected: unknown,
+  actual: unknown,
+): Check {
   // Literals of one shape, not a spread: every turn makes a score of these.
-  return problem === undefined ? { contract, name, outcome: "passed", expected, actual } : { contract, name, outcome: "failed", message: problem, expected, actual };
+  return problem === undefined
+    ? { contract, name, outcome: "passed", expected, actual }
+    : { contract, name, outcome: "failed", message: problem, expected, actual };
 }

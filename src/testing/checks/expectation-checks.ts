@@ -9,11 +9,26 @@ import { compilePattern } from "../scenario/compile-pattern.ts";
  * The turn's own expectations on the answer's text and on the stored state. `storeUnavailable` says
  * why the store cannot be read at all; expectState is then skipped with that reason, not failed.
  */
-export function expectationChecks(turn: ScenarioTurn, answer: Answer, stored: SessionHead | undefined, storeUnavailable?: string): Check[] {
+export function expectationChecks(
+  turn: ScenarioTurn,
+  answer: Answer,
+  stored: SessionHead | undefined,
+  storeUnavailable?: string,
+): Check[] {
   const checks = textChecks(turn, answer.text);
   if (turn.expectCsvRows !== undefined) {
-    const problems = answer.csv ? matchPartial(turn.expectCsvRows, answer.csv.rows, "csv rows") : [`the answer is ${answer.mediaType || "untyped"}, not CSV`];
-    checks.push(compared("expectation", "expectCsvRows", problems.length ? problems.join("; ") : undefined, turn.expectCsvRows, answer.csv?.rows));
+    const problems = answer.csv
+      ? matchPartial(turn.expectCsvRows, answer.csv.rows, "csv rows")
+      : [`the answer is ${answer.mediaType || "untyped"}, not CSV`];
+    checks.push(
+      compared(
+        "expectation",
+        "expectCsvRows",
+        problems.length ? problems.join("; ") : undefined,
+        turn.expectCsvRows,
+        answer.csv?.rows,
+      ),
+    );
   }
   return [...checks, ...stateChecks(turn, stored, storeUnavailable)];
 }
@@ -23,23 +38,56 @@ function textChecks(turn: ScenarioTurn, text: string): Check[] {
   const lower = text.toLowerCase();
   const checks: Check[] = [];
   turn.responseMustInclude?.forEach((needle, index) => {
-    checks.push({ ...check("expectation", `responseMustInclude[${index}]`, lower.includes(needle.toLowerCase()) ? undefined : `the response lacks "${needle}"`), expected: needle });
+    checks.push({
+      ...check(
+        "expectation",
+        `responseMustInclude[${index}]`,
+        lower.includes(needle.toLowerCase()) ? undefined : `the response lacks "${needle}"`,
+      ),
+      expected: needle,
+    });
   });
   turn.responseMustNotInclude?.forEach((needle, index) => {
-    checks.push({ ...check("expectation", `responseMustNotInclude[${index}]`, lower.includes(needle.toLowerCase()) ? `the response contains "${needle}"` : undefined), expected: needle });
+    checks.push({
+      ...check(
+        "expectation",
+        `responseMustNotInclude[${index}]`,
+        lower.includes(needle.toLowerCase()) ? `the response contains "${needle}"` : undefined,
+      ),
+      expected: needle,
+    });
   });
   const patterns = turn.responseMatches === undefined ? [] : [turn.responseMatches].flat();
   patterns.forEach((pattern, index) => {
-    checks.push({ ...check("expectation", `responseMatches[${index}]`, compilePattern(pattern).test(text) ? undefined : `the response does not match ${pattern}`), expected: pattern });
+    checks.push({
+      ...check(
+        "expectation",
+        `responseMatches[${index}]`,
+        compilePattern(pattern).test(text) ? undefined : `the response does not match ${pattern}`,
+      ),
+      expected: pattern,
+    });
   });
   return checks;
 }
 
 /** expectState, step by step, on the stored session; skipped with `storeUnavailable` when the store cannot be read. */
-function stateChecks(turn: ScenarioTurn, stored: SessionHead | undefined, storeUnavailable: string | undefined): Check[] {
+function stateChecks(
+  turn: ScenarioTurn,
+  stored: SessionHead | undefined,
+  storeUnavailable: string | undefined,
+): Check[] {
   return Object.entries(turn.expectState ?? {}).map(([step, expected]) => {
     if (storeUnavailable !== undefined) return skipped("expectation", `expectState.${step}`, storeUnavailable);
-    const problems = stored ? matchPartial(expected, stored.steps[step] ?? {}, `steps.${step}`) : ["the session is not stored"];
-    return compared("expectation", `expectState.${step}`, problems.length ? problems.join("; ") : undefined, expected, stored?.steps[step]);
+    const problems = stored
+      ? matchPartial(expected, stored.steps[step] ?? {}, `steps.${step}`)
+      : ["the session is not stored"];
+    return compared(
+      "expectation",
+      `expectState.${step}`,
+      problems.length ? problems.join("; ") : undefined,
+      expected,
+      stored?.steps[step],
+    );
   });
 }

@@ -14,7 +14,9 @@ function childSummary(child: Record<string, unknown>): string {
 }
 
 function messageSummary(message: Record<string, unknown>): string {
-  const calls = Array.isArray(message["toolCalls"]) ? ` [${(message["toolCalls"] as { name?: unknown }[]).map((call) => String(call.name)).join(", ")}]` : "";
+  const calls = Array.isArray(message["toolCalls"])
+    ? ` [${(message["toolCalls"] as { name?: unknown }[]).map((call) => String(call.name)).join(", ")}]`
+    : "";
   const from = message["role"] === "handoff" ? ` from ${String(message["from"])}` : "";
   return `${String(message["role"])}${from}${calls}`;
 }
@@ -28,7 +30,9 @@ function listProblems(
   summary: (item: Record<string, unknown>) => string,
 ): string[] {
   if (stored.length !== expected.length) {
-    return [`expected ${expected.length} ${what}, stored ${stored.length}: ${stored.map(summary).join(", ") || "none"}`];
+    return [
+      `expected ${expected.length} ${what}, stored ${stored.length}: ${stored.map(summary).join(", ") || "none"}`,
+    ];
   }
   return expected.flatMap((item, index) => matchPartial(item, stored[index], `${path}[${index}]`));
 }
@@ -51,13 +55,24 @@ export function finalChecks(scenario: Scenario, stored: SessionDocument | undefi
   }
   if (scenario.finalExecution) {
     const log = (stored?.execution ?? []) as unknown as Record<string, unknown>[];
-    const problems = stored ? listProblems(scenario.finalExecution, log, "execution", "execution entries", entrySummary) : none;
+    const problems = stored
+      ? listProblems(scenario.finalExecution, log, "execution", "execution entries", entrySummary)
+      : none;
     checks.push(domainCheck("finalExecution", problems, scenario.finalExecution, stored?.execution));
   }
   if (scenario.finalChildren) {
     const children = (stored?.children ?? []) as unknown as Record<string, unknown>[];
-    const problems = stored ? listProblems(scenario.finalChildren, children, "children", "nested runs", childSummary) : none;
-    checks.push(domainCheck("finalChildren", problems, scenario.finalChildren, stored?.children.map(({ memory: _memory, execution: _execution, ...child }) => child)));
+    const problems = stored
+      ? listProblems(scenario.finalChildren, children, "children", "nested runs", childSummary)
+      : none;
+    checks.push(
+      domainCheck(
+        "finalChildren",
+        problems,
+        scenario.finalChildren,
+        stored?.children.map(({ memory: _memory, execution: _execution, ...child }) => child),
+      ),
+    );
   }
   for (const [namespace, expected] of Object.entries(scenario.finalMemory ?? {})) {
     const messages = stored?.memory[namespace] as unknown as Record<string, unknown>[] | undefined;

@@ -17,6 +17,5 @@ export type FlowDocument<F extends FlowShape = UntypedFlow> = SessionDocument & 
 export type FlowHead<F extends FlowShape = UntypedFlow> = SessionHead & FlowMark<F>;
 
 /** The state step `S` of flow `F` stores; for an untyped flow (any step name), a record of unknowns. */
-export type StepStateOf<F extends FlowShape, S extends string> = string extends StepNameOf<F>
-  ? Record<string, unknown>
-  : StateOfStep<F["steps"][S & keyof F["steps"]]>;
+export type StepStateOf<F extends FlowShape, S extends string> =
+  string extends StepNameOf<F> ? Record<string, unknown> : StateOfStep<F["steps"][S & keyof F["steps"]]>;

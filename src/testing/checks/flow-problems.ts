@@ -11,7 +11,9 @@ interface ListedFlow {
 
 function isListedFlow(value: unknown): value is ListedFlow {
   const flow = value as Partial<ListedFlow> | null;
-  return typeof flow?.name === "string" && Array.isArray(flow.steps) && flow.steps.every((step) => typeof step === "string");
+  return (
+    typeof flow?.name === "string" && Array.isArray(flow.steps) && flow.steps.every((step) => typeof step === "string")
+  );
 }
 
 /**
@@ -26,7 +28,10 @@ export async function flowProblems(client: ChatClient, scenario: Scenario): Prom
   const body = parseObject(response.body);
   if (response.status === 401) {
     const error = body?.["error"] as { code?: unknown; message?: unknown } | undefined;
-    const said = typeof error?.message === "string" ? `${String(error.code)}: ${error.message}` : JSON.stringify(preview(response.body, 120));
+    const said =
+      typeof error?.message === "string"
+        ? `${String(error.code)}: ${error.message}`
+        : JSON.stringify(preview(response.body, 120));
     return [
       `${where} answered 401 (${said}); the server wants credentials this run did not send, or refused those it sent: ` +
         `give them with FLOW_HEADERS, e.g. FLOW_HEADERS='{"Authorization": "Bearer <the server's FLOW_API_TOKEN>"}'.`,
@@ -34,15 +39,22 @@ export async function flowProblems(client: ChatClient, scenario: Scenario): Prom
   }
   const flows = body?.["flows"];
   if (response.status !== 200 || !Array.isArray(flows) || !flows.every(isListedFlow)) {
-    return [`${where} answered ${response.status} ${JSON.stringify(preview(response.body, 120))}; ` +
-      `a flowcheck server lists its flows there as {"flows": [{"name", "steps", …}]}.`];
+    return [
+      `${where} answered ${response.status} ${JSON.stringify(preview(response.body, 120))}; ` +
+        `a flowcheck server lists its flows there as {"flows": [{"name", "steps", …}]}.`,
+    ];
   }
   const flow = flows.find((candidate) => candidate.name === scenario.flowName);
   if (!flow) {
     const names = flows.map((candidate) => candidate.name).join(", ") || "no flow";
-    return [`${where} does not list ${scenario.flowName}; it lists ${names}. Is this the server the scenario is meant for?`];
+    return [
+      `${where} does not list ${scenario.flowName}; it lists ${names}. Is this the server the scenario is meant for?`,
+    ];
   }
   return stepReferences(scenario)
     .filter((reference) => !flow.steps.includes(reference.step))
-    .map((reference) => `${reference.path}: the target's ${flow.name} has no step ${reference.step}; its steps are ${flow.steps.join(", ")}.`);
+    .map(
+      (reference) =>
+        `${reference.path}: the target's ${flow.name} has no step ${reference.step}; its steps are ${flow.steps.join(", ")}.`,
+    );
 }

@@ -30,7 +30,8 @@ export function matchPartial(expected: unknown, actual: unknown, path: string): 
   }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return [`${path}: expected an array, found ${show(actual)}`];
-    if (actual.length !== expected.length) return [`${path}: expected ${expected.length} items, found ${actual.length}: ${show(actual)}`];
+    if (actual.length !== expected.length)
+      return [`${path}: expected ${expected.length} items, found ${actual.length}: ${show(actual)}`];
     return expected.flatMap((value, index) => matchPartial(value, actual[index], `${path}[${index}]`));
   }
   return Object.is(expected, actual) ? [] : [`${path}: expected ${show(expected)}, found ${show(actual)}`];

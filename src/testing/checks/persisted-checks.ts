@@ -21,20 +21,54 @@ export function persistedChecks(
   session: string | undefined,
 ): Check[] {
   if (!isSuccessStatus(turn.expectedStatus ?? 200)) return previous ? [unchangedCheck(previous, stored)] : [];
-  if (session === undefined) return [failed("persisted", "stored", "the answer carries no session id, so the store could not be read")];
+  if (session === undefined)
+    return [failed("persisted", "stored", "the answer carries no session id, so the store could not be read")];
   if (!stored) return [failed("persisted", "stored", `session ${session} is not in ${where}`)];
   return [...headChecks(turn, flowName, stored, previous), ...claimChecks(answer, stored)];
 }
 
 /** The stored session is on the turn's flow, step and run status, with exactly one more turn than before. */
-function headChecks(turn: ScenarioTurn, flowName: string, stored: SessionHead, previous: SessionHead | undefined): Check[] {
+function headChecks(
+  turn: ScenarioTurn,
+  flowName: string,
+  stored: SessionHead,
+  previous: SessionHead | undefined,
+): Check[] {
   const wantedStatus = turn.completed ? "completed" : "running";
   const state = `(runStatus ${stored.runStatus})`;
   return [
-    compared("persisted", "flow", stored.flow.name === flowName ? undefined : `expected flow ${flowName}, stored ${stored.flow.name}`, flowName, stored.flow.name),
-    compared("persisted", "expectedActiveStep", stored.flow.currentStep === turn.expectedActiveStep ? undefined : `expected active step ${turn.expectedActiveStep}, stored ${stored.flow.currentStep} ${state}`, turn.expectedActiveStep, stored.flow.currentStep),
-    compared("persisted", "completed", stored.runStatus === wantedStatus ? undefined : `expected runStatus ${wantedStatus}, stored ${stored.runStatus}`, wantedStatus, stored.runStatus),
-    compared("persisted", "turns", stored.turns === (previous?.turns ?? 0) + 1 ? undefined : `expected the store to hold ${(previous?.turns ?? 0) + 1} turns, it holds ${stored.turns}`, (previous?.turns ?? 0) + 1, stored.turns),
+    compared(
+      "persisted",
+      "flow",
+      stored.flow.name === flowName ? undefined : `expected flow ${flowName}, stored ${stored.flow.name}`,
+      flowName,
+      stored.flow.name,
+    ),
+    compared(
+      "persisted",
+      "expectedActiveStep",
+      stored.flow.currentStep === turn.expectedActiveStep
+        ? undefined
+        : `expected active step ${turn.expectedActiveStep}, stored ${stored.flow.currentStep} ${state}`,
+      turn.expectedActiveStep,
+      stored.flow.currentStep,
+    ),
+    compared(
+      "persisted",
+      "completed",
+      stored.runStatus === wantedStatus ? undefined : `expected runStatus ${wantedStatus}, stored ${stored.runStatus}`,
+      wantedStatus,
+      stored.runStatus,
+    ),
+    compared(
+      "persisted",
+      "turns",
+      stored.turns === (previous?.turns ?? 0) + 1
+        ? undefined
+        : `expected the store to hold ${(previous?.turns ?? 0) + 1} turns, it holds ${stored.turns}`,
+      (previous?.turns ?? 0) + 1,
+      stored.turns,
+    ),
   ];
 }
 
@@ -43,7 +77,13 @@ function unchangedCheck(previous: SessionHead, stored: SessionHead | undefined):
   const changed = Object.keys({ ...previous, ...stored }).filter(
     (key) => !isDeepStrictEqual(previous[key as keyof SessionHead], stored?.[key as keyof SessionHead]),
   );
-  return check("persisted", "unchanged", changed.length ? `the error answer changed the stored session: ${changed.join(", ")} differ from before the turn` : undefined);
+  return check(
+    "persisted",
+    "unchanged",
+    changed.length
+      ? `the error answer changed the stored session: ${changed.join(", ")} differ from before the turn`
+      : undefined,
+  );
 }
 
 /** What the answer says of the session (step, run status, completed) agrees with the store. */
@@ -57,6 +97,14 @@ function claimChecks(answer: Answer, stored: SessionHead): Check[] {
     ["completed", json["completed"], stored.runStatus === "completed"],
   ];
   return claims.map(([field, claimed, truth]) =>
-    compared("persisted", `answer's ${field}`, claimed === truth ? undefined : `the answer says ${field} ${JSON.stringify(claimed)} but the store has ${JSON.stringify(truth)}`, truth, claimed),
+    compared(
+      "persisted",
+      `answer's ${field}`,
+      claimed === truth
+        ? undefined
+        : `the answer says ${field} ${JSON.stringify(claimed)} but the store has ${JSON.stringify(truth)}`,
+      truth,
+      claimed,
+    ),
   );
 }

@@ -19,8 +19,10 @@ export function stepState<F extends FlowShape = UntypedFlow, S extends StepNameO
   const state = document.steps[step];
   if (state === undefined) {
     const owners = Object.keys(document.steps);
-    throw new Error(`${step} has no state in session ${document.id}; ` +
-      `${owners.length ? `the steps with state are ${owners.join(", ")}` : "no step has state"}.`);
+    throw new Error(
+      `${step} has no state in session ${document.id}; ` +
+        `${owners.length ? `the steps with state are ${owners.join(", ")}` : "no step has state"}.`,
+    );
   }
   return state as StepStateOf<NoInfer<F>, NoInfer<S>>;
 }

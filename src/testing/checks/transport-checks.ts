@@ -29,16 +29,34 @@ export function transportChecks(
   const expectedStatus = turn.expectedStatus ?? 200;
   const status = exchange.response.status;
   const checks: Check[] = [
-    compared("transport", "status", status === expectedStatus ? undefined : `expected status ${expectedStatus}, got ${status}${errorSummary(answer)}`, expectedStatus, status),
+    compared(
+      "transport",
+      "status",
+      status === expectedStatus ? undefined : `expected status ${expectedStatus}, got ${status}${errorSummary(answer)}`,
+      expectedStatus,
+      status,
+    ),
     check(
       "transport",
       "body",
-      answer.problems.length ? answer.problems.join("; ") : answer.json || answer.csv ? undefined : `the ${answer.mediaType || "untyped"} body carries no JSON answer`,
+      answer.problems.length
+        ? answer.problems.join("; ")
+        : answer.json || answer.csv
+          ? undefined
+          : `the ${answer.mediaType || "untyped"} body carries no JSON answer`,
     ),
   ];
   if (turn.expectContentType !== undefined) {
     const wanted = turn.expectContentType.toLowerCase();
-    checks.push(compared("transport", "expectContentType", answer.mediaType === wanted ? undefined : `expected Content-Type ${wanted}, got ${answer.mediaType || "none"}`, wanted, answer.mediaType));
+    checks.push(
+      compared(
+        "transport",
+        "expectContentType",
+        answer.mediaType === wanted ? undefined : `expected Content-Type ${wanted}, got ${answer.mediaType || "none"}`,
+        wanted,
+        answer.mediaType,
+      ),
+    );
   }
   const json = answer.json;
   const header = headerOf(exchange);
@@ -47,27 +65,71 @@ export function transportChecks(
   if (isSuccessStatus(expectedStatus)) {
     // A document answer (CSV) is the session rendered: it carries the id in the header alone.
     const document = answer.csv !== undefined;
-    if (!document) checks.push(compared("transport", "success", json?.["success"] === true ? undefined : `expected "success": true, got ${JSON.stringify(json?.["success"])}`, true, json?.["success"]));
+    if (!document)
+      checks.push(
+        compared(
+          "transport",
+          "success",
+          json?.["success"] === true ? undefined : `expected "success": true, got ${JSON.stringify(json?.["success"])}`,
+          true,
+          json?.["success"],
+        ),
+      );
     checks.push(check("transport", "session header", header ? undefined : `the ${SESSION_HEADER} header is missing`));
-    if (!document) checks.push(check("transport", "session body", bodySession ? undefined : `the body has no "session" id`));
+    if (!document)
+      checks.push(check("transport", "session body", bodySession ? undefined : `the body has no "session" id`));
     if (header && bodySession) {
-      checks.push(check("transport", "session ids agree", header === bodySession ? undefined : `the body's session id ${bodySession} differs from the header's ${header}`));
+      checks.push(
+        check(
+          "transport",
+          "session ids agree",
+          header === bodySession
+            ? undefined
+            : `the body's session id ${bodySession} differs from the header's ${header}`,
+        ),
+      );
     }
     const session = header ?? bodySession;
     if (knownSession && session) {
-      checks.push(check("transport", "session stable", session === knownSession ? undefined : `the session id changed from ${knownSession} to ${session}`));
+      checks.push(
+        check(
+          "transport",
+          "session stable",
+          session === knownSession ? undefined : `the session id changed from ${knownSession} to ${session}`,
+        ),
+      );
     }
     return { checks, session: knownSession ?? session };
   }
 
   const error = json?.["error"] as { code?: unknown; message?: unknown } | undefined;
-  checks.push(compared("transport", "success", json?.["success"] === false ? undefined : `expected "success": false, got ${JSON.stringify(json?.["success"])}`, false, json?.["success"]));
   checks.push(
-    check("transport", "error", typeof error?.code === "string" && typeof error.message === "string" ? undefined : `expected "error": {"code", "message"}, got ${JSON.stringify(error)}`),
+    compared(
+      "transport",
+      "success",
+      json?.["success"] === false ? undefined : `expected "success": false, got ${JSON.stringify(json?.["success"])}`,
+      false,
+      json?.["success"],
+    ),
+  );
+  checks.push(
+    check(
+      "transport",
+      "error",
+      typeof error?.code === "string" && typeof error.message === "string"
+        ? undefined
+        : `expected "error": {"code", "message"}, got ${JSON.stringify(error)}`,
+    ),
   );
   if (knownSession && (header ?? bodySession) !== undefined) {
     const carried = header ?? bodySession;
-    checks.push(check("transport", "session stable", carried === knownSession ? undefined : `the error carries session id ${carried}, not ${knownSession}`));
+    checks.push(
+      check(
+        "transport",
+        "session stable",
+        carried === knownSession ? undefined : `the error carries session id ${carried}, not ${knownSession}`,
+      ),
+    );
   }
   return { checks, session: knownSession };
 }

@@ -47,9 +47,20 @@ export class ChatClient {
   }
 
   /** `idempotencyKey`: the turn's name, the same each time this turn is sent (see the Idempotency-Key header). */
-  send(message: { flow?: string; session?: string; message: string; accept?: string; idempotencyKey?: string }): Promise<ChatExchange> {
-    const body = JSON.stringify(message.session ? { message: message.message } : { flow: message.flow, message: message.message });
-    const headers: Record<string, string> = { "Content-Type": "application/json", Accept: message.accept ?? "application/json" };
+  send(message: {
+    flow?: string;
+    session?: string;
+    message: string;
+    accept?: string;
+    idempotencyKey?: string;
+  }): Promise<ChatExchange> {
+    const body = JSON.stringify(
+      message.session ? { message: message.message } : { flow: message.flow, message: message.message },
+    );
+    const headers: Record<string, string> = {
+      "Content-Type": "application/json",
+      Accept: message.accept ?? "application/json",
+    };
     if (message.session) headers[SESSION_HEADER] = message.session;
     if (message.idempotencyKey) headers[IDEMPOTENCY_HEADER] = message.idempotencyKey;
     return this.#request("POST", "/ai/chat", headers, body);
@@ -83,10 +94,12 @@ export class ChatClient {
                 ),
               );
             }, timeoutMs);
-      const settle = <T>(then: (value: T) => void) => (value: T) => {
-        clearTimeout(timer);
-        then(value);
-      };
+      const settle =
+        <T>(then: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(timer);
+          then(value);
+        };
       const req = http.request({ ...this.#host, path, method, headers, agent: this.#agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -94,12 +107,25 @@ export class ChatClient {
         res.on("end", () =>
           settle(resolve)({
             request: { method, path, headers, body },
-            response: { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") },
+            response: {
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks).toString("utf8"),
+            },
             millis: performance.now() - started,
           }),
         );
       });
-      req.on("error", settle((error: Error) => reject(new Error(`${method} ${this.urlOf(path)} failed: ${error.message}. Is the server running?`, { cause: error }))));
+      req.on(
+        "error",
+        settle((error: Error) =>
+          reject(
+            new Error(`${method} ${this.urlOf(path)} failed: ${error.message}. Is the server running?`, {
+              cause: error,
+            }),
+          ),
+        ),
+      );
       req.end(body);
     });
   }

@@ -8,7 +8,10 @@ const NOT_SECRET = /^idempotency-key$/i;
  * Headers as strings, with credentials replaced by `[redacted]`, so artifacts never hold a key:
  * those named like one, and every header named in `secret` (any letter case).
  */
-export function redactHeaders(headers: IncomingHttpHeaders | Record<string, string>, secret: readonly string[] = []): Record<string, string> {
+export function redactHeaders(
+  headers: IncomingHttpHeaders | Record<string, string>,
+  secret: readonly string[] = [],
+): Record<string, string> {
   const hidden = new Set(secret.map((name) => name.toLowerCase()));
   const safe: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {

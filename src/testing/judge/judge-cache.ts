@@ -13,7 +13,9 @@ export class JudgeCache {
 
   /** The key of everything a verdict depends on: the judge model and the whole prompt. */
   static key(parts: { model: string; system: string; user: string }): string {
-    return createHash("sha256").update(JSON.stringify([parts.model, parts.system, parts.user])).digest("hex");
+    return createHash("sha256")
+      .update(JSON.stringify([parts.model, parts.system, parts.user]))
+      .digest("hex");
   }
 
   get(key: string): Verdict | undefined {

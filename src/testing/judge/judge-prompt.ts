@@ -44,7 +44,9 @@ Reply with one JSON object and nothing else:
  * for a text to guess and no escaping rule of our own to get right.
  */
 export function judgePrompt(input: JudgePromptInput): { system: string; user: string } {
-  const system = input.instructions?.trim() ? `${RULES}\nRules for this flow, which override the ones above:\n${input.instructions.trim()}` : RULES;
+  const system = input.instructions?.trim()
+    ? `${RULES}\nRules for this flow, which override the ones above:\n${input.instructions.trim()}`
+    : RULES;
   const material: JudgeMaterial = {
     conversation: input.conversation,
     latestUserMessage: input.input,
@@ -53,6 +55,9 @@ export function judgePrompt(input: JudgePromptInput): { system: string; user: st
   };
   // JSON.stringify leaves U+0085, U+2028 and U+2029 raw, and some readers break lines at them;
   // escaped, every line of the message is a line of the object's own layout.
-  const user = JSON.stringify(material, null, 2).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const user = JSON.stringify(material, null, 2).replace(
+    /[\u0085\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
   return { system, user };
 }

@@ -1,7 +1,6 @@
 import { compileSchema } from "../../engine/schema-validator.ts";
 import type { Verdict } from "../checks/check.ts";
 
-
 // The engine's ajv, with the same options: an instance of its own would compile ajv's meta-schema
 // again, in every test process, judged or not.
 const validateVerdict = compileSchema<Verdict>({
@@ -26,7 +25,9 @@ export function parseVerdict(text: string): { verdict: Verdict } | { problem: st
   }
   if (!validateVerdict(value)) {
     const problems = (validateVerdict.errors ?? []).map((e) =>
-      e.keyword === "required" ? `"${String(e.params["missingProperty"])}" is missing` : `${e.instancePath.slice(1) || "the answer"} ${e.message ?? "is invalid"}`,
+      e.keyword === "required"
+        ? `"${String(e.params["missingProperty"])}" is missing`
+        : `${e.instancePath.slice(1) || "the answer"} ${e.message ?? "is invalid"}`,
     );
     return { problem: problems.join("; ") };
   }

@@ -36,13 +36,22 @@ function grade(verdict: Verdict, minScore: number): Check {
   const graded = { ...verdict, minScore };
   const ok = verdict.pass === true && verdict.score >= minScore;
   if (ok) return { contract: "judge", name: "expectedResponse", outcome: "passed", verdict: graded };
-  const why = verdict.pass !== true ? `the judge did not pass it (score ${verdict.score})` : `score ${verdict.score} is below ${minScore}`;
+  const why =
+    verdict.pass !== true
+      ? `the judge did not pass it (score ${verdict.score})`
+      : `score ${verdict.score} is below ${minScore}`;
   const details = [
     verdict.reason,
     verdict.missing.length ? `missing: ${verdict.missing.join("; ")}` : "",
     verdict.contradictions.length ? `contradictions: ${verdict.contradictions.join("; ")}` : "",
   ].filter(Boolean);
-  return { contract: "judge", name: "expectedResponse", outcome: "failed", message: `${why}: ${details.join(" | ")}`, verdict: graded };
+  return {
+    contract: "judge",
+    name: "expectedResponse",
+    outcome: "failed",
+    message: `${why}: ${details.join(" | ")}`,
+    verdict: graded,
+  };
 }
 
 /** Adds a completion to the stats: a call or a replay, and its tokens. */
@@ -56,7 +65,9 @@ function countCompletion(stats: JudgeStats, completion: JudgeCompletion): void {
 /** The judge's prompt for a turn: the earlier turns that were answered, the input, the answer and the expectation. */
 function turnPrompt({ scenario, turn, answer, history }: Parameters<Judge>[0]): ReturnType<typeof judgePrompt> {
   return judgePrompt({
-    conversation: history.filter((report) => report.answer !== undefined).map((report) => ({ user: report.input, assistant: report.answer! })),
+    conversation: history
+      .filter((report) => report.answer !== undefined)
+      .map((report) => ({ user: report.input, assistant: report.answer! })),
     input: turn.input,
     answer: answer.text,
     expectation: turn.expectedResponse ?? "",
@@ -90,7 +101,12 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       try {
         completion = await options.client({ model, ...prompt });
       } catch (error) {
-        return { contract: "judge", name: "expectedResponse", outcome: "failed", message: `the judge model ${model} failed: ${(error as Error).message}` };
+        return {
+          contract: "judge",
+          name: "expectedResponse",
+          outcome: "failed",
+          message: `the judge model ${model} failed: ${(error as Error).message}`,
+        };
       }
       countCompletion(stats, completion);
       const parsed = parseVerdict(completion.content);
@@ -104,7 +120,8 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       contract: "judge",
       name: "expectedResponse",
       outcome: "failed",
-      message: `the judge ${model} gave no valid verdict in 2 tries (want {pass, score, reason, missing, contradictions}); ` +
+      message:
+        `the judge ${model} gave no valid verdict in 2 tries (want {pass, score, reason, missing, contradictions}); ` +
         `it answered ${answers.join(", then ")}`,
     };
   };

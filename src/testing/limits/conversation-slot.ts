@@ -11,7 +11,8 @@ import { runLimits, type Held } from "./run-limits.ts";
  */
 export function concurrencyOf(config: Config): number | undefined {
   if (config.limits.concurrency !== undefined) return config.limits.concurrency;
-  const callsProvider = config.flowModel === "live" || config.flowModel === "record" || config.judge.mode === "required";
+  const callsProvider =
+    config.flowModel === "live" || config.flowModel === "record" || config.judge.mode === "required";
   return callsProvider ? config.limits.maxInflight : undefined;
 }
 
@@ -21,5 +22,10 @@ export function concurrencyOf(config: Config): number | undefined {
  * and hold up the end of the run.
  */
 export function conversationSlot(config: Config, concurrency: number, loaded: LoadedScenario): Promise<Held> {
-  return runLimits().hold({ kind: "conversation", limit: concurrency, maxTokens: config.limits.maxTokens, weight: loaded.scenario.turns.length });
+  return runLimits().hold({
+    kind: "conversation",
+    limit: concurrency,
+    maxTokens: config.limits.maxTokens,
+    weight: loaded.scenario.turns.length,
+  });
 }

@@ -1,7 +1,8 @@
 import type { ArbiterSummary } from "./run-arbiter.ts";
 
 const counted = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
-const shown = (tokens: { input: number; output: number }) => `${tokens.input + tokens.output} (${tokens.input} in, ${tokens.output} out)`;
+const shown = (tokens: { input: number; output: number }) =>
+  `${tokens.input + tokens.output} (${tokens.input} in, ${tokens.output} out)`;
 
 /** What a run took of its providers, for the end of its output: nothing when it made no request. */
 export function limitsSummaryLines(summary: ArbiterSummary): string[] {
@@ -19,9 +20,12 @@ export function limitsSummaryLines(summary: ArbiterSummary): string[] {
     lines.push(`conversations: ${conversations.granted} played, at most ${conversations.maxActive} at once${skipped}`);
   }
   if (summary.tokens.length === 0) return lines;
-  for (const each of [...summary.tokens].sort((a, b) => a.scenario.localeCompare(b.scenario))) lines.push(`tokens ${each.scenario}: ${shown(each)}`);
+  for (const each of [...summary.tokens].sort((a, b) => a.scenario.localeCompare(b.scenario)))
+    lines.push(`tokens ${each.scenario}: ${shown(each)}`);
   const price = summary.price;
-  const cost = price ? `; estimated cost $${((summary.total.input * price.input + summary.total.output * price.output) / 1e6).toFixed(4)}` : "";
+  const cost = price
+    ? `; estimated cost $${((summary.total.input * price.input + summary.total.output * price.output) / 1e6).toFixed(4)}`
+    : "";
   lines.push(`tokens in total: ${shown(summary.total)}${cost}`);
   return lines;
 }

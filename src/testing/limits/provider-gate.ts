@@ -51,7 +51,10 @@ export class ProviderGate {
       const key = url.origin;
       const retry = Number(new Headers(init?.headers).get("x-stainless-retry-count") ?? "0") > 0;
       const { maxInflight, maxRpm } = this.#config.limits;
-      const held = await this.#limits.hold({ kind: "request", key, limit: maxInflight, rpm: maxRpm, retry }, init?.signal);
+      const held = await this.#limits.hold(
+        { kind: "request", key, limit: maxInflight, rpm: maxRpm, retry },
+        init?.signal,
+      );
       try {
         const response = await globalThis.fetch(input, init);
         const pause = response.status === 429 ? retryAfterMillis(response.headers.get("retry-after")) : undefined;
@@ -59,7 +62,12 @@ export class ProviderGate {
         const usage = await usageOf(response);
         if (usage) {
           this.usage.add(kind, usage);
-          await this.#limits.note({ kind: "tokens", scenario: this.#scenario, ...usage, price: this.#config.limits.price });
+          await this.#limits.note({
+            kind: "tokens",
+            scenario: this.#scenario,
+            ...usage,
+            price: this.#config.limits.price,
+          });
         }
         return response;
       } finally {

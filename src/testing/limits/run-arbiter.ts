@@ -18,7 +18,13 @@ export interface Grant {
   skip?: string;
 }
 export type Note =
-  | { kind: "tokens"; scenario: string; input: number; output: number; price?: { input: number; output: number } | undefined }
+  | {
+      kind: "tokens";
+      scenario: string;
+      input: number;
+      output: number;
+      price?: { input: number; output: number } | undefined;
+    }
   | { kind: "pause"; key: string; millis: number };
 export interface GateSummary {
   key: string;
@@ -146,7 +152,14 @@ export class RunArbiter {
   }
 
   summary(): ArbiterSummary {
-    const of = (gate: Gate): GateSummary => ({ key: gate.key, granted: gate.granted, maxActive: gate.maxActive, retries: gate.retries, pauses: gate.pauses, skipped: gate.skipped });
+    const of = (gate: Gate): GateSummary => ({
+      key: gate.key,
+      granted: gate.granted,
+      maxActive: gate.maxActive,
+      retries: gate.retries,
+      pauses: gate.pauses,
+      skipped: gate.skipped,
+    });
     const gates = [...this.#gates.values()];
     const conversations = gates.find((gate) => gate.key === "conversations");
     return {
@@ -175,7 +188,9 @@ export class RunArbiter {
         gate.waiting.splice(gate.waiting.indexOf(waiter), 1);
         waiter.state = "done";
         gate.skipped += 1;
-        waiter.onGrant({ skip: `FLOW_MAX_TOKENS=${spec.maxTokens} was reached (${used} tokens used), so this conversation was not started` });
+        waiter.onGrant({
+          skip: `FLOW_MAX_TOKENS=${spec.maxTokens} was reached (${used} tokens used), so this conversation was not started`,
+        });
         continue;
       }
       if (gate.active >= spec.limit) return;

@@ -4,7 +4,13 @@ import type { FlowShape, UntypedFlow } from "../../engine/flow-types.ts";
 import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
 import { scenarioNameOf } from "../scenario/load-scenario.ts";
 import { currentRunScope } from "../report/run-record.ts";
-import { discoverScenarios, discoverSelected, scenarioHeaderOf, type ScenarioDiscovery, type ScenarioHeader } from "../scenario/scenario-discovery.ts";
+import {
+  discoverScenarios,
+  discoverSelected,
+  scenarioHeaderOf,
+  type ScenarioDiscovery,
+  type ScenarioHeader,
+} from "../scenario/scenario-discovery.ts";
 import { describeScenarioFile } from "./describe-scenario-file.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
 import type { SuiteOptions } from "./suite-options.ts";
@@ -19,7 +25,8 @@ export interface ScenarioChecks<F extends FlowShape = UntypedFlow> {
   eachTurn?: TurnCheck<F>;
 }
 
-export interface FlowScenariosOptions<F extends FlowShape = UntypedFlow> extends Omit<SuiteOptions, "domain" | "eachTurn"> {
+export interface FlowScenariosOptions<F extends FlowShape = UntypedFlow>
+  extends Omit<SuiteOptions, "domain" | "eachTurn"> {
   /**
    * Checks for one scenario file each, by its name: its path under `dir` without
    * `.scenario.json`, e.g. `basic-flow` or `team/ada-lovelace`. A name that is no scenario file
@@ -78,15 +85,22 @@ function failing(name: string, message: string): void {
  *   everyScenario: { domain: (document) => assert.ok(stepState(document, "ConfirmStep").invoiceNumber) },
  * });
  */
-export function describeFlowScenarios<F extends FlowShape>(flow: FlowDefinition<F>, options: FlowScenariosOptions<F>): void;
+export function describeFlowScenarios<F extends FlowShape>(
+  flow: FlowDefinition<F>,
+  options: FlowScenariosOptions<F>,
+): void;
 export function describeFlowScenarios(flowName: string, options: FlowScenariosOptions): void;
-export function describeFlowScenarios(flow: FlowDefinition<FlowShape> | string, typed: FlowScenariosOptions<never>): void {
+export function describeFlowScenarios(
+  flow: FlowDefinition<FlowShape> | string,
+  typed: FlowScenariosOptions<never>,
+): void {
   // The checks' types are the spec's to hold; at run time every check gets a plain session.
   const options = typed as unknown as FlowScenariosOptions;
   const flowName = typeof flow === "string" ? flow : flow.name;
   const dir = options.dir ?? "scenarios";
   const { scenarios: _scenarios, tags: _tags, everyScenario: _every, dir: _dir, files: _files, ...suite } = options;
-  const describe = (file: string, checks: ScenarioChecks) => describeScenarioFile(file, { ...suite, ...checks, root: dir });
+  const describe = (file: string, checks: ScenarioChecks) =>
+    describeScenarioFile(file, { ...suite, ...checks, root: dir });
   if (options.files) {
     describeFiles(flowName, options, options.files, describe);
     return;
@@ -98,7 +112,8 @@ export function describeFlowScenarios(flow: FlowDefinition<FlowShape> | string, 
   // A file that cannot be told to be another registered flow's is every flow spec's to report.
   const ours = (name: unknown) => name === flowName || typeof name !== "string" || !registered.has(name);
 
-  for (const missing of run.missing) failing(`${missing} exists`, `The run names ${missing}, which is neither a file nor a folder.`);
+  for (const missing of run.missing)
+    failing(`${missing} exists`, `The run names ${missing}, which is neither a file nor a folder.`);
   for (const file of run.misnamed) {
     if (!ours(file.flowName)) continue;
     failing(
@@ -108,7 +123,12 @@ export function describeFlowScenarios(flow: FlowDefinition<FlowShape> | string, 
   }
   const headers = new Map(all.files.map((file) => [file, scenarioHeaderOf(file)]));
   const flowFiles = all.files.filter((file) => headers.get(file)?.flowName === flowName);
-  checkScopes(flowName, options, dir, flowFiles.map((file) => [file, headers.get(file)!]));
+  checkScopes(
+    flowName,
+    options,
+    dir,
+    flowFiles.map((file) => [file, headers.get(file)!]),
+  );
   for (const file of run.files) {
     const header = headers.get(file) ?? scenarioHeaderOf(file);
     if (!ours(header?.flowName)) continue;
@@ -116,20 +136,38 @@ export function describeFlowScenarios(flow: FlowDefinition<FlowShape> | string, 
     describe(file, header?.flowName === flowName ? checksFor(options, scenarioNameOf(file, dir), tagsOf(header)) : {});
   }
   if (flowFiles.length === 0 && !selection) {
-    failing(`${flowName} has scenarios`, `No file under ${dir}/ has "flowName": "${flowName}"; add one as ${dir}/<name>.scenario.json.`);
+    failing(
+      `${flowName} has scenarios`,
+      `No file under ${dir}/ has "flowName": "${flowName}"; add one as ${dir}/<name>.scenario.json.`,
+    );
   }
 }
 
 /** The files a spec names, each described, and one of another registered flow failing, naming the flow. */
-function describeFiles(flowName: string, options: FlowScenariosOptions, files: readonly string[], describe: (file: string, checks: ScenarioChecks) => void): void {
+function describeFiles(
+  flowName: string,
+  options: FlowScenariosOptions,
+  files: readonly string[],
+  describe: (file: string, checks: ScenarioChecks) => void,
+): void {
   const dir = options.dir ?? "scenarios";
   const registered = new Set(options.flows.map((entry) => entry.flow.name));
   const headers = files.map((file) => [file, scenarioHeaderOf(file)] as const);
-  checkScopes(flowName, options, dir, headers.flatMap(([file, header]) => (header?.flowName === flowName ? [[file, header] as [string, ScenarioHeader]] : [])));
+  checkScopes(
+    flowName,
+    options,
+    dir,
+    headers.flatMap(([file, header]) =>
+      header?.flowName === flowName ? [[file, header] as [string, ScenarioHeader]] : [],
+    ),
+  );
   for (const [file, header] of headers) {
     const other = header?.flowName;
     if (typeof other === "string" && other !== flowName && registered.has(other)) {
-      failing(`${file} is a scenario of ${flowName}`, `${file} has "flowName": "${other}", but this spec describes ${flowName}'s scenarios; describe it with ${other}, or fix its flowName.`);
+      failing(
+        `${file} is a scenario of ${flowName}`,
+        `${file} has "flowName": "${other}", but this spec describes ${flowName}'s scenarios; describe it with ${other}, or fix its flowName.`,
+      );
       continue;
     }
     describe(file, other === flowName ? checksFor(options, scenarioNameOf(file, dir), tagsOf(header)) : {});
@@ -143,19 +181,34 @@ function tagsOf(header: ScenarioHeader | undefined): string[] {
 /** The checks a scenario of the flow is held to: the flow's, its tags', then its own. */
 function checksFor(options: FlowScenariosOptions, name: string, tags: readonly string[]): ScenarioChecks {
   const own = options.scenarios?.[name];
-  return combine([...(options.everyScenario ? [options.everyScenario] : []), ...tags.flatMap((tag) => options.tags?.[tag] ?? []), ...(own ? [own] : [])]);
+  return combine([
+    ...(options.everyScenario ? [options.everyScenario] : []),
+    ...tags.flatMap((tag) => options.tags?.[tag] ?? []),
+    ...(own ? [own] : []),
+  ]);
 }
 
 /** A failing test for each scenario name or tag the spec has checks for that no file of the flow has. */
-function checkScopes(flowName: string, options: FlowScenariosOptions, dir: string, files: readonly [string, ScenarioHeader][]): void {
+function checkScopes(
+  flowName: string,
+  options: FlowScenariosOptions,
+  dir: string,
+  files: readonly [string, ScenarioHeader][],
+): void {
   const names = new Set(files.map(([file]) => scenarioNameOf(file, dir)));
   const tags = new Set(files.flatMap(([, header]) => tagsOf(header)));
   for (const name of Object.keys(options.scenarios ?? {})) {
     if (names.has(name)) continue;
-    failing(`${flowName}: the checks for "${name}" have a scenario`, `The spec has checks for the scenario "${name}", but no ${flowName} scenario file under ${dir}/ has that name; the names are ${[...names].join(", ") || "(none)"}. Rename the key to the file's path under ${dir}/ without .scenario.json.`);
+    failing(
+      `${flowName}: the checks for "${name}" have a scenario`,
+      `The spec has checks for the scenario "${name}", but no ${flowName} scenario file under ${dir}/ has that name; the names are ${[...names].join(", ") || "(none)"}. Rename the key to the file's path under ${dir}/ without .scenario.json.`,
+    );
   }
   for (const tag of Object.keys(options.tags ?? {})) {
     if (tags.has(tag)) continue;
-    failing(`${flowName}: the checks for the tag "${tag}" have a scenario`, `The spec has checks for the tag "${tag}", but no ${flowName} scenario under ${dir}/ carries it; the tags are ${[...tags].join(", ") || "(none)"}.`);
+    failing(
+      `${flowName}: the checks for the tag "${tag}" have a scenario`,
+      `The spec has checks for the tag "${tag}", but no ${flowName} scenario under ${dir}/ carries it; the tags are ${[...tags].join(", ") || "(none)"}.`,
+    );
   }
 }

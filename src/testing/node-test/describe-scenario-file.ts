@@ -24,10 +24,19 @@ import type { SuiteOptions } from "./suite-options.ts";
 export function describeScenarioFile(file: string, options: SuiteOptions & { root: string }): void {
   let loaded: LoadedScenario;
   try {
-    loaded = loadScenario(file, options.flows.map((entry) => entry.flow), { root: options.root });
+    loaded = loadScenario(
+      file,
+      options.flows.map((entry) => entry.flow),
+      { root: options.root },
+    );
   } catch (error) {
     describeInvalidFile(file, error);
-    noteNotRun({ file, name: scenarioNameOf(file, options.root) }, options.artifactsDir ?? "test/.tmp", "failed", `the file does not load: ${(error as Error).message}`);
+    noteNotRun(
+      { file, name: scenarioNameOf(file, options.root) },
+      options.artifactsDir ?? "test/.tmp",
+      "failed",
+      `the file does not load: ${(error as Error).message}`,
+    );
     return;
   }
   for (const each of scenarioCases(loaded)) describeConversation(each, options);
@@ -56,7 +65,10 @@ function describeConversation(loaded: LoadedScenario, options: SuiteOptions): vo
   // As FLOW_REPEAT is refused with FLOW_MODEL=record, so is a spec's repeat: every run would write the same cassette.
   if (repeat.times > 1 && config && modelModeOf(config, flow.envPrefix, "scripted") === "record") {
     test(`${name} is recorded once`, () => {
-      throw new ScenarioFailure("scenario_invalid", `${flow.name} records its cassette (FLOW_MODEL=record), and repeat: ${repeat.times} would write it ${repeat.times} times. Record once, then repeat with FLOW_MODEL=live or replay.`);
+      throw new ScenarioFailure(
+        "scenario_invalid",
+        `${flow.name} records its cassette (FLOW_MODEL=record), and repeat: ${repeat.times} would write it ${repeat.times} times. Record once, then repeat with FLOW_MODEL=live or replay.`,
+      );
     });
     return;
   }
@@ -69,7 +81,8 @@ function describeConversation(loaded: LoadedScenario, options: SuiteOptions): vo
     test(START_TEST, (t) => suite.startTest(t));
     loaded.scenario.turns.forEach((turn, index) => {
       test(`${index + 1}. ${turn.label}`, (t) => suite.turnTest(t, index));
-      if (turn.expectedResponse !== undefined) test(`${index + 1}. ${turn.label} · judge`, (t) => suite.judgeTest(t, index));
+      if (turn.expectedResponse !== undefined)
+        test(`${index + 1}. ${turn.label} · judge`, (t) => suite.judgeTest(t, index));
     });
     test("final state", (t) => suite.finalTest(t));
   });

@@ -39,12 +39,18 @@ export function skippedInEveryRun(outcomes: readonly RunOutcome[]): string | und
  * was skipped after a failure, or never started.
  */
 export function holdRate(t: TestContext, outcomes: readonly RunOutcome[], rate: RepeatRate): void {
-  const failures = outcomes.flatMap((each, k) => (each.outcome === "passed" ? [] : [`run ${k + 1}: ${each.outcome === "skipped" ? `skipped: ${each.why ?? ""}` : (each.why ?? "failed")}`]));
+  const failures = outcomes.flatMap((each, k) =>
+    each.outcome === "passed"
+      ? []
+      : [`run ${k + 1}: ${each.outcome === "skipped" ? `skipped: ${each.why ?? ""}` : (each.why ?? "failed")}`],
+  );
   const runs = outcomes.length;
   const passes = runs - failures.length;
   const share = passes / runs;
   const scores = outcomes.flatMap((each) => (each.score === undefined ? [] : [each.score]));
-  t.diagnostic(`${rate.label}: passed ${passes} of ${runs} runs (${Math.round(share * 100)}%)${rate.scored ? `; ${spread(scores)}` : ""}`);
+  t.diagnostic(
+    `${rate.label}: passed ${passes} of ${runs} runs (${Math.round(share * 100)}%)${rate.scored ? `; ${spread(scores)}` : ""}`,
+  );
   if (share < rate.passRate) {
     const message = `${rate.label} passed in ${passes} of ${runs} runs, below the pass rate ${rate.passRate} (FLOW_PASS_RATE): ${failures.join("; ")}`;
     throw new ScenarioFailure("scenario_failed", message, rate.location);

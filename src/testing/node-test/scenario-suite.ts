@@ -24,7 +24,8 @@ export const START_TEST = "the target starts, serves the flow, and the persisted
 const NOT_STARTED = "the target did not start; the first test has the error";
 // A target that does not serve the scenario's flow as the file expects would fail every turn for
 // that one reason: the first test says it once, and the turns are skipped.
-const NOT_SERVED = "the target does not serve this scenario's flow as the file expects; the first test has the problems";
+const NOT_SERVED =
+  "the target does not serve this scenario's flow as the file expects; the first test has the problems";
 
 /** Why a play's turns cannot be played, or undefined when they can. */
 function unready(start: PlayStart): string | undefined {
@@ -51,7 +52,13 @@ export class ScenarioSuite {
   /** The turns whose failure a test has reported: any other is the next test's to report. */
   readonly #reported = new Set<number>();
 
-  constructor(loaded: LoadedScenario, options: SuiteOptions, repeat: number, passRate: number, config?: Config | Error) {
+  constructor(
+    loaded: LoadedScenario,
+    options: SuiteOptions,
+    repeat: number,
+    passRate: number,
+    config?: Config | Error,
+  ) {
     this.#loaded = loaded;
     this.#passRate = passRate;
     const artifactsDir = options.artifactsDir ?? "test/.tmp";
@@ -59,7 +66,10 @@ export class ScenarioSuite {
     const record = runRecordFor(artifactsDir);
     this.#runs = Array.from({ length: repeat }, (_, index) => {
       // Each run is in the results even if an earlier one stops the others from starting.
-      const results = repeat === 1 ? new ResultsRecorder(loaded, artifactsDir) : new ResultsRecorder(loaded, artifactsDir, { index: index + 1, of: repeat });
+      const results =
+        repeat === 1
+          ? new ResultsRecorder(loaded, artifactsDir)
+          : new ResultsRecorder(loaded, artifactsDir, { index: index + 1, of: repeat });
       const writer = new TranscriptWriter(artifactsDir, repeat === 1 ? undefined : `run${index + 1}`);
       const play = new ScenarioPlay(loaded, {
         flows: options.flows,
@@ -103,7 +113,9 @@ export class ScenarioSuite {
       if (start.state === "failed") throw start.error;
       if (start.state === "unserved") throw new ScenarioFailure("scenario_invalid", start.problems.join("\n"));
     }
-    const skip = starts.find((start) => start.state === "unstarted" || (start.state === "ready" && start.sessionsUnavailable !== undefined));
+    const skip = starts.find(
+      (start) => start.state === "unstarted" || (start.state === "ready" && start.sessionsUnavailable !== undefined),
+    );
     for (const start of starts) if (start.state === "ready" && start.storeError) throw start.storeError;
     if (skip?.state === "unstarted") return t.skip(skip.why);
     if (skip?.state === "ready") return t.skip(skip.sessionsUnavailable);
@@ -119,7 +131,11 @@ export class ScenarioSuite {
       if (report!.outcome === "skipped") t.skip(report!.skipReason);
       return;
     }
-    const outcomes = reports.map((report) => (typeof report === "string" ? { outcome: "skipped" as const, why: report } : { outcome: report.outcome, why: report.failure ?? report.skipReason }));
+    const outcomes = reports.map((report) =>
+      typeof report === "string"
+        ? { outcome: "skipped" as const, why: report }
+        : { outcome: report.outcome, why: report.failure ?? report.skipReason },
+    );
     this.#holdRate(t, outcomes, `turn ${index + 1} '${this.#label(index)}'`, index);
   }
 
@@ -137,14 +153,19 @@ export class ScenarioSuite {
       else if (verdict.outcome === "failed") this.#fail(`${name}: ${verdict.message}`, index);
       return;
     }
-    const verdicts = reports.map((report) => (typeof report === "string" ? undefined : report?.checks.find((c) => c.contract === "judge")));
+    const verdicts = reports.map((report) =>
+      typeof report === "string" ? undefined : report?.checks.find((c) => c.contract === "judge"),
+    );
     const graded = verdicts.filter((verdict) => verdict && verdict.outcome !== "skipped");
-    if (graded.length === 0) return t.skip(verdicts.find((verdict) => verdict?.message)?.message ?? "the turn was never graded");
-    const outcomes = verdicts.map((verdict): RunOutcome => ({
-      outcome: verdict?.outcome === "passed" ? "passed" : "failed",
-      why: verdict?.message ?? "not graded",
-      score: verdict?.outcome === "skipped" ? undefined : verdict?.verdict?.score,
-    }));
+    if (graded.length === 0)
+      return t.skip(verdicts.find((verdict) => verdict?.message)?.message ?? "the turn was never graded");
+    const outcomes = verdicts.map(
+      (verdict): RunOutcome => ({
+        outcome: verdict?.outcome === "passed" ? "passed" : "failed",
+        why: verdict?.message ?? "not graded",
+        score: verdict?.outcome === "skipped" ? undefined : verdict?.verdict?.score,
+      }),
+    );
     this.#holdRate(t, outcomes, `the judge of ${name}`, index, true);
   }
 
@@ -159,7 +180,12 @@ export class ScenarioSuite {
       if (report!.outcome === "failed") this.#fail(report!.failure, undefined);
       return;
     }
-    const outcomes = finals.map((report: FinalReport | string): RunOutcome => (typeof report === "string" ? { outcome: "skipped", why: report } : { outcome: report.outcome, why: report.failure ?? report.skipReason }));
+    const outcomes = finals.map(
+      (report: FinalReport | string): RunOutcome =>
+        typeof report === "string"
+          ? { outcome: "skipped", why: report }
+          : { outcome: report.outcome, why: report.failure ?? report.skipReason },
+    );
     this.#holdRate(t, outcomes, "the final state", undefined);
   }
 
@@ -173,10 +199,21 @@ export class ScenarioSuite {
     );
   }
 
-  #holdRate(t: TestContext, outcomes: RunOutcome[], label: string, turnIndex: number | undefined, scored = false): void {
+  #holdRate(
+    t: TestContext,
+    outcomes: RunOutcome[],
+    label: string,
+    turnIndex: number | undefined,
+    scored = false,
+  ): void {
     const skipped = skippedInEveryRun(outcomes);
     if (skipped !== undefined && !scored) return t.skip(skipped);
-    holdRate(t, outcomes, { label, location: scenarioLocation(this.#loaded, turnIndex), passRate: this.#passRate, scored });
+    holdRate(t, outcomes, {
+      label,
+      location: scenarioLocation(this.#loaded, turnIndex),
+      passRate: this.#passRate,
+      scored,
+    });
   }
 
   #label(index: number): string {
@@ -187,9 +224,17 @@ export class ScenarioSuite {
   #judgeStats(t: TestContext): void {
     const all = this.#runs.flatMap(({ play }) => (play.judging ? [play.judging.stats] : []));
     const sum = (pick: (stats: (typeof all)[number]) => number) => all.reduce((total, stats) => total + pick(stats), 0);
-    const [calls, cached, replayed, prompt, completion] = [sum((s) => s.calls), sum((s) => s.cached), sum((s) => s.replayed), sum((s) => s.promptTokens), sum((s) => s.completionTokens)];
+    const [calls, cached, replayed, prompt, completion] = [
+      sum((s) => s.calls),
+      sum((s) => s.cached),
+      sum((s) => s.replayed),
+      sum((s) => s.promptTokens),
+      sum((s) => s.completionTokens),
+    ];
     if (calls + cached + replayed === 0) return;
-    t.diagnostic(`judge: ${calls} calls made, ${cached} cached, ${replayed} replayed; ${prompt + completion} tokens (${prompt} prompt, ${completion} completion)`);
+    t.diagnostic(
+      `judge: ${calls} calls made, ${cached} cached, ${replayed} replayed; ${prompt + completion} tokens (${prompt} prompt, ${completion} completion)`,
+    );
   }
 
   /**
@@ -211,6 +256,10 @@ export class ScenarioSuite {
   #fail(failure: string | undefined, turnIndex: number | undefined, after = ""): never {
     const path = this.#runs[0]!.writer.path;
     const transcript = path ? `\nTranscript: ${path} (npm run transcript -- ${path})` : "";
-    throw new ScenarioFailure("scenario_failed", `${failure}${after}${transcript}`, scenarioLocation(this.#loaded, turnIndex) ?? this.#loaded.name);
+    throw new ScenarioFailure(
+      "scenario_failed",
+      `${failure}${after}${transcript}`,
+      scenarioLocation(this.#loaded, turnIndex) ?? this.#loaded.name,
+    );
   }
 }

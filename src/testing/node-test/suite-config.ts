@@ -7,7 +7,10 @@ import { scenarioEnvOf } from "../scenario/scenario-env.ts";
  * scenario's env defaults, read once for the suite. When it is not valid (or the scenario sets a
  * run setting), the error itself, which the suite's first test reports with every problem.
  */
-export function suiteConfigOf(loaded: LoadedScenario, source: Readonly<Record<string, string | undefined>> = process.env): Config | Error {
+export function suiteConfigOf(
+  loaded: LoadedScenario,
+  source: Readonly<Record<string, string | undefined>> = process.env,
+): Config | Error {
   try {
     return loadConfig(source, scenarioEnvOf(loaded));
   } catch (error) {

@@ -9,9 +9,15 @@ import type { ScenarioTarget } from "../target/scenario-target.ts";
  * the environment allows (with why there is none), its domain checks (final and each turn's), the turn timeout, and the
  * headers every request carries.
  */
-export function suiteRunOptions(target: ScenarioTarget, options: SuiteOptions, artifactsDir: string): { run: RunOptions; judging: JudgeSetup | undefined } {
+export function suiteRunOptions(
+  target: ScenarioTarget,
+  options: SuiteOptions,
+  artifactsDir: string,
+): { run: RunOptions; judging: JudgeSetup | undefined } {
   const config = target.config ?? loadConfig();
-  const judging = options.judge ? undefined : judgeForRun(config, target.cassette, artifactsDir, target.provider?.fetchFor("judge"));
+  const judging = options.judge
+    ? undefined
+    : judgeForRun(config, target.cassette, artifactsDir, target.provider?.fetchFor("judge"));
   const judge = options.judge ?? judging?.judge;
   const run: RunOptions = {
     ...(judge ? { judge } : {}),

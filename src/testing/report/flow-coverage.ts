@@ -60,11 +60,19 @@ export function addToCoverage(coverage: FlowCoverage, flow: FlowDefinition, docu
 /** Both coverages in one: a step reached in either is reached, a tool's outcomes are both lists'. */
 export function mergeCoverage(into: FlowCoverage, from: FlowCoverage): FlowCoverage {
   for (const [flow, entry] of Object.entries(from)) {
-    const target = (into[flow] ??= { ...(entry.childOf ? { childOf: entry.childOf } : {}), scenarios: 0, steps: {}, tools: {} });
+    const target = (into[flow] ??= {
+      ...(entry.childOf ? { childOf: entry.childOf } : {}),
+      scenarios: 0,
+      steps: {},
+      tools: {},
+    });
     target.scenarios += entry.scenarios;
-    for (const [step, reached] of Object.entries(entry.steps)) target.steps[step] = (target.steps[step] ?? false) || reached;
-    for (const [tool, outcomes] of Object.entries(entry.tools)) target.tools[tool] = [...new Set([...(target.tools[tool] ?? []), ...outcomes])].sort();
-    if (entry.transitions) target.transitions = [...new Set([...(target.transitions ?? []), ...entry.transitions])].sort();
+    for (const [step, reached] of Object.entries(entry.steps))
+      target.steps[step] = (target.steps[step] ?? false) || reached;
+    for (const [tool, outcomes] of Object.entries(entry.tools))
+      target.tools[tool] = [...new Set([...(target.tools[tool] ?? []), ...outcomes])].sort();
+    if (entry.transitions)
+      target.transitions = [...new Set([...(target.transitions ?? []), ...entry.transitions])].sort();
   }
   return into;
 }
@@ -86,6 +94,9 @@ export function reachOf(entry: FlowCoverage[string]): { reached: string; never: 
   const uncalled = tools.filter(([, outcomes]) => outcomes.length === 0).map(([tool]) => tool);
   return {
     reached: `${steps.length - unreached.length}/${steps.length} steps · ${tools.length - uncalled.length}/${tools.length} tools`,
-    never: [...(unreached.length ? [`steps never reached: ${unreached.join(", ")}`] : []), ...(uncalled.length ? [`tools never called: ${uncalled.join(", ")}`] : [])],
+    never: [
+      ...(unreached.length ? [`steps never reached: ${unreached.join(", ")}`] : []),
+      ...(uncalled.length ? [`tools never called: ${uncalled.join(", ")}`] : []),
+    ],
   };
 }

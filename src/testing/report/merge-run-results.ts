@@ -1,7 +1,14 @@
 import { FlowcheckError } from "../../errors.ts";
 import { mergeCoverage, type FlowCoverage } from "./flow-coverage.ts";
 import type { Outcome } from "../checks/turn-report.ts";
-import { RESULTS_VERSION, type ConversationResult, type OutcomeCounts, type ResultsPartLine, type ResultTotals, type RunResults } from "./run-results.ts";
+import {
+  RESULTS_VERSION,
+  type ConversationResult,
+  type OutcomeCounts,
+  type ResultsPartLine,
+  type ResultTotals,
+  type RunResults,
+} from "./run-results.ts";
 
 function counts(outcomes: readonly Outcome[]): OutcomeCounts {
   const count = (outcome: Outcome) => outcomes.filter((each) => each === outcome).length;
@@ -13,13 +20,20 @@ export function totalsOf(conversations: readonly ConversationResult[]): ResultTo
   const turns = conversations.flatMap((conversation) => conversation.turns);
   const judge = counts(turns.flatMap((turn) => (turn.judge ? [turn.judge.outcome] : [])));
   const graded = judge.passed + judge.failed;
-  const sum = (pick: (conversation: ConversationResult) => number) => conversations.reduce((total, conversation) => total + pick(conversation), 0);
+  const sum = (pick: (conversation: ConversationResult) => number) =>
+    conversations.reduce((total, conversation) => total + pick(conversation), 0);
   const model = { input: sum((c) => c.tokens.model.input), output: sum((c) => c.tokens.model.output) };
   const judged = { input: sum((c) => c.tokens.judge.input), output: sum((c) => c.tokens.judge.output) };
   return {
     conversations: counts(conversations.map((conversation) => conversation.outcome)),
     turns: counts(turns.map((turn) => turn.outcome)),
-    judge: { graded, passed: judge.passed, failed: judge.failed, skipped: judge.skipped, passRate: graded ? judge.passed / graded : null },
+    judge: {
+      graded,
+      passed: judge.passed,
+      failed: judge.failed,
+      skipped: judge.skipped,
+      passRate: graded ? judge.passed / graded : null,
+    },
     tokens: { model, judge: judged, total: model.input + model.output + judged.input + judged.output },
   };
 }
@@ -28,7 +42,9 @@ export function totalsOf(conversations: readonly ConversationResult[]): ResultTo
 function commonPins(conversations: readonly ConversationResult[]): Record<string, string> {
   const ran = conversations.filter((conversation) => conversation.ran);
   const [first, ...rest] = ran;
-  return Object.fromEntries(Object.entries(first?.pins ?? {}).filter(([key, value]) => rest.every((other) => other.pins[key] === value)));
+  return Object.fromEntries(
+    Object.entries(first?.pins ?? {}).filter(([key, value]) => rest.every((other) => other.pins[key] === value)),
+  );
 }
 
 function sorted(conversations: ConversationResult[]): ConversationResult[] {
@@ -38,8 +54,16 @@ function sorted(conversations: ConversationResult[]): ConversationResult[] {
 
 /** Each project proof once, whichever process (or shard) noted it. */
 function proofsOf(lines: readonly ResultsPartLine[]): Pick<RunResults, "projectProofs"> {
-  const proofs = new Map(lines.flatMap((line) => ("projectProof" in line ? [[`${line.projectProof.point} ${line.projectProof.key}`, line.projectProof] as const] : [])));
-  return proofs.size ? { projectProofs: [...proofs.values()].sort((a, b) => `${a.point} ${a.key}`.localeCompare(`${b.point} ${b.key}`)) } : {};
+  const proofs = new Map(
+    lines.flatMap((line) =>
+      "projectProof" in line
+        ? [[`${line.projectProof.point} ${line.projectProof.key}`, line.projectProof] as const]
+        : [],
+    ),
+  );
+  return proofs.size
+    ? { projectProofs: [...proofs.values()].sort((a, b) => `${a.point} ${a.key}`.localeCompare(`${b.point} ${b.key}`)) }
+    : {};
 }
 
 export interface RunInfo {
@@ -79,7 +103,10 @@ export function mergeRunResults(runs: readonly { file: string; results: RunResul
     for (const conversation of results.conversations) {
       const other = seen.get(conversation.id);
       if (other !== undefined) {
-        throw new FlowcheckError("results_invalid", `${conversation.id} is in both ${other} and ${file}: the same shard given twice, or two runs that overlap; give each shard's results once.`);
+        throw new FlowcheckError(
+          "results_invalid",
+          `${conversation.id} is in both ${other} and ${file}: the same shard given twice, or two runs that overlap; give each shard's results once.`,
+        );
       }
       seen.set(conversation.id, file);
     }
@@ -95,20 +122,39 @@ export function mergeRunResults(runs: readonly { file: string; results: RunResul
     ]),
     {
       startedAt: all.map((results) => results.startedAt).sort()[0] ?? new Date().toISOString(),
-      endedAt: all.map((results) => results.endedAt).sort().at(-1) ?? new Date().toISOString(),
+      endedAt:
+        all
+          .map((results) => results.endedAt)
+          .sort()
+          .at(-1) ?? new Date().toISOString(),
       ...(commits.length === 1 ? { commit: commits[0]! } : {}),
     },
   );
   const coverage = all.reduce<FlowCoverage>((into, results) => mergeCoverage(into, results.coverage ?? {}), {});
-  return { ...merged, ...(shards.length ? { shards: shards.sort() } : {}), ...(Object.keys(coverage).length ? { coverage } : {}) };
+  return {
+    ...merged,
+    ...(shards.length ? { shards: shards.sort() } : {}),
+    ...(Object.keys(coverage).length ? { coverage } : {}),
+  };
 }
 
 /** `data` read from `file` as a results file, or a `results_invalid` error saying what it is instead. */
 export function asRunResults(data: unknown, file: string): RunResults {
   const results = data as Partial<RunResults> | null;
-  if (results === null || typeof results !== "object" || results.results !== RESULTS_VERSION || !Array.isArray(results.conversations)) {
-    const version = results !== null && typeof results === "object" && "results" in results ? ` (it says "results": ${JSON.stringify(results.results)})` : "";
-    throw new FlowcheckError("results_invalid", `${file} is not a flowcheck results file of version ${RESULTS_VERSION}${version}; give the run-results.json that run-specs writes, or a folder holding it.`);
+  if (
+    results === null ||
+    typeof results !== "object" ||
+    results.results !== RESULTS_VERSION ||
+    !Array.isArray(results.conversations)
+  ) {
+    const version =
+      results !== null && typeof results === "object" && "results" in results
+        ? ` (it says "results": ${JSON.stringify(results.results)})`
+        : "";
+    throw new FlowcheckError(
+      "results_invalid",
+      `${file} is not a flowcheck results file of version ${RESULTS_VERSION}${version}; give the run-results.json that run-specs writes, or a folder holding it.`,
+    );
   }
   return { specsNotLoaded: [], ...results } as RunResults;
 }

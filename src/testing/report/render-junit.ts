@@ -2,7 +2,8 @@ import type { ConversationResult, RunResults, TurnResult } from "./run-results.t
 
 // XML 1.0 allows no control character but tab, newline and carriage return, not even as a
 // character reference, nor a lone surrogate: those are shown as \uXXXX text instead.
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
 
 function shown(text: string): string {
@@ -41,13 +42,23 @@ function turnCases(turn: TurnResult): Case[] {
   const name = `${turn.number}. ${turn.label}`;
   const seconds = (turn.millis?.http ?? 0) / 1000;
   const cases: Case[] = [
-    turn.outcome === "failed" ? { name, seconds, failure: turn.failure ?? "failed" } : turn.outcome === "skipped" ? { name, seconds, skipped: turn.skipReason ?? "" } : { name, seconds },
+    turn.outcome === "failed"
+      ? { name, seconds, failure: turn.failure ?? "failed" }
+      : turn.outcome === "skipped"
+        ? { name, seconds, skipped: turn.skipReason ?? "" }
+        : { name, seconds },
   ];
   const judge = turn.judge;
   if (judge) {
     const judged = `${name} · judge`;
     const why = judge.message ?? judge.reason ?? "";
-    cases.push(judge.outcome === "failed" ? { name: judged, seconds: 0, failure: why } : judge.outcome === "skipped" ? { name: judged, seconds: 0, skipped: why } : { name: judged, seconds: 0 });
+    cases.push(
+      judge.outcome === "failed"
+        ? { name: judged, seconds: 0, failure: why }
+        : judge.outcome === "skipped"
+          ? { name: judged, seconds: 0, skipped: why }
+          : { name: judged, seconds: 0 },
+    );
   }
   return cases;
 }
@@ -56,7 +67,11 @@ function turnCases(turn: TurnResult): Case[] {
 function casesOf(conversation: ConversationResult): Case[] {
   if (conversation.turns.length === 0) {
     const name = `${conversation.file} is a valid scenario`;
-    return [conversation.outcome === "failed" ? { name, seconds: 0, failure: conversation.reason ?? "failed" } : { name, seconds: 0, skipped: conversation.reason ?? "" }];
+    return [
+      conversation.outcome === "failed"
+        ? { name, seconds: 0, failure: conversation.reason ?? "failed" }
+        : { name, seconds: 0, skipped: conversation.reason ?? "" },
+    ];
   }
   const final = conversation.final;
   const finalCase: Case = !final
@@ -67,7 +82,10 @@ function casesOf(conversation: ConversationResult): Case[] {
         ? { name: "final state", seconds: 0, skipped: final.skipReason ?? "" }
         : { name: "final state", seconds: 0 };
   // A conversation that failed before its first turn (its target did not start) fails a case of its own, as its first test does.
-  const start: Case[] = !conversation.ran && conversation.outcome === "failed" ? [{ name: "the conversation starts", seconds: 0, failure: conversation.reason ?? "failed" }] : [];
+  const start: Case[] =
+    !conversation.ran && conversation.outcome === "failed"
+      ? [{ name: "the conversation starts", seconds: 0, failure: conversation.reason ?? "failed" }]
+      : [];
   return [...start, ...conversation.turns.flatMap(turnCases), finalCase];
 }
 
@@ -77,7 +95,8 @@ function caseXml(suite: string, file: string, each: Case): string {
     const first = each.failure.split("\n")[0] ?? "";
     return `    ${element("testcase", attributes, `\n      ${element("failure", { message: first, type: "scenario_failed" }, xmlText(each.failure))}\n    `)}`;
   }
-  if (each.skipped !== undefined) return `    ${element("testcase", attributes, element("skipped", { message: each.skipped }))}`;
+  if (each.skipped !== undefined)
+    return `    ${element("testcase", attributes, element("skipped", { message: each.skipped }))}`;
   return `    ${element("testcase", attributes)}`;
 }
 
@@ -104,8 +123,17 @@ function suiteName(conversation: ConversationResult): string {
  * that did not import is a failing case of its own.
  */
 export function renderJunit(results: RunResults): string {
-  const suites = results.conversations.map((conversation) => suiteXml(suiteName(conversation), conversation.file, casesOf(conversation), (conversation.millis ?? 0) / 1000, conversation.startedAt));
-  for (const spec of results.specsNotLoaded) suites.push(suiteXml(spec.file, spec.file, [{ name: `${spec.file} loads`, seconds: 0, failure: spec.message }], 0));
+  const suites = results.conversations.map((conversation) =>
+    suiteXml(
+      suiteName(conversation),
+      conversation.file,
+      casesOf(conversation),
+      (conversation.millis ?? 0) / 1000,
+      conversation.startedAt,
+    ),
+  );
+  for (const spec of results.specsNotLoaded)
+    suites.push(suiteXml(spec.file, spec.file, [{ name: `${spec.file} loads`, seconds: 0, failure: spec.message }], 0));
   const all = results.conversations.flatMap(casesOf);
   const totals = {
     name: "flowcheck",

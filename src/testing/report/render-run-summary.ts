@@ -12,7 +12,10 @@ export interface RunSummaryOptions {
 /** A run's totals in one line: conversations and turns by outcome, the judge and the tokens. */
 export function totalsLine(results: RunResults): string {
   const { conversations, turns, judge, tokens } = results.totals;
-  const rate = judge.passRate === null ? "none graded" : `${judge.passed} of ${judge.graded} passed (${Math.round(judge.passRate * 100)}%)`;
+  const rate =
+    judge.passRate === null
+      ? "none graded"
+      : `${judge.passed} of ${judge.graded} passed (${Math.round(judge.passRate * 100)}%)`;
   return (
     `${conversations.total} conversation${conversations.total === 1 ? "" : "s"}: ${conversations.passed} passed, ${conversations.failed} failed, ${conversations.skipped} skipped; ` +
     `turns ${turns.passed} passed, ${turns.failed} failed, ${turns.skipped} skipped; judge ${rate}; tokens ${tokens.total}`
@@ -28,9 +31,16 @@ interface FlowRow {
 
 /** Every flow the run has coverage or a checklist of: the checklist's flows in its order, then the others, each followed by its children. */
 function flowRows(coverage: FlowCoverage, checklist: readonly FlowChecklist[]): FlowRow[] {
-  const rows: FlowRow[] = checklist.map((entry) => ({ flow: entry.flow, child: entry.childOf !== undefined, coverage: coverage[entry.flow], checklist: entry }));
+  const rows: FlowRow[] = checklist.map((entry) => ({
+    flow: entry.flow,
+    child: entry.childOf !== undefined,
+    coverage: coverage[entry.flow],
+    checklist: entry,
+  }));
   const listed = new Set(rows.map((row) => row.flow));
-  for (const [flow, entry] of coverageInOrder(coverage)) if (!listed.has(flow)) rows.push({ flow, child: entry.childOf !== undefined, coverage: entry, checklist: undefined });
+  for (const [flow, entry] of coverageInOrder(coverage))
+    if (!listed.has(flow))
+      rows.push({ flow, child: entry.childOf !== undefined, coverage: entry, checklist: undefined });
   return rows;
 }
 
@@ -46,21 +56,31 @@ function flowRows(coverage: FlowCoverage, checklist: readonly FlowChecklist[]): 
  */
 export function renderRunSummary(results: RunResults, { everyTable = false, files }: RunSummaryOptions): string[] {
   const rows = flowRows(results.coverage ?? {}, results.checklist ?? []);
-  const shown = (row: FlowRow) => row.checklist !== undefined && row.checklist.judged && (everyTable || hasMissing(row.checklist));
+  const shown = (row: FlowRow) =>
+    row.checklist !== undefined && row.checklist.judged && (everyTable || hasMissing(row.checklist));
   const width = Math.max(0, ...rows.map((row) => row.flow.length + (row.child ? 2 : 0)));
   const lines = ["", totalsLine(results)];
   if (rows.length) {
-    const about = results.checklist?.length ? `, and the new-flow checklist (${rows.some(shown) ? MARKS_LEGEND : "--checklist prints every point"})` : "";
+    const about = results.checklist?.length
+      ? `, and the new-flow checklist (${rows.some(shown) ? MARKS_LEGEND : "--checklist prints every point"})`
+      : "";
     lines.push(`flows: the steps and tools the scenarios reached${about}:`);
   }
   for (const row of rows) {
     const indent = row.child ? "    " : "  ";
     const reach = row.coverage ? reachOf(row.coverage) : { reached: "not played", never: [] };
     // What was never reached is named once: by the table's steps and tools points when it is shown.
-    const parts = [reach.reached, ...(row.checklist ? [`checklist ${checklistCounts(row.checklist)}`] : []), ...(shown(row) ? [] : reach.never)];
+    const parts = [
+      reach.reached,
+      ...(row.checklist ? [`checklist ${checklistCounts(row.checklist)}`] : []),
+      ...(shown(row) ? [] : reach.never),
+    ];
     lines.push(`${indent}${row.flow.padEnd(width - indent.length + 2)}  ${parts.join(" · ")}`);
     if (row.checklist && shown(row)) lines.push(...checklistRows(row.checklist).map((point) => `${indent}  ${point}`));
   }
-  lines.push(`results: ${files.results}${files.coverage ? ` (flow coverage: ${files.coverage})` : ""}`, `report:  ${files.report}`);
+  lines.push(
+    `results: ${files.results}${files.coverage ? ` (flow coverage: ${files.coverage})` : ""}`,
+    `report:  ${files.report}`,
+  );
   return lines;
 }

@@ -30,7 +30,13 @@ export function turnRates(conversations: readonly ConversationResult[]): TurnRat
     const scenario = `${conversation.flowName ?? "?"}: ${conversation.name}`;
     for (const turn of conversation.turns) {
       const key = `${scenario}\u0000${turn.number}`;
-      const rate = rates.get(key) ?? { scenario, turn: `${turn.number}. ${turn.label}`, runs: 0, passed: 0, scores: [] };
+      const rate = rates.get(key) ?? {
+        scenario,
+        turn: `${turn.number}. ${turn.label}`,
+        runs: 0,
+        passed: 0,
+        scores: [],
+      };
       rates.set(key, rate);
       if (turn.outcome === "skipped") continue;
       rate.runs++;
@@ -45,7 +51,10 @@ function tokensByScenario(conversations: readonly ConversationResult[]): Map<str
   const tokens = new Map<string, number>();
   for (const { flowName, name, tokens: used } of conversations) {
     const key = `${flowName ?? "?"}: ${name}`;
-    tokens.set(key, (tokens.get(key) ?? 0) + used.model.input + used.model.output + used.judge.input + used.judge.output);
+    tokens.set(
+      key,
+      (tokens.get(key) ?? 0) + used.model.input + used.model.output + used.judge.input + used.judge.output,
+    );
   }
   return tokens;
 }
@@ -65,7 +74,10 @@ export function renderSummary(results: RunResults): string {
     "",
     "| scenario | turn | passed | judge scores (min / median / max) |",
     "| --- | --- | --- | --- |",
-    ...turnRates(results.conversations).map((rate) => `| ${cell(rate.scenario)} | ${cell(rate.turn)} | ${rate.runs ? `${rate.passed} of ${rate.runs} (${percent(rate.passed, rate.runs)})` : "not played"} | ${spread(rate.scores)} |`),
+    ...turnRates(results.conversations).map(
+      (rate) =>
+        `| ${cell(rate.scenario)} | ${cell(rate.turn)} | ${rate.runs ? `${rate.passed} of ${rate.runs} (${percent(rate.passed, rate.runs)})` : "not played"} | ${spread(rate.scores)} |`,
+    ),
     "",
     "| scenario | tokens |",
     "| --- | --- |",
@@ -74,8 +86,10 @@ export function renderSummary(results: RunResults): string {
   const failed = results.conversations.filter((conversation) => conversation.outcome === "failed");
   if (failed.length || results.specsNotLoaded.length) {
     lines.push("", "### Failed", "");
-    for (const conversation of failed) lines.push(`- \`${conversation.id}\`: ${cell((conversation.reason ?? "failed").slice(0, 500))}`);
-    for (const spec of results.specsNotLoaded) lines.push(`- \`${spec.file}\` did not load: ${cell(spec.message.slice(0, 500))}`);
+    for (const conversation of failed)
+      lines.push(`- \`${conversation.id}\`: ${cell((conversation.reason ?? "failed").slice(0, 500))}`);
+    for (const spec of results.specsNotLoaded)
+      lines.push(`- \`${spec.file}\` did not load: ${cell(spec.message.slice(0, 500))}`);
   }
   return `${lines.join("\n")}\n`;
 }

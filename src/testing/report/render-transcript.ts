@@ -52,13 +52,25 @@ interface RenderedConversation {
 
 function renderTurn(turn: RenderedTurn): string[] {
   const mark = turn.outcome === "passed" ? "✓" : turn.outcome === "failed" ? "✗" : "–";
-  if (turn.outcome === "skipped") return [`── ${turn.number}. ${turn.label} ${mark} skipped: ${turn.skipReason ?? ""}`, `   user       ${turn.input}`];
+  if (turn.outcome === "skipped")
+    return [
+      `── ${turn.number}. ${turn.label} ${mark} skipped: ${turn.skipReason ?? ""}`,
+      `   user       ${turn.input}`,
+    ];
   const timing = turn.millis ? ` · ${turn.millis.http.toFixed(1)} ms` : "";
-  const lines = [`── ${turn.number}. ${turn.label} ${mark}  ${turn.response?.status ?? "no answer"}${timing}`, `   user       ${turn.input}`];
+  const lines = [
+    `── ${turn.number}. ${turn.label} ${mark}  ${turn.response?.status ?? "no answer"}${timing}`,
+    `   user       ${turn.input}`,
+  ];
   if (turn.idempotencyKey) lines.push(`   key        ${turn.idempotencyKey}`);
   if (turn.response) lines.push(`   assistant  ${answerText(turn.response.body).replace(/\n/g, "\n              ")}`);
-  if (turn.stored) lines.push(`   stored     ${turn.stored.step} · ${turn.stored.runStatus} · ${turn.stored.turns} turn${turn.stored.turns === 1 ? "" : "s"}`);
-  const counts = (["passed", "failed", "skipped"] as const).map((outcome) => `${turn.checks.filter((c) => c.outcome === outcome).length} ${outcome}`);
+  if (turn.stored)
+    lines.push(
+      `   stored     ${turn.stored.step} · ${turn.stored.runStatus} · ${turn.stored.turns} turn${turn.stored.turns === 1 ? "" : "s"}`,
+    );
+  const counts = (["passed", "failed", "skipped"] as const).map(
+    (outcome) => `${turn.checks.filter((c) => c.outcome === outcome).length} ${outcome}`,
+  );
   lines.push(`   checks     ${counts.join(" · ")}`);
   for (const check of turn.checks) if (check.outcome !== "passed") lines.push(checkLine(check));
   return lines;
@@ -69,7 +81,8 @@ function renderConversation(conversation: RenderedConversation): string {
   if (conversation.description) lines.push(conversation.description);
   if (conversation.failure) lines.push("", conversation.failure);
   lines.push("");
-  if (conversation.target) lines.push(`target   ${conversation.target.baseUrl}`, `sessions ${conversation.target.store}`);
+  if (conversation.target)
+    lines.push(`target   ${conversation.target.baseUrl}`, `sessions ${conversation.target.store}`);
   const models = Object.entries(conversation.models ?? {}).map(([flow, mode]) => `${flow} ${mode}`);
   if (models.length) lines.push(`models   ${models.join(", ")}`);
   const pins = Object.entries(conversation.pins).map(([key, value]) => `${key}=${value}`);
@@ -99,7 +112,9 @@ export function renderTranscript(transcript: Transcript): string {
     startedAt: transcript.startedAt,
     turns: transcript.turns.map(({ stored, answer: _answer, ...turn }) => ({
       ...turn,
-      ...(stored ? { stored: { step: stored.flow.currentStep, runStatus: stored.runStatus, turns: stored.turns } } : {}),
+      ...(stored
+        ? { stored: { step: stored.flow.currentStep, runStatus: stored.runStatus, turns: stored.turns } }
+        : {}),
     })),
     ...(transcript.final ? { final: transcript.final } : {}),
   });

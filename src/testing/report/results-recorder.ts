@@ -30,7 +30,12 @@ function turnResult(report: TurnReport, before: SessionHead | undefined): TurnRe
   return {
     ...rest,
     ...(answer !== undefined ? { answer: { text: answer, ...(contentType ? { contentType } : {}) } } : {}),
-    ...(stored ? { stored: { step: stored.flow.currentStep, runStatus: stored.runStatus, turns: stored.turns }, changed: sessionChange(before, stored) } : {}),
+    ...(stored
+      ? {
+          stored: { step: stored.flow.currentStep, runStatus: stored.runStatus, turns: stored.turns },
+          changed: sessionChange(before, stored),
+        }
+      : {}),
     ...(judge ? { judge } : {}),
   };
 }
@@ -45,14 +50,24 @@ function outcomeOf(result: ConversationResult): Pick<ConversationResult, "outcom
   const failedTurn = result.turns.find((turn) => turn.outcome === "failed");
   const judged = result.turns.find((turn) => turn.judge?.outcome === "failed");
   const final = result.final?.outcome === "failed" ? result.final : undefined;
-  if (failedTurn || final) return { outcome: "failed", kind: "contract", reason: (failedTurn?.failure ?? final?.failure)! };
-  if (judged) return { outcome: "failed", kind: "semantic", reason: `turn ${judged.number} '${judged.label}': ${judged.judge!.message ?? "the judge failed it"}` };
-  if (result.turns.every((turn) => turn.outcome === "skipped")) return { outcome: "skipped", reason: result.turns[0]?.skipReason ?? NOT_PLAYED };
+  if (failedTurn || final)
+    return { outcome: "failed", kind: "contract", reason: (failedTurn?.failure ?? final?.failure)! };
+  if (judged)
+    return {
+      outcome: "failed",
+      kind: "semantic",
+      reason: `turn ${judged.number} '${judged.label}': ${judged.judge!.message ?? "the judge failed it"}`,
+    };
+  if (result.turns.every((turn) => turn.outcome === "skipped"))
+    return { outcome: "skipped", reason: result.turns[0]?.skipReason ?? NOT_PLAYED };
   return { outcome: "passed" };
 }
 
 /** A conversation that was meant to run, before anything is known of how it went. */
-function blank(loaded: Pick<LoadedScenario, "file" | "name"> & Partial<LoadedScenario>, repeat: ConversationResult["repeat"]): ConversationResult {
+function blank(
+  loaded: Pick<LoadedScenario, "file" | "name"> & Partial<LoadedScenario>,
+  repeat: ConversationResult["repeat"],
+): ConversationResult {
   return {
     id: `${loaded.file}#${loaded.name}${repeat.of > 1 ? `@${repeat.index}` : ""}`,
     file: loaded.file,
@@ -87,7 +102,11 @@ export class ResultsRecorder {
   #document: SessionDocument | undefined;
   #written = false;
 
-  constructor(loaded: LoadedScenario, artifactsDir: string, repeat: ConversationResult["repeat"] = { index: 1, of: 1 }) {
+  constructor(
+    loaded: LoadedScenario,
+    artifactsDir: string,
+    repeat: ConversationResult["repeat"] = { index: 1, of: 1 },
+  ) {
     this.#loaded = loaded;
     this.#run = runRecordFor(artifactsDir);
     this.#result = blank(loaded, repeat);
@@ -104,7 +123,12 @@ export class ResultsRecorder {
     switch (event.type) {
       case "scenario:start":
         this.#started = performance.now();
-        Object.assign(this.#result, { ran: true, startedAt: new Date().toISOString(), pins: { ...event.target.pins }, models: { ...event.target.models } });
+        Object.assign(this.#result, {
+          ran: true,
+          startedAt: new Date().toISOString(),
+          pins: { ...event.target.pins },
+          models: { ...event.target.models },
+        });
         this.#result.target = { baseUrl: event.target.baseUrl, store: event.target.store };
         delete this.#result.reason;
         break;
@@ -141,7 +165,15 @@ export class ResultsRecorder {
     let before: SessionHead | undefined;
     result.turns = this.#loaded.scenario.turns.map((turn, index) => {
       const report = this.#reports.find((each) => each.number === index + 1);
-      if (!report) return { number: index + 1, label: turn.label, input: turn.input, outcome: "skipped", skipReason: result.ran ? NOT_PLAYED : (result.reason ?? NEVER_STARTED), checks: [] };
+      if (!report)
+        return {
+          number: index + 1,
+          label: turn.label,
+          input: turn.input,
+          outcome: "skipped",
+          skipReason: result.ran ? NOT_PLAYED : (result.reason ?? NEVER_STARTED),
+          checks: [],
+        };
       const played = turnResult(report, before);
       if (report.stored && report.stored.turns !== before?.turns && document && played.changed) {
         const execution = executionOfTurn(document, report.stored.turns);
@@ -167,6 +199,13 @@ export function noteNotRun(
   repeat: ConversationResult["repeat"] = { index: 1, of: 1 },
 ): void {
   const result = { ...blank(loaded, repeat), outcome, reason };
-  result.turns = (loaded.scenario?.turns ?? []).map((turn, index) => ({ number: index + 1, label: turn.label, input: turn.input, outcome: "skipped", skipReason: reason, checks: [] }));
+  result.turns = (loaded.scenario?.turns ?? []).map((turn, index) => ({
+    number: index + 1,
+    label: turn.label,
+    input: turn.input,
+    outcome: "skipped",
+    skipReason: reason,
+    checks: [],
+  }));
   runRecordFor(artifactsDir)?.add({ conversation: result });
 }

@@ -107,7 +107,10 @@ export interface SessionChange {
   step?: { from: string | null; to: string };
   runStatus?: { from: RunStatus | null; to: RunStatus };
   /** Per step: its state's keys added (with their values), changed (from → to) and removed. */
-  state?: Record<string, { added?: Record<string, unknown>; changed?: Record<string, { from: unknown; to: unknown }>; removed?: string[] }>;
+  state?: Record<
+    string,
+    { added?: Record<string, unknown>; changed?: Record<string, { from: unknown; to: unknown }>; removed?: string[] }
+  >;
   /** The execution entries the turn wrote (read from the session at the end of the conversation). */
   execution?: ExecutionEntry[];
   /** Nested runs the turn started. */
@@ -115,7 +118,10 @@ export interface SessionChange {
 }
 
 /** One line of a test process's part file: a conversation, a spec file that did not load, or a project proof. */
-export type ResultsPartLine = { conversation: ConversationResult } | { specNotLoaded: { file: string; message: string } } | { projectProof: ProjectProof };
+export type ResultsPartLine =
+  | { conversation: ConversationResult }
+  | { specNotLoaded: { file: string; message: string } }
+  | { projectProof: ProjectProof };
 
 /**
  * The new-flow checklist of the flow-testing guide, measured on a run (`src/testing/checklist/`):
@@ -143,4 +149,3 @@ export interface FlowChecklist {
   strict: boolean;
   points: ChecklistPoint[];
 }
-

@@ -32,12 +32,20 @@ function stateChange(before: StepStates, after: StepStates): SessionChange["stat
  */
 export function sessionChange(before: SessionHead | undefined, after: SessionHead): SessionChange {
   const change: SessionChange = {};
-  if (before?.flow.currentStep !== after.flow.currentStep) change.step = { from: before?.flow.currentStep ?? null, to: after.flow.currentStep };
-  if (before?.runStatus !== after.runStatus) change.runStatus = { from: before?.runStatus ?? null, to: after.runStatus };
+  if (before?.flow.currentStep !== after.flow.currentStep)
+    change.step = { from: before?.flow.currentStep ?? null, to: after.flow.currentStep };
+  if (before?.runStatus !== after.runStatus)
+    change.runStatus = { from: before?.runStatus ?? null, to: after.runStatus };
   const state = stateChange(before?.steps ?? {}, after.steps);
   if (state) change.state = state;
   const started = after.children.slice(before?.children.length ?? 0);
-  if (started.length) change.children = started.map(({ flow, parentStep, runStatus, currentStep }) => ({ flow, parentStep, runStatus, currentStep }));
+  if (started.length)
+    change.children = started.map(({ flow, parentStep, runStatus, currentStep }) => ({
+      flow,
+      parentStep,
+      runStatus,
+      currentStep,
+    }));
   return change;
 }
 

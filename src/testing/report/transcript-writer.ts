@@ -42,7 +42,11 @@ export class TranscriptWriter {
             flowName: event.scenario.scenario.flowName,
             ...(event.scenario.scenario.description ? { description: event.scenario.scenario.description } : {}),
           },
-          target: { baseUrl: event.target.baseUrl, store: event.target.store, ...(event.target.models ? { models: event.target.models } : {}) },
+          target: {
+            baseUrl: event.target.baseUrl,
+            store: event.target.store,
+            ...(event.target.models ? { models: event.target.models } : {}),
+          },
           pins: { ...event.target.pins },
           startedAt: new Date().toISOString(),
           outcome: "passed",
@@ -51,11 +55,17 @@ export class TranscriptWriter {
         break;
       case "turn:end":
         this.#transcript?.turns.push(event.report);
-        if (event.report.outcome === "failed") this.#fail(event.report.failure, event.report.checks, event.report.number - 1);
+        if (event.report.outcome === "failed")
+          this.#fail(event.report.failure, event.report.checks, event.report.number - 1);
         else {
           const verdict = event.report.checks.find((c) => c.contract === "judge" && c.outcome === "failed");
           const response = JSON.stringify(preview(event.report.answer ?? "", 200));
-          if (verdict) this.#fail(`turn ${event.report.number} '${event.report.label}': ${verdict.message}; response: ${response}`, event.report.checks, event.report.number - 1);
+          if (verdict)
+            this.#fail(
+              `turn ${event.report.number} '${event.report.label}': ${verdict.message}; response: ${response}`,
+              event.report.checks,
+              event.report.number - 1,
+            );
         }
         break;
       case "final":
@@ -97,6 +107,7 @@ export class TranscriptWriter {
   #removeStale(): void {
     const name = this.#transcript?.scenario.name;
     if (!name) return;
-    for (const kind of TRANSCRIPT_KINDS) rmSync(join(this.#dir, `${name}${this.#suffix}-${kind}-failure.json`), { force: true });
+    for (const kind of TRANSCRIPT_KINDS)
+      rmSync(join(this.#dir, `${name}${this.#suffix}-${kind}-failure.json`), { force: true });
   }
 }

@@ -19,17 +19,24 @@ interface PlayedSoFar {
  * expectations, every recorded call made (in replay), and the spec's own domain checks; skipped
  * after a failed turn or without a store, saying why.
  */
-export async function finalReport(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions, played: PlayedSoFar): Promise<FinalReport> {
+export async function finalReport(
+  loaded: LoadedScenario,
+  target: ScenarioTarget,
+  options: RunOptions,
+  played: PlayedSoFar,
+): Promise<FinalReport> {
   const sessions = target.sessions;
   let report: FinalReport;
   if (played.failedTurn) {
     report = { outcome: "skipped", skipReason: `turn ${played.failedTurn.number} failed`, checks: [] };
     // For the transcript: the whole session as the failure left it, when it can be read at all.
-    const stored = sessions && played.session ? await sessions.fetchAll(played.session).catch(() => undefined) : undefined;
+    const stored =
+      sessions && played.session ? await sessions.fetchAll(played.session).catch(() => undefined) : undefined;
     if (stored) report.stored = stored;
     return report;
   }
-  if (!sessions) return { outcome: "skipped", skipReason: target.sessionsUnavailable ?? "no store to read", checks: [] };
+  if (!sessions)
+    return { outcome: "skipped", skipReason: target.sessionsUnavailable ?? "no store to read", checks: [] };
   const stored = played.last ?? (played.session ? await sessions.fetchAll(played.session) : undefined);
   const checks = finalChecks(loaded.scenario, stored);
   const cassette = target.cassette;
@@ -44,7 +51,13 @@ export async function finalReport(loaded: LoadedScenario, target: ScenarioTarget
     }
   }
   const failures = checks.filter((c) => c.outcome === "failed");
-  report = failures.length ? { outcome: "failed", failure: `final state: ${failures.map((c) => `${c.name}: ${c.message}`).join("; ")}`, checks } : { outcome: "passed", checks };
+  report = failures.length
+    ? {
+        outcome: "failed",
+        failure: `final state: ${failures.map((c) => `${c.name}: ${c.message}`).join("; ")}`,
+        checks,
+      }
+    : { outcome: "passed", checks };
   if (stored) report.stored = stored;
   const location = report.outcome === "failed" ? scenarioLocation(loaded) : undefined;
   if (location) report.location = location;

@@ -20,7 +20,12 @@ export interface JudgeSetup {
  * its verdicts cached; or none, with the reason. Cassettes bypass the cache, so their track of
  * calls is the same on every run.
  */
-export function judgeForRun(config: Config, cassette: Cassette | undefined, artifactsDir: string, fetch?: typeof globalThis.fetch): JudgeSetup {
+export function judgeForRun(
+  config: Config,
+  cassette: Cassette | undefined,
+  artifactsDir: string,
+  fetch?: typeof globalThis.fetch,
+): JudgeSetup {
   const stats = newJudgeStats();
   const required = config.judge.mode === "required";
   const none = (unavailable: string): JudgeSetup => ({ judge: undefined, unavailable, required, stats });
@@ -28,12 +33,19 @@ export function judgeForRun(config: Config, cassette: Cassette | undefined, arti
 
   const apiKey = config.openai.apiKey;
   const live: JudgeClient | undefined = apiKey
-    ? openAIJudgeClient({ apiKey, baseURL: config.openai.baseURL, maxRetries: config.openai.maxRetries, timeoutMs: config.openai.timeoutMs, ...(fetch ? { fetch } : {}) })
+    ? openAIJudgeClient({
+        apiKey,
+        baseURL: config.openai.baseURL,
+        maxRetries: config.openai.maxRetries,
+        timeoutMs: config.openai.timeoutMs,
+        ...(fetch ? { fetch } : {}),
+      })
     : undefined;
   const noKey = "no OPENAI_API_KEY is set, so no LLM judge can be reached and expectedResponse is not graded";
   let client: JudgeClient;
   if (cassette?.mode === "replay") {
-    if (!cassette.hasJudgeCalls) return none(`${cassette.path} was recorded without a judge, so expectedResponse is not graded in replay`);
+    if (!cassette.hasJudgeCalls)
+      return none(`${cassette.path} was recorded without a judge, so expectedResponse is not graded in replay`);
     client = cassette.judge(undefined);
   } else if (cassette?.mode === "record") {
     if (!live) return none(noKey);
@@ -43,5 +55,10 @@ export function judgeForRun(config: Config, cassette: Cassette | undefined, arti
     client = live;
   }
   const cache = config.judge.cache && !cassette ? new JudgeCache(join(artifactsDir, "judge-cache")) : undefined;
-  return { judge: createLlmJudge({ client, model: config.judge.model, stats, ...(cache ? { cache } : {}) }), unavailable: undefined, required, stats };
+  return {
+    judge: createLlmJudge({ client, model: config.judge.model, stats, ...(cache ? { cache } : {}) }),
+    unavailable: undefined,
+    required,
+    stats,
+  };
 }

@@ -7,9 +7,17 @@ export async function restartCheck(target: ScenarioTarget, clock: string | undef
   if (!target.restart) {
     // A restart only shows more; a clock that cannot be moved makes the turn meaningless.
     return clock === undefined
-      ? skipped("persisted", name, "the target runs elsewhere (FLOW_BASE_URL) and cannot be restarted from here; the turn was played without a restart")
-      : failed("persisted", name, `the target runs elsewhere (FLOW_BASE_URL), so its clock cannot be moved to ${clock}; ` +
-        `play this scenario against the app in the test process`);
+      ? skipped(
+          "persisted",
+          name,
+          "the target runs elsewhere (FLOW_BASE_URL) and cannot be restarted from here; the turn was played without a restart",
+        )
+      : failed(
+          "persisted",
+          name,
+          `the target runs elsewhere (FLOW_BASE_URL), so its clock cannot be moved to ${clock}; ` +
+            `play this scenario against the app in the test process`,
+        );
   }
   try {
     await target.restart(clock === undefined ? {} : { clock });

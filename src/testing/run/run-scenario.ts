@@ -5,7 +5,11 @@ import type { ScenarioEvent } from "./scenario-event.ts";
 import { ScenarioRun } from "./scenario-run.ts";
 
 /** Plays a whole scenario, skipping the turns after a failed one, and yields its events. */
-export async function* runScenario(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}): AsyncGenerator<ScenarioEvent> {
+export async function* runScenario(
+  loaded: LoadedScenario,
+  target: ScenarioTarget,
+  options: RunOptions = {},
+): AsyncGenerator<ScenarioEvent> {
   const run = new ScenarioRun(loaded, target, options);
   const queue: ScenarioEvent[] = [];
   run.on((event) => queue.push(event));

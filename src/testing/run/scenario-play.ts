@@ -147,7 +147,12 @@ export class ScenarioPlay {
       this.#options.notStarted(`the target does not serve the flow as the file expects: ${problems.join("; ")}`);
       return { state: "unserved", problems };
     }
-    if (!target.sessions) return { state: "ready", sessionsUnavailable: target.sessionsUnavailable ?? "no store to read", storeError: undefined };
+    if (!target.sessions)
+      return {
+        state: "ready",
+        sessionsUnavailable: target.sessionsUnavailable ?? "no store to read",
+        storeError: undefined,
+      };
     // A read of an id no server makes proves the store answers before any turn relies on it.
     try {
       assert.equal(await target.sessions.fetchAll("00000000-0000-0000-0000-000000000000"), undefined);

@@ -27,7 +27,13 @@ const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is
 
 /** Whether the turn made the model call that `failModelCall` was to fail. */
 function failModelCallCheck(call: number, modelCalls: number): Check {
-  return check("expectation", "failModelCall", modelCalls >= call ? undefined : `the turn made ${modelCalls} model call${modelCalls === 1 ? "" : "s"}, so call ${call} never failed; pick a call the turn makes`);
+  return check(
+    "expectation",
+    "failModelCall",
+    modelCalls >= call
+      ? undefined
+      : `the turn made ${modelCalls} model call${modelCalls === 1 ? "" : "s"}, so call ${call} never failed; pick a call the turn makes`,
+  );
 }
 
 function parseBody(text: string): unknown {
@@ -80,7 +86,9 @@ export class ScenarioRun {
 
   /** Whether anything failed: a turn's contracts, a judge's verdict, or the final state. */
   get failed(): boolean {
-    const judged = this.reports.some((report) => report.checks.some((c) => c.contract === "judge" && c.outcome === "failed"));
+    const judged = this.reports.some((report) =>
+      report.checks.some((c) => c.contract === "judge" && c.outcome === "failed"),
+    );
     return judged || this.failedTurn !== undefined || this.#final?.outcome === "failed";
   }
 
@@ -138,10 +146,14 @@ export class ScenarioRun {
     const turn = this.loaded.scenario.turns[index]!;
     if (turn.failModelCall !== undefined && !this.#target.faults) {
       // An error turn leaves the session as it was, so the turns after a skipped one still hold.
-      return this.skipTurn(index, "failModelCall needs the app in the test process; against FLOW_BASE_URL the turn is not played");
+      return this.skipTurn(
+        index,
+        "failModelCall needs the app in the test process; against FLOW_BASE_URL the turn is not played",
+      );
     }
     this.#beginTurn(index, turn);
-    const restarted = turn.restartBefore || turn.clockAt !== undefined ? await restartCheck(this.#target, turn.clockAt) : undefined;
+    const restarted =
+      turn.restartBefore || turn.clockAt !== undefined ? await restartCheck(this.#target, turn.clockAt) : undefined;
     if (restarted?.outcome === "failed") return this.#unanswered(index, restarted.message, [restarted]);
     const expectsError = !isSuccessStatus(turn.expectedStatus ?? 200);
     // Only a turn that expects an error reads before it is sent; the others wait for nothing here.
@@ -156,17 +168,25 @@ export class ScenarioRun {
     const storeStarted = performance.now();
     const stored = await readAfterTurn(this.#target.sessions, this.#session, expectsError, before);
     const storeMillis = performance.now() - storeStarted;
-    const checks = [...(restarted ? [restarted] : []), ...transport.checks, ...this.#storedChecks(turn, answer, stored, expectsError ? before.document : this.#stored)];
-    if (this.#options.eachTurn && !expectsError && stored) checks.push(await eachTurnCheck(this.#options.eachTurn, headOf(stored), turn, this.loaded.scenario));
+    const checks = [
+      ...(restarted ? [restarted] : []),
+      ...transport.checks,
+      ...this.#storedChecks(turn, answer, stored, expectsError ? before.document : this.#stored),
+    ];
+    if (this.#options.eachTurn && !expectsError && stored)
+      checks.push(await eachTurnCheck(this.#options.eachTurn, headOf(stored), turn, this.loaded.scenario));
     if (sent.modelCalls !== undefined) checks.push(failModelCallCheck(turn.failModelCall!, sent.modelCalls));
     // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
     const failures = checks.filter((c) => c.outcome === "failed");
     if (turn.expectedResponse !== undefined) {
-      const verdict = failures.length ? skipped("judge", "expectedResponse", `turn ${index + 1} failed its contracts`) : this.#judge(turn, answer);
+      const verdict = failures.length
+        ? skipped("judge", "expectedResponse", `turn ${index + 1} failed its contracts`)
+        : this.#judge(turn, answer);
       checks.push(verdict instanceof Promise ? await verdict : verdict);
     }
     if (stored) this.#stored = headOf(stored);
-    this.#lastWhole = expectsError && stored ? { turns: this.reports.length + 1, document: stored as SessionDocument } : undefined;
+    this.#lastWhole =
+      expectsError && stored ? { turns: this.reports.length + 1, document: stored as SessionDocument } : undefined;
     return this.#record({
       number: index + 1,
       label: turn.label,
@@ -189,9 +209,20 @@ export class ScenarioRun {
   }
 
   /** Sends the turn; when the request fails, the failed turn's report instead of its exchange. */
-  async #send(index: number, turn: ScenarioTurn, idempotencyKey: string): Promise<{ exchange: ChatExchange; modelCalls?: number } | TurnReport> {
+  async #send(
+    index: number,
+    turn: ScenarioTurn,
+    idempotencyKey: string,
+  ): Promise<{ exchange: ChatExchange; modelCalls?: number } | TurnReport> {
     try {
-      return await sendTurn(this.#client, this.#target, this.loaded.scenario.flowName, this.#session, turn, idempotencyKey);
+      return await sendTurn(
+        this.#client,
+        this.#target,
+        this.loaded.scenario.flowName,
+        this.#session,
+        turn,
+        idempotencyKey,
+      );
     } catch (error) {
       const message = (error as Error).message;
       return this.#unanswered(index, message, [failed("transport", "request", message)], idempotencyKey);
@@ -202,15 +233,36 @@ export class ScenarioRun {
   #unanswered(index: number, message: string | undefined, checks: Check[], idempotencyKey?: string): TurnReport {
     const turn = this.loaded.scenario.turns[index]!;
     const failure = `turn ${index + 1} '${turn.label}': ${message}`;
-    return this.#record({ number: index + 1, label: turn.label, input: turn.input, outcome: "failed", failure, ...(idempotencyKey ? { idempotencyKey } : {}), checks });
+    return this.#record({
+      number: index + 1,
+      label: turn.label,
+      input: turn.input,
+      outcome: "failed",
+      failure,
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+      checks,
+    });
   }
 
   /** The persisted (or, without a store, the answer's) contract, and the expectations. */
-  #storedChecks(turn: ScenarioTurn, answer: Answer, stored: SessionHead | SessionDocument | undefined, previous: SessionHead | SessionDocument | undefined): Check[] {
+  #storedChecks(
+    turn: ScenarioTurn,
+    answer: Answer,
+    stored: SessionHead | SessionDocument | undefined,
+    previous: SessionHead | SessionDocument | undefined,
+  ): Check[] {
     const sessions = this.#target.sessions;
     const unreadable = sessions ? undefined : (this.#target.sessionsUnavailable ?? "no store to read");
     const persisted = sessions
-      ? persistedChecks(turn, this.loaded.scenario.flowName, answer, stored, previous, sessions.description, this.#session)
+      ? persistedChecks(
+          turn,
+          this.loaded.scenario.flowName,
+          answer,
+          stored,
+          previous,
+          sessions.description,
+          this.#session,
+        )
       : [skipped("persisted", "persisted contract", unreadable!), ...answerChecks(turn, answer)];
     return [...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
   }
@@ -219,20 +271,37 @@ export class ScenarioRun {
   /** The turn's request and response as the report shows them: secret headers redacted, bodies parsed. */
   #shownExchange(exchange: ChatExchange, answer: Answer): Pick<TurnReport, "request" | "response"> {
     return {
-      request: { ...exchange.request, headers: redactHeaders(exchange.request.headers, Object.keys(this.#options.headers ?? {})), body: parseBody(exchange.request.body) },
-      response: { status: exchange.response.status, headers: redactHeaders(exchange.response.headers), body: answer.events ?? answer.json ?? exchange.response.body },
+      request: {
+        ...exchange.request,
+        headers: redactHeaders(exchange.request.headers, Object.keys(this.#options.headers ?? {})),
+        body: parseBody(exchange.request.body),
+      },
+      response: {
+        status: exchange.response.status,
+        headers: redactHeaders(exchange.response.headers),
+        body: answer.events ?? answer.json ?? exchange.response.body,
+      },
     };
   }
 
   #judge(turn: ScenarioTurn, answer: Answer): Check | Promise<Check> {
     const { judge, judgeUnavailable = NO_JUDGE, judgeRequired } = this.#options;
     if (judge) return judge({ scenario: this.loaded.scenario, turn, answer, history: this.reports });
-    return judgeRequired ? failed("judge", "expectedResponse", `JUDGE=required, but ${judgeUnavailable}`) : skipped("judge", "expectedResponse", judgeUnavailable);
+    return judgeRequired
+      ? failed("judge", "expectedResponse", `JUDGE=required, but ${judgeUnavailable}`)
+      : skipped("judge", "expectedResponse", judgeUnavailable);
   }
 
   skipTurn(index: number, reason: string): TurnReport {
     const turn = this.loaded.scenario.turns[index]!;
-    return this.#record({ number: index + 1, label: turn.label, input: turn.input, outcome: "skipped", skipReason: reason, checks: [] });
+    return this.#record({
+      number: index + 1,
+      label: turn.label,
+      input: turn.input,
+      outcome: "skipped",
+      skipReason: reason,
+      checks: [],
+    });
   }
 
   #record(report: TurnReport): TurnReport {
@@ -252,7 +321,11 @@ export class ScenarioRun {
   async finish(): Promise<FinalReport> {
     // A last turn that read the session whole leaves nothing to read again.
     const last = this.#lastWhole?.turns === this.reports.length ? this.#lastWhole.document : undefined;
-    const report = await finalReport(this.loaded, this.#target, this.#options, { session: this.#session, failedTurn: this.failedTurn, last });
+    const report = await finalReport(this.loaded, this.#target, this.#options, {
+      session: this.#session,
+      failedTurn: this.failedTurn,
+      last,
+    });
     this.#final = report;
     this.#emit({ type: "final", report });
     return report;
@@ -263,4 +336,3 @@ export class ScenarioRun {
     this.#emit({ type: "scenario:end", outcome: this.failed ? "failed" : "passed" });
   }
 }
-

@@ -14,7 +14,10 @@ export interface BeforeTurn {
  * turn's checks read the head alone. The mark is taken first: a write that lands while the session
  * is read then shows as a change.
  */
-export async function readBeforeTurn(sessions: SessionReader | undefined, session: string | undefined): Promise<BeforeTurn> {
+export async function readBeforeTurn(
+  sessions: SessionReader | undefined,
+  session: string | undefined,
+): Promise<BeforeTurn> {
   if (!sessions || !session) return {};
   const mark = sessions.writeMark?.();
   const document = await sessions.fetchAll(session);

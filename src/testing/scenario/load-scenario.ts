@@ -34,7 +34,9 @@ export function scenarioNameOf(file: string, root = "scenarios"): string {
 function linesOf(text: string, scenario: Scenario): NonNullable<LoadedScenario["lines"]> {
   const lines = jsonLines(text);
   const turns = scenario.turns.map((_, index) => lines.get(`/turns/${index}/label`) ?? lines.get(`/turns/${index}`)!);
-  const finals = ["finalState", "finalExecution", "finalChildren", "finalMemory"].flatMap((key) => lines.get(`/${key}`) ?? []);
+  const finals = ["finalState", "finalExecution", "finalChildren", "finalMemory"].flatMap(
+    (key) => lines.get(`/${key}`) ?? [],
+  );
   return { turns, final: finals.length ? Math.min(...finals) : text.split("\n").length };
 }
 
@@ -43,7 +45,11 @@ function linesOf(text: string, scenario: Scenario): NonNullable<LoadedScenario["
  * `scenario_invalid` error naming the file, each with its JSON path, the turn's label, the value
  * found and what is allowed.
  */
-export function loadScenario(file: string, flows: readonly FlowDefinition[], options: { root?: string } = {}): LoadedScenario {
+export function loadScenario(
+  file: string,
+  flows: readonly FlowDefinition[],
+  options: { root?: string } = {},
+): LoadedScenario {
   const fail = (problems: string[]): never => {
     throw invalidScenario(file, problems);
   };

@@ -28,11 +28,19 @@ function statusProblems(turn: ScenarioTurn, index: number, touched: boolean): st
   const at = (path: string) => turnPath(turn, index, path);
   const answered = isSuccessStatus(turn.expectedStatus ?? 200);
   if (answered && turn.expectedActiveStep === undefined && !touched) {
-    problems.push(`${at("expectedActiveStep")}: missing; every answered turn must say which step the session is on after it.`);
+    problems.push(
+      `${at("expectedActiveStep")}: missing; every answered turn must say which step the session is on after it.`,
+    );
   }
-  if (!answered && !touched && (turn.expectedActiveStep !== undefined || turn.completed !== undefined || turn.expectState !== undefined)) {
-    problems.push(`${at("expectedStatus")}: ${turn.expectedStatus} is an error status, so the turn changes nothing; ` +
-      `drop expectedActiveStep, completed and expectState from it.`);
+  if (
+    !answered &&
+    !touched &&
+    (turn.expectedActiveStep !== undefined || turn.completed !== undefined || turn.expectState !== undefined)
+  ) {
+    problems.push(
+      `${at("expectedStatus")}: ${turn.expectedStatus} is an error status, so the turn changes nothing; ` +
+        `drop expectedActiveStep, completed and expectState from it.`,
+    );
   }
   return problems;
 }
@@ -54,10 +62,14 @@ function keyProblems(turn: ScenarioTurn, index: number): string[] {
     problems.push(`${at("expectCsvRows")}: needs "accept": "text/csv", or the answer is JSON and has no rows.`);
   }
   if (turn.clockAt !== undefined && !moment.utc(turn.clockAt, moment.ISO_8601, true).isValid()) {
-    problems.push(`${at("clockAt")}: ${show(turn.clockAt)} is not an ISO 8601 instant; use a value such as 2027-07-16T09:00:00.000Z.`);
+    problems.push(
+      `${at("clockAt")}: ${show(turn.clockAt)} is not an ISO 8601 instant; use a value such as 2027-07-16T09:00:00.000Z.`,
+    );
   }
   if (turn.minScore !== undefined && turn.expectedResponse === undefined) {
-    problems.push(`${at("minScore")}: has no effect without expectedResponse; add the expectation the judge grades, or drop minScore.`);
+    problems.push(
+      `${at("minScore")}: has no effect without expectedResponse; add the expectation the judge grades, or drop minScore.`,
+    );
   }
   return problems;
 }
@@ -67,14 +79,20 @@ function keyProblems(turn: ScenarioTurn, index: number): string[] {
  * It reads what the schema let through: `touchedTurns` had a schema problem, so a key missing from
  * them is likely the mistake's own and is not reported again.
  */
-export function meaningProblems(scenario: Scenario, flows: readonly FlowDefinition[], touchedTurns: ReadonlySet<number>): string[] {
+export function meaningProblems(
+  scenario: Scenario,
+  flows: readonly FlowDefinition[],
+  touchedTurns: ReadonlySet<number>,
+): string[] {
   const problems: string[] = [];
   const flow = flows.find((candidate) => candidate.name === scenario.flowName);
   if (!flow && scenario.flowName !== undefined) {
     const names = flows.map((candidate) => candidate.name);
     const guess = closestName(scenario.flowName, names);
-    problems.push(`flowName: "${scenario.flowName}" is not a registered flow${guess ? `; did you mean ${guess}?` : "."} ` +
-      `The flows are ${names.join(", ")}.`);
+    problems.push(
+      `flowName: "${scenario.flowName}" is not a registered flow${guess ? `; did you mean ${guess}?` : "."} ` +
+        `The flows are ${names.join(", ")}.`,
+    );
   }
   problems.push(...scenarioEnvProblems(scenario.env, scenario.flowName, flow));
   const references = stepReferences(scenario);
@@ -87,8 +105,11 @@ export function meaningProblems(scenario: Scenario, flows: readonly FlowDefiniti
   const labels = new Map<string, number>();
   (scenario.turns ?? []).forEach((turn, index) => {
     const first = turn.label === undefined ? undefined : labels.get(turn.label);
-    if (first !== undefined) problems.push(`${turnPath(turn, index, "label")}: "${turn.label}" is also the label of turns[${first}]; ` +
-      `labels name the tests, so each must be unique.`);
+    if (first !== undefined)
+      problems.push(
+        `${turnPath(turn, index, "label")}: "${turn.label}" is also the label of turns[${first}]; ` +
+          `labels name the tests, so each must be unique.`,
+      );
     else if (turn.label !== undefined) labels.set(turn.label, index);
     problems.push(...statusProblems(turn, index, touchedTurns.has(index)));
     checkSteps(index);

@@ -11,7 +11,9 @@ function mapStrings(value: unknown, path: string, replace: (text: string, path: 
   if (typeof value === "string") return replace(value, path);
   if (Array.isArray(value)) return value.map((item, index) => mapStrings(item, `${path}[${index}]`, replace));
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, `${path}.${key}`, replace)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, mapStrings(item, `${path}.${key}`, replace)]),
+    );
   }
   return value;
 }
@@ -34,7 +36,9 @@ export function expandCase(scenario: Scenario, scenarioCase: ScenarioCase): Scen
   const expanded: Record<string, unknown> = { ...rest };
   for (const part of TEMPLATED) {
     if (scenario[part] === undefined) continue;
-    expanded[part] = mapStrings(scenario[part], part, (text) => text.replace(PLACEHOLDER, (whole, name: string) => scenarioCase.values[name] ?? whole));
+    expanded[part] = mapStrings(scenario[part], part, (text) =>
+      text.replace(PLACEHOLDER, (whole, name: string) => scenarioCase.values[name] ?? whole),
+    );
   }
   return expanded as unknown as Scenario;
 }
@@ -46,7 +50,10 @@ export function expandCase(scenario: Scenario, scenarioCase: ScenarioCase): Scen
 export function caseProblems(scenario: Scenario): string[] {
   const used = placeholdersIn(scenario);
   if (!scenario.cases) {
-    return [...used].map(([name, path]) => `${path}: uses {{${name}}}, but the scenario has no cases to give it a value; add "cases", or write the text out.`);
+    return [...used].map(
+      ([name, path]) =>
+        `${path}: uses {{${name}}}, but the scenario has no cases to give it a value; add "cases", or write the text out.`,
+    );
   }
   const problems: string[] = [];
   const labels = new Map<string, number>();
@@ -56,21 +63,27 @@ export function caseProblems(scenario: Scenario): string[] {
     const at = `cases[${index}] (case "${scenarioCase.label}")`;
     // The label names the case's suite, transcript and cassette, by its slug.
     const first = labels.get(caseSlug(scenarioCase.label));
-    if (first !== undefined) problems.push(`${at}.label: "${scenarioCase.label}" names the same suite as cases[${first}]; each case needs a label of its own.`);
+    if (first !== undefined)
+      problems.push(
+        `${at}.label: "${scenarioCase.label}" names the same suite as cases[${first}]; each case needs a label of its own.`,
+      );
     else labels.set(caseSlug(scenarioCase.label), index);
     for (const [name, path] of used) {
       if (!(name in scenarioCase.values)) problems.push(`${at}.values: no value for {{${name}}}, which ${path} uses.`);
     }
     for (const name of Object.keys(scenarioCase.values)) {
-      if (!used.has(name)) problems.push(`${at}.values.${name}: {{${name}}} is used nowhere in the turns or the final expectations.`);
+      if (!used.has(name))
+        problems.push(`${at}.values.${name}: {{${name}}} is used nowhere in the turns or the final expectations.`);
     }
     (expandCase(scenario, scenarioCase).turns ?? []).forEach((turn, turnIndex) => {
       for (const pattern of turn.responseMatches === undefined ? [] : [turn.responseMatches].flat()) {
         try {
           compilePattern(pattern);
         } catch (error) {
-          problems.push(`${at}: turns[${turnIndex}].responseMatches becomes ${JSON.stringify(pattern)}, ` +
-            `which is not a valid regular expression (${(error as Error).message}).`);
+          problems.push(
+            `${at}: turns[${turnIndex}].responseMatches becomes ${JSON.stringify(pattern)}, ` +
+              `which is not a valid regular expression (${(error as Error).message}).`,
+          );
         }
       }
     });
@@ -80,7 +93,12 @@ export function caseProblems(scenario: Scenario): string[] {
 
 /** `Jane Doe (placeholder)` → `jane-doe-placeholder`: how a case's label names its suite's files. */
 export function caseSlug(label: string): string {
-  return label.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "case";
+  return (
+    label
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "case"
+  );
 }
 
 /** The scenarios a loaded file plays: itself, or one per case, each named `<name>.<case slug>`. */

@@ -28,7 +28,8 @@ function jsonFilesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((entry) => {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) return entry.name.startsWith(".") || SKIPPED_FOLDERS.has(entry.name) ? [] : jsonFilesUnder(path);
+      if (entry.isDirectory())
+        return entry.name.startsWith(".") || SKIPPED_FOLDERS.has(entry.name) ? [] : jsonFilesUnder(path);
       return entry.name.endsWith(".json") ? [path] : [];
     })
     .sort();
@@ -60,7 +61,11 @@ function renameOf(file: string): string {
 function misnamedScenario(file: string): MisnamedScenario | undefined {
   const header = scenarioHeaderOf(file);
   if (!header || !("flowName" in header || "turns" in header)) return undefined;
-  return { file, rename: renameOf(file), ...(typeof header.flowName === "string" ? { flowName: header.flowName } : {}) };
+  return {
+    file,
+    rename: renameOf(file),
+    ...(typeof header.flowName === "string" ? { flowName: header.flowName } : {}),
+  };
 }
 
 /**
@@ -72,7 +77,11 @@ export function discoverScenarios(dir = "scenarios"): ScenarioDiscovery {
   const json = jsonFilesUnder(dir);
   const files = json.filter((file) => file.endsWith(SCENARIO_SUFFIX));
   const misnamed = json
-    .filter((file) => !file.endsWith(SCENARIO_SUFFIX) && !NOT_SCENARIOS.some((pattern) => pattern.test(file.slice(file.lastIndexOf(sep) + 1))))
+    .filter(
+      (file) =>
+        !file.endsWith(SCENARIO_SUFFIX) &&
+        !NOT_SCENARIOS.some((pattern) => pattern.test(file.slice(file.lastIndexOf(sep) + 1))),
+    )
     .flatMap((file) => misnamedScenario(file) ?? []);
   return { files, misnamed, missing: [] };
 }

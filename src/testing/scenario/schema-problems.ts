@@ -16,13 +16,25 @@ const PATTERN_HINTS: Record<string, string> = {
 
 /** `/turns/2/expectState` → `turns[2].expectState`. */
 function jsonPath(pointer: string, extra?: string): string {
-  const parts = pointer.split("/").slice(1).map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = pointer
+    .split("/")
+    .slice(1)
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
   if (extra !== undefined) parts.push(extra);
-  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), "") || "(the file)";
+  return (
+    parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), "") ||
+    "(the file)"
+  );
 }
 
 function kindOf(value: unknown): string {
-  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
+  return value === null
+    ? "null"
+    : Array.isArray(value)
+      ? "an array"
+      : typeof value === "object"
+        ? "an object"
+        : `a ${typeof value}`;
 }
 
 /** Where in the file, with the turn's label when the path is inside a turn. */
@@ -87,7 +99,10 @@ export function schemaProblems(data: unknown): { problems: string[]; errors: Err
 
 /** `/turns/2/expectState` → `["turns", "2", "expectState"]`. */
 function pointerParts(pointer: string): string[] {
-  return pointer.split("/").slice(1).map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 /**
@@ -95,19 +110,27 @@ function pointerParts(pointer: string): string[] {
  * and every problem is reported in one pass; with the turns that had any schema problem, whose
  * other keys may be the mistake's own (a typo'd key leaves a required one missing).
  */
-export function soundPart(data: object, errors: readonly ErrorObject[]): { scenario: Scenario; touchedTurns: Set<number> } {
+export function soundPart(
+  data: object,
+  errors: readonly ErrorObject[],
+): { scenario: Scenario; touchedTurns: Set<number> } {
   const copy = structuredClone(data) as Record<string, unknown>;
   const touchedTurns = new Set<number>();
   for (const error of errors) {
     const turn = /^\/turns\/(\d+)/.exec(error.instancePath);
     if (turn) touchedTurns.add(Number(turn[1]));
-    if (["required", "additionalProperties", "propertyNames"].includes(error.keyword) || isEnvReservation(error)) continue;
+    if (["required", "additionalProperties", "propertyNames"].includes(error.keyword) || isEnvReservation(error))
+      continue;
     const propertyName = (error as ErrorObject & { propertyName?: string }).propertyName;
     const parts = pointerParts(error.instancePath);
     if (propertyName !== undefined) parts.push(propertyName);
     const last = parts.pop();
     if (last === undefined) continue;
-    const parent = parts.reduce<unknown>((value, part) => (value !== null && typeof value === "object" ? (value as Record<string, unknown>)[part] : undefined), copy);
+    const parent = parts.reduce<unknown>(
+      (value, part) =>
+        value !== null && typeof value === "object" ? (value as Record<string, unknown>)[part] : undefined,
+      copy,
+    );
     // An array keeps its indexes, with a hole where the refused item was, so paths still match the file.
     if (parent !== null && typeof parent === "object") delete (parent as Record<string, unknown>)[last];
   }

@@ -17,16 +17,21 @@ export function stepReferences(scenario: Scenario): StepReference[] {
   const references: StepReference[] = [];
   // `?? []` and the label's guard: the loader also reads a file whose turns the schema refused.
   (scenario.turns ?? []).forEach((turn, index) => {
-    const at = (path: string) => (turn.label === undefined ? `turns[${index}].${path}` : `turns[${index}].${path} (turn "${turn.label}")`);
-    if (turn.expectedActiveStep !== undefined) references.push({ path: at("expectedActiveStep"), step: turn.expectedActiveStep, turn: index });
-    for (const step of Object.keys(turn.expectState ?? {})) references.push({ path: at(`expectState.${step}`), step, turn: index });
+    const at = (path: string) =>
+      turn.label === undefined ? `turns[${index}].${path}` : `turns[${index}].${path} (turn "${turn.label}")`;
+    if (turn.expectedActiveStep !== undefined)
+      references.push({ path: at("expectedActiveStep"), step: turn.expectedActiveStep, turn: index });
+    for (const step of Object.keys(turn.expectState ?? {}))
+      references.push({ path: at(`expectState.${step}`), step, turn: index });
   });
   for (const step of Object.keys(scenario.finalState ?? {})) references.push({ path: `finalState.${step}`, step });
   scenario.finalExecution?.forEach((entry, index) => {
-    if (typeof entry["step"] === "string") references.push({ path: `finalExecution[${index}].step`, step: entry["step"] });
+    if (typeof entry["step"] === "string")
+      references.push({ path: `finalExecution[${index}].step`, step: entry["step"] });
   });
   scenario.finalChildren?.forEach((child, index) => {
-    if (typeof child["parentStep"] === "string") references.push({ path: `finalChildren[${index}].parentStep`, step: child["parentStep"] });
+    if (typeof child["parentStep"] === "string")
+      references.push({ path: `finalChildren[${index}].parentStep`, step: child["parentStep"] });
   });
   for (const namespace of Object.keys(scenario.finalMemory ?? {})) {
     if (namespace !== "flow") references.push({ path: `finalMemory.${namespace}`, step: namespace });

@@ -24,7 +24,11 @@ async function openTargetSessions(config: Config): Promise<{ sessions?: Closable
  * The already-running server at FLOW_BASE_URL, its sessions read from SQLITE_PATH (read-only) or
  * MongoDB when this process can reach them, else not read, saying why.
  */
-export async function externalTarget(baseUrl: string, config: Config, scenarioKeys: readonly string[]): Promise<ScenarioTarget> {
+export async function externalTarget(
+  baseUrl: string,
+  config: Config,
+  scenarioKeys: readonly string[],
+): Promise<ScenarioTarget> {
   const { sessions, unavailable } = await openTargetSessions(config);
   const agent = keepAliveAgent();
   return {

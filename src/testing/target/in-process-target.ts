@@ -23,9 +23,15 @@ import { pinsOf } from "./target-pins.ts";
 async function openRunStore(config: Config, scratch: string): Promise<{ store: SessionStore; kept: string }> {
   if (config.sessionStore === "MONGO") {
     const { MongoSessionStore } = await import("../../store/mongo/mongo-session-store.ts");
-    return { store: await MongoSessionStore.open(config.mongo.url!, config.mongo.database), kept: "kept after the scenario" };
+    return {
+      store: await MongoSessionStore.open(config.mongo.url!, config.mongo.database),
+      kept: "kept after the scenario",
+    };
   }
-  return { store: new SqliteSessionStore(join(scratch, "sessions.sqlite"), { scratch: true }), kept: "scratch: removed when the scenario ends" };
+  return {
+    store: new SqliteSessionStore(join(scratch, "sessions.sqlite"), { scratch: true }),
+    kept: "scratch: removed when the scenario ends",
+  };
 }
 
 /**
@@ -45,7 +51,14 @@ class RunApp {
   /** The configuration the app reads, moved on by a clock change. */
   #config: Config;
 
-  constructor(loaded: LoadedScenario, options: TargetOptions, config: Config, scratch: string, cassette: Cassette | undefined, modelFetch: typeof globalThis.fetch) {
+  constructor(
+    loaded: LoadedScenario,
+    options: TargetOptions,
+    config: Config,
+    scratch: string,
+    cassette: Cassette | undefined,
+    modelFetch: typeof globalThis.fetch,
+  ) {
     this.#options = options;
     this.#modelFetch = modelFetch;
     this.#config = config;
@@ -86,7 +99,9 @@ class RunApp {
       description: `${store().description} (${this.kept})`,
       fetchAll: (id) => store().fetchAll(id),
       fetchHead: (id) => store().fetchHead(id),
-      ...(store() instanceof SqliteSessionStore ? { writeMark: () => (store() as SqliteSessionStore).writeMark() } : {}),
+      ...(store() instanceof SqliteSessionStore
+        ? { writeMark: () => (store() as SqliteSessionStore).writeMark() }
+        : {}),
     };
   }
 }
@@ -95,7 +110,13 @@ class RunApp {
  * The app, booted in this process on 127.0.0.1 with an ephemeral port and a SQLite file of its own
  * (or, with SESSION_STORE=MONGO, MongoDB), on `config`. It can be restarted.
  */
-export async function inProcessTarget(loaded: LoadedScenario, options: TargetOptions, config: Config, scenarioKeys: readonly string[], provider: ProviderGate): Promise<ScenarioTarget> {
+export async function inProcessTarget(
+  loaded: LoadedScenario,
+  options: TargetOptions,
+  config: Config,
+  scenarioKeys: readonly string[],
+  provider: ProviderGate,
+): Promise<ScenarioTarget> {
   const scratchRoot = resolve(options.scratchDir ?? "test/.tmp");
   mkdirSync(scratchRoot, { recursive: true });
   const scratch = await mkdtemp(join(scratchRoot, `${loaded.name.replaceAll("/", "-")}-`));

@@ -17,7 +17,9 @@ export class ModelFaults {
         if (this.#failAt === undefined) return inner.invoke(request);
         this.#calls++;
         if (this.#calls !== this.#failAt) return inner.invoke(request);
-        return Promise.reject(new Error(`flowcheck made model call ${this.#calls} of this turn fail, as the scenario's failModelCall asks`));
+        return Promise.reject(
+          new Error(`flowcheck made model call ${this.#calls} of this turn fail, as the scenario's failModelCall asks`),
+        );
       },
     };
   };

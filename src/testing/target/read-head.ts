@@ -3,5 +3,7 @@ import type { SessionReader } from "./scenario-target.ts";
 
 /** The session's head, which is all a turn's checks read: the reader's own, else cut from the whole session. */
 export function readHead(sessions: SessionReader, id: string): Promise<SessionHead | undefined> {
-  return sessions.fetchHead ? sessions.fetchHead(id) : sessions.fetchAll(id).then((document) => document && headOf(document));
+  return sessions.fetchHead
+    ? sessions.fetchHead(id)
+    : sessions.fetchAll(id).then((document) => document && headOf(document));
 }

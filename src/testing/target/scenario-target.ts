@@ -81,7 +81,8 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   const scenarioKeys = Object.keys(scenarioEnv);
   const config = options.config ?? loadConfig(options.env, scenarioEnv);
   const label = `${loaded.scenario.flowName}: ${loaded.name}`;
-  if (!config.targetUrl) return await inProcessTarget(loaded, options, config, scenarioKeys, new ProviderGate(config, label));
+  if (!config.targetUrl)
+    return await inProcessTarget(loaded, options, config, scenarioKeys, new ProviderGate(config, label));
   // A server elsewhere booted with its own environment: the flow's settings cannot reach it, and only the run settings reach this runner.
   const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
   return { ...(await externalTarget(config.targetUrl, own, scenarioKeys)), provider: new ProviderGate(own, label) };

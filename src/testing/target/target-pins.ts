@@ -1,5 +1,6 @@
 const SECRET = /KEY|TOKEN|SECRET|PASSWORD/i;
-const PINNED = /^(FLOW_MODEL|FLOW_BASE_URL|SESSION_STORE|SQLITE_PATH|OPENAI_BASE_URL|OPENAI_MODEL|JUDGE_MODEL)$|_USE_SCRIPTED_MODEL$|_CURRENT_DATE$/;
+const PINNED =
+  /^(FLOW_MODEL|FLOW_BASE_URL|SESSION_STORE|SQLITE_PATH|OPENAI_BASE_URL|OPENAI_MODEL|JUDGE_MODEL)$|_USE_SCRIPTED_MODEL$|_CURRENT_DATE$/;
 
 /** The environment a run was read with that decides its outcome (model, store, clocks, the scenario's own env), secrets redacted. */
 export function pinsOf(env: Readonly<Record<string, string>>, scenarioKeys: readonly string[]): Record<string, string> {
@@ -10,4 +11,3 @@ export function pinsOf(env: Readonly<Record<string, string>>, scenarioKeys: read
   }
   return pins;
 }
-

@@ -54,10 +54,18 @@ test("on the scripted model, one message with a name and two cities reaches Addr
 
 test("on the live model path, one message with a name and two cities reaches AddressStep, each step's request carrying the message and its hand-off", async () => {
   fake.requests.length = 0;
-  await playOneMessage({ FLOW_MODEL: "live", OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL, OPENAI_MAX_RETRIES: "0", OPENAI_TIMEOUT_MS: "5000" });
+  await playOneMessage({
+    FLOW_MODEL: "live",
+    OPENAI_API_KEY: "test-key",
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_MAX_RETRIES: "0",
+    OPENAI_TIMEOUT_MS: "5000",
+  });
   // save_name, the two get_weather calls, then AddressStep's question: one request per step.
   assert.equal(fake.requests.length, 3);
-  assert.deepEqual(requestOf("You collect the user's real full name").messages.slice(1), [{ role: "user", content: MESSAGE }]);
+  assert.deepEqual(requestOf("You collect the user's real full name").messages.slice(1), [
+    { role: "user", content: MESSAGE },
+  ]);
   assert.deepEqual(requestOf("The user is Ada.").messages.slice(1), [
     { role: "user", content: MESSAGE },
     { role: "system", content: NAME_HANDOFF },

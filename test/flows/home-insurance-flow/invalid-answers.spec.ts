@@ -58,7 +58,11 @@ async function conversation(t: TestContext, setup: readonly string[]): Promise<C
   const say = (message: string) => app.engine.chat({ session, message });
   for (const message of setup) {
     const outcome = await say(message);
-    assert.doesNotMatch(outcome.response, /Invalid arguments|got no command/, `setup "${message}" failed: ${outcome.response}`);
+    assert.doesNotMatch(
+      outcome.response,
+      /Invalid arguments|got no command/,
+      `setup "${message}" failed: ${outcome.response}`,
+    );
   }
   return {
     say,
@@ -89,68 +93,191 @@ function assertStays(example: InvalidCase, tool: string): void {
     assert.equal(after.flow.currentStep, before.flow.currentStep, "the stored cursor moved");
     assert.equal(after.runStatus, "running");
     assert.match(outcome.response, example.reason);
-    assert.deepEqual(withoutSeq(after.execution.at(-1)!), { step: before.flow.currentStep, kind: "tool", name: tool, outcome: "stay" });
+    assert.deepEqual(withoutSeq(after.execution.at(-1)!), {
+      step: before.flow.currentStep,
+      kind: "tool",
+      name: tool,
+      outcome: "stay",
+    });
     assert.deepEqual(after.steps, before.steps, "a refused answer changed the state");
   });
 }
 
 const quoteCases: Record<string, InvalidCase[]> = {
   save_dwelling_value: [
-    { name: "a value over $1,500,000", setup: [], message: call("save_dwelling_value", { dollars: 1_500_001 }), reason: /\$1,500,001 is above that/ },
-    { name: "a value under $100,000", setup: [], message: call("save_dwelling_value", { dollars: 99_999 }), reason: /\$99,999 is below that/ },
-    { name: "a correction out of range after the quote", setup: QUOTED, message: call("save_dwelling_value", { dollars: 0 }), reason: /\$0 is below that/ },
+    {
+      name: "a value over $1,500,000",
+      setup: [],
+      message: call("save_dwelling_value", { dollars: 1_500_001 }),
+      reason: /\$1,500,001 is above that/,
+    },
+    {
+      name: "a value under $100,000",
+      setup: [],
+      message: call("save_dwelling_value", { dollars: 99_999 }),
+      reason: /\$99,999 is below that/,
+    },
+    {
+      name: "a correction out of range after the quote",
+      setup: QUOTED,
+      message: call("save_dwelling_value", { dollars: 0 }),
+      reason: /\$0 is below that/,
+    },
   ],
   save_construction: [
-    { name: "a material it does not rate", setup: [], message: call("save_construction", { description: "straw bales" }), reason: /"straw bales" is not a construction we rate/ },
-    { name: "words naming two classes", setup: [], message: call("save_construction", { description: "brick and wood" }), reason: /more than one construction/ },
+    {
+      name: "a material it does not rate",
+      setup: [],
+      message: call("save_construction", { description: "straw bales" }),
+      reason: /"straw bales" is not a construction we rate/,
+    },
+    {
+      name: "words naming two classes",
+      setup: [],
+      message: call("save_construction", { description: "brick and wood" }),
+      reason: /more than one construction/,
+    },
   ],
   save_year_built: [
-    { name: "a year in the future", setup: [], message: call("save_year_built", { year: 2028 }), reason: /built in 2028: it is 2027 now/ },
-    { name: "a year before 1800", setup: [], message: call("save_year_built", { year: 1492 }), reason: /1492 is before 1800/ },
-    { name: "a correction into the future after the quote", setup: QUOTED, message: call("save_year_built", { year: 2031 }), reason: /built in 2031/ },
+    {
+      name: "a year in the future",
+      setup: [],
+      message: call("save_year_built", { year: 2028 }),
+      reason: /built in 2028: it is 2027 now/,
+    },
+    {
+      name: "a year before 1800",
+      setup: [],
+      message: call("save_year_built", { year: 1492 }),
+      reason: /1492 is before 1800/,
+    },
+    {
+      name: "a correction into the future after the quote",
+      setup: QUOTED,
+      message: call("save_year_built", { year: 2031 }),
+      reason: /built in 2031/,
+    },
   ],
   save_zip_code: [
-    { name: "a ZIP that is not 5 digits", setup: [], message: call("save_zip_code", { zipCode: "9720" }), reason: /"9720" is not a 5-digit ZIP code/ },
-    { name: "a ZIP+4", setup: [], message: call("save_zip_code", { zipCode: "97214-1234" }), reason: /not a 5-digit ZIP code/ },
-    { name: "a ZIP outside the service area", setup: [], message: call("save_zip_code", { zipCode: "10001" }), reason: /10001 is outside our service area/ },
+    {
+      name: "a ZIP that is not 5 digits",
+      setup: [],
+      message: call("save_zip_code", { zipCode: "9720" }),
+      reason: /"9720" is not a 5-digit ZIP code/,
+    },
+    {
+      name: "a ZIP+4",
+      setup: [],
+      message: call("save_zip_code", { zipCode: "97214-1234" }),
+      reason: /not a 5-digit ZIP code/,
+    },
+    {
+      name: "a ZIP outside the service area",
+      setup: [],
+      message: call("save_zip_code", { zipCode: "10001" }),
+      reason: /10001 is outside our service area/,
+    },
   ],
   save_deductible: [
-    { name: "a deductible that is not offered", setup: [], message: call("save_deductible", { dollars: 750 }), reason: /\$750 deductible is not offered/ },
+    {
+      name: "a deductible that is not offered",
+      setup: [],
+      message: call("save_deductible", { dollars: 750 }),
+      reason: /\$750 deductible is not offered/,
+    },
   ],
   save_claims_history: [
     {
       name: "three claims in five years",
       setup: [],
       message: call("save_claims_history", {
-        description: call("record_claims", { claims: [{ year: 2024, cause: "burst pipe" }, { year: 2025, cause: "fire" }, { year: 2026, cause: "hail" }] }),
+        description: call("record_claims", {
+          claims: [
+            { year: 2024, cause: "burst pipe" },
+            { year: 2025, cause: "fire" },
+            { year: 2026, cause: "hail" },
+          ],
+        }),
       }),
       reason: /3 claims in the last five years .* not eligible/,
     },
     {
       name: "a claim in the future",
       setup: [],
-      message: call("save_claims_history", { description: call("record_claims", { claims: [{ year: 2030, cause: "fire" }] }) }),
+      message: call("save_claims_history", {
+        description: call("record_claims", { claims: [{ year: 2030, cause: "fire" }] }),
+      }),
       reason: /claim in 2030 \(fire\) is in the future/,
     },
-    { name: "an account the child could not list", setup: [], message: call("save_claims_history", { description: "a few, I forget when" }), reason: /could not be recorded: ListClaimsStep got no command/ },
+    {
+      name: "an account the child could not list",
+      setup: [],
+      message: call("save_claims_history", { description: "a few, I forget when" }),
+      reason: /could not be recorded: ListClaimsStep got no command/,
+    },
   ],
   accept_quote: [
-    { name: "no quote yet", setup: QUOTED.slice(0, 3), message: call("accept_quote", { premiumCents: 147_263 }), reason: /no quote to accept yet: the ZIP code is still missing/ },
-    { name: "a premium that is not the current quote's", setup: QUOTED, message: call("accept_quote", { premiumCents: 100_000 }), reason: /current quote is \$1,472\.63 a year, not \$1,000/ },
+    {
+      name: "no quote yet",
+      setup: QUOTED.slice(0, 3),
+      message: call("accept_quote", { premiumCents: 147_263 }),
+      reason: /no quote to accept yet: the ZIP code is still missing/,
+    },
+    {
+      name: "a premium that is not the current quote's",
+      setup: QUOTED,
+      message: call("accept_quote", { premiumCents: 100_000 }),
+      reason: /current quote is \$1,472\.63 a year, not \$1,000/,
+    },
   ],
 };
 
 const bindCases: Record<string, InvalidCase[]> = {
   save_insured_name: [
-    { name: "a placeholder name", setup: ACCEPTED, message: call("save_insured_name", { name: "  Test " }), reason: /"Test" is a placeholder/ },
-    { name: "a single name", setup: ACCEPTED, message: call("save_insured_name", { name: "Cher" }), reason: /first and a last name; "Cher"/ },
+    {
+      name: "a placeholder name",
+      setup: ACCEPTED,
+      message: call("save_insured_name", { name: "  Test " }),
+      reason: /"Test" is a placeholder/,
+    },
+    {
+      name: "a single name",
+      setup: ACCEPTED,
+      message: call("save_insured_name", { name: "Cher" }),
+      reason: /first and a last name; "Cher"/,
+    },
   ],
   bind_policy: [
-    { name: "no named insured yet", setup: ACCEPTED, message: call("bind_policy", { effectiveDate: "2027-05-01" }), reason: /full name is still missing/ },
-    { name: "a date not written as YYYY-MM-DD", setup: NAMED, message: call("bind_policy", { effectiveDate: "May 1st" }), reason: /"May 1st" is not a date written as YYYY-MM-DD/ },
-    { name: "a date that does not exist", setup: NAMED, message: call("bind_policy", { effectiveDate: "2027-02-30" }), reason: /not a date/ },
-    { name: "a start date in the past", setup: NAMED, message: call("bind_policy", { effectiveDate: "2027-03-31" }), reason: /2027-03-31, which is in the past: today is 2027-04-01/ },
-    { name: "a start date over 60 days ahead", setup: NAMED, message: call("bind_policy", { effectiveDate: "2027-06-01" }), reason: /latest start date is 2027-05-31/ },
+    {
+      name: "no named insured yet",
+      setup: ACCEPTED,
+      message: call("bind_policy", { effectiveDate: "2027-05-01" }),
+      reason: /full name is still missing/,
+    },
+    {
+      name: "a date not written as YYYY-MM-DD",
+      setup: NAMED,
+      message: call("bind_policy", { effectiveDate: "May 1st" }),
+      reason: /"May 1st" is not a date written as YYYY-MM-DD/,
+    },
+    {
+      name: "a date that does not exist",
+      setup: NAMED,
+      message: call("bind_policy", { effectiveDate: "2027-02-30" }),
+      reason: /not a date/,
+    },
+    {
+      name: "a start date in the past",
+      setup: NAMED,
+      message: call("bind_policy", { effectiveDate: "2027-03-31" }),
+      reason: /2027-03-31, which is in the past: today is 2027-04-01/,
+    },
+    {
+      name: "a start date over 60 days ahead",
+      setup: NAMED,
+      message: call("bind_policy", { effectiveDate: "2027-06-01" }),
+      reason: /latest start date is 2027-05-31/,
+    },
   ],
 };
 
@@ -164,7 +291,11 @@ describe("HomeInsuranceFlow: BindStep's tools stay on invalid answers", () => {
 
 describe("ClaimsHistory: record_claims stays on invalid claims, and so does its parent", () => {
   const refused: [string, Record<string, unknown>, RegExp][] = [
-    ["a year before 1900", { claims: [{ year: 1850, cause: "fire" }] }, /1850 is not a plausible year for the fire claim/],
+    [
+      "a year before 1900",
+      { claims: [{ year: 1850, cause: "fire" }] },
+      /1850 is not a plausible year for the fire claim/,
+    ],
     ["a blank cause", { claims: [{ year: 2024, cause: "   " }] }, /claim of 2024 has no cause/],
   ];
   for (const [name, args, reason] of refused) {
@@ -178,7 +309,9 @@ describe("ClaimsHistory: record_claims stays on invalid claims, and so does its 
       assert.equal(child.runStatus, "running");
       assert.equal(child.currentStep, "ListClaimsStep");
       assert.deepEqual(child.steps, { ListClaimsStep: {} });
-      assert.deepEqual(child.execution.map(withoutSeq), [{ step: "ListClaimsStep", kind: "tool", name: "record_claims", outcome: "stay" }]);
+      assert.deepEqual(child.execution.map(withoutSeq), [
+        { step: "ListClaimsStep", kind: "tool", name: "record_claims", outcome: "stay" },
+      ]);
       assert.match(outcome.response, /could not be recorded/);
       assert.match(outcome.response, reason);
       assert.equal(outcome.currentStep, "QuoteStep");
@@ -201,7 +334,12 @@ describe("HomeInsuranceFlow: the answers next to the refused ones are taken", ()
       const chat = await conversation(t, NAMED);
       const bound = await chat.say(call("bind_policy", { effectiveDate }));
       assert.equal(bound.runStatus, "completed");
-      assert.match(bound.response, new RegExp(`Bound policy HO-2027-[0-9A-F]{8} for Maria Lopez: \\$1,472\\.63 a year, cover from ${effectiveDate}`));
+      assert.match(
+        bound.response,
+        new RegExp(
+          `Bound policy HO-2027-[0-9A-F]{8} for Maria Lopez: \\$1,472\\.63 a year, cover from ${effectiveDate}`,
+        ),
+      );
     });
   }
 });

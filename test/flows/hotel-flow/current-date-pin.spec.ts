@@ -20,7 +20,11 @@ async function stayUnder(t: TestContext, env: Record<string, string>, words: str
 describe("HotelFlow: HOTEL_FLOW_CURRENT_DATE sets the day relative dates resolve against", () => {
   const cases: [string, string, { checkIn: string; checkOut: string; nights: number }][] = [
     [SCENARIO_PIN, "the second week of August", { checkIn: "2027-08-09", checkOut: "2027-08-16", nights: 7 }],
-    ["2028-07-15T00:00:00.000Z", "the second week of August", { checkIn: "2028-08-14", checkOut: "2028-08-21", nights: 7 }],
+    [
+      "2028-07-15T00:00:00.000Z",
+      "the second week of August",
+      { checkIn: "2028-08-14", checkOut: "2028-08-21", nights: 7 },
+    ],
     [SCENARIO_PIN, "next weekend", { checkIn: "2027-07-23", checkOut: "2027-07-25", nights: 2 }],
     ["2028-07-15T00:00:00.000Z", "next weekend", { checkIn: "2028-07-21", checkOut: "2028-07-23", nights: 2 }],
     [SCENARIO_PIN, "2027-08-09 to 2027-08-14", { checkIn: "2027-08-09", checkOut: "2027-08-14", nights: 5 }],
@@ -29,7 +33,10 @@ describe("HotelFlow: HOTEL_FLOW_CURRENT_DATE sets the day relative dates resolve
     test(`with HOTEL_FLOW_CURRENT_DATE=${pin}, "${words}" is stored and quoted as ${expected.checkIn} to ${expected.checkOut}`, async (t) => {
       const stored = await stayUnder(t, { HOTEL_FLOW_CURRENT_DATE: pin }, words);
       assert.deepEqual({ checkIn: stored.checkIn, checkOut: stored.checkOut, nights: stored.nights }, expected);
-      assert.match(stored.response, new RegExp(`check-in ${expected.checkIn} to check-out ${expected.checkOut} \\(${expected.nights} nights\\)`));
+      assert.match(
+        stored.response,
+        new RegExp(`check-in ${expected.checkIn} to check-out ${expected.checkOut} \\(${expected.nights} nights\\)`),
+      );
     });
   }
 
@@ -59,7 +66,10 @@ describe("HotelFlow: HOTEL_FLOW_CURRENT_DATE sets the day relative dates resolve
     const stored = await stayUnder(t, {}, "tomorrow for 2 nights");
     const after = resolveStay("tomorrow for 2 nights", moment.utc());
     assert.ok(before.ok && after.ok);
-    assert.ok([before.stay.checkIn, after.stay.checkIn].includes(stored.checkIn as string), `stored ${String(stored.checkIn)}, real tomorrow ${before.stay.checkIn}`);
+    assert.ok(
+      [before.stay.checkIn, after.stay.checkIn].includes(stored.checkIn as string),
+      `stored ${String(stored.checkIn)}, real tomorrow ${before.stay.checkIn}`,
+    );
   });
 
   test("the scenario pins 2027-07-15, and its asserted dates are what that pin resolves to", () => {
@@ -70,7 +80,10 @@ describe("HotelFlow: HOTEL_FLOW_CURRENT_DATE sets the day relative dates resolve
     const resolved = resolveStay(turn.input, moment.utc(SCENARIO_PIN));
     assert.ok(resolved.ok);
     for (const asserted of [turn.expectState?.["DatesStep"], scenario.finalState?.["DatesStep"]]) {
-      assert.deepEqual({ checkIn: asserted?.["checkIn"], checkOut: asserted?.["checkOut"], nights: asserted?.["nights"] }, resolved.stay);
+      assert.deepEqual(
+        { checkIn: asserted?.["checkIn"], checkOut: asserted?.["checkOut"], nights: asserted?.["nights"] },
+        resolved.stay,
+      );
     }
   });
 });

@@ -15,7 +15,13 @@ function lastTool(document: SessionDocument): ExecutionEntry | undefined {
  * Sends `input` and checks the turn was applied but the tool answered stay: the cursor did not
  * move, the run goes on, and the step saved nothing.
  */
-async function assertStays(conversation: Conversation, input: string, step: string, tool: string, response: RegExp): Promise<SessionDocument> {
+async function assertStays(
+  conversation: Conversation,
+  input: string,
+  step: string,
+  tool: string,
+  response: RegExp,
+): Promise<SessionDocument> {
   const before = await conversation.stored();
   const outcome = await conversation.say(input);
   assert.equal(outcome.currentStep, step, `"${input}" moved the cursor: ${outcome.response}`);
@@ -25,7 +31,14 @@ async function assertStays(conversation: Conversation, input: string, step: stri
   assert.equal(after.turns, before.turns + 1);
   assert.equal(after.flow.currentStep, step);
   assert.deepEqual(after.steps[step] ?? {}, {}, `${step} saved state for "${input}"`);
-  assert.deepEqual(lastTool(after), { seq: after.execution.length, turn: after.turns, step, kind: "tool", name: tool, outcome: "stay" });
+  assert.deepEqual(lastTool(after), {
+    seq: after.execution.length,
+    turn: after.turns,
+    step,
+    kind: "tool",
+    name: tool,
+    outcome: "stay",
+  });
   return after;
 }
 
@@ -69,7 +82,13 @@ describe("HotelFlow: every tool's invalid input stays", () => {
     const { conversation } = await openHotelApp(t, { scripts: { RateQuote: closedRateQuote } });
     const chat = conversation();
     await reachDatesStep(chat);
-    const after = await assertStays(chat, "the second week of August", "DatesStep", "set_stay_dates", /couldn't price that stay: The rates service is closed today\./);
+    const after = await assertStays(
+      chat,
+      "the second week of August",
+      "DatesStep",
+      "set_stay_dates",
+      /couldn't price that stay: The rates service is closed today\./,
+    );
     assert.equal(after.children.length, 1);
     const child = after.children[0]!;
     assert.deepEqual([child.flow, child.runStatus, child.currentStep], ["RateQuote", "running", "PriceStayStep"]);
@@ -81,8 +100,20 @@ describe("HotelFlow: every tool's invalid input stays", () => {
     const { conversation } = await openHotelApp(t);
     const chat = conversation();
     await reachBookStep(chat);
-    await assertStays(chat, "Just book the Hawthorne House", "BookStep", "book_stay", /"the Hawthorne House" isn't among the hotels you chose\. You chose Pearl District Inn and Rose City Lodge/);
-    await assertStays(chat, "Book Rose City Lodge and The Ritz", "BookStep", "book_stay", /"The Ritz" isn't among the hotels you chose/);
+    await assertStays(
+      chat,
+      "Just book the Hawthorne House",
+      "BookStep",
+      "book_stay",
+      /"the Hawthorne House" isn't among the hotels you chose\. You chose Pearl District Inn and Rose City Lodge/,
+    );
+    await assertStays(
+      chat,
+      "Book Rose City Lodge and The Ritz",
+      "BookStep",
+      "book_stay",
+      /"The Ritz" isn't among the hotels you chose/,
+    );
     const booked = await chat.say("Book the same hotels");
     assert.equal(booked.runStatus, "completed");
   });

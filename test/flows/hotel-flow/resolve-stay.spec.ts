@@ -41,7 +41,12 @@ const STAYS: [string, string, string, string, number][] = [
 
 /** words, now, problem, what the reason must say. */
 const REFUSED: [string, string, StayProblem, RegExp][] = [
-  ["July 1, 2027 to July 4, 2027", THU_2027_07_15, "past", /^check-in 2027-07-01 is in the past \(today is 2027-07-15\)$/],
+  [
+    "July 1, 2027 to July 4, 2027",
+    THU_2027_07_15,
+    "past",
+    /^check-in 2027-07-01 is in the past \(today is 2027-07-15\)$/,
+  ],
   ["2027-07-14 to 2027-07-16", THU_2027_07_15, "past", /check-in 2027-07-14 is in the past/],
   ["Aug 14 to Aug 9", THU_2027_07_15, "end_before_start", /^check-out 2027-08-09 is not after check-in 2027-08-14$/],
   ["Aug 9 to Aug 9", THU_2027_07_15, "end_before_start", /not after check-in 2027-08-09/],
@@ -80,7 +85,10 @@ describe("resolveStay", () => {
 
   test("today is the UTC calendar day of now, whatever offset now carries", () => {
     const evening = moment.parseZone("2027-07-15T20:00:00-07:00");
-    assert.deepEqual(resolveStay("tomorrow for 2 nights", evening), { ok: true, stay: { checkIn: "2027-07-17", checkOut: "2027-07-19", nights: 2 } });
+    assert.deepEqual(resolveStay("tomorrow for 2 nights", evening), {
+      ok: true,
+      stay: { checkIn: "2027-07-17", checkOut: "2027-07-19", nights: 2 },
+    });
     assert.equal(evening.format(), "2027-07-15T20:00:00-07:00", "resolveStay must not change the moment it is given");
   });
 });

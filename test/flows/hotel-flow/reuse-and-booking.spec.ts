@@ -9,7 +9,11 @@ const CHOSEN = ["Pearl District Inn", "Rose City Lodge"];
 
 function toolCallArgs(memory: readonly MemoryEntry[] | undefined, tool: string): unknown[] {
   return (memory ?? []).flatMap((entry) =>
-    entry.role === "assistant" ? (entry.toolCalls ?? []).filter((call) => call.name === tool).map((call) => JSON.parse(call.arguments) as unknown) : [],
+    entry.role === "assistant"
+      ? (entry.toolCalls ?? [])
+          .filter((call) => call.name === tool)
+          .map((call) => JSON.parse(call.arguments) as unknown)
+      : [],
   );
 }
 
@@ -35,10 +39,16 @@ describe("HotelFlow: chosen hotels are reused, and the stay is priced and booked
     });
     const chat = conversation();
     await reachDatesStep(chat);
-    assert.match(prompts.get("DatesStep")!, /chosen these Portland hotels: Pearl District Inn \(\$189\.00 a night\), Rose City Lodge \(\$149\.99 a night\)\. They are settled: never ask/);
+    assert.match(
+      prompts.get("DatesStep")!,
+      /chosen these Portland hotels: Pearl District Inn \(\$189\.00 a night\), Rose City Lodge \(\$149\.99 a night\)\. They are settled: never ask/,
+    );
     await chat.say("the second week of August");
     const book = prompts.get("BookStep")!;
-    assert.match(book, /^The user chose these Portland hotels earlier: Pearl District Inn, Rose City Lodge\. Never ask them to choose hotels again/);
+    assert.match(
+      book,
+      /^The user chose these Portland hotels earlier: Pearl District Inn, Rose City Lodge\. Never ask them to choose hotels again/,
+    );
     assert.match(book, /^Their stay: check-in 2027-08-09, check-out 2027-08-16, 7 nights\.$/m);
     assert.match(book, /^- Pearl District Inn: 7 nights × \$189\.00 = \$1,323\.00$/m);
     assert.match(book, /^- Rose City Lodge: 7 nights × \$149\.99 = \$1,049\.93$/m);
@@ -48,7 +58,10 @@ describe("HotelFlow: chosen hotels are reused, and the stay is priced and booked
   test("after the hotels are chosen no answer asks which hotels, and 'book the same hotels' books every chosen one", async (t) => {
     const { conversation } = await openHotelApp(t);
     const chat = conversation();
-    const answers = [(await chat.say("Pearl District Inn and Rose City Lodge")).response, (await chat.say("the second week of August")).response];
+    const answers = [
+      (await chat.say("Pearl District Inn and Rose City Lodge")).response,
+      (await chat.say("the second week of August")).response,
+    ];
     const booked = await chat.say("Book the same hotels");
     answers.push(booked.response);
     for (const answer of answers) assert.doesNotMatch(answer, /which (hotel|one)s?|choose (a |some )?hotels?/i);
@@ -77,8 +90,15 @@ describe("HotelFlow: chosen hotels are reused, and the stay is priced and booked
     await reachBookStep(chat);
     const booked = await chat.say("Just book Rose City Lodge");
     assert.equal(booked.runStatus, "completed");
-    const booking = (await chat.stored()).steps["BookStep"]?.["booking"] as { reference: string; lines: { hotel: string }[]; totalCents: number };
-    assert.deepEqual(booking.lines.map((line) => line.hotel), ["Rose City Lodge"]);
+    const booking = (await chat.stored()).steps["BookStep"]?.["booking"] as {
+      reference: string;
+      lines: { hotel: string }[];
+      totalCents: number;
+    };
+    assert.deepEqual(
+      booking.lines.map((line) => line.hotel),
+      ["Rose City Lodge"],
+    );
     assert.equal(booking.totalCents, 104993);
     assert.equal(booking.reference, bookingReference(["Rose City Lodge"], "2027-08-09", "2027-08-16"));
     assert.notEqual(booking.reference, bookingReference(CHOSEN, "2027-08-09", "2027-08-16"));
@@ -91,9 +111,19 @@ describe("HotelFlow: chosen hotels are reused, and the stay is priced and booked
     const document = await chat.stored();
     assert.equal(document.children.length, 1);
     const child = document.children[0]!;
-    assert.deepEqual([child.flow, child.parentStep, child.runStatus, child.turn], ["RateQuote", "DatesStep", "completed", 2]);
-    assert.deepEqual(child.memory["PriceStayStep"]?.[0], { role: "user", content: "Price the stay from 2027-08-09 to 2027-08-16." });
-    const quote = child.steps["PriceStayStep"]?.["quote"] as { checkIn: string; checkOut: string; lines: { hotel: string; nightlyRateCents: number }[] };
+    assert.deepEqual(
+      [child.flow, child.parentStep, child.runStatus, child.turn],
+      ["RateQuote", "DatesStep", "completed", 2],
+    );
+    assert.deepEqual(child.memory["PriceStayStep"]?.[0], {
+      role: "user",
+      content: "Price the stay from 2027-08-09 to 2027-08-16.",
+    });
+    const quote = child.steps["PriceStayStep"]?.["quote"] as {
+      checkIn: string;
+      checkOut: string;
+      lines: { hotel: string; nightlyRateCents: number }[];
+    };
     assert.deepEqual([quote.checkIn, quote.checkOut], ["2027-08-09", "2027-08-16"]);
     assert.deepEqual(
       quote.lines.map((line) => [line.hotel, line.nightlyRateCents]),

@@ -78,7 +78,9 @@ export class InvoiceConversation {
   /** One turn in which the model makes these tool calls. */
   async call(...calls: ToolCallCommand[]): Promise<TurnOutcome> {
     const message = JSON.stringify(calls);
-    const outcome = await this.engine.chat(this.#session ? { session: this.#session, message } : { flow: InvoiceFlow.name, message });
+    const outcome = await this.engine.chat(
+      this.#session ? { session: this.#session, message } : { flow: InvoiceFlow.name, message },
+    );
     this.#session = outcome.session;
     return outcome;
   }

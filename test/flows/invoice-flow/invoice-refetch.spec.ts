@@ -21,18 +21,30 @@ test("an issued invoice is fetched again as CSV with GET /ai/sessions/:id, any n
     assert.equal(issued?.runStatus, "completed");
     const number = String(issued?.steps["ConfirmStep"]?.["invoiceNumber"]);
     assert.match(number, /^INV-20270715-/);
-    assert.equal((await client.post("/ai/chat", { message: "Add one more widget" }, { CHAT_SESSION_ID: id })).status, 409);
+    assert.equal(
+      (await client.post("/ai/chat", { message: "Add one more widget" }, { CHAT_SESSION_ID: id })).status,
+      409,
+    );
 
     for (let fetch = 1; fetch <= 2; fetch++) {
       const csv = await textRequest(`${server.url}/ai/sessions/${id}`, { headers: { Accept: "text/csv" } });
       assert.equal(csv.status, 200, csv.text);
       assert.equal(csv.headers["content-type"], "text/csv; charset=utf-8");
       assert.equal(csv.headers["chat_session_id"], id);
-      const rows = parseCsv(csv.text).rows.map((row) => [row["invoice"], row["kind"], row["description"], row["total"]]);
-      assert.deepStrictEqual(rows, [
-        [number, "item", "widgets", "40.59"],
-        [number, "total", "", "40.59"],
-      ], `fetch ${fetch}`);
+      const rows = parseCsv(csv.text).rows.map((row) => [
+        row["invoice"],
+        row["kind"],
+        row["description"],
+        row["total"],
+      ]);
+      assert.deepStrictEqual(
+        rows,
+        [
+          [number, "item", "widgets", "40.59"],
+          [number, "total", "", "40.59"],
+        ],
+        `fetch ${fetch}`,
+      );
     }
   } finally {
     client.close();

@@ -13,7 +13,15 @@ function problems(input: Partial<LineItemInput>): string[] {
 test("a valid line is parsed into integers with its amounts computed", () => {
   assert.deepStrictEqual(parseLineItem(widgets), {
     ok: true,
-    item: { description: "widgets", quantity: 3, unitCents: 1250, taxRateBasisPoints: 825, netCents: 3750, taxCents: 309, totalCents: 4059 },
+    item: {
+      description: "widgets",
+      quantity: 3,
+      unitCents: 1250,
+      taxRateBasisPoints: 825,
+      netCents: 3750,
+      taxCents: 309,
+      totalCents: 4059,
+    },
   });
 });
 
@@ -38,15 +46,23 @@ test("a quantity must be a whole number from 1 to 100,000", () => {
 });
 
 test("the unit price goes through parseMoney and is at most $1,000,000.00", () => {
-  assert.deepStrictEqual(problems({ unit_price: "$12.505" }), ['the unit price "$12.505" has more than 2 decimals; amounts are in whole cents']);
-  assert.deepStrictEqual(problems({ unit_price: "-5" }), ['the unit price "-5" is negative; amounts must be zero or more']);
-  assert.deepStrictEqual(problems({ unit_price: "$1,000,000.01" }), ["the unit price $1,000,000.01 is over $1,000,000.00"]);
+  assert.deepStrictEqual(problems({ unit_price: "$12.505" }), [
+    'the unit price "$12.505" has more than 2 decimals; amounts are in whole cents',
+  ]);
+  assert.deepStrictEqual(problems({ unit_price: "-5" }), [
+    'the unit price "-5" is negative; amounts must be zero or more',
+  ]);
+  assert.deepStrictEqual(problems({ unit_price: "$1,000,000.01" }), [
+    "the unit price $1,000,000.01 is over $1,000,000.00",
+  ]);
   assert.ok(parseLineItem({ ...widgets, unit_price: "$1,000,000.00" }).ok);
   assert.ok(parseLineItem({ ...widgets, unit_price: "0" }).ok, "a free line is allowed");
 });
 
 test("the tax rate goes through parseTaxRate", () => {
-  assert.deepStrictEqual(problems({ tax_rate: "8.255%" }), ['the tax rate "8.255%" has more than 2 decimals; give it like 8.25%']);
+  assert.deepStrictEqual(problems({ tax_rate: "8.255%" }), [
+    'the tax rate "8.255%" has more than 2 decimals; give it like 8.25%',
+  ]);
 });
 
 test("every problem of a line is listed at once, in the order of its parts", () => {

@@ -39,11 +39,25 @@ describe("parseMoney", () => {
   });
 
   test("negative amounts are refused in every spelling", () => {
-    for (const text of ["-5", "-$5.00", "$-5", "$ -5", "(5.00)", "−5"]) assert.match(problem(text), /is negative/, text);
+    for (const text of ["-5", "-$5.00", "$-5", "$ -5", "(5.00)", "−5"])
+      assert.match(problem(text), /is negative/, text);
   });
 
   test("text that is not an amount is refused, naming it", () => {
-    for (const text of ["", "abc", "12.", ".50", "12,50", "1,29.99", "1.299,99", "12.50 USD", "1e3", "Infinity", "12 50", "$"]) {
+    for (const text of [
+      "",
+      "abc",
+      "12.",
+      ".50",
+      "12,50",
+      "1,29.99",
+      "1.299,99",
+      "12.50 USD",
+      "1e3",
+      "Infinity",
+      "12 50",
+      "$",
+    ]) {
       assert.match(problem(text), /is not an amount of money/, JSON.stringify(text));
     }
     assert.equal(problem(" twelve "), '"twelve" is not an amount of money like 12.50 or $1,299.99');
@@ -72,7 +86,8 @@ describe("formatMoney and formatAmount", () => {
   });
 
   test("formatting refuses what is not whole, non-negative cents", () => {
-    for (const value of [-1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1]) assert.throws(() => formatAmount(value), RangeError, String(value));
+    for (const value of [-1, 1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1])
+      assert.throws(() => formatAmount(value), RangeError, String(value));
   });
 
   test("every formatted amount parses back to the same cents", () => {

@@ -3,7 +3,19 @@ import { test } from "node:test";
 import { readConfirmation } from "../../../src/flows/invoice/read-confirmation.ts";
 
 test("yes, in the ways people say it, reads as yes", () => {
-  for (const answer of ["yes", "Yes!", "y", "yep", "Yeah, go ahead", "ok", "Okay.", "confirm", "Issue it", "looks good", "  YES, issue it please "]) {
+  for (const answer of [
+    "yes",
+    "Yes!",
+    "y",
+    "yep",
+    "Yeah, go ahead",
+    "ok",
+    "Okay.",
+    "confirm",
+    "Issue it",
+    "looks good",
+    "  YES, issue it please ",
+  ]) {
     assert.equal(readConfirmation(answer), "yes", answer);
   }
 });

@@ -8,7 +8,13 @@ import type { StepStates } from "../../../src/engine/index.ts";
 import { parseCsv } from "../../../src/testing/index.ts";
 
 function item(description: string, quantity: number, unitCents: number, taxRateBasisPoints: number): LineItem {
-  return { description, quantity, unitCents, taxRateBasisPoints, ...lineAmounts(quantity, unitCents, taxRateBasisPoints) };
+  return {
+    description,
+    quantity,
+    unitCents,
+    taxRateBasisPoints,
+    ...lineAmounts(quantity, unitCents, taxRateBasisPoints),
+  };
 }
 
 const HEADER = "invoice,customer,kind,line,description,quantity,unit_price,tax_rate,net,tax,total\r\n";
@@ -29,7 +35,13 @@ describe("csvField and csvDocument", () => {
   });
 
   test("every record ends with CRLF, the last one included", () => {
-    assert.equal(csvDocument([["a", "b"], ["1", "2"]]), "a,b\r\n1,2\r\n");
+    assert.equal(
+      csvDocument([
+        ["a", "b"],
+        ["1", "2"],
+      ]),
+      "a,b\r\n1,2\r\n",
+    );
     assert.equal(csvDocument([]), "");
   });
 
@@ -71,7 +83,10 @@ describe("renderInvoiceCsv", () => {
   });
 
   test("the total row is computed from the lines, whatever totals the state holds", () => {
-    const stale: StepStates = { ...steps, LineItemsStep: { ...steps["LineItemsStep"], subtotalCents: 1, taxCents: 1, totalCents: 2 } };
+    const stale: StepStates = {
+      ...steps,
+      LineItemsStep: { ...steps["LineItemsStep"], subtotalCents: 1, taxCents: 1, totalCents: 2 },
+    };
     assert.deepStrictEqual(parseCsv(render(stale)).rows.at(-1), parseCsv(render(steps)).rows.at(-1));
   });
 

@@ -36,7 +36,8 @@ describe("parseTaxRate", () => {
   });
 
   test("text that is not a percentage is refused", () => {
-    for (const text of ["", "%", "eight", "8,25%", "8.25%%", "1000%", "no"]) assert.match(problem(text), /is not a percentage/, JSON.stringify(text));
+    for (const text of ["", "%", "eight", "8,25%", "8.25%%", "1000%", "no"])
+      assert.match(problem(text), /is not a percentage/, JSON.stringify(text));
   });
 });
 
@@ -51,6 +52,7 @@ describe("formatTaxRate", () => {
   });
 
   test("every formatted rate parses back to the same basis points", () => {
-    for (const value of [0, 1, 10, 99, 100, 750, 825, 1025, 9999, 10_000]) assert.equal(basisPoints(formatTaxRate(value)), value);
+    for (const value of [0, 1, 10, 99, 100, 750, 825, 1025, 9999, 10_000])
+      assert.equal(basisPoints(formatTaxRate(value)), value);
   });
 });

@@ -25,9 +25,15 @@ function unreadable(stored: StoredSession): FlowcheckError {
 }
 
 test("every historical document version has a fixture, and every version below the current one has a migration", () => {
-  const versions = readdirSync(FIXTURES).map((name) => Number(/^v(\d+)\.json$/.exec(name)?.[1])).sort((a, b) => a - b);
-  assert.deepEqual(versions, Array.from({ length: SESSION_DOCUMENT_VERSION }, (_, i) => i + 1));
-  for (let version = 1; version < SESSION_DOCUMENT_VERSION; version++) assert.equal(typeof MIGRATIONS[version], "function", `no migration from ${version}`);
+  const versions = readdirSync(FIXTURES)
+    .map((name) => Number(/^v(\d+)\.json$/.exec(name)?.[1]))
+    .sort((a, b) => a - b);
+  assert.deepEqual(
+    versions,
+    Array.from({ length: SESSION_DOCUMENT_VERSION }, (_, i) => i + 1),
+  );
+  for (let version = 1; version < SESSION_DOCUMENT_VERSION; version++)
+    assert.equal(typeof MIGRATIONS[version], "function", `no migration from ${version}`);
 });
 
 for (let version = 1; version <= SESSION_DOCUMENT_VERSION; version++) {
@@ -41,7 +47,10 @@ for (let version = 1; version <= SESSION_DOCUMENT_VERSION; version++) {
       ["John Doe", 'Sorry, "John Doe" looks like a placeholder. What is your real name?', "John Wick"],
     );
     assert.equal(document.memory["NameStep"]?.length, 5);
-    assert.deepEqual(document.execution.map((entry) => entry.seq), [1, 2]);
+    assert.deepEqual(
+      document.execution.map((entry) => entry.seq),
+      [1, 2],
+    );
     noteProjectProof("10", `v${version}`);
   });
 }
@@ -53,7 +62,12 @@ test("a version 1 session becomes version 2 with its memory as it was: no hand-o
   const asStored: Record<string, unknown[]> = {};
   for (const { namespace, entry } of stored.memory) (asStored[namespace] ??= []).push(entry);
   assert.deepEqual(document.memory, asStored);
-  assert.equal(Object.values(document.memory).flat().some((entry) => entry.role === "handoff"), false);
+  assert.equal(
+    Object.values(document.memory)
+      .flat()
+      .some((entry) => entry.role === "handoff"),
+    false,
+  );
 });
 
 test("a version 2 session keeps the hand-off in the memory of the step it entered", () => {
@@ -67,16 +81,24 @@ test("a version 2 session keeps the hand-off in the memory of the step it entere
 test("a hand-off that does not name the step it came from is unreadable", () => {
   const stored = fixture(2);
   const memory = stored.memory.map((append) =>
-    (append.entry as { role: string }).role === "handoff" ? { ...append, entry: { role: "handoff", content: "Saved the name John Wick." } } : append,
+    (append.entry as { role: string }).role === "handoff"
+      ? { ...append, entry: { role: "handoff", content: "Saved the name John Wick." } }
+      : append,
   );
-  assert.match(unreadable({ ...stored, memory }).message, /\/memory\/WeatherStep\/1 must have required property 'from'/);
+  assert.match(
+    unreadable({ ...stored, memory }).message,
+    /\/memory\/WeatherStep\/1 must have required property 'from'/,
+  );
 });
 
 test("a session of a newer version is unreadable, and the error keeps its flow for the reset", () => {
   const stored = fixture(1);
   const error = unreadable({ ...stored, head: { ...(stored.head as object), version: SESSION_DOCUMENT_VERSION + 1 } });
   assert.match(error.message, /it is version \d+, newer than this version's \d+/);
-  assert.deepEqual(error.details, { flow: "BasicFlow", reason: `it is version ${SESSION_DOCUMENT_VERSION + 1}, newer than this version's ${SESSION_DOCUMENT_VERSION}` });
+  assert.deepEqual(error.details, {
+    flow: "BasicFlow",
+    reason: `it is version ${SESSION_DOCUMENT_VERSION + 1}, newer than this version's ${SESSION_DOCUMENT_VERSION}`,
+  });
 });
 
 test("a head that is not JSON, or a document of the wrong shape, is unreadable, naming what is wrong", () => {
@@ -85,5 +107,8 @@ test("a head that is not JSON, or a document of the wrong shape, is unreadable, 
   const broken = unreadable({ ...stored, head: { ...(stored.head as object), flow: { name: "BasicFlow" } } });
   assert.match(broken.message, /it is not a session document: \/flow must have required property 'currentStep'/);
   assert.equal((broken.details as { flow?: string }).flow, "BasicFlow");
-  assert.match(unreadable({ ...stored, memory: [{ namespace: "flow", entry: "garbled" }] }).message, /\/memory\/flow\/0 must be object/);
+  assert.match(
+    unreadable({ ...stored, memory: [{ namespace: "flow", entry: "garbled" }] }).message,
+    /\/memory\/flow\/0 must be object/,
+  );
 });

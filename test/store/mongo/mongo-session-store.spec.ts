@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
 import { isFlowcheckError } from "../../../src/errors.ts";
-import { MongoSessionStore, redactMongoUrl, serverSelectionTimeout } from "../../../src/store/mongo/mongo-session-store.ts";
+import {
+  MongoSessionStore,
+  redactMongoUrl,
+  serverSelectionTimeout,
+} from "../../../src/store/mongo/mongo-session-store.ts";
 import { describeSessionStoreContract } from "../session-store-contract.ts";
 
 const url = process.env["MONGO_URL"];
@@ -35,12 +39,18 @@ test("a MongoDB store that cannot be reached fails at start with store_unavailab
 });
 
 test("a MongoDB URL's password is redacted, and a URL without one is left as it is", () => {
-  assert.equal(redactMongoUrl("mongodb+srv://app:p%40ss@cluster.example/db"), "mongodb+srv://app:***@cluster.example/db");
+  assert.equal(
+    redactMongoUrl("mongodb+srv://app:p%40ss@cluster.example/db"),
+    "mongodb+srv://app:***@cluster.example/db",
+  );
   assert.equal(redactMongoUrl("mongodb://127.0.0.1:27017"), "mongodb://127.0.0.1:27017");
 });
 
 test("the server selection timeout is the one asked for, else the URL's own, else 5 s", () => {
   assert.equal(serverSelectionTimeout("mongodb://127.0.0.1:27017/?serverSelectionTimeoutMS=300", 1000), 1000);
-  assert.equal(serverSelectionTimeout("mongodb://127.0.0.1:27017/?directConnection=true&serverSelectionTimeoutMS=300", undefined), undefined);
+  assert.equal(
+    serverSelectionTimeout("mongodb://127.0.0.1:27017/?directConnection=true&serverSelectionTimeoutMS=300", undefined),
+    undefined,
+  );
   assert.equal(serverSelectionTimeout("mongodb://127.0.0.1:27017/?connectTimeoutMS=300", undefined), 5000);
 });

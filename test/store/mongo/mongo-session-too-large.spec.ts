@@ -27,12 +27,18 @@ test("MongoDB's document size refusals (17419 on an update, 10334 on an insert) 
     assert.equal(mapped.code, "session_too_large");
     assert.equal(mapped.status, 413);
     assert.ok(mapped.message.includes(`16 MiB document limit in ${WHERE} (${errmsg})`), mapped.message);
-    assert.match(mapped.message, /The turn was not applied and the session is as it was; start a new session to go on\.$/);
+    assert.match(
+      mapped.message,
+      /The turn was not applied and the session is as it was; start a new session to go on\.$/,
+    );
   }
 });
 
 test("a MongoDB server's other refusals and a lost connection become 503 store_unavailable; any other error is left as it is", () => {
-  for (const error of [new MongoServerError({ index: 0, code: 10107, errmsg: "not primary" }), new MongoNetworkError("connection 3 to 127.0.0.1:27017 closed")]) {
+  for (const error of [
+    new MongoServerError({ index: 0, code: 10107, errmsg: "not primary" }),
+    new MongoNetworkError("connection 3 to 127.0.0.1:27017 closed"),
+  ]) {
     const mapped = mongoFailure(error, WHERE);
     assert.ok(mapped instanceof FlowcheckError, String(mapped));
     assert.equal(mapped.code, "store_unavailable");
@@ -43,39 +49,38 @@ test("a MongoDB server's other refusals and a lost connection become 503 store_u
   assert.equal(mongoFailure(bug, WHERE), bug);
 });
 
-test(
-  "a session growing past MongoDB's 16 MiB answers 413 session_too_large with its id, and the stored session is as before that turn",
-  { skip: url ? false : "MONGO_URL is not set: there is no MongoDB server to reach the document size limit on", timeout: 120_000 },
-  async () => {
-    const store = await MongoSessionStore.open(url!, `flowcheck_test_${randomUUID().slice(0, 8)}`);
-    const app = await createApp({ flows: bulkyFlows, config: loadConfig({}), store, log: () => undefined });
-    const running = await serve(app, "127.0.0.1", 0);
-    const client = jsonClient(running.url);
-    try {
-      const first = await client.post("/ai/chat", { flow: "BulkyFlow", message: "turn 1" });
-      assert.equal(first.status, 200, JSON.stringify(first.body).slice(0, 300));
-      const id = first.body["session"] as string;
-      const limit = Math.ceil((16 * 1024 * 1024) / BULK_PER_TURN) + 1;
-      for (let turn = 2; turn <= limit; turn++) {
-        const before = await store.fetchAll(id);
-        const answer = await client.post("/ai/chat", { message: `turn ${turn}` }, { CHAT_SESSION_ID: id });
-        if (answer.status === 200) continue;
-        assert.equal(answer.status, 413, JSON.stringify(answer.body).slice(0, 300));
-        assert.equal((answer.body["error"] as { code: string }).code, "session_too_large");
-        assert.equal(answer.body["session"], id);
-        assert.equal(answer.headers["chat_session_id"], id);
-        assert.deepStrictEqual(await store.fetchAll(id), before, "the refused turn left the session as it was");
-        assert.equal(before?.turns, turn - 1);
-        return;
-      }
-      assert.fail(`${limit} turns of ${BULK_PER_TURN} bytes each were all stored; the size limit was never met`);
-    } finally {
-      client.close();
-      try {
-        await store.dropDatabase();
-      } finally {
-        await running.close();
-      }
+test("a session growing past MongoDB's 16 MiB answers 413 session_too_large with its id, and the stored session is as before that turn", {
+  skip: url ? false : "MONGO_URL is not set: there is no MongoDB server to reach the document size limit on",
+  timeout: 120_000,
+}, async () => {
+  const store = await MongoSessionStore.open(url!, `flowcheck_test_${randomUUID().slice(0, 8)}`);
+  const app = await createApp({ flows: bulkyFlows, config: loadConfig({}), store, log: () => undefined });
+  const running = await serve(app, "127.0.0.1", 0);
+  const client = jsonClient(running.url);
+  try {
+    const first = await client.post("/ai/chat", { flow: "BulkyFlow", message: "turn 1" });
+    assert.equal(first.status, 200, JSON.stringify(first.body).slice(0, 300));
+    const id = first.body["session"] as string;
+    const limit = Math.ceil((16 * 1024 * 1024) / BULK_PER_TURN) + 1;
+    for (let turn = 2; turn <= limit; turn++) {
+      const before = await store.fetchAll(id);
+      const answer = await client.post("/ai/chat", { message: `turn ${turn}` }, { CHAT_SESSION_ID: id });
+      if (answer.status === 200) continue;
+      assert.equal(answer.status, 413, JSON.stringify(answer.body).slice(0, 300));
+      assert.equal((answer.body["error"] as { code: string }).code, "session_too_large");
+      assert.equal(answer.body["session"], id);
+      assert.equal(answer.headers["chat_session_id"], id);
+      assert.deepStrictEqual(await store.fetchAll(id), before, "the refused turn left the session as it was");
+      assert.equal(before?.turns, turn - 1);
+      return;
     }
-  },
-);
+    assert.fail(`${limit} turns of ${BULK_PER_TURN} bytes each were all stored; the size limit was never met`);
+  } finally {
+    client.close();
+    try {
+      await store.dropDatabase();
+    } finally {
+      await running.close();
+    }
+  }
+});

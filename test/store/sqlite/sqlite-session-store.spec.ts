@@ -45,8 +45,15 @@ async function sessionsFile(t: TestContext, name: string): Promise<string> {
 /** A BasicFlow session's head after `turns` turns, for the tests that write many turns. */
 function headAt(id: string, turns: number) {
   return {
-    id, version: 1, turns, flow: { name: "BasicFlow", currentStep: "NameStep" }, runStatus: "running" as const,
-    steps: { NameStep: { tries: turns } }, children: [], createdAt: "2027-01-01T00:00:00.000Z", updatedAt: "2027-01-01T00:00:00.000Z",
+    id,
+    version: 1,
+    turns,
+    flow: { name: "BasicFlow", currentStep: "NameStep" },
+    runStatus: "running" as const,
+    steps: { NameStep: { tries: turns } },
+    children: [],
+    createdAt: "2027-01-01T00:00:00.000Z",
+    updatedAt: "2027-01-01T00:00:00.000Z",
   };
 }
 const SAID_HI = [{ namespace: "flow", entry: { role: "user" as const, content: "hi" } }];
@@ -58,8 +65,13 @@ test("a scratch store keeps its file to itself until it closes, then leaves it w
   try {
     await store.create({ head: headAt(id, 1), baseTurns: 0, memory: SAID_HI, execution: [] });
     // Past SQLite's own checkpoint threshold, with no thread to do it: the serving connection copies the log.
-    for (let turn = 2; turn <= 400; turn++) await store.saveTurn({ head: headAt(id, turn), baseTurns: turn - 1, memory: SAID_HI, execution: [] });
-    assert.equal(store.checkpointsInBackground, false, "no other connection may open the file, a checkpointer's included");
+    for (let turn = 2; turn <= 400; turn++)
+      await store.saveTurn({ head: headAt(id, turn), baseTurns: turn - 1, memory: SAID_HI, execution: [] });
+    assert.equal(
+      store.checkpointsInBackground,
+      false,
+      "no other connection may open the file, a checkpointer's included",
+    );
     assert.equal(existsSync(`${path}-shm`), false, "the log's index lives in the connection's memory");
     const other = new Database(path, { timeout: 0 });
     try {
@@ -95,7 +107,9 @@ test("a store's write mark moves with every commit, its own or another connectio
     const created = marks();
     assert.notEqual(created[0], start[0], "the store's own commit");
     assert.notEqual(created[1], start[1], "another connection's commit, seen by a reader");
-    await assert.rejects(store.saveTurn({ head: headAt(id, 3), baseTurns: 2, memory: SAID_HI, execution: [] }), { code: "session_conflict" });
+    await assert.rejects(store.saveTurn({ head: headAt(id, 3), baseTurns: 2, memory: SAID_HI, execution: [] }), {
+      code: "session_conflict",
+    });
     assert.deepEqual(marks(), created, "a refused turn writes nothing");
     await other.saveTurn({ head: headAt(id, 2), baseTurns: 1, memory: SAID_HI, execution: [] });
     const [own, read] = marks();
@@ -130,8 +144,15 @@ test("sessions written by one store are read by a store opened later on the same
     const first = new SqliteSessionStore(path);
     await first.create({
       head: {
-        id, version: 1, turns: 1, flow: { name: "BasicFlow", currentStep: "NameStep" }, runStatus: "running",
-        steps: {}, children: [], createdAt: "2027-01-01T00:00:00.000Z", updatedAt: "2027-01-01T00:00:00.000Z",
+        id,
+        version: 1,
+        turns: 1,
+        flow: { name: "BasicFlow", currentStep: "NameStep" },
+        runStatus: "running",
+        steps: {},
+        children: [],
+        createdAt: "2027-01-01T00:00:00.000Z",
+        updatedAt: "2027-01-01T00:00:00.000Z",
       },
       baseTurns: 0,
       memory: [{ namespace: "flow", entry: { role: "user", content: "hi" } }],
@@ -155,7 +176,10 @@ test("a store that cannot be opened fails with store_unavailable naming the path
   try {
     assert.throws(
       () => new SqliteSessionStore(path),
-      (error) => isFlowcheckError(error, "store_unavailable") && error.message.includes(path) && error.message.includes("SQLITE_PATH"),
+      (error) =>
+        isFlowcheckError(error, "store_unavailable") &&
+        error.message.includes(path) &&
+        error.message.includes("SQLITE_PATH"),
     );
   } finally {
     dir.remove();
@@ -188,9 +212,16 @@ function writeLayout1File(path: string, stored: StoredSession): void {
       turn += 1;
       idx = 0;
     }
-    db.prepare("INSERT INTO session_messages VALUES (?, ?, ?, ?, ?)").run(head.id, turn, idx++, namespace, JSON.stringify(entry));
+    db.prepare("INSERT INTO session_messages VALUES (?, ?, ?, ?, ?)").run(
+      head.id,
+      turn,
+      idx++,
+      namespace,
+      JSON.stringify(entry),
+    );
   }
-  for (const entry of stored.execution as { seq: number }[]) db.prepare("INSERT INTO session_execution VALUES (?, ?, ?)").run(head.id, entry.seq, JSON.stringify(entry));
+  for (const entry of stored.execution as { seq: number }[])
+    db.prepare("INSERT INTO session_execution VALUES (?, ?, ?)").run(head.id, entry.seq, JSON.stringify(entry));
   db.close();
 }
 
@@ -205,7 +236,9 @@ test("a file of the earlier table layout (a row per entry) is brought up to one 
     try {
       assert.deepEqual(await store.fetchAll(id), migrateSession(stored, id, "the fixture"));
       const db = new Database(path, { readonly: true });
-      const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((row) => row.name);
+      const tables = (
+        db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+      ).map((row) => row.name);
       assert.deepEqual(tables, ["session_turns", "sessions", "turn_answers"]);
       assert.equal((db.prepare("SELECT COUNT(*) AS n FROM session_turns").get() as { n: number }).n, 2);
       db.close();
@@ -227,7 +260,10 @@ test("a file of a newer table layout is refused with store_unavailable naming bo
     for (const options of [{}, { readonly: true }]) {
       assert.throws(
         () => new SqliteSessionStore(path, options),
-        (error) => isFlowcheckError(error, "store_unavailable") && /layout 9/.test(error.message) && error.message.includes(path),
+        (error) =>
+          isFlowcheckError(error, "store_unavailable") &&
+          /layout 9/.test(error.message) &&
+          error.message.includes(path),
       );
     }
     const after = new Database(path, { readonly: true });
@@ -245,14 +281,29 @@ test("a turn's row that is not JSON makes the session unreadable, naming the tur
   const store = new SqliteSessionStore(path);
   try {
     const head = {
-      id, version: SESSION_DOCUMENT_VERSION, turns: 1, flow: { name: "BasicFlow", currentStep: "NameStep" }, runStatus: "running" as const,
-      steps: {}, children: [], createdAt: "2027-01-01T00:00:00.000Z", updatedAt: "2027-01-01T00:00:00.000Z",
+      id,
+      version: SESSION_DOCUMENT_VERSION,
+      turns: 1,
+      flow: { name: "BasicFlow", currentStep: "NameStep" },
+      runStatus: "running" as const,
+      steps: {},
+      children: [],
+      createdAt: "2027-01-01T00:00:00.000Z",
+      updatedAt: "2027-01-01T00:00:00.000Z",
     };
-    await store.create({ head, baseTurns: 0, memory: [{ namespace: "flow", entry: { role: "user", content: "hi" } }], execution: [] });
+    await store.create({
+      head,
+      baseTurns: 0,
+      memory: [{ namespace: "flow", entry: { role: "user", content: "hi" } }],
+      execution: [],
+    });
     const db = new Database(path);
     db.prepare("UPDATE session_turns SET memory = ? WHERE session_id = ?").run("[{ not json", id);
     db.close();
-    await assert.rejects(store.fetchAll(id), (error) => isFlowcheckError(error, "session_unreadable") && /turn 1 are not JSON arrays/.test(error.message));
+    await assert.rejects(
+      store.fetchAll(id),
+      (error) => isFlowcheckError(error, "session_unreadable") && /turn 1 are not JSON arrays/.test(error.message),
+    );
     assert.deepEqual(await store.fetchHead(id), head);
   } finally {
     await store.close();
@@ -268,15 +319,21 @@ test("a store that has written a few hundred turns copies its log into the file 
     const head = (turns: number) => headAt(id, turns);
     const memory = SAID_HI;
     await store.create({ head: head(1), baseTurns: 0, memory, execution: [] });
-    for (let turn = 2; turn <= 199; turn++) await store.saveTurn({ head: head(turn), baseTurns: turn - 1, memory, execution: [] });
+    for (let turn = 2; turn <= 199; turn++)
+      await store.saveTurn({ head: head(turn), baseTurns: turn - 1, memory, execution: [] });
     assert.equal(store.checkpointsInBackground, false, "a short run starts no thread");
     const before = statSync(path).size;
     // Fewer log pages than SQLite's own threshold: only the checkpointer can grow the file now.
-    for (let turn = 200; turn <= 220; turn++) await store.saveTurn({ head: head(turn), baseTurns: turn - 1, memory, execution: [] });
+    for (let turn = 200; turn <= 220; turn++)
+      await store.saveTurn({ head: head(turn), baseTurns: turn - 1, memory, execution: [] });
     assert.equal(store.checkpointsInBackground, true);
     const deadline = Date.now() + 5000;
-    while (statSync(path).size === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.ok(statSync(path).size > before, `the database file stayed at ${before} bytes: nothing copied the log into it`);
+    while (statSync(path).size === before && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.ok(
+      statSync(path).size > before,
+      `the database file stayed at ${before} bytes: nothing copied the log into it`,
+    );
     assert.equal((await store.fetchHead(id))?.turns, 220);
   } finally {
     await store.close();

@@ -3,7 +3,16 @@ import http from "node:http";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { defineFlow, scriptedText, scriptedToolCalls, Step, stay, tool, type FlowEntry, type StepContext } from "../../../src/engine/index.ts";
+import {
+  defineFlow,
+  scriptedText,
+  scriptedToolCalls,
+  Step,
+  stay,
+  tool,
+  type FlowEntry,
+  type StepContext,
+} from "../../../src/engine/index.ts";
 import { loadScenario, runScenario, startScenarioTarget, type TurnReport } from "../../../src/testing/index.ts";
 import { startTestServer } from "../../support/test-server.ts";
 import { jsonClient } from "../../support/json-client.ts";
@@ -15,7 +24,11 @@ class ListStep extends Step<{ items?: string[] }> {
     return "Add what the user names with add_item.";
   }
 
-  @tool({ name: "add_item", description: "Add an item.", parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } })
+  @tool({
+    name: "add_item",
+    description: "Add an item.",
+    parameters: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+  })
   addItem(args: { name: string }, context: StepContext<{ items?: string[] }>) {
     context.state.items = [...(context.state.items ?? []), args.name];
     return stay(`added ${args.name}`);
@@ -29,7 +42,9 @@ const ListFlow = defineFlow({
   renderers: {
     "text/csv": ({ steps }) => {
       const items = (steps["ListStep"]?.["items"] as string[] | undefined) ?? [];
-      return ["position,name", ...items.map((name, index) => `${index + 1},"${name.replace(/"/g, '""')}"`)].join("\n") + "\n";
+      return (
+        ["position,name", ...items.map((name, index) => `${index + 1},"${name.replace(/"/g, '""')}"`)].join("\n") + "\n"
+      );
     },
   },
 });
@@ -37,7 +52,10 @@ const ListFlow = defineFlow({
 const listEntry: FlowEntry = {
   flow: ListFlow,
   scripts: {
-    ListFlow: ({ latest }) => (latest?.role === "user" ? scriptedToolCalls([{ name: "add_item", args: { name: latest.content } }]) : scriptedText("Added.")),
+    ListFlow: ({ latest }) =>
+      latest?.role === "user"
+        ? scriptedToolCalls([{ name: "add_item", args: { name: latest.content } }])
+        : scriptedText("Added."),
   },
 };
 
@@ -53,7 +71,11 @@ test("a chat turn sent with Accept: text/csv is answered with the flow's renderi
     assert.equal(answer.session, id);
     assert.equal(answer.body, 'position,name\n1,"bolts"\n2,"Widgets, large"\n');
     const json = await fetchText(server.url, id, "nuts", "text/plain, application/json");
-    assert.equal(json.contentType, "application/json; charset=utf-8", "a type the flow cannot render falls back to JSON");
+    assert.equal(
+      json.contentType,
+      "application/json; charset=utf-8",
+      "a type the flow cannot render falls back to JSON",
+    );
   } finally {
     client.close();
     await server.close();
@@ -69,8 +91,21 @@ test("expectCsvRows passes on the parsed rows and fails naming the row and colum
       flowName: "ListFlow",
       turns: [
         { label: "first", input: "bolts", expectedActiveStep: "ListStep" },
-        { label: "as csv", input: "Widgets, large", expectedActiveStep: "ListStep", accept: "text/csv", expectContentType: "text/csv", expectCsvRows: [{ name: "bolts" }, { position: "2", name: "Widgets, large" }] },
-        { label: "wrong rows", input: "nuts", expectedActiveStep: "ListStep", accept: "text/csv", expectCsvRows: [{ name: "bolts" }, { name: "Widgets, large" }, { name: "screws" }] },
+        {
+          label: "as csv",
+          input: "Widgets, large",
+          expectedActiveStep: "ListStep",
+          accept: "text/csv",
+          expectContentType: "text/csv",
+          expectCsvRows: [{ name: "bolts" }, { position: "2", name: "Widgets, large" }],
+        },
+        {
+          label: "wrong rows",
+          input: "nuts",
+          expectedActiveStep: "ListStep",
+          accept: "text/csv",
+          expectCsvRows: [{ name: "bolts" }, { name: "Widgets, large" }, { name: "screws" }],
+        },
       ],
     }),
   );
@@ -83,7 +118,10 @@ test("expectCsvRows passes on the parsed rows and fails naming the row and colum
     await target.close();
     dir.remove();
   }
-  assert.deepEqual(turns.map((turn) => turn.outcome), ["passed", "passed", "failed"]);
+  assert.deepEqual(
+    turns.map((turn) => turn.outcome),
+    ["passed", "passed", "failed"],
+  );
   assert.deepEqual(
     turns[2]!.checks.filter((check) => check.outcome === "failed").map((check) => check.message),
     ['csv rows[2].name: expected "screws", found "nuts"'],
@@ -94,26 +132,44 @@ test("expectCsvRows without accept text/csv is refused when the scenario loads",
   const dir = await tempDir("document-answers");
   try {
     const file = join(dir.path, "bad.scenario.json");
-    writeFileSync(file, JSON.stringify({ flowName: "ListFlow", turns: [{ label: "rows", input: "x", expectedActiveStep: "ListStep", expectCsvRows: [{ name: "x" }] }] }));
-    assert.throws(() => loadScenario(file, [ListFlow]), /turns\[0\]\.expectCsvRows \(turn "rows"\): needs "accept": "text\/csv"/);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        flowName: "ListFlow",
+        turns: [{ label: "rows", input: "x", expectedActiveStep: "ListStep", expectCsvRows: [{ name: "x" }] }],
+      }),
+    );
+    assert.throws(
+      () => loadScenario(file, [ListFlow]),
+      /turns\[0\]\.expectCsvRows \(turn "rows"\): needs "accept": "text\/csv"/,
+    );
   } finally {
     dir.remove();
   }
 });
 
 function fetchText(base: string, session: string, message: string, accept: string) {
-  return new Promise<{ status: number; contentType: string | undefined; session: string | undefined; body: string }>((resolve, reject) => {
-    const req = http.request(new URL("/ai/chat", base), {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: accept, CHAT_SESSION_ID: session },
-    });
-    req.on("response", (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType: res.headers["content-type"], session: res.headers["chat_session_id"] as string | undefined, body }));
-    });
-    req.on("error", reject);
-    req.end(JSON.stringify({ message }));
-  });
+  return new Promise<{ status: number; contentType: string | undefined; session: string | undefined; body: string }>(
+    (resolve, reject) => {
+      const req = http.request(new URL("/ai/chat", base), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: accept, CHAT_SESSION_ID: session },
+      });
+      req.on("response", (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: res.headers["content-type"],
+            session: res.headers["chat_session_id"] as string | undefined,
+            body,
+          }),
+        );
+      });
+      req.on("error", reject);
+      req.end(JSON.stringify({ message }));
+    },
+  );
 }

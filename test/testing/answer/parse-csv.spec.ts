@@ -13,7 +13,9 @@ test("a CSV with a header parses into rows by column name", () => {
 });
 
 test("quoted fields keep commas, doubled quotes and line breaks, and CRLF ends a line", () => {
-  assert.deepEqual(parseCsv('description,note\r\n"Bolts, 10mm","say ""hi""\nthen"\r\n').rows, [{ description: "Bolts, 10mm", note: 'say "hi"\nthen' }]);
+  assert.deepEqual(parseCsv('description,note\r\n"Bolts, 10mm","say ""hi""\nthen"\r\n').rows, [
+    { description: "Bolts, 10mm", note: 'say "hi"\nthen' },
+  ]);
 });
 
 test("an empty field and a last line without a newline are kept", () => {

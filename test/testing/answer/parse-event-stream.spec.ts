@@ -3,7 +3,8 @@ import { test } from "node:test";
 import { parseEventStream } from "../../../src/testing/answer/parse-event-stream.ts";
 
 test("a stream splits into its events in order, with their names and data", () => {
-  const text = 'event: token\ndata: {"text":"Hi "}\n\nevent: token\ndata: {"text":"there"}\n\nevent: done\ndata: {"success":true}\n\n';
+  const text =
+    'event: token\ndata: {"text":"Hi "}\n\nevent: token\ndata: {"text":"there"}\n\nevent: done\ndata: {"success":true}\n\n';
   assert.deepEqual(parseEventStream(text), [
     { event: "token", data: '{"text":"Hi "}' },
     { event: "token", data: '{"text":"there"}' },

@@ -30,28 +30,44 @@ function write(name: string, change: (queues: ReturnType<typeof storedReplies>) 
   change(queues);
   return writeCapturedScenario(
     { dir: dir.path, name, force: false, cassette: true },
-    { flowName: "BasicFlow", flows: [basicFlowEntry], config: loadConfig({ FLOW_MODEL: "replay" }), inputs: storedInputs(document) },
+    {
+      flowName: "BasicFlow",
+      flows: [basicFlowEntry],
+      config: loadConfig({ FLOW_MODEL: "replay" }),
+      inputs: storedInputs(document),
+    },
     { queues, source: "the test's session", description: "changed", env: {} },
   );
 }
 
 test("a step that asks its model more often than it did when the conversation was held is capture_diverged, naming the step, and nothing is written", async () => {
-  await assert.rejects(write("more", (queues) => queues.get("BasicFlow/WeatherStep")!.pop()), {
-    code: "capture_diverged",
-    message: /BasicFlow\/WeatherStep asked its model once more than it did/,
-  });
+  await assert.rejects(
+    write("more", (queues) => queues.get("BasicFlow/WeatherStep")!.pop()),
+    {
+      code: "capture_diverged",
+      message: /BasicFlow\/WeatherStep asked its model once more than it did/,
+    },
+  );
   assert.equal(existsSync(join(dir.path, "more.scenario.json")), false);
   assert.equal(existsSync(join(dir.path, "more.cassette.json")), false);
 });
 
 test("replies the flow no longer asks for are capture_diverged, naming the step and how many, and nothing is written", async () => {
-  await assert.rejects(write("fewer", (queues) => queues.get("BasicFlow/AddressStep")!.push({ content: "never asked for", toolCalls: [] })), {
-    code: "capture_diverged",
-    message: /replies never asked for: BasicFlow\/AddressStep \(1\)/,
-  });
+  await assert.rejects(
+    write("fewer", (queues) =>
+      queues.get("BasicFlow/AddressStep")!.push({ content: "never asked for", toolCalls: [] }),
+    ),
+    {
+      code: "capture_diverged",
+      message: /replies never asked for: BasicFlow\/AddressStep \(1\)/,
+    },
+  );
   assert.equal(existsSync(join(dir.path, "fewer.scenario.json")), false);
 });
 
 test("a scenario name that is not lower-case letters, digits and dashes is refused with scenario_name_invalid", async () => {
-  await assert.rejects(write("Tea Check", () => {}), { code: "scenario_name_invalid", message: /"Tea Check" is not a scenario name/ });
+  await assert.rejects(
+    write("Tea Check", () => {}),
+    { code: "scenario_name_invalid", message: /"Tea Check" is not a scenario name/ },
+  );
 });

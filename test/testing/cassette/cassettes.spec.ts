@@ -6,7 +6,12 @@ import type { CassetteFile } from "../../../src/testing/cassette/cassette.ts";
 import type { JudgeRequest } from "../../../src/testing/judge/judge-client.ts";
 import type { JudgeMaterial } from "../../../src/testing/judge/judge-prompt.ts";
 import { basicFlowScripts } from "../../fixtures/flows/index.ts";
-import { startFakeOpenAI, PASSING_VERDICT, type CompletionRequest, type FakeOpenAI } from "../../support/fake-openai-server.ts";
+import {
+  startFakeOpenAI,
+  PASSING_VERDICT,
+  type CompletionRequest,
+  type FakeOpenAI,
+} from "../../support/fake-openai-server.ts";
 import { tempDir } from "../../support/temp-path.ts";
 import { finalLocation, turnLocation } from "../../support/turn-location.ts";
 import {
@@ -80,11 +85,25 @@ Reply with one JSON object and nothing else:
 
 function beforeJsonFields(request: JudgeRequest): JudgeRequest {
   const fields = JSON.parse(request.user) as JudgeMaterial;
-  const flowRules = request.system.slice(request.system.indexOf("\nRules for this flow, which override the ones above:\n"));
+  const flowRules = request.system.slice(
+    request.system.indexOf("\nRules for this flow, which override the ones above:\n"),
+  );
   const earlier = fields.conversation.length
     ? fields.conversation.map((turn) => `User: ${turn.user}\nAssistant: ${turn.assistant}`).join("\n")
     : "(none: this is the first turn)";
-  const user = ["Conversation so far:", earlier, "", "Latest user message:", fields.latestUserMessage, "", "Answer to grade:", fields.answer, "", "Expectation:", fields.expectation];
+  const user = [
+    "Conversation so far:",
+    earlier,
+    "",
+    "Latest user message:",
+    fields.latestUserMessage,
+    "",
+    "Answer to grade:",
+    fields.answer,
+    "",
+    "Expectation:",
+    fields.expectation,
+  ];
   return { model: request.model, system: `${RULES_BEFORE_JSON_FIELDS}${flowRules}`, user: user.join("\n") };
 }
 
@@ -127,13 +146,22 @@ describe("a cassette of BasicFlow, recorded against a local OpenAI-compatible se
 
   const replay = (scenarioPath: string, artifacts: string, signal: AbortSignal) =>
     // No OPENAI_API_KEY; the fake's address is given so that any request would be seen.
-    runSpec(writeSpec(artifacts, scenarioPath, join(artifacts, "artifacts")), { FLOW_MODEL: "replay", OPENAI_BASE_URL: fake.baseURL }, signal);
+    runSpec(
+      writeSpec(artifacts, scenarioPath, join(artifacts, "artifacts")),
+      { FLOW_MODEL: "replay", OPENAI_BASE_URL: fake.baseURL },
+      signal,
+    );
 
   test("FLOW_MODEL=record passes the scenario and writes every model and judge call, in order, with its turn and label, next to the scenario", () => {
     assert.equal(recording.code, 0, recording.stdout + recording.stderr);
     const results = tapResults(recording.stdout);
-    for (const name of [...TURN_TESTS, ...JUDGE_TESTS, "final state"]) assert.deepEqual(result(results, name), PASSED, name);
-    assert.equal(existsSync(FIXTURE_CASSETTE), false, "nothing is written next to the fixture the scenario was copied from");
+    for (const name of [...TURN_TESTS, ...JUDGE_TESTS, "final state"])
+      assert.deepEqual(result(results, name), PASSED, name);
+    assert.equal(
+      existsSync(FIXTURE_CASSETTE),
+      false,
+      "nothing is written next to the fixture the scenario was copied from",
+    );
 
     const cassette = JSON.parse(readFileSync(cassetteFile, "utf8")) as CassetteFile;
     assert.equal(cassette.cassette, 1);
@@ -151,20 +179,42 @@ describe("a cassette of BasicFlow, recorded against a local OpenAI-compatible se
       const at = `call ${call.position}`;
       if (call.kind === "judge") {
         assert.deepEqual(sent.response_format, { type: "json_object" }, at);
-        assert.deepEqual(call.request, { model: "gpt-4o", system: sent.messages[0]!.content, user: sent.messages[1]!.content }, at);
-        assert.deepEqual(call.reply, { content: PASSING_VERDICT, usage: { promptTokens: 100, completionTokens: 20 } }, at);
+        assert.deepEqual(
+          call.request,
+          { model: "gpt-4o", system: sent.messages[0]!.content, user: sent.messages[1]!.content },
+          at,
+        );
+        assert.deepEqual(
+          call.reply,
+          { content: PASSING_VERDICT, usage: { promptTokens: 100, completionTokens: 20 } },
+          at,
+        );
       } else {
-        const request = call.request as { model: string; system: string; tools: { name: string }[]; messages: unknown[] };
+        const request = call.request as {
+          model: string;
+          system: string;
+          tools: { name: string }[];
+          messages: unknown[];
+        };
         assert.equal(sent.response_format, undefined, at);
         assert.equal(request.model, "gpt-4o-mini", at);
         assert.equal(sent.model, "gpt-4o-mini", at);
         assert.deepEqual(sent.messages[0], { role: "system", content: request.system }, at);
-        assert.deepEqual((sent.tools ?? []).map((tool) => tool.function.name), request.tools.map((tool) => tool.name), at);
+        assert.deepEqual(
+          (sent.tools ?? []).map((tool) => tool.function.name),
+          request.tools.map((tool) => tool.name),
+          at,
+        );
         assert.equal(sent.messages.length, request.messages.length + 1, at);
       }
     });
-    assert.deepEqual((cassette.calls[0]!.request as { messages: unknown }).messages, [{ role: "user", content: "John Doe" }]);
-    assert.deepEqual(cassette.calls[1]!.reply, { content: 'Sorry, "John Doe" looks like a placeholder. What is your real name?', toolCalls: [] });
+    assert.deepEqual((cassette.calls[0]!.request as { messages: unknown }).messages, [
+      { role: "user", content: "John Doe" },
+    ]);
+    assert.deepEqual(cassette.calls[1]!.reply, {
+      content: 'Sorry, "John Doe" looks like a placeholder. What is your real name?',
+      toolCalls: [],
+    });
   });
 
   test("FLOW_MODEL=replay with no OPENAI_API_KEY passes every turn and judge test from the tape, making no request", async (t) => {
@@ -173,14 +223,16 @@ describe("a cassette of BasicFlow, recorded against a local OpenAI-compatible se
     const run = await replay(scenarioFile, dir.path, t.signal);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const results = tapResults(run.stdout);
-    for (const name of [...TURN_TESTS, ...JUDGE_TESTS, "final state"]) assert.deepEqual(result(results, name), PASSED, name);
+    for (const name of [...TURN_TESTS, ...JUDGE_TESTS, "final state"])
+      assert.deepEqual(result(results, name), PASSED, name);
     assert.equal(judgeSummary(run.stdout), REPLAY_SUMMARY);
     assert.equal(fake.requests.length, before);
     assert.equal(readFileSync(cassetteFile, "utf8"), tape, "replay leaves the cassette as it was");
   });
 
   test("replay fails the turn whose request drifted with cassette_mismatch, naming the call, the turn, the field and both texts", async (t) => {
-    const now = "The user is John Wick. Ask for exactly two city aliases (LA, NYC, SF, CHI, SEA, PDX) and call get_weather once per city.";
+    const now =
+      "The user is John Wick. Ask for exactly two city aliases (LA, NYC, SF, CHI, SEA, PDX) and call get_weather once per city.";
     const folder = await replayFolder(undefined, (cassette) => {
       const request = cassette.calls[6]!.request as { system: string };
       assert.ok(request.system.startsWith(now), request.system);
@@ -191,7 +243,13 @@ describe("a cassette of BasicFlow, recorded against a local OpenAI-compatible se
       const run = await replay(folder.file, folder.path, t.signal);
       assert.equal(run.code, 1, run.stdout + run.stderr);
       const results = tapResults(run.stdout);
-      for (const name of ["1. name rejected", "1. name rejected · judge", "2. name accepted", "2. name accepted · judge"]) assert.deepEqual(result(results, name), PASSED, name);
+      for (const name of [
+        "1. name rejected",
+        "1. name rejected · judge",
+        "2. name accepted",
+        "2. name accepted · judge",
+      ])
+        assert.deepEqual(result(results, name), PASSED, name);
 
       const third = result(results, "3. two cities");
       assert.equal(third.ok, false);
@@ -204,7 +262,12 @@ describe("a cassette of BasicFlow, recorded against a local OpenAI-compatible se
       // The status message quotes the error in full, so the response is not repeated after it.
       assert.equal(lines[3], "If the change is intended, record the cassette again with FLOW_MODEL=record.)");
       assert.equal(result(results, "3. two cities · judge").directive, "SKIP turn 3 failed its contracts");
-      for (const name of ["4. bad zip stays", "5. address completes the flow", "6. completed session refuses more", "final state"]) {
+      for (const name of [
+        "4. bad zip stays",
+        "5. address completes the flow",
+        "6. completed session refuses more",
+        "final state",
+      ]) {
         assert.equal(result(results, name).directive, "SKIP turn 3 failed", name);
       }
       assert.equal(fake.requests.length, before, "replay made no request");
@@ -215,7 +278,8 @@ describe("a cassette of BasicFlow, recorded against a local OpenAI-compatible se
 
   test("replay of a cassette recorded before the judge's texts went as one JSON object fails the first judge test on the judge call's system message, saying to record again", async (t) => {
     const folder = await replayFolder(undefined, (cassette) => {
-      for (const call of cassette.calls.filter((recorded) => recorded.kind === "judge")) call.request = beforeJsonFields(call.request as JudgeRequest);
+      for (const call of cassette.calls.filter((recorded) => recorded.kind === "judge"))
+        call.request = beforeJsonFields(call.request as JudgeRequest);
     });
     try {
       const before = fake.requests.length;
@@ -238,7 +302,10 @@ describe("a cassette of BasicFlow, recorded against a local OpenAI-compatible se
       // The judge call it could not replay is still the tape's next call, so the next turn's model call meets it.
       const next = result(results, "2. name accepted");
       assert.equal(next.ok, false);
-      assert.match(next.error ?? "", /got 502 \(cassette_mismatch: Replay of .*: call 3 \(turn 2 'name accepted', BasicFlow\/NameStep\) is a model call, but the recording has a judge call there/);
+      assert.match(
+        next.error ?? "",
+        /got 502 \(cassette_mismatch: Replay of .*: call 3 \(turn 2 'name accepted', BasicFlow\/NameStep\) is a model call, but the recording has a judge call there/,
+      );
       assert.equal(fake.requests.length, before, "replay made no request");
     } finally {
       folder.remove();
@@ -257,7 +324,8 @@ describe("a cassette of BasicFlow, recorded against a local OpenAI-compatible se
       const run = await replay(folder.file, folder.path, t.signal);
       assert.equal(run.code, 1, run.stdout + run.stderr);
       const results = tapResults(run.stdout);
-      for (const name of [...TURN_TESTS.slice(0, 4), ...JUDGE_TESTS.slice(0, 4)]) assert.deepEqual(result(results, name), PASSED, name);
+      for (const name of [...TURN_TESTS.slice(0, 4), ...JUDGE_TESTS.slice(0, 4)])
+        assert.deepEqual(result(results, name), PASSED, name);
       const left = CALLS.filter(([, turn]) => turn === 5);
       assert.equal(left.length, 5);
       const shown = relative(ROOT, join(folder.path, "artifacts", "basic-flow-contract-failure.json"));
@@ -287,7 +355,10 @@ describe("cassettes under CI", () => {
         t.signal,
       );
       assert.equal(run.code, 1, run.stdout + run.stderr);
-      const suite = result(tapResults(run.stdout), "the target starts, serves the flow, and the persisted contract can be checked");
+      const suite = result(
+        tapResults(run.stdout),
+        "the target starts, serves the flow, and the persisted contract can be checked",
+      );
       assert.equal(suite.ok, false);
       assert.equal(
         suite.error,
@@ -297,7 +368,10 @@ describe("cassettes under CI", () => {
       assert.match(run.stdout, /^\s+code: 'config_invalid'$/m);
       assert.match(run.stdout, /^# pass 0$/m);
       assert.match(run.stdout, /^# fail 1$/m);
-      assert.equal(result(tapResults(run.stdout), "1. name rejected").directive, "SKIP the target did not start; the first test has the error");
+      assert.equal(
+        result(tapResults(run.stdout), "1. name rejected").directive,
+        "SKIP the target did not start; the first test has the error",
+      );
       assert.equal(fake.requests.length, before);
       assert.equal(existsSync(join(dir.path, "basic-flow.cassette.json")), false);
     } finally {
@@ -316,7 +390,10 @@ describe("cassettes under CI", () => {
         t.signal,
       );
       assert.equal(run.code, 1, run.stdout + run.stderr);
-      const suite = result(tapResults(run.stdout), "the target starts, serves the flow, and the persisted contract can be checked");
+      const suite = result(
+        tapResults(run.stdout),
+        "the target starts, serves the flow, and the persisted contract can be checked",
+      );
       assert.equal(suite.ok, false);
       assert.equal(
         suite.error,

@@ -3,7 +3,12 @@ import { test } from "node:test";
 import { runChecklist } from "../../../src/testing/checklist/flow-checklist.ts";
 import { strictFailures } from "../../../src/testing/checklist/render-checklist.ts";
 import { mergeRunResults, runResultsOf } from "../../../src/testing/report/merge-run-results.ts";
-import type { ConversationResult, ProjectProof, ResultsPartLine, RunResults } from "../../../src/testing/report/run-results.ts";
+import type {
+  ConversationResult,
+  ProjectProof,
+  ResultsPartLine,
+  RunResults,
+} from "../../../src/testing/report/run-results.ts";
 import { BasicFlow } from "../../fixtures/flows/index.ts";
 
 const FILES = ["fixtures/a.scenario.json", "fixtures/b.scenario.json"];
@@ -11,11 +16,28 @@ const INFO = { startedAt: "2027-01-01T00:00:00.000Z", endedAt: "2027-01-01T00:00
 
 /** A conversation of BasicFlow that ran no turn: enough to say which files ran, and to prove nothing. */
 function ranFile(file: string): ConversationResult {
-  return { id: `${file}#x`, file, name: "x", flowName: "BasicFlow", repeat: { index: 1, of: 1 }, outcome: "passed", ran: true, pins: {}, models: {}, tokens: { model: { input: 0, output: 0 }, judge: { input: 0, output: 0 } }, turns: [] };
+  return {
+    id: `${file}#x`,
+    file,
+    name: "x",
+    flowName: "BasicFlow",
+    repeat: { index: 1, of: 1 },
+    outcome: "passed",
+    ran: true,
+    pins: {},
+    models: {},
+    tokens: { model: { input: 0, output: 0 }, judge: { input: 0, output: 0 } },
+    turns: [],
+  };
 }
 
-const resultsOf = (...files: string[]): RunResults => runResultsOf(files.map((file) => ({ conversation: ranFile(file) })), INFO);
-const checklistOf = (results: RunResults) => runChecklist({ results, flows: [BasicFlow], scenarioFiles: { BasicFlow: FILES }, strict: () => true });
+const resultsOf = (...files: string[]): RunResults =>
+  runResultsOf(
+    files.map((file) => ({ conversation: ranFile(file) })),
+    INFO,
+  );
+const checklistOf = (results: RunResults) =>
+  runChecklist({ results, flows: [BasicFlow], scenarioFiles: { BasicFlow: FILES }, strict: () => true });
 
 test("a flow is not judged while one of its scenario files did not run, so a strict run fails nothing for it", () => {
   const [flow, child] = checklistOf(resultsOf(FILES[0]!));
@@ -39,17 +61,39 @@ test("the shards' results merged are judged whole, and what they did not prove i
   // Conversations that played no turn prove the listing and nothing a turn would have to.
   assert.equal(statuses["1"], "proved");
   for (const id of ["2", "3", "4", "6", "7", "8", "steps"]) assert.equal(statuses[id], "missing", id);
-  assert.ok(strictFailures([flow!]).some((failure) => failure.startsWith("BasicFlow, point 4 (each tool refuses bad input in place): add a turn whose input NameStep.save_name")));
+  assert.ok(
+    strictFailures([flow!]).some((failure) =>
+      failure.startsWith(
+        "BasicFlow, point 4 (each tool refuses bad input in place): add a turn whose input NameStep.save_name",
+      ),
+    ),
+  );
 });
 
 test("the project-wide points come from the proofs the run noted: every document version and the reset, and the typecheck", () => {
-  const partial = runResultsOf([{ conversation: ranFile(FILES[0]!) }, { conversation: ranFile(FILES[1]!) }, { projectProof: { point: "10", key: "v1" } }], INFO);
-  const points = (results: RunResults) => Object.fromEntries(checklistOf(results)[0]!.points.map((point) => [point.id, point]));
+  const partial = runResultsOf(
+    [
+      { conversation: ranFile(FILES[0]!) },
+      { conversation: ranFile(FILES[1]!) },
+      { projectProof: { point: "10", key: "v1" } },
+    ],
+    INFO,
+  );
+  const points = (results: RunResults) =>
+    Object.fromEntries(checklistOf(results)[0]!.points.map((point) => [point.id, point]));
   assert.equal(points(partial)["10"]!.status, "missing");
   assert.match(points(partial)["10"]!.detail, /no passing migration or reset test for v2, reset/);
   assert.equal(points(partial)["12"]!.status, "not judged");
-  const proofs: ProjectProof[] = [{ point: "10", key: "v1" }, { point: "10", key: "v2" }, { point: "10", key: "reset" }, { point: "12", key: "typecheck" }];
-  const lines: ResultsPartLine[] = [...FILES.map((file) => ({ conversation: ranFile(file) })), ...proofs.map((projectProof) => ({ projectProof }))];
+  const proofs: ProjectProof[] = [
+    { point: "10", key: "v1" },
+    { point: "10", key: "v2" },
+    { point: "10", key: "reset" },
+    { point: "12", key: "typecheck" },
+  ];
+  const lines: ResultsPartLine[] = [
+    ...FILES.map((file) => ({ conversation: ranFile(file) })),
+    ...proofs.map((projectProof) => ({ projectProof })),
+  ];
   const whole = runResultsOf(lines, INFO);
   assert.equal(points(whole)["10"]!.status, "proved");
   assert.equal(points(whole)["12"]!.status, "proved");

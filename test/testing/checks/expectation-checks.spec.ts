@@ -5,7 +5,9 @@ import { failures, fakeScenario, playAgainstFake } from "../../support/fake-chat
 
 /** One turn "hello" (the fake answers "You said: hello", stores AskStep {said, count}) with `expectations`. */
 async function firstTurn(expectations: Partial<ScenarioTurn>) {
-  const { turns } = await playAgainstFake(fakeScenario([{ label: "first", input: "hello", expectedActiveStep: "AskStep", ...expectations }]));
+  const { turns } = await playAgainstFake(
+    fakeScenario([{ label: "first", input: "hello", expectedActiveStep: "AskStep", ...expectations }]),
+  );
   return turns[0]!;
 }
 
@@ -15,7 +17,13 @@ test("responseMustInclude passes ignoring case and fails naming the missing text
     turn.checks.filter((c) => c.contract === "expectation"),
     [
       { contract: "expectation", name: "responseMustInclude[0]", outcome: "passed", expected: "YOU SAID" },
-      { contract: "expectation", name: "responseMustInclude[1]", outcome: "failed", message: 'the response lacks "goodbye"', expected: "goodbye" },
+      {
+        contract: "expectation",
+        name: "responseMustInclude[1]",
+        outcome: "failed",
+        message: 'the response lacks "goodbye"',
+        expected: "goodbye",
+      },
     ],
   );
   assert.equal(turn.failure, `turn 1 'first': the response lacks "goodbye"; response: "You said: hello"`);
@@ -67,7 +75,13 @@ test("the expectations of an error answer read the error's message", async () =>
   const { turns } = await playAgainstFake(
     fakeScenario([
       { label: "done", input: "bye", expectedActiveStep: "AskStep", completed: true },
-      { label: "refused", input: "again", expectedStatus: 409, responseMustInclude: ["has ended"], responseMustNotInclude: ["You said"] },
+      {
+        label: "refused",
+        input: "again",
+        expectedStatus: 409,
+        responseMustInclude: ["has ended"],
+        responseMustNotInclude: ["You said"],
+      },
     ]),
   );
   assert.equal(turns[1]!.outcome, "passed", turns[1]!.failure);

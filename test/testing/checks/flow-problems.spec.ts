@@ -31,8 +31,15 @@ test("a target that lists the scenario's flow with every step the scenario names
 });
 
 test("a target that does not list the scenario's flow is named with the flows it lists", async () => {
-  const { problems, url } = await problemsOn({ flows: listing([{ name: "HotelFlow", steps: ["SearchStep"] }, { name: "InvoiceFlow", steps: [] }]) });
-  assert.deepEqual(problems, [`GET ${url}/ai/flows does not list FakeFlow; it lists HotelFlow, InvoiceFlow. Is this the server the scenario is meant for?`]);
+  const { problems, url } = await problemsOn({
+    flows: listing([
+      { name: "HotelFlow", steps: ["SearchStep"] },
+      { name: "InvoiceFlow", steps: [] },
+    ]),
+  });
+  assert.deepEqual(problems, [
+    `GET ${url}/ai/flows does not list FakeFlow; it lists HotelFlow, InvoiceFlow. Is this the server the scenario is meant for?`,
+  ]);
 });
 
 test("a target whose flow lacks a step the scenario names gets one problem per place in the file that names it", async () => {
@@ -44,7 +51,9 @@ test("a target whose flow lacks a step the scenario names gets one problem per p
 });
 
 test("a target that does not answer GET /ai/flows with a list of flows says what it answered", async () => {
-  const missing = await problemsOn({ flows: jsonReply(404, { success: false, error: { code: "not_found", message: "no such route" } }) });
+  const missing = await problemsOn({
+    flows: jsonReply(404, { success: false, error: { code: "not_found", message: "no such route" } }),
+  });
   assert.deepEqual(missing.problems, [
     `GET ${missing.url}/ai/flows answered 404 "{\\"success\\":false,\\"error\\":{\\"code\\":\\"not_found\\",\\"message\\":\\"no such route\\"}}"; a flowcheck server lists its flows there as {"flows": [{"name", "steps", …}]}.`,
   ]);

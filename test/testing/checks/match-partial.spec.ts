@@ -4,30 +4,43 @@ import { matchPartial } from "../../../src/testing/checks/match-partial.ts";
 
 test("an object matches when every expected key matches, whatever other keys the actual object has", () => {
   assert.deepEqual(matchPartial({ name: "John Wick" }, { name: "John Wick", age: 40 }, "steps.NameStep"), []);
-  assert.deepEqual(matchPartial({ address: { zip: "97006" } }, { address: { zip: "97006", state: "OR" }, name: "x" }, "s"), []);
+  assert.deepEqual(
+    matchPartial({ address: { zip: "97006" } }, { address: { zip: "97006", state: "OR" }, name: "x" }, "s"),
+    [],
+  );
 });
 
 test("an empty expected object matches only an empty object, so {} asks for no state", () => {
   assert.deepEqual(matchPartial({}, {}, "steps.NameStep"), []);
-  assert.deepEqual(matchPartial({}, { anything: true }, "steps.NameStep"), ['steps.NameStep: expected an empty object, found {"anything":true}']);
-  assert.deepEqual(matchPartial({ address: {} }, { address: { zip: "1" } }, "s"), ['s.address: expected an empty object, found {"zip":"1"}']);
+  assert.deepEqual(matchPartial({}, { anything: true }, "steps.NameStep"), [
+    'steps.NameStep: expected an empty object, found {"anything":true}',
+  ]);
+  assert.deepEqual(matchPartial({ address: {} }, { address: { zip: "1" } }, "s"), [
+    's.address: expected an empty object, found {"zip":"1"}',
+  ]);
 });
 
 test("nested objects are matched partially and a difference names its full path", () => {
-  assert.deepEqual(matchPartial({ address: { zip: "97006" } }, { address: { zip: "9700", state: "OR" } }, "steps.AddressStep"), [
-    'steps.AddressStep.address.zip: expected "97006", found "9700"',
-  ]);
+  assert.deepEqual(
+    matchPartial({ address: { zip: "97006" } }, { address: { zip: "9700", state: "OR" } }, "steps.AddressStep"),
+    ['steps.AddressStep.address.zip: expected "97006", found "9700"'],
+  );
 });
 
 test("a missing key lists the keys that are there, or says the object is empty", () => {
   assert.deepEqual(matchPartial({ city_SF: 60 }, { city_LA: 72, city_NYC: 64 }, "steps.WeatherStep"), [
     "steps.WeatherStep.city_SF: missing; steps.WeatherStep has city_LA, city_NYC",
   ]);
-  assert.deepEqual(matchPartial({ name: "John" }, {}, "steps.NameStep"), ["steps.NameStep.name: missing; steps.NameStep is empty"]);
+  assert.deepEqual(matchPartial({ name: "John" }, {}, "steps.NameStep"), [
+    "steps.NameStep.name: missing; steps.NameStep is empty",
+  ]);
 });
 
 test("every difference is reported, one message each", () => {
-  assert.deepEqual(matchPartial({ a: 1, b: 2, c: 3 }, { a: 1, b: 20 }, "x"), ["x.b: expected 2, found 20", "x.c: missing; x has a, b"]);
+  assert.deepEqual(matchPartial({ a: 1, b: 2, c: 3 }, { a: 1, b: 20 }, "x"), [
+    "x.b: expected 2, found 20",
+    "x.c: missing; x has a, b",
+  ]);
 });
 
 test("arrays match exactly in length, element by element, objects inside them partially", () => {
@@ -35,7 +48,9 @@ test("arrays match exactly in length, element by element, objects inside them pa
   assert.deepEqual(matchPartial([1], [1, 2], "x"), ["x: expected 1 items, found 2: [1,2]"]);
   assert.deepEqual(matchPartial([1, 3], [1, 2], "x"), ["x[1]: expected 3, found 2"]);
   assert.deepEqual(matchPartial([{ step: "NameStep" }], [{ step: "NameStep", turn: 1 }], "x"), []);
-  assert.deepEqual(matchPartial([{ step: "NameStep" }], [{ step: "WeatherStep" }], "execution"), ['execution[0].step: expected "NameStep", found "WeatherStep"']);
+  assert.deepEqual(matchPartial([{ step: "NameStep" }], [{ step: "WeatherStep" }], "execution"), [
+    'execution[0].step: expected "NameStep", found "WeatherStep"',
+  ]);
 });
 
 test("scalars match exactly, with no type conversion", () => {

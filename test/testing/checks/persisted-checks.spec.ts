@@ -27,7 +27,8 @@ test("a well-behaved server passes every persisted check: flow, step, run status
 
 test("a server that stores another step than it answers fails answer's currentStep, and expectedActiveStep names both steps", async () => {
   const { turns } = await playAgainstFake(twoTurns, {
-    store: (next, request) => (request.number === 2 ? { ...next, flow: { ...next.flow, currentStep: "AskStep" } } : next),
+    store: (next, request) =>
+      request.number === 2 ? { ...next, flow: { ...next.flow, currentStep: "AskStep" } } : next,
   });
   const second = turns[1]!;
   assert.equal(turns[0]!.outcome, "passed");
@@ -44,9 +45,14 @@ test("a server that stores another step than it answers fails answer's currentSt
 });
 
 test("a server that stores nothing fails the stored check naming where the runner looked", async () => {
-  const loaded = fakeScenario([{ label: "first", input: "hello", expectedActiveStep: "AskStep", expectState: { AskStep: { said: "hello" } } }]);
+  const loaded = fakeScenario([
+    { label: "first", input: "hello", expectedActiveStep: "AskStep", expectState: { AskStep: { said: "hello" } } },
+  ]);
   const { turns, final } = await playAgainstFake(loaded, { store: () => undefined });
-  assert.deepEqual(failures(turns[0]!), ["stored: session session-1 is not in the fake server's Map", "expectState.AskStep: the session is not stored"]);
+  assert.deepEqual(failures(turns[0]!), [
+    "stored: session session-1 is not in the fake server's Map",
+    "expectState.AskStep: the session is not stored",
+  ]);
   assert.equal(turns[0]!.stored, undefined);
   assert.deepEqual(final, { outcome: "skipped", skipReason: "turn 1 failed", checks: [] });
 });
@@ -74,7 +80,9 @@ test("a turn that expects completion fails when the stored run is still running"
 });
 
 test("a server that stores the session under another flow fails the flow check", async () => {
-  const { turns } = await playAgainstFake(twoTurns, { store: (next) => ({ ...next, flow: { ...next.flow, name: "OtherFlow" } }) });
+  const { turns } = await playAgainstFake(twoTurns, {
+    store: (next) => ({ ...next, flow: { ...next.flow, name: "OtherFlow" } }),
+  });
   assert.deepEqual(failures(turns[0]!), ["flow: expected flow FakeFlow, stored OtherFlow"]);
 });
 
@@ -111,6 +119,8 @@ test("an error answer that changes the stored session fails the unchanged check,
     });
     const refused = turns[2]!;
     assert.equal(checkNamed(refused, "status").outcome, "passed");
-    assert.deepEqual(failures(refused), ["unchanged: the error answer changed the stored session: turns differ from before the turn"]);
+    assert.deepEqual(failures(refused), [
+      "unchanged: the error answer changed the stored session: turns differ from before the turn",
+    ]);
   }
 });

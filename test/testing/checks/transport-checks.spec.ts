@@ -4,7 +4,16 @@ import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { runScenario } from "../../../src/testing/index.ts";
 import type { ScenarioTarget } from "../../../src/testing/target/scenario-target.ts";
-import { checkNamed, collect, failures, fakeScenario, jsonReply, playAgainstFake, sse, type FakeReply } from "../../support/fake-chat-server.ts";
+import {
+  checkNamed,
+  collect,
+  failures,
+  fakeScenario,
+  jsonReply,
+  playAgainstFake,
+  sse,
+  type FakeReply,
+} from "../../support/fake-chat-server.ts";
 
 const threeTurns = fakeScenario([
   { label: "first", input: "hello", expectedActiveStep: "AskStep" },
@@ -29,23 +38,33 @@ test("a well-behaved server passes every transport check, the session id staying
   );
   assert.deepEqual(
     turns[1]!.checks.filter((c) => c.contract === "transport"),
-    ["status", "body", "success", "session header", "session body", "session ids agree", "session stable"].map((name) => ({
-      contract: "transport",
-      name,
-      outcome: "passed",
-      ...(name === "status" ? { expected: 200, actual: 200 } : name === "success" ? { expected: true, actual: true } : {}),
-    })),
+    ["status", "body", "success", "session header", "session body", "session ids agree", "session stable"].map(
+      (name) => ({
+        contract: "transport",
+        name,
+        outcome: "passed",
+        ...(name === "status"
+          ? { expected: 200, actual: 200 }
+          : name === "success"
+            ? { expected: true, actual: true }
+            : {}),
+      }),
+    ),
   );
 });
 
 test("a server that changes the session id on turn 2 fails the session stable check naming both ids", async () => {
   const { turns, fake } = await playAgainstFake(threeTurns, {
-    reply: (reply, request) => (request.number === 2 ? withSession(reply, { header: "session-2", body: "session-2" }) : reply),
+    reply: (reply, request) =>
+      request.number === 2 ? withSession(reply, { header: "session-2", body: "session-2" }) : reply,
   });
   const second = turns[1]!;
   assert.equal(second.outcome, "failed");
   assert.deepEqual(failures(second), ["session stable: the session id changed from session-1 to session-2"]);
-  assert.equal(second.failure, `turn 2 'second': the session id changed from session-1 to session-2; response: "You said: second"`);
+  assert.equal(
+    second.failure,
+    `turn 2 'second': the session id changed from session-1 to session-2; response: "You said: second"`,
+  );
   assert.equal(checkNamed(second, "session ids agree").outcome, "passed");
   assert.equal(turns[2]!.outcome, "skipped");
   assert.equal(fake.requests.length, 2);
@@ -61,8 +80,12 @@ test("a server that drops the CHAT_SESSION_ID header fails the session header ch
 });
 
 test("a server whose body carries another session id than its header fails the session ids agree check", async () => {
-  const { turns } = await playAgainstFake(threeTurns, { reply: (reply) => withSession(reply, { body: "session-from-body" }) });
-  assert.deepEqual(failures(turns[0]!), ["session ids agree: the body's session id session-from-body differs from the header's session-1"]);
+  const { turns } = await playAgainstFake(threeTurns, {
+    reply: (reply) => withSession(reply, { body: "session-from-body" }),
+  });
+  assert.deepEqual(failures(turns[0]!), [
+    "session ids agree: the body's session id session-from-body differs from the header's session-1",
+  ]);
 });
 
 test("a server that answers another status fails the status check, naming the expected status, the one got and the error", async () => {
@@ -105,14 +128,25 @@ test("a 200 answer with success false fails the success check alone", async () =
 });
 
 test("an answer of another media type than expectContentType fails that check naming both types", async () => {
-  const loaded = fakeScenario([{ label: "stream wanted", input: "hello", expectedActiveStep: "AskStep", expectContentType: "text/event-stream" }]);
+  const loaded = fakeScenario([
+    { label: "stream wanted", input: "hello", expectedActiveStep: "AskStep", expectContentType: "text/event-stream" },
+  ]);
   const { turns } = await playAgainstFake(loaded);
-  assert.deepEqual(failures(turns[0]!), ["expectContentType: expected Content-Type text/event-stream, got application/json"]);
+  assert.deepEqual(failures(turns[0]!), [
+    "expectContentType: expected Content-Type text/event-stream, got application/json",
+  ]);
 });
 
 test("a well-formed event stream passes the body and content type checks and its response is what expectations read", async () => {
   const loaded = fakeScenario([
-    { label: "streamed", input: "hello there", expectedActiveStep: "AskStep", accept: "text/event-stream", expectContentType: "text/event-stream", responseMustInclude: ["hello there"] },
+    {
+      label: "streamed",
+      input: "hello there",
+      expectedActiveStep: "AskStep",
+      accept: "text/event-stream",
+      expectContentType: "text/event-stream",
+      responseMustInclude: ["hello there"],
+    },
   ]);
   const { turns, fake } = await playAgainstFake(loaded);
   assert.equal(turns[0]!.outcome, "passed", turns[0]!.failure);
@@ -124,7 +158,13 @@ test("a well-formed event stream passes the body and content type checks and its
 });
 
 const streamed = fakeScenario([
-  { label: "streamed", input: "hello", expectedActiveStep: "AskStep", accept: "text/event-stream", expectContentType: "text/event-stream" },
+  {
+    label: "streamed",
+    input: "hello",
+    expectedActiveStep: "AskStep",
+    accept: "text/event-stream",
+    expectContentType: "text/event-stream",
+  },
 ]);
 
 test("an event stream without a done event fails the body check although its Content-Type is right", async () => {
@@ -134,19 +174,27 @@ test("an event stream without a done event fails the body check although its Con
   const first = turns[0]!;
   assert.equal(first.outcome, "failed");
   assert.equal(checkNamed(first, "expectContentType").outcome, "passed");
-  assert.equal(checkNamed(first, "body").message, 'the event stream does not end with a "done" event (events: token, token)');
+  assert.equal(
+    checkNamed(first, "body").message,
+    'the event stream does not end with a "done" event (events: token, token)',
+  );
 });
 
 test("an event stream whose tokens do not spell the done event's response fails the body check", async () => {
   const { turns } = await playAgainstFake(streamed, {
     reply: (reply) => {
       const done = reply.body.split("\n\n").filter(Boolean).at(-1)!;
-      return { ...reply, body: `${sse("token", { text: "You said: " })}${sse("token", { text: "goodbye" })}${done}\n\n` };
+      return {
+        ...reply,
+        body: `${sse("token", { text: "You said: " })}${sse("token", { text: "goodbye" })}${done}\n\n`,
+      };
     },
   });
   const first = turns[0]!;
   assert.equal(checkNamed(first, "expectContentType").outcome, "passed");
-  assert.deepEqual(failures(first), ['body: the token events spell "You said: goodbye" but the "done" event\'s response is "You said: hello"']);
+  assert.deepEqual(failures(first), [
+    'body: the token events spell "You said: goodbye" but the "done" event\'s response is "You said: hello"',
+  ]);
 });
 
 test("an event stream with an event that is not a token fails the body check naming the event", async () => {
@@ -173,7 +221,9 @@ test("a server that is not listening gives a failed request check, not an except
   };
   const { turns, final, outcome } = await collect(runScenario(threeTurns, target));
   const expected = `POST http://127.0.0.1:${port}/ai/chat failed: connect ECONNREFUSED 127.0.0.1:${port}. Is the server running?`;
-  assert.deepEqual(turns[0]!.checks, [{ contract: "transport", name: "request", outcome: "failed", message: expected }]);
+  assert.deepEqual(turns[0]!.checks, [
+    { contract: "transport", name: "request", outcome: "failed", message: expected },
+  ]);
   assert.equal(turns[0]!.failure, `turn 1 'first': ${expected}`);
   assert.deepEqual(
     turns.map((turn) => [turn.outcome, turn.skipReason]),

@@ -9,7 +9,11 @@ const twoTurns = fakeScenario([
 ]);
 
 test("headers given to a run go with every request, the runner's own win, and the reports show them redacted", async () => {
-  const { turns, outcome, fake } = await playAgainstFake(twoTurns, {}, { headers: { "X-Tenant": "acme-staging", Accept: "text/plain" } });
+  const { turns, outcome, fake } = await playAgainstFake(
+    twoTurns,
+    {},
+    { headers: { "X-Tenant": "acme-staging", Accept: "text/plain" } },
+  );
   assert.equal(outcome, "passed");
   assert.deepEqual(
     fake.received.map(({ headers }) => [headers["x-tenant"], headers["accept"]]),
@@ -26,10 +30,13 @@ test("headers given to a run go with every request, the runner's own win, and th
 
 test("FLOW_HEADERS is a JSON object of header names and string values, read without ever quoting a value", () => {
   assert.deepEqual(loadConfig({}).requestHeaders, {});
-  assert.deepEqual(loadConfig({ FLOW_HEADERS: '{"Authorization": "Bearer s3cret", "X-Tenant": "acme"}' }).requestHeaders, {
-    Authorization: "Bearer s3cret",
-    "X-Tenant": "acme",
-  });
+  assert.deepEqual(
+    loadConfig({ FLOW_HEADERS: '{"Authorization": "Bearer s3cret", "X-Tenant": "acme"}' }).requestHeaders,
+    {
+      Authorization: "Bearer s3cret",
+      "X-Tenant": "acme",
+    },
+  );
   const problems = (value: string) => {
     try {
       loadConfig({ FLOW_HEADERS: value });
@@ -41,25 +48,42 @@ test("FLOW_HEADERS is a JSON object of header names and string values, read with
   assert.deepEqual(problems("Bearer s3cret"), [
     'FLOW_HEADERS is not valid JSON (its value is not shown: it may hold credentials); expected an object of header names and values, e.g. {"Authorization": "Bearer …"}.',
   ]);
-  assert.deepEqual(problems('["s3cret"]'), ['FLOW_HEADERS is not a JSON object; expected header names and values, e.g. {"Authorization": "Bearer …"}.']);
-  assert.deepEqual(problems('{"X Tenant": "a", "CHAT_SESSION_ID": "b", "Accept": "c", "Idempotency-Key": "d", "X-Retries": 3, "X-Key": "s3cret"}'), [
-    'FLOW_HEADERS has "X Tenant", which is not a header name.',
-    "FLOW_HEADERS has CHAT_SESSION_ID, which the runner sets itself; drop it.",
-    "FLOW_HEADERS has Accept, which the runner sets itself; drop it.",
-    "FLOW_HEADERS has Idempotency-Key, which the runner sets itself; drop it.",
-    "FLOW_HEADERS has X-Retries with a number value; header values are strings.",
+  assert.deepEqual(problems('["s3cret"]'), [
+    'FLOW_HEADERS is not a JSON object; expected header names and values, e.g. {"Authorization": "Bearer …"}.',
   ]);
+  assert.deepEqual(
+    problems(
+      '{"X Tenant": "a", "CHAT_SESSION_ID": "b", "Accept": "c", "Idempotency-Key": "d", "X-Retries": 3, "X-Key": "s3cret"}',
+    ),
+    [
+      'FLOW_HEADERS has "X Tenant", which is not a header name.',
+      "FLOW_HEADERS has CHAT_SESSION_ID, which the runner sets itself; drop it.",
+      "FLOW_HEADERS has Accept, which the runner sets itself; drop it.",
+      "FLOW_HEADERS has Idempotency-Key, which the runner sets itself; drop it.",
+      "FLOW_HEADERS has X-Retries with a number value; header values are strings.",
+    ],
+  );
   for (const value of ["Bearer s3cret", '["s3cret"]']) assert.doesNotMatch(problems(value).join(" "), /s3cret/);
 });
 
 test("FLOW_HEADERS that carries the provider's key is refused, naming the header and not the key: the key goes to the provider alone", () => {
   const apiKey = "sk-test-0123456789abcdef";
-  assert.throws(() => loadConfig({ OPENAI_API_KEY: apiKey, FLOW_HEADERS: JSON.stringify({ "X-Tenant": "acme", Authorization: `Bearer ${apiKey}` }) }), (error: Error & { details?: string[] }) => {
-    assert.deepEqual(error.details, [
-      "FLOW_HEADERS has Authorization carrying OPENAI_API_KEY's value (not shown), which would send the provider's key to the target; give the target its own credential.",
-    ]);
-    assert.doesNotMatch(error.message, /0123456789abcdef/);
-    return true;
-  });
-  assert.deepEqual(loadConfig({ OPENAI_API_KEY: apiKey, FLOW_HEADERS: '{"Authorization": "Bearer the-targets-own"}' }).requestHeaders, { Authorization: "Bearer the-targets-own" });
+  assert.throws(
+    () =>
+      loadConfig({
+        OPENAI_API_KEY: apiKey,
+        FLOW_HEADERS: JSON.stringify({ "X-Tenant": "acme", Authorization: `Bearer ${apiKey}` }),
+      }),
+    (error: Error & { details?: string[] }) => {
+      assert.deepEqual(error.details, [
+        "FLOW_HEADERS has Authorization carrying OPENAI_API_KEY's value (not shown), which would send the provider's key to the target; give the target its own credential.",
+      ]);
+      assert.doesNotMatch(error.message, /0123456789abcdef/);
+      return true;
+    },
+  );
+  assert.deepEqual(
+    loadConfig({ OPENAI_API_KEY: apiKey, FLOW_HEADERS: '{"Authorization": "Bearer the-targets-own"}' }).requestHeaders,
+    { Authorization: "Bearer the-targets-own" },
+  );
 });

@@ -30,7 +30,13 @@ async function silentServer(): Promise<{ url: string; requests: number; close():
 
 test("a turn the server never answers fails once the turn timeout passes, naming it, and the rest of the scenario is skipped", async () => {
   const server = await silentServer();
-  const target: ScenarioTarget = { baseUrl: server.url, sessions: undefined, sessionsUnavailable: "not read in this test", pins: {}, close: async () => {} };
+  const target: ScenarioTarget = {
+    baseUrl: server.url,
+    sessions: undefined,
+    sessionsUnavailable: "not read in this test",
+    pins: {},
+    close: async () => {},
+  };
   try {
     const loaded = fakeScenario([
       { label: "first", input: "hello", expectedActiveStep: "AskStep" },

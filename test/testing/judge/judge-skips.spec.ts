@@ -5,7 +5,18 @@ import { after, before, describe, test } from "node:test";
 import { basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
 import { tempDir } from "../../support/temp-path.ts";
-import { JUDGE_TESTS, NO_KEY, readBasicFlow, result, ROOT, runSpec, tapResults, TURN_TESTS, writeScenario, type ChildRun } from "../../support/child-run.ts";
+import {
+  JUDGE_TESTS,
+  NO_KEY,
+  readBasicFlow,
+  result,
+  ROOT,
+  runSpec,
+  tapResults,
+  TURN_TESTS,
+  writeScenario,
+  type ChildRun,
+} from "../../support/child-run.ts";
 
 // What cannot be judged is reported as skipped with the reason, never passed: no key, JUDGE=off,
 // a live-only scenario on the scripted model. JUDGE=required turns a missing judge into failures.
@@ -24,7 +35,10 @@ const LIVE_ONLY =
   "live-only scenario: BasicFlow would run on its scripted model (no OPENAI_API_KEY is set); run it with FLOW_MODEL=live, record or replay";
 
 /** A spec running a copy of BasicFlow's scenario, and a copy tagged live-only, in one child. */
-async function runBoth(env: Record<string, string>, signal?: AbortSignal): Promise<{ run: ChildRun; remove: () => void }> {
+async function runBoth(
+  env: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<{ run: ChildRun; remove: () => void }> {
   const dir = await tempDir("live-skips");
   try {
     const basic = writeScenario(dir.path, "basic-flow", readBasicFlow());
@@ -62,14 +76,20 @@ describe("without OPENAI_API_KEY", () => {
   test("the judge tests are skipped with the no-key reason while every turn passes, and no request is made", () => {
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const results = tapResults(run.stdout);
-    for (const name of JUDGE_TESTS) assert.deepEqual(result(results, name), { ok: true, directive: `SKIP ${NO_KEY}`, error: undefined }, name);
-    for (const name of [...TURN_TESTS, "final state"]) assert.deepEqual(result(results, name), { ok: true, directive: undefined, error: undefined }, name);
+    for (const name of JUDGE_TESTS)
+      assert.deepEqual(result(results, name), { ok: true, directive: `SKIP ${NO_KEY}`, error: undefined }, name);
+    for (const name of [...TURN_TESTS, "final state"])
+      assert.deepEqual(result(results, name), { ok: true, directive: undefined, error: undefined }, name);
     assert.equal(fake.requests.length, 0);
   });
 
   test("a scenario tagged live-only is skipped as a whole with its reason when its flow would run scripted", () => {
     const results = tapResults(run.stdout);
-    assert.deepEqual(result(results, "BasicFlow: live-only-flow"), { ok: true, directive: `SKIP ${LIVE_ONLY}`, error: undefined });
+    assert.deepEqual(result(results, "BasicFlow: live-only-flow"), {
+      ok: true,
+      directive: `SKIP ${LIVE_ONLY}`,
+      error: undefined,
+    });
     assert.deepEqual(result(results, "BasicFlow: basic-flow"), { ok: true, directive: undefined, error: undefined });
     // Only the untagged scenario's 13 tests ran: the live-only one has none.
     assert.match(run.stdout, /^# tests 13$/m);
@@ -84,7 +104,11 @@ test("with JUDGE=off and a key, the judge tests are skipped saying JUDGE=off, an
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const results = tapResults(run.stdout);
     for (const name of JUDGE_TESTS) {
-      assert.deepEqual(result(results, name), { ok: true, directive: "SKIP JUDGE=off, so expectedResponse is not graded", error: undefined }, name);
+      assert.deepEqual(
+        result(results, name),
+        { ok: true, directive: "SKIP JUDGE=off, so expectedResponse is not graded", error: undefined },
+        name,
+      );
     }
     assert.equal(fake.requests.length, 0);
   } finally {
@@ -103,9 +127,16 @@ test("with JUDGE=required and no key, every judge test fails saying the judge is
       assert.equal(found.ok, false, name);
       const turn = name.replace(/ · judge$/, "");
       const [number, label] = [turn.slice(0, turn.indexOf(".")), turn.slice(turn.indexOf(".") + 2)];
-      assert.match(found.error ?? "", new RegExp(`^[^ ]+\\.scenario\\.json:\\d+: turn ${number} '${label}': JUDGE=required, but ${NO_KEY}\nTranscript: `), name);
+      assert.match(
+        found.error ?? "",
+        new RegExp(
+          `^[^ ]+\\.scenario\\.json:\\d+: turn ${number} '${label}': JUDGE=required, but ${NO_KEY}\nTranscript: `,
+        ),
+        name,
+      );
     });
-    for (const name of [...TURN_TESTS, "final state"]) assert.deepEqual(result(results, name), { ok: true, directive: undefined, error: undefined }, name);
+    for (const name of [...TURN_TESTS, "final state"])
+      assert.deepEqual(result(results, name), { ok: true, directive: undefined, error: undefined }, name);
     assert.match(run.stdout, /^# fail 5$/m);
     assert.equal(fake.requests.length, 0);
   } finally {

@@ -19,7 +19,13 @@ const ANSWER_TEXT = "Nice to meet you, John Wick. Which two cities should I chec
 const REASON = "It greets John Wick but asks for one city only.";
 
 function answerOf(text: string): Answer {
-  return { mediaType: "application/json", json: { success: true, response: text }, events: undefined, text, problems: [] };
+  return {
+    mediaType: "application/json",
+    json: { success: true, response: text },
+    events: undefined,
+    text,
+    problems: [],
+  };
 }
 
 /** Grades one turn of a one-turn scenario with the judge on the fake, as a scenario run would. */
@@ -69,7 +75,10 @@ describe("the LLM judge's verdicts", () => {
   });
 
   test("a judge that answers non-JSON and then a valid verdict passes after one retry", async () => {
-    judgeAnswers("```json\n{oops", JSON.stringify({ pass: true, score: 0.9, reason: "Greets and asks.", missing: [], contradictions: [] }));
+    judgeAnswers(
+      "```json\n{oops",
+      JSON.stringify({ pass: true, score: 0.9, reason: "Greets and asks.", missing: [], contradictions: [] }),
+    );
     const check = await grade();
     assert.deepEqual(check, {
       contract: "judge",
@@ -136,11 +145,29 @@ describe("the LLM judge's verdicts", () => {
   });
 
   test("a verdict with pass false and score 1 fails, naming the score, reason, missing and contradictions", async () => {
-    judgeAnswers(JSON.stringify({ pass: false, score: 1, reason: "It asks for cities but never greets.", missing: ["a greeting"], contradictions: [] }));
+    judgeAnswers(
+      JSON.stringify({
+        pass: false,
+        score: 1,
+        reason: "It asks for cities but never greets.",
+        missing: ["a greeting"],
+        contradictions: [],
+      }),
+    );
     const check = await grade();
     assert.equal(check.outcome, "failed");
-    assert.equal(check.message, "the judge did not pass it (score 1): It asks for cities but never greets. | missing: a greeting");
-    assert.deepEqual(check.verdict, { pass: false, score: 1, reason: "It asks for cities but never greets.", missing: ["a greeting"], contradictions: [], minScore: 0.75 });
+    assert.equal(
+      check.message,
+      "the judge did not pass it (score 1): It asks for cities but never greets. | missing: a greeting",
+    );
+    assert.deepEqual(check.verdict, {
+      pass: false,
+      score: 1,
+      reason: "It asks for cities but never greets.",
+      missing: ["a greeting"],
+      contradictions: [],
+      minScore: 0.75,
+    });
   });
 
   test("a score above 1 is not a valid verdict and fails after the retry", async () => {

@@ -10,7 +10,15 @@ import { fakeOpenAIPerFile } from "../../support/fake-openai-per-file.ts";
 import { jsonClient } from "../../support/json-client.ts";
 import { tempDir } from "../../support/temp-path.ts";
 import { startTestServer } from "../../support/test-server.ts";
-import { BASIC_FLOW_FILE, JUDGE_TESTS, readBasicFlow, result, runSpec, tapResults, writeSpec } from "../../support/child-run.ts";
+import {
+  BASIC_FLOW_FILE,
+  JUDGE_TESTS,
+  readBasicFlow,
+  result,
+  runSpec,
+  tapResults,
+  writeSpec,
+} from "../../support/child-run.ts";
 
 // What goes over the wire to an OpenAI-compatible server: the judge's request (model, temperature
 // 0, a JSON object answer, the rules with the flow's own, and the turn's texts as one JSON object)
@@ -30,7 +38,11 @@ const isJudge = (request: CompletionRequest) => request.response_format?.type ==
 
 describe("the judge's request", () => {
   test("has the judge model, temperature 0, a JSON object answer, the flow's judgeInstructions after the rules, and the conversation, input, answer and expectation as one JSON object", async () => {
-    const turn: ScenarioTurn = { label: "name accepted", input: "John Wick", expectedResponse: "The assistant should greet John Wick and ask for two city aliases." };
+    const turn: ScenarioTurn = {
+      label: "name accepted",
+      input: "John Wick",
+      expectedResponse: "The assistant should greet John Wick and ask for two city aliases.",
+    };
     const scenario: Scenario = {
       flowName: "BasicFlow",
       judgeInstructions: "  Ignore markdown formatting differences. Accept 2027 dates.\n",
@@ -41,11 +53,20 @@ describe("the judge's request", () => {
       // A turn with no answer (the request failed) is not part of the conversation shown.
       { number: 2, label: "lost", input: "hello?", outcome: "failed", checks: [] },
     ];
-    const judge = createLlmJudge({ client: openAIJudgeClient({ apiKey: "test-key", baseURL: fake.baseURL, maxRetries: 0, timeoutMs: 5000 }), model: "judge-model" });
+    const judge = createLlmJudge({
+      client: openAIJudgeClient({ apiKey: "test-key", baseURL: fake.baseURL, maxRetries: 0, timeoutMs: 5000 }),
+      model: "judge-model",
+    });
     const check = await judge({
       scenario,
       turn,
-      answer: { mediaType: "application/json", json: { response: GREETED }, events: undefined, text: GREETED, problems: [] },
+      answer: {
+        mediaType: "application/json",
+        json: { response: GREETED },
+        events: undefined,
+        text: GREETED,
+        problems: [],
+      },
       history,
     });
     assert.equal(check.outcome, "passed", check.message);
@@ -56,12 +77,20 @@ describe("the judge's request", () => {
     assert.equal(request.model, "judge-model");
     assert.equal(request.temperature, 0);
     assert.deepEqual(request.response_format, { type: "json_object" });
-    assert.deepEqual(request.messages.map((m) => m.role), ["system", "user"]);
+    assert.deepEqual(
+      request.messages.map((m) => m.role),
+      ["system", "user"],
+    );
     const system = request.messages[0]!.content!;
     assert.ok(system.startsWith(RULES_START), system);
-    assert.match(system, /Reply with one JSON object and nothing else:\n\{"pass": true\|false, "score": 0\.\.1, "reason": "…", "missing": \["…"\], "contradictions": \["…"\]\}/);
+    assert.match(
+      system,
+      /Reply with one JSON object and nothing else:\n\{"pass": true\|false, "score": 0\.\.1, "reason": "…", "missing": \["…"\], "contradictions": \["…"\]\}/,
+    );
     assert.ok(
-      system.endsWith("\nRules for this flow, which override the ones above:\nIgnore markdown formatting differences. Accept 2027 dates."),
+      system.endsWith(
+        "\nRules for this flow, which override the ones above:\nIgnore markdown formatting differences. Accept 2027 dates.",
+      ),
       system,
     );
     assert.equal(
@@ -81,15 +110,27 @@ describe("the judge's request", () => {
 
   test("uses the scenario's judgeModel over the configured one, and says when there is no conversation yet", async () => {
     const turn: ScenarioTurn = { label: "name rejected", input: "John Doe", expectedResponse: "Rejects John Doe." };
-    const judge = createLlmJudge({ client: openAIJudgeClient({ apiKey: "test-key", baseURL: fake.baseURL, maxRetries: 0, timeoutMs: 5000 }), model: "judge-model" });
+    const judge = createLlmJudge({
+      client: openAIJudgeClient({ apiKey: "test-key", baseURL: fake.baseURL, maxRetries: 0, timeoutMs: 5000 }),
+      model: "judge-model",
+    });
     await judge({
       scenario: { flowName: "BasicFlow", judgeModel: "scenario-judge", turns: [turn] },
       turn,
-      answer: { mediaType: "application/json", json: { response: REJECTED }, events: undefined, text: REJECTED, problems: [] },
+      answer: {
+        mediaType: "application/json",
+        json: { response: REJECTED },
+        events: undefined,
+        text: REJECTED,
+        problems: [],
+      },
       history: [],
     });
     assert.equal(fake.requests[0]?.model, "scenario-judge");
-    assert.ok(fake.requests[0]!.messages[0]!.content!.endsWith("- reason: one or two sentences the test author can act on."), "no flow rules appended");
+    assert.ok(
+      fake.requests[0]!.messages[0]!.content!.endsWith("- reason: one or two sentences the test author can act on."),
+      "no flow rules appended",
+    );
     assert.deepEqual(JSON.parse(fake.requests[0]!.messages[1]!.content!), {
       conversation: [],
       latestUserMessage: "John Doe",
@@ -103,12 +144,18 @@ describe("the judge's request", () => {
     try {
       const run = await runSpec(
         writeSpec(dir.path, BASIC_FLOW_FILE, join(dir.path, "artifacts")),
-        { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL, JUDGE_MODEL: "judge-under-test", JUDGE_CACHE: "off" },
+        {
+          OPENAI_API_KEY: "test-key",
+          OPENAI_BASE_URL: fake.baseURL,
+          JUDGE_MODEL: "judge-under-test",
+          JUDGE_CACHE: "off",
+        },
         t.signal,
       );
       assert.equal(run.code, 0, run.stdout + run.stderr);
       const results = tapResults(run.stdout);
-      for (const name of JUDGE_TESTS) assert.deepEqual(result(results, name), { ok: true, directive: undefined, error: undefined }, name);
+      for (const name of JUDGE_TESTS)
+        assert.deepEqual(result(results, name), { ok: true, directive: undefined, error: undefined }, name);
 
       // The flow runs scripted: every request the fake saw is the judge's.
       assert.equal(fake.requests.length, 5);
@@ -118,7 +165,11 @@ describe("the judge's request", () => {
         assert.equal(request.model, "judge-under-test");
         assert.equal(request.temperature, 0);
         assert.ok(request.messages[0]!.content!.startsWith(RULES_START));
-        assert.ok(request.messages[0]!.content!.endsWith(`\nRules for this flow, which override the ones above:\n${instructions}`));
+        assert.ok(
+          request.messages[0]!.content!.endsWith(
+            `\nRules for this flow, which override the ones above:\n${instructions}`,
+          ),
+        );
       }
       const second = JSON.parse(fake.requests[1]!.messages[1]!.content!) as Record<string, unknown>;
       assert.deepEqual(second["conversation"], [{ user: "John Doe", assistant: REJECTED }]);
@@ -131,10 +182,14 @@ describe("the judge's request", () => {
             conversation: [
               { user: "John Doe", assistant: REJECTED },
               { user: "John Wick", assistant: GREETED },
-              { user: "LA, NYC", assistant: "Today: LA 72°F, NYC 64°F. What is your US postal address, with the ZIP code?" },
+              {
+                user: "LA, NYC",
+                assistant: "Today: LA 72°F, NYC 64°F. What is your US postal address, with the ZIP code?",
+              },
               {
                 user: "1600 SW Murray Blvd, Beaverton, OR 9700",
-                assistant: 'I couldn\'t use that address: The ZIP code "9700" is not 5 digits (or ZIP+4). Please send a corrected address.',
+                assistant:
+                  'I couldn\'t use that address: The ZIP code "9700" is not 5 digits (or ZIP+4). Please send a corrected address.',
               },
             ],
             latestUserMessage: "1600 sw murray blvd, beaverton, oregon 97006",
@@ -187,7 +242,10 @@ describe("a live step's model request", () => {
           },
         },
       ];
-      assert.deepEqual(tools.map((tool) => tool.function.name), BasicFlow.tools("NameStep").map((tool) => tool.name));
+      assert.deepEqual(
+        tools.map((tool) => tool.function.name),
+        BasicFlow.tools("NameStep").map((tool) => tool.name),
+      );
       for (const request of fake.requests) {
         assert.equal(request.model, "wire-model");
         assert.deepEqual(request.messages[0], { role: "system", content: NAME_PROMPT });
@@ -195,7 +253,10 @@ describe("a live step's model request", () => {
         assert.equal(request.response_format, undefined);
       }
       assert.deepEqual(fake.requests[0]!.messages.slice(1), [{ role: "user", content: "John Doe" }]);
-      assert.deepEqual(fake.requests[1]!.messages.map((m) => m.role), ["system", "user", "assistant", "tool"]);
+      assert.deepEqual(
+        fake.requests[1]!.messages.map((m) => m.role),
+        ["system", "user", "assistant", "tool"],
+      );
     } finally {
       client.close();
       await server.close();

@@ -14,7 +14,13 @@ import { readBasicFlow, ROOT, runCommand, writeScenario } from "../../support/ch
 
 // BasicFlow's conversation: 14 model calls and 5 judge calls, 120 tokens each at the fake.
 const REQUESTS_PER_CONVERSATION = 19;
-const LIVE = { FLOW_MODEL: "live", JUDGE: "required", JUDGE_CACHE: "off", OPENAI_API_KEY: "test-key", OPENAI_TIMEOUT_MS: "10000" };
+const LIVE = {
+  FLOW_MODEL: "live",
+  JUDGE: "required",
+  JUDGE_CACHE: "off",
+  OPENAI_API_KEY: "test-key",
+  OPENAI_TIMEOUT_MS: "10000",
+};
 
 let fake: FakeOpenAI;
 
@@ -34,7 +40,16 @@ function writeFlowSuite(dir: string, prefix: string, count: number, turns?: numb
   const scenarios = join(dir, `${prefix}-scenarios`);
   mkdirSync(scenarios);
   const scenario = readBasicFlow();
-  const played = turns === undefined ? scenario : { ...scenario, turns: scenario.turns.slice(0, turns), finalState: undefined, finalExecution: undefined, finalChildren: undefined };
+  const played =
+    turns === undefined
+      ? scenario
+      : {
+          ...scenario,
+          turns: scenario.turns.slice(0, turns),
+          finalState: undefined,
+          finalExecution: undefined,
+          finalChildren: undefined,
+        };
   for (let n = 1; n <= count; n++) writeScenario(scenarios, `${prefix}${n}`, played);
   // The run's own artifacts folder (run-specs runs in `dir`), so its conversations are in the run's results.
   return writeFlowSpec(dir, prefix, scenarios, join(dir, "test", ".tmp"));
@@ -47,7 +62,13 @@ function conversationsIn(dir: string): ConversationResult[] {
 
 /** run-specs in `dir`, so the run's own results and page go to `dir`'s test/.tmp, never the user's. */
 function runSpecs(dir: string, specs: string[], env: Record<string, string>, signal: AbortSignal) {
-  return runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...specs, "--test-reporter=tap"], { ...LIVE, OPENAI_BASE_URL: fake.baseURL, ...env }, signal, dir);
+  return runCommand(
+    process.execPath,
+    [join(ROOT, "src", "cli", "run-specs.mjs"), ...specs, "--test-reporter=tap"],
+    { ...LIVE, OPENAI_BASE_URL: fake.baseURL, ...env },
+    signal,
+    dir,
+  );
 }
 
 /** run-specs's summary line for the fake provider. */
@@ -65,14 +86,22 @@ test("8 conversations in flight over two specs never have more than OPENAI_MAX_I
   fake.delayMs = 40;
   t.after(() => (fake.delayMs = 0));
   const specs = [writeFlowSuite(dir.path, "a", 4), writeFlowSuite(dir.path, "b", 4)];
-  const run = await runSpecs(dir.path, [...specs, "--test-concurrency=2"], { FLOW_CONCURRENCY: "8", OPENAI_MAX_INFLIGHT: "4" }, t.signal);
+  const run = await runSpecs(
+    dir.path,
+    [...specs, "--test-concurrency=2"],
+    { FLOW_CONCURRENCY: "8", OPENAI_MAX_INFLIGHT: "4" },
+    t.signal,
+  );
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /^# fail 0$/m);
   assert.match(run.stdout, /^# skipped 0$/m);
   assert.equal(fake.requests.length, 8 * REQUESTS_PER_CONVERSATION);
   assert.ok(fake.maxInFlight <= 4, `the server had ${fake.maxInFlight} requests open at once`);
   assert.ok(fake.maxInFlight >= 2, "the conversations were played one request at a time, not in parallel");
-  assert.equal(providerLine(run.stdout), `provider ${new URL(fake.baseURL).origin}: ${8 * REQUESTS_PER_CONVERSATION} requests, at most ${fake.maxInFlight} in flight, 0 SDK retries`);
+  assert.equal(
+    providerLine(run.stdout),
+    `provider ${new URL(fake.baseURL).origin}: ${8 * REQUESTS_PER_CONVERSATION} requests, at most ${fake.maxInFlight} in flight, 0 SDK retries`,
+  );
   assert.match(run.stdout, /^conversations: 8 played, at most \d at once$/m);
 });
 
@@ -95,7 +124,12 @@ test("every third request answered 429 with Retry-After: 0.2 still ends green, t
   assert.equal(firstTries, 3 * REQUESTS_PER_CONVERSATION);
   assert.equal(refused, REQUESTS_PER_CONVERSATION);
   const origin = new URL(fake.baseURL).origin.replaceAll(".", "\\.");
-  assert.match(providerLine(run.stdout), new RegExp(`^provider ${origin}: ${firstTries + refused} requests, at most \\d+ in flight, ${refused} SDK retries, ${refused} pauses after a 429$`));
+  assert.match(
+    providerLine(run.stdout),
+    new RegExp(
+      `^provider ${origin}: ${firstTries + refused} requests, at most \\d+ in flight, ${refused} SDK retries, ${refused} pauses after a 429$`,
+    ),
+  );
 });
 
 test("FLOW_MAX_TOKENS: once the run has used its budget no new conversation starts, and each not started is skipped saying why", async (t) => {
@@ -111,13 +145,29 @@ test("FLOW_MAX_TOKENS: once the run has used its budget no new conversation star
   const used = REQUESTS_PER_CONVERSATION * 120;
   const reason = `FLOW_MAX_TOKENS=1000 was reached (${used} tokens used), so this conversation was not started`;
   // Two conversations not started: each of their tests (start, 6 turns, 5 judges, final) skipped with the reason.
-  assert.equal(run.stdout.split("\n").filter((line) => /^\s*ok \d+ - /.test(line) && line.endsWith(`# SKIP ${reason}`)).length, 2 * 13);
+  assert.equal(
+    run.stdout.split("\n").filter((line) => /^\s*ok \d+ - /.test(line) && line.endsWith(`# SKIP ${reason}`)).length,
+    2 * 13,
+  );
   assert.match(run.stdout, /^# skipped 26$/m);
   const lines = run.stdout.split("\n");
-  assert.ok(lines.includes(`tokens BasicFlow: t1: ${used} (${REQUESTS_PER_CONVERSATION * 100} in, ${REQUESTS_PER_CONVERSATION * 20} out)`), run.stdout);
+  assert.ok(
+    lines.includes(
+      `tokens BasicFlow: t1: ${used} (${REQUESTS_PER_CONVERSATION * 100} in, ${REQUESTS_PER_CONVERSATION * 20} out)`,
+    ),
+    run.stdout,
+  );
   const cost = ((REQUESTS_PER_CONVERSATION * 100 * 1 + REQUESTS_PER_CONVERSATION * 20 * 2) / 1e6).toFixed(4);
-  assert.ok(lines.includes(`tokens in total: ${used} (${REQUESTS_PER_CONVERSATION * 100} in, ${REQUESTS_PER_CONVERSATION * 20} out); estimated cost $${cost}`), run.stdout);
-  assert.ok(lines.includes("conversations: 1 played, at most 1 at once, 2 not started (FLOW_MAX_TOKENS reached)"), run.stdout);
+  assert.ok(
+    lines.includes(
+      `tokens in total: ${used} (${REQUESTS_PER_CONVERSATION * 100} in, ${REQUESTS_PER_CONVERSATION * 20} out); estimated cost $${cost}`,
+    ),
+    run.stdout,
+  );
+  assert.ok(
+    lines.includes("conversations: 1 played, at most 1 at once, 2 not started (FLOW_MAX_TOKENS reached)"),
+    run.stdout,
+  );
 });
 
 test("--repeat 3 plays the three copies of a conversation at once, and each turn's pass rate and score spread count all of them", async (t) => {
@@ -125,11 +175,19 @@ test("--repeat 3 plays the three copies of a conversation at once, and each turn
   t.after(dir.remove);
   fake.delayMs = 20;
   t.after(() => (fake.delayMs = 0));
-  const run = await runSpecs(dir.path, [writeFlowSuite(dir.path, "p", 1), "--repeat", "3"], { FLOW_CONCURRENCY: "3" }, t.signal);
+  const run = await runSpecs(
+    dir.path,
+    [writeFlowSuite(dir.path, "p", 1), "--repeat", "3"],
+    { FLOW_CONCURRENCY: "3" },
+    t.signal,
+  );
   assert.equal(run.code, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /^# Subtest: BasicFlow: p1 × 3$/m);
   assert.match(run.stdout, /^\s*# turn 2 'name accepted': passed 3 of 3 runs \(100%\)$/m);
-  assert.match(run.stdout, /^\s*# the judge of turn 2 'name accepted': passed 3 of 3 runs \(100%\); judge scores min 0\.90, median 0\.90, max 0\.90$/m);
+  assert.match(
+    run.stdout,
+    /^\s*# the judge of turn 2 'name accepted': passed 3 of 3 runs \(100%\); judge scores min 0\.90, median 0\.90, max 0\.90$/m,
+  );
   // The three are asked for when the suite is defined, long before any of them ends.
   assert.ok(run.stdout.split("\n").includes("conversations: 3 played, at most 3 at once"), run.stdout);
 });

@@ -4,7 +4,11 @@ import { RunArbiter, type Grant, type HoldSpec } from "../../../src/testing/limi
 
 /** Asks for a slot; `granted` is set once held, `release` gives it back (or withdraws the ask). */
 function ask(arbiter: RunArbiter, spec: HoldSpec) {
-  const slot: { granted: Grant | undefined; release: () => void; held: Promise<Grant> } = { granted: undefined, release: () => undefined, held: Promise.resolve({}) };
+  const slot: { granted: Grant | undefined; release: () => void; held: Promise<Grant> } = {
+    granted: undefined,
+    release: () => undefined,
+    held: Promise.resolve({}),
+  };
   slot.held = new Promise((resolve) => {
     slot.release = arbiter.hold(spec, (grant) => {
       slot.granted = grant;
@@ -15,30 +19,53 @@ function ask(arbiter: RunArbiter, spec: HoldSpec) {
 }
 
 const conversation = (limit: number, maxTokens?: number): HoldSpec => ({ kind: "conversation", limit, maxTokens });
-const request = (limit: number, extra: Partial<Extract<HoldSpec, { kind: "request" }>> = {}): HoldSpec => ({ kind: "request", key: "http://127.0.0.1:1", limit, ...extra });
+const request = (limit: number, extra: Partial<Extract<HoldSpec, { kind: "request" }>> = {}): HoldSpec => ({
+  kind: "request",
+  key: "http://127.0.0.1:1",
+  limit,
+  ...extra,
+});
 
 test("at most `limit` conversations are held at once, the next of equal weight granted first come first served as one is given back", () => {
   const arbiter = new RunArbiter();
   const slots = [1, 2, 3, 4].map(() => ask(arbiter, conversation(2)));
-  assert.deepEqual(slots.map((slot) => slot.granted !== undefined), [true, true, false, false]);
+  assert.deepEqual(
+    slots.map((slot) => slot.granted !== undefined),
+    [true, true, false, false],
+  );
   slots[0]!.release();
-  assert.deepEqual(slots.map((slot) => slot.granted !== undefined), [true, true, true, false]);
+  assert.deepEqual(
+    slots.map((slot) => slot.granted !== undefined),
+    [true, true, true, false],
+  );
   slots[3]!.release();
   slots[1]!.release();
   slots[2]!.release();
-  assert.deepEqual(arbiter.summary().conversations, { key: "conversations", granted: 3, maxActive: 2, retries: 0, pauses: 0, skipped: 0 });
+  assert.deepEqual(arbiter.summary().conversations, {
+    key: "conversations",
+    granted: 3,
+    maxActive: 2,
+    retries: 0,
+    pauses: 0,
+    skipped: 0,
+  });
 });
 
 test("requests to one provider are held to their limit, with the SDK's retries counted; another provider has its own", () => {
   const arbiter = new RunArbiter();
   const first = [ask(arbiter, request(1)), ask(arbiter, request(1, { retry: true }))];
   const other = ask(arbiter, request(1, { key: "http://127.0.0.1:2" }));
-  assert.deepEqual([...first, other].map((slot) => slot.granted !== undefined), [true, false, true]);
+  assert.deepEqual(
+    [...first, other].map((slot) => slot.granted !== undefined),
+    [true, false, true],
+  );
   first[0]!.release();
   assert.ok(first[1]!.granted);
   for (const slot of [...first, other]) slot.release();
   assert.deepEqual(
-    arbiter.summary().providers.map((provider) => [provider.key, provider.granted, provider.maxActive, provider.retries]),
+    arbiter
+      .summary()
+      .providers.map((provider) => [provider.key, provider.granted, provider.maxActive, provider.retries]),
     [
       ["http://127.0.0.1:1", 2, 1, 1],
       ["http://127.0.0.1:2", 1, 1, 0],
@@ -62,7 +89,10 @@ test("after a 429's pause no request to that provider is granted until the pause
 test("OPENAI_MAX_RPM: no more requests start in a minute than it allows; an ask withdrawn leaves nothing waiting", () => {
   const arbiter = new RunArbiter();
   const slots = [1, 2, 3].map(() => ask(arbiter, request(8, { rpm: 2 })));
-  assert.deepEqual(slots.map((slot) => slot.granted !== undefined), [true, true, false]);
+  assert.deepEqual(
+    slots.map((slot) => slot.granted !== undefined),
+    [true, true, false],
+  );
   slots[0]!.release();
   assert.equal(slots[2]!.granted, undefined, "a slot given back does not make room within the minute");
   for (const slot of slots) slot.release();
@@ -75,7 +105,9 @@ test("once the tokens used reach FLOW_MAX_TOKENS, a conversation asked for is gr
   const waiting = ask(arbiter, conversation(1, 100));
   arbiter.note({ kind: "tokens", scenario: "BasicFlow: a", input: 90, output: 20, price: { input: 1, output: 2 } });
   first.release();
-  assert.deepEqual(waiting.granted, { skip: "FLOW_MAX_TOKENS=100 was reached (110 tokens used), so this conversation was not started" });
+  assert.deepEqual(waiting.granted, {
+    skip: "FLOW_MAX_TOKENS=100 was reached (110 tokens used), so this conversation was not started",
+  });
   assert.deepEqual(ask(arbiter, conversation(1, 100)).granted?.skip !== undefined, true);
   const summary = arbiter.summary();
   assert.deepEqual(summary.tokens, [{ scenario: "BasicFlow: a", input: 90, output: 20 }]);

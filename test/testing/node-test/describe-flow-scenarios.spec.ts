@@ -31,7 +31,13 @@ function run(): Promise<ChildRun> {
 
 /** The spec narrowed to `paths`, as `npm run test:flows -- <paths>` narrows a run: through run-specs, in the test's folder. */
 function runOn(paths: string[]): Promise<ChildRun> {
-  return runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), spec, ...paths, "--test-reporter=tap"], {}, undefined, dir.path);
+  return runCommand(
+    process.execPath,
+    [join(ROOT, "src", "cli", "run-specs.mjs"), spec, ...paths, "--test-reporter=tap"],
+    {},
+    undefined,
+    dir.path,
+  );
 }
 
 before(async () => {
@@ -39,7 +45,10 @@ before(async () => {
   scenarios = join(dir.path, "our-scenarios");
   writeJson("relay.scenario.json", { flowName: "RelayFlow", tags: ["smoke"], turns: relayTurns("top") });
   writeJson("team/deep/nested.scenario.json", { flowName: "RelayFlow", turns: relayTurns("nested") });
-  writeJson("clock.scenario.json", { flowName: "ClockFlow", turns: [{ label: "tick", input: "now?", expectedActiveStep: "ClockStep" }] });
+  writeJson("clock.scenario.json", {
+    flowName: "ClockFlow",
+    turns: [{ label: "tick", input: "now?", expectedActiveStep: "ClockStep" }],
+  });
   spec = join(dir.path, "relay-flow.spec.ts");
   const from = (path: string) => JSON.stringify(join(ROOT, path));
   writeFileSync(
@@ -75,7 +84,8 @@ describe("a scenarios folder with valid files at any depth", () => {
   test("runs every file of the flow, nested ones too, each as a suite named by its path under the folder", () => {
     assert.equal(child.code, 0, child.stdout + child.stderr);
     const results = tapResults(child.stdout);
-    for (const suite of ["RelayFlow: relay", "RelayFlow: team/deep/nested"]) assert.equal(result(results, suite).ok, true, suite);
+    for (const suite of ["RelayFlow: relay", "RelayFlow: team/deep/nested"])
+      assert.equal(result(results, suite).ok, true, suite);
     assert.equal(result(results, "2. nested ends").ok, true);
   });
 
@@ -91,7 +101,14 @@ describe("checks in code apply to the scenarios they are scoped to", () => {
     const child = await run();
     assert.equal(child.code, 0, child.stdout + child.stderr);
     const seen = readFileSync(notes, "utf8").trim().split("\n").sort();
-    assert.deepEqual(seen, ["every scenario's turn", "every scenario's turn", "every scenario's turn", "every scenario's turn", "nested", "smoke"]);
+    assert.deepEqual(seen, [
+      "every scenario's turn",
+      "every scenario's turn",
+      "every scenario's turn",
+      "every scenario's turn",
+      "nested",
+      "smoke",
+    ]);
   });
 });
 
@@ -118,7 +135,10 @@ describe("files that cannot run are failing tests that name them", () => {
   test("a file that is not JSON fails naming the file, the line and the column", () => {
     const found = result(tapResults(child.stdout), `${broken[0]} is a valid scenario`);
     assert.equal(found.ok, false);
-    assert.match(found.error ?? "", /is not a valid scenario \(1 problem\); no turn was run:\n- the file is not valid JSON at line 2, column 1: /);
+    assert.match(
+      found.error ?? "",
+      /is not a valid scenario \(1 problem\); no turn was run:\n- the file is not valid JSON at line 2, column 1: /,
+    );
   });
 
   test("a misspelled flowName fails naming the file and the flow it likely meant", () => {
@@ -130,7 +150,12 @@ describe("files that cannot run are failing tests that name them", () => {
   test("a scenario-like JSON file without the .scenario.json suffix fails with the rename; other JSON is left alone", () => {
     const found = result(tapResults(child.stdout), `${broken[2]} is named as a scenario`);
     assert.equal(found.ok, false);
-    assert.match(found.error ?? "", new RegExp(`rename it to ${broken[2]!.replace(/\.json$/, ".scenario.json").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\\.$`));
+    assert.match(
+      found.error ?? "",
+      new RegExp(
+        `rename it to ${broken[2]!.replace(/\.json$/, ".scenario.json").replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}\\.$`,
+      ),
+    );
     assert.doesNotMatch(child.stdout, /data\.json/);
   });
 
@@ -150,7 +175,10 @@ test("scenario paths given to the run narrow it to the files and folders they na
 test("a failing turn's message starts at the scenario file and the line of that turn", async () => {
   const file = writeJson("wrong/step.scenario.json", {
     flowName: "RelayFlow",
-    turns: [{ label: "greets", input: "hello", expectedActiveStep: "FarewellStep" }, { label: "wrong step", input: "bye", expectedActiveStep: "GreetStep" }],
+    turns: [
+      { label: "greets", input: "hello", expectedActiveStep: "FarewellStep" },
+      { label: "wrong step", input: "bye", expectedActiveStep: "GreetStep" },
+    ],
   });
   try {
     const child = await runOn([file]);
@@ -159,7 +187,12 @@ test("a failing turn's message starts at the scenario file and the line of that 
     assert.equal(found.ok, false);
     const [first] = (found.error ?? "").split("\n");
     assert.equal(turnLocation(file, "wrong step", dir.path), `${relative(dir.path, file)}:10`);
-    assert.match(first!, new RegExp(`^${turnLocation(file, "wrong step", dir.path).replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: turn 2 'wrong step': expected active step GreetStep, stored FarewellStep`));
+    assert.match(
+      first!,
+      new RegExp(
+        `^${turnLocation(file, "wrong step", dir.path).replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: turn 2 'wrong step': expected active step GreetStep, stored FarewellStep`,
+      ),
+    );
     assert.match(child.stdout, /name: 'ScenarioFailure'/);
     assert.doesNotMatch(child.stdout, /operator: 'fail'/);
   } finally {
@@ -184,7 +217,10 @@ test("checks for a scenario name or a tag that no file of the flow has fail, nam
   assert.equal(result(results, 'RelayFlow: the checks for "renamed-away" have a scenario').ok, false);
   assert.equal(result(results, 'RelayFlow: the checks for the tag "nightly" have a scenario').ok, false);
   // Messages quoting both kinds of quotes are quoted with backticks in TAP, which tapResults does not read.
-  assert.match(child.stdout, /no RelayFlow scenario file under .* has that name; the names are relay, team\/deep\/nested\. Rename the key/);
+  assert.match(
+    child.stdout,
+    /no RelayFlow scenario file under .* has that name; the names are relay, team\/deep\/nested\. Rename the key/,
+  );
   assert.match(child.stdout, /no RelayFlow scenario under .* carries it; the tags are smoke\./);
 });
 
@@ -232,9 +268,16 @@ test("repeat above 1 under FLOW_MODEL=record is one failing test instead of runs
     ].join("\n"),
   );
   // A key and a loopback provider that is never reached: the suite is refused before any target starts.
-  const child = await runNode(["--import", "tsx", "--test", "--test-reporter=tap", other], { FLOW_MODEL: "record", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "http://127.0.0.1:9" });
+  const child = await runNode(["--import", "tsx", "--test", "--test-reporter=tap", other], {
+    FLOW_MODEL: "record",
+    OPENAI_API_KEY: "sk-test",
+    OPENAI_BASE_URL: "http://127.0.0.1:9",
+  });
   assert.equal(child.code, 1, child.stdout);
   const refused = result(tapResults(child.stdout), "RelayFlow: relay × 2 is recorded once");
   assert.equal(refused.ok, false);
-  assert.match(refused.error ?? "", /repeat: 2 would write it 2 times\. Record once, then repeat with FLOW_MODEL=live or replay\./);
+  assert.match(
+    refused.error ?? "",
+    /repeat: 2 would write it 2 times\. Record once, then repeat with FLOW_MODEL=live or replay\./,
+  );
 });

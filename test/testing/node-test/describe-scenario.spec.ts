@@ -31,7 +31,18 @@ interface ChildRun {
 /** Runs `node <args>` in the project folder, without this runner's test context or a target of its own; `extra` is added to its environment. */
 function runNode(args: string[], extra: Record<string, string> = {}, cwd = ROOT): Promise<ChildRun> {
   const env = { ...process.env };
-  for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "SQLITE_PATH", "SESSION_STORE", "FLOW_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL", "JUDGE", "FLOW_REPEAT"]) delete env[name];
+  for (const name of [
+    "NODE_TEST_CONTEXT",
+    "FLOW_BASE_URL",
+    "SQLITE_PATH",
+    "SESSION_STORE",
+    "FLOW_MODEL",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "JUDGE",
+    "FLOW_REPEAT",
+  ])
+    delete env[name];
   Object.assign(env, extra);
   const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
@@ -75,7 +86,8 @@ function tapResults(tap: string): Map<string, TapResult> {
       if (!key) continue;
       const indent = key[1]!.length;
       const block: string[] = [];
-      for (let j = i + 1; j < lines.length && /^\s*/.exec(lines[j]!)![0].length > indent; j++) block.push(lines[j]!.slice(indent + 2));
+      for (let j = i + 1; j < lines.length && /^\s*/.exec(lines[j]!)![0].length > indent; j++)
+        block.push(lines[j]!.slice(indent + 2));
       error = block.join("\n");
       break;
     }
@@ -90,10 +102,12 @@ function result(results: Map<string, TapResult>, name: string): TapResult {
   return found;
 }
 
-
 /** The BasicFlow scenario with its third turn expecting WeatherStep, where the flow is on AddressStep. */
 function writeWrongStepScenario(dir: string): string {
-  const scenario = JSON.parse(readFileSync(BASIC_FLOW_FILE, "utf8")) as { $schema?: string; turns: { expectedActiveStep?: string }[] };
+  const scenario = JSON.parse(readFileSync(BASIC_FLOW_FILE, "utf8")) as {
+    $schema?: string;
+    turns: { expectedActiveStep?: string }[];
+  };
   delete scenario.$schema;
   scenario.turns[2]!.expectedActiveStep = "WeatherStep";
   const file = join(dir, "wrong-step.scenario.json");
@@ -123,14 +137,23 @@ test("a scenario whose third turn expects the wrong step fails that turn with th
     );
 
     assert.deepEqual(
-      [START_TEST, "1. name rejected", "2. name accepted"].map((name) => [name, result(results, name).ok, result(results, name).directive]),
+      [START_TEST, "1. name rejected", "2. name accepted"].map((name) => [
+        name,
+        result(results, name).ok,
+        result(results, name).directive,
+      ]),
       [
         [START_TEST, true, undefined],
         ["1. name rejected", true, undefined],
         ["2. name accepted", true, undefined],
       ],
     );
-    for (const name of ["4. bad zip stays", "5. address completes the flow", "6. completed session refuses more", "final state"]) {
+    for (const name of [
+      "4. bad zip stays",
+      "5. address completes the flow",
+      "6. completed session refuses more",
+      "final state",
+    ]) {
       assert.equal(result(results, name).directive, "SKIP turn 3 failed", name);
     }
     for (const name of ["1. name rejected · judge", "2. name accepted · judge"]) {
@@ -158,7 +181,12 @@ test("a scenario whose third turn expects the wrong step fails that turn with th
     const lines = rendered.stdout.split("\n");
     assert.match(lines[0]!, /^BasicFlow · wrong-step \(.*wrong-step\.scenario\.json\) — FAILED \(contract\)$/);
     assert.match(rendered.stdout, /^── 3\. two cities ✗ {2}200 · \d+\.\d ms$/m);
-    assert.ok(lines.includes("   ✗ persisted expectedActiveStep: expected active step WeatherStep, stored AddressStep (runStatus running)"), rendered.stdout);
+    assert.ok(
+      lines.includes(
+        "   ✗ persisted expectedActiveStep: expected active step WeatherStep, stored AddressStep (runStatus running)",
+      ),
+      rendered.stdout,
+    );
     assert.ok(lines.includes("   stored     AddressStep · running · 3 turns"), rendered.stdout);
     assert.ok(lines.includes("── 4. bad zip stays – skipped: turn 3 failed"), rendered.stdout);
     assert.ok(lines.includes("── final state – skipped: turn 3 failed"), rendered.stdout);
@@ -166,12 +194,24 @@ test("a scenario whose third turn expects the wrong step fails that turn with th
     // The run's results render the same conversation the same way, the failed one by default.
     const runResults = JSON.parse(readFileSync(join(artifacts, "run-results.json"), "utf8")) as RunResults;
     assert.equal(runResults.conversations.length, 1);
-    const fromResults = await runNode(["--import", "tsx", "src/cli/transcript.ts", join(artifacts, "run-results.json")]);
+    const fromResults = await runNode([
+      "--import",
+      "tsx",
+      "src/cli/transcript.ts",
+      join(artifacts, "run-results.json"),
+    ]);
     assert.equal(fromResults.code, 0, fromResults.stderr);
     const resultLines = fromResults.stdout.split("\n");
     assert.equal(resultLines[0], lines[0]);
-    for (const line of lines.filter((line) => /^ {3}(✗|stored|user|assistant|key)|^── /.test(line))) assert.ok(resultLines.includes(line), `${line}\n${fromResults.stdout}`);
-    const unknown = await runNode(["--import", "tsx", "src/cli/transcript.ts", join(artifacts, "run-results.json"), "no-such"]);
+    for (const line of lines.filter((line) => /^ {3}(✗|stored|user|assistant|key)|^── /.test(line)))
+      assert.ok(resultLines.includes(line), `${line}\n${fromResults.stdout}`);
+    const unknown = await runNode([
+      "--import",
+      "tsx",
+      "src/cli/transcript.ts",
+      join(artifacts, "run-results.json"),
+      "no-such",
+    ]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /has no conversation "no-such"; it has wrong-step\./);
   } finally {
@@ -208,7 +248,10 @@ test("a name pattern that selects a turn after a failing one fails that turn wit
     assert.equal(run.code, 1, run.stdout + run.stderr);
     const fourth = result(tapResults(run.stdout), "4. bad zip stays");
     assert.equal(fourth.ok, false);
-    assert.match(fourth.error ?? "", /^[^ ]+wrong-step\.scenario\.json:\d+: turn 3 'two cities': expected active step WeatherStep, stored AddressStep \(runStatus running\); response: .* \(played before turn 4, which needs it\)$/m);
+    assert.match(
+      fourth.error ?? "",
+      /^[^ ]+wrong-step\.scenario\.json:\d+: turn 3 'two cities': expected active step WeatherStep, stored AddressStep \(runStatus running\); response: .* \(played before turn 4, which needs it\)$/m,
+    );
     assert.ok(existsSync(join(artifacts, "wrong-step-contract-failure.json")));
   } finally {
     dir.remove();
@@ -221,7 +264,10 @@ test("a spec whose scenario file is invalid fails one test named after the file 
     const file = join(dir.path, "typo.scenario.json");
     writeFileSync(
       file,
-      JSON.stringify({ flowName: "BasicFlow", turns: [{ label: "name accepted", input: "John Wick", expectedActivStep: "WeatherStep" }] }),
+      JSON.stringify({
+        flowName: "BasicFlow",
+        turns: [{ label: "name accepted", input: "John Wick", expectedActivStep: "WeatherStep" }],
+      }),
     );
     const artifacts = join(dir.path, "artifacts");
     mkdirSync(artifacts);
@@ -244,7 +290,9 @@ test("a spec whose scenario file is invalid fails one test named after the file 
 test("a target that serves another version of the flow fails the first test with every place the file names a missing step, and no turn is played", async () => {
   const dir = await tempDir("describe-scenario");
   // An older BasicFlow, before AddressStep: the scenario's turns 3 to 5 and its final state name it.
-  const fake = await FakeChatServer.start({ flows: jsonReply(200, { flows: [{ name: "BasicFlow", steps: ["NameStep", "WeatherStep"] }] }) });
+  const fake = await FakeChatServer.start({
+    flows: jsonReply(200, { flows: [{ name: "BasicFlow", steps: ["NameStep", "WeatherStep"] }] }),
+  });
   try {
     const spec = writeScenarioSpec(dir.path, "older-flow", BASIC_FLOW_FILE, join(dir.path, "artifacts"));
     const run = await runSpec(spec, [], { FLOW_BASE_URL: fake.url });
@@ -264,8 +312,14 @@ test("a target that serves another version of the flow fails the first test with
         `finalChildren[1].parentStep: ${missing}`,
       ].join("\n"),
     );
-    const why = "SKIP the target does not serve this scenario's flow as the file expects; the first test has the problems";
-    for (const name of ["1. name rejected", "1. name rejected · judge", "6. completed session refuses more", "final state"]) {
+    const why =
+      "SKIP the target does not serve this scenario's flow as the file expects; the first test has the problems";
+    for (const name of [
+      "1. name rejected",
+      "1. name rejected · judge",
+      "6. completed session refuses more",
+      "final state",
+    ]) {
       assert.equal(result(results, name).directive, why, name);
     }
     assert.deepEqual(fake.requests, [], "no chat request reached the server");
@@ -289,7 +343,10 @@ test("a target that never answers fails the first test once FLOW_TURN_TIMEOUT_MS
       result(results, START_TEST).error,
       `GET ${url}/ai/flows gave no whole answer within 300 ms (FLOW_TURN_TIMEOUT_MS); the server may be stuck, or a live turn slower than that: raise FLOW_TURN_TIMEOUT_MS if so.`,
     );
-    assert.equal(result(results, "1. name rejected").directive, "SKIP the target does not serve this scenario's flow as the file expects; the first test has the problems");
+    assert.equal(
+      result(results, "1. name rejected").directive,
+      "SKIP the target does not serve this scenario's flow as the file expects; the first test has the problems",
+    );
   } finally {
     const closed = new Promise<void>((resolvePromise) => silent.close(() => resolvePromise()));
     silent.closeAllConnections();
@@ -306,14 +363,21 @@ test("FLOW_HEADERS go with the first test's GET /ai/flows and with every turn, a
   try {
     const artifacts = join(dir.path, "artifacts");
     const spec = writeScenarioSpec(dir.path, "with-headers", BASIC_FLOW_FILE, artifacts);
-    const run = await runSpec(spec, [], { FLOW_BASE_URL: fake.url, FLOW_HEADERS: JSON.stringify({ Authorization: "Bearer s3cret-token", "X-Tenant": "acme" }) });
+    const run = await runSpec(spec, [], {
+      FLOW_BASE_URL: fake.url,
+      FLOW_HEADERS: JSON.stringify({ Authorization: "Bearer s3cret-token", "X-Tenant": "acme" }),
+    });
     assert.equal(run.code, 1, run.stderr);
     // The flow is served; without SQLITE_PATH the target's store cannot be read, which is a skip.
-    assert.match(result(tapResults(run.stdout), START_TEST).directive ?? "", /^SKIP FLOW_BASE_URL is set but SQLITE_PATH is not/);
+    assert.match(
+      result(tapResults(run.stdout), START_TEST).directive ?? "",
+      /^SKIP FLOW_BASE_URL is set but SQLITE_PATH is not/,
+    );
     const [listing, ...chats] = fake.received;
     assert.deepEqual([listing?.method, listing?.url], ["GET", "/ai/flows"]);
     assert.ok(chats.length > 0 && chats.every(({ method, url }) => method === "POST" && url === "/ai/chat"));
-    for (const { headers } of fake.received) assert.deepEqual([headers["authorization"], headers["x-tenant"]], ["Bearer s3cret-token", "acme"]);
+    for (const { headers } of fake.received)
+      assert.deepEqual([headers["authorization"], headers["x-tenant"]], ["Bearer s3cret-token", "acme"]);
     // Turn 3 fails on the echo; the transcript is named after the scenario file.
     const transcript = readFileSync(join(artifacts, "basic-flow-contract-failure.json"), "utf8");
     assert.doesNotMatch(transcript, /s3cret-token|acme/);
@@ -327,11 +391,20 @@ test("FLOW_HEADERS go with the first test's GET /ai/flows and with every turn, a
 test("with FLOW_REPEAT=2 each turn, judge and the final state is one test over both runs, saying how often it passed", async () => {
   const dir = await tempDir("describe-scenario");
   try {
-    const run = await runSpec(writeScenarioSpec(dir.path, "repeated", BASIC_FLOW_FILE, join(dir.path, "artifacts")), [], { FLOW_REPEAT: "2" });
+    const run = await runSpec(
+      writeScenarioSpec(dir.path, "repeated", BASIC_FLOW_FILE, join(dir.path, "artifacts")),
+      [],
+      { FLOW_REPEAT: "2" },
+    );
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const results = tapResults(run.stdout);
     assert.match(run.stdout, /# Subtest: BasicFlow: basic-flow × 2\n/);
-    for (const name of ["1. name rejected", "5. address completes the flow", "6. completed session refuses more", "final state"]) {
+    for (const name of [
+      "1. name rejected",
+      "5. address completes the flow",
+      "6. completed session refuses more",
+      "final state",
+    ]) {
       assert.deepEqual([result(results, name).ok, result(results, name).directive], [true, undefined], name);
     }
     assert.match(run.stdout, /# turn 1 'name rejected': passed 2 of 2 runs \(100%\)/);
@@ -344,12 +417,19 @@ test("with FLOW_REPEAT=2 each turn, judge and the final state is one test over b
 test("with FLOW_REPEAT=2 a turn that fails in both runs fails with each run's reason, and what both runs skipped after it is skipped", async () => {
   const dir = await tempDir("describe-scenario");
   try {
-    const run = await runSpec(writeScenarioSpec(dir.path, "repeated-wrong-step", writeWrongStepScenario(dir.path), join(dir.path, "artifacts")), [], { FLOW_REPEAT: "2" });
+    const run = await runSpec(
+      writeScenarioSpec(dir.path, "repeated-wrong-step", writeWrongStepScenario(dir.path), join(dir.path, "artifacts")),
+      [],
+      { FLOW_REPEAT: "2" },
+    );
     assert.equal(run.code, 1, run.stdout + run.stderr);
     const results = tapResults(run.stdout);
     const third = result(results, "3. two cities");
     assert.equal(third.ok, false);
-    assert.match(third.error ?? "", /^[^ ]+\.scenario\.json:\d+: turn 3 'two cities' passed in 0 of 2 runs, below the pass rate 1 \(FLOW_PASS_RATE\): run 1: .*expected active step WeatherStep, stored AddressStep.*; run 2: /);
+    assert.match(
+      third.error ?? "",
+      /^[^ ]+\.scenario\.json:\d+: turn 3 'two cities' passed in 0 of 2 runs, below the pass rate 1 \(FLOW_PASS_RATE\): run 1: .*expected active step WeatherStep, stored AddressStep.*; run 2: /,
+    );
     for (const name of ["4. bad zip stays", "6. completed session refuses more", "final state"]) {
       assert.equal(result(results, name).directive, "SKIP turn 3 failed", name);
     }

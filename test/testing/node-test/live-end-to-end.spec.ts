@@ -55,24 +55,40 @@ test("FLOW_MODEL=live drives a flow suite through the server: every turn and eve
   );
   assert.equal(run.code, 0, run.stdout + run.stderr);
   const results = tapResults(run.stdout);
-  for (const name of ["the target starts, serves the flow, and the persisted contract can be checked", ...TURN_TESTS, ...JUDGE_TESTS, "final state"]) {
+  for (const name of [
+    "the target starts, serves the flow, and the persisted contract can be checked",
+    ...TURN_TESTS,
+    ...JUDGE_TESTS,
+    "final state",
+  ]) {
     assert.deepEqual(result(results, name), { ok: true, directive: undefined, error: undefined }, name);
   }
   for (const name of ["1. placeholder refused", "1. placeholder refused · judge", "2. real name accepted"]) {
-    assert.equal(run.stdout.match(new RegExp(`^\\s*ok \\d+ - ${name.replace(".", "\\.")}$`, "gm"))?.length, 5, `${name}, once per case of the placeholder-names scenario`);
+    assert.equal(
+      run.stdout.match(new RegExp(`^\\s*ok \\d+ - ${name.replace(".", "\\.")}$`, "gm"))?.length,
+      5,
+      `${name}, once per case of the placeholder-names scenario`,
+    );
   }
   assert.match(run.stdout, /^# skipped 0$/m);
   assert.match(run.stdout, /^# fail 0$/m);
   // A summary per suite: the five cases of the placeholder-names scenario (one judged turn each), then the whole conversation.
   assert.deepEqual(judgeSummaries(run.stdout), [
-    ...Array.from({ length: 5 }, () => "judge: 1 calls made, 0 cached, 0 replayed; 120 tokens (100 prompt, 20 completion)"),
+    ...Array.from(
+      { length: 5 },
+      () => "judge: 1 calls made, 0 cached, 0 replayed; 120 tokens (100 prompt, 20 completion)",
+    ),
     "judge: 5 calls made, 0 cached, 0 replayed; 600 tokens (500 prompt, 100 completion)",
   ]);
 
   const judge = fake.requests.filter((request) => request.response_format?.type === "json_object");
   const model = fake.requests.filter((request) => request.response_format === undefined);
   assert.equal(judge.length, 10);
-  assert.equal(model.length, 14 + 5 * MODEL_CALLS_PER_CASE, "BasicFlow's five answered turns make 14 model calls, as its cassette records, and each placeholder case its own");
+  assert.equal(
+    model.length,
+    14 + 5 * MODEL_CALLS_PER_CASE,
+    "BasicFlow's five answered turns make 14 model calls, as its cassette records, and each placeholder case its own",
+  );
   assert.ok(model.every((request) => request.model === "gpt-4o-mini" && request.messages[0]?.role === "system"));
   assert.ok(judge.every((request) => request.model === "gpt-4o" && request.temperature === 0));
 });

@@ -48,10 +48,24 @@ test("with FLOW_CONCURRENCY=3 each scenario's tests are reported together and in
   // TAP announces each test as it reports it: suites one after another, each test in its place.
   const announced = [...run.stdout.matchAll(/^\s*# Subtest: (.+)$/gm)].map((match) => match[1]!);
   assert.deepEqual(announced, ["BasicFlow: one", ...TESTS, "BasicFlow: three", ...TESTS, "BasicFlow: two", ...TESTS]);
-  const results = [...run.stdout.matchAll(/^ {4}(not ok|ok) \d+ - (.+?)(?: # (SKIP.*))?$/gm)].map((match) => `${match[1]} ${match[2]}${match[3] ? ` # ${match[3]}` : ""}`);
+  const results = [...run.stdout.matchAll(/^ {4}(not ok|ok) \d+ - (.+?)(?: # (SKIP.*))?$/gm)].map(
+    (match) => `${match[1]} ${match[2]}${match[3] ? ` # ${match[3]}` : ""}`,
+  );
   const off = "SKIP JUDGE=off, so expectedResponse is not graded";
   const two = results.slice(2 * TESTS.length);
-  assert.deepEqual(two.slice(0, 5), [`ok ${TESTS[0]}`, `ok ${TESTS[1]}`, `ok ${TESTS[2]} # ${off}`, `not ok ${TESTS[3]}`, `ok ${TESTS[4]} # SKIP turn 2 failed its contracts`]);
-  assert.deepEqual(two.slice(5), TESTS.slice(5).map((name) => `ok ${name} # SKIP turn 2 failed`));
-  assert.ok(results.slice(0, 2 * TESTS.length).every((line) => line.startsWith("ok ")), results.join("\n"));
+  assert.deepEqual(two.slice(0, 5), [
+    `ok ${TESTS[0]}`,
+    `ok ${TESTS[1]}`,
+    `ok ${TESTS[2]} # ${off}`,
+    `not ok ${TESTS[3]}`,
+    `ok ${TESTS[4]} # SKIP turn 2 failed its contracts`,
+  ]);
+  assert.deepEqual(
+    two.slice(5),
+    TESTS.slice(5).map((name) => `ok ${name} # SKIP turn 2 failed`),
+  );
+  assert.ok(
+    results.slice(0, 2 * TESTS.length).every((line) => line.startsWith("ok ")),
+    results.join("\n"),
+  );
 });

@@ -4,7 +4,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
 import type { SessionDocument } from "../../../src/engine/session-document.ts";
-import { addToCoverage, coverageInOrder, mergeCoverage, reachOf, type FlowCoverage } from "../../../src/testing/report/flow-coverage.ts";
+import {
+  addToCoverage,
+  coverageInOrder,
+  mergeCoverage,
+  reachOf,
+  type FlowCoverage,
+} from "../../../src/testing/report/flow-coverage.ts";
 import { loadScenario, runScenario, startScenarioTarget } from "../../../src/testing/index.ts";
 import { BasicFlow, basicFlowEntry } from "../../fixtures/flows/index.ts";
 import { fixtureScenario } from "../../support/fixture-scenario.ts";
@@ -17,7 +23,9 @@ const ROOT = resolve(import.meta.dirname, "..", "..", "..");
 
 /** The BasicFlow scenario cut to its first `turns` turns, written to `dir`, without final expectations. */
 function firstTurns(dir: string, turns: number): string {
-  const scenario = JSON.parse(readFileSync(fixtureScenario("basic-flow"), "utf8")) as Record<string, unknown> & { turns: unknown[] };
+  const scenario = JSON.parse(readFileSync(fixtureScenario("basic-flow"), "utf8")) as Record<string, unknown> & {
+    turns: unknown[];
+  };
   for (const key of ["$schema", "finalState", "finalExecution", "finalChildren"]) delete scenario[key];
   scenario.turns = scenario.turns.slice(0, turns);
   const file = join(dir, `first-${turns}.scenario.json`);
@@ -30,7 +38,11 @@ async function storedAfter(turns: number): Promise<SessionDocument> {
   const dir = await tempDir("flow-coverage");
   try {
     const loaded = loadScenario(firstTurns(dir.path, turns), [BasicFlow]);
-    const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: dir.path, env: envWith({ FLOW_BASE_URL: undefined }) });
+    const target = await startScenarioTarget(loaded, {
+      flows: [basicFlowEntry],
+      scratchDir: dir.path,
+      env: envWith({ FLOW_BASE_URL: undefined }),
+    });
     try {
       const played = await collect(runScenario(loaded, target));
       assert.equal(played.outcome, "passed");
@@ -50,14 +62,26 @@ test("coverage lists every step and tool of a flow and its children, and marks w
     BasicFlow: {
       scenarios: 1,
       steps: { NameStep: true, WeatherStep: true, AddressStep: false },
-      tools: { "NameStep.save_name": ["advance", "stay"], "WeatherStep.get_weather": [], "AddressStep.check_address": [] },
+      tools: {
+        "NameStep.save_name": ["advance", "stay"],
+        "WeatherStep.get_weather": [],
+        "AddressStep.check_address": [],
+      },
       transitions: ["NameStep→WeatherStep"],
     },
-    AddressCheck: { childOf: "BasicFlow", scenarios: 0, steps: { NormalizeAddressStep: false }, tools: { "NormalizeAddressStep.normalize_address": [] } },
+    AddressCheck: {
+      childOf: "BasicFlow",
+      scenarios: 0,
+      steps: { NormalizeAddressStep: false },
+      tools: { "NormalizeAddressStep.normalize_address": [] },
+    },
   });
   assert.deepEqual(reachOf(coverage["BasicFlow"]!), {
     reached: "2/3 steps · 1/3 tools",
-    never: ["steps never reached: AddressStep", "tools never called: WeatherStep.get_weather, AddressStep.check_address"],
+    never: [
+      "steps never reached: AddressStep",
+      "tools never called: WeatherStep.get_weather, AddressStep.check_address",
+    ],
   });
   assert.deepEqual(reachOf(coverage["AddressCheck"]!), {
     reached: "0/1 steps · 0/1 tools",
@@ -87,9 +111,14 @@ test("run-specs merges what its processes' scenarios reached into test/.tmp/flow
   try {
     const spec = writeScenarioSpec(dir.path, "first-two", firstTurns(dir.path, 2));
     const env = { ...process.env };
-    for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "FLOW_MODEL", "OPENAI_API_KEY", "FLOW_REPEAT"]) delete env[name];
+    for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "FLOW_MODEL", "OPENAI_API_KEY", "FLOW_REPEAT"])
+      delete env[name];
     // In the test's folder, so what it writes to test/.tmp/ is not written over the project's.
-    const child = spawn(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), spec], { cwd: dir.path, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), spec], {
+      cwd: dir.path,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     const code = await new Promise<number | null>((done) => child.on("close", done));
@@ -99,8 +128,13 @@ test("run-specs merges what its processes' scenarios reached into test/.tmp/flow
     assert.match(summary, /^ {4}AddressCheck +0\/1 steps · 0\/1 tools( · |$)/m);
     // Named on the flow's line, or in its checklist table where a registered flow of that name has one.
     assert.match(summary, /steps never reached: AddressStep|no scenario reached AddressStep/);
-    assert.match(summary, /^results: test\/\.tmp\/run-results\.json \(flow coverage: test\/\.tmp\/flow-coverage\.json\)$/m);
-    const written = JSON.parse(readFileSync(join(dir.path, "test", ".tmp", "flow-coverage.json"), "utf8")) as FlowCoverage;
+    assert.match(
+      summary,
+      /^results: test\/\.tmp\/run-results\.json \(flow coverage: test\/\.tmp\/flow-coverage\.json\)$/m,
+    );
+    const written = JSON.parse(
+      readFileSync(join(dir.path, "test", ".tmp", "flow-coverage.json"), "utf8"),
+    ) as FlowCoverage;
     assert.deepEqual(written["BasicFlow"]!.steps, { NameStep: true, WeatherStep: true, AddressStep: false });
   } finally {
     dir.remove();

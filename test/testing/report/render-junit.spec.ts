@@ -21,7 +21,15 @@ function conversationSaying(text: string): ConversationResult {
     models: {},
     tokens: { model: { input: 0, output: 0 }, judge: { input: 0, output: 0 } },
     turns: [
-      { number: 1, label: text, input: text, outcome: "failed", failure: `line one ${text}\nline two`, checks: [], judge: { outcome: "failed", message: text } },
+      {
+        number: 1,
+        label: text,
+        input: text,
+        outcome: "failed",
+        failure: `line one ${text}\nline two`,
+        checks: [],
+        judge: { outcome: "failed", message: text },
+      },
       { number: 2, label: "next", input: "x", outcome: "skipped", skipReason: text, checks: [] },
     ],
     final: { outcome: "skipped", skipReason: "turn 1 failed", checks: [] },
@@ -43,18 +51,30 @@ function resultsOf(conversations: ConversationResult[]): RunResults {
 
 test("text and attributes escape <, &, > and quotes, and show the control characters XML cannot hold as \\u escapes", () => {
   assert.equal(xmlText(HOSTILE), `a &lt;b&gt; &amp; "c" 'd' \\u0001\\u001b[31m\\u0000 e\\ud800`);
-  assert.equal(xmlAttribute(`${HOSTILE}\n\t`), `a &lt;b&gt; &amp; &quot;c&quot; &apos;d&apos; \\u0001\\u001b[31m\\u0000 e\\ud800&#10;&#9;`);
+  assert.equal(
+    xmlAttribute(`${HOSTILE}\n\t`),
+    `a &lt;b&gt; &amp; &quot;c&quot; &apos;d&apos; \\u0001\\u001b[31m\\u0000 e\\ud800&#10;&#9;`,
+  );
   assert.equal(xmlText("emoji 😀 kept"), "emoji 😀 kept", "a surrogate pair is one character, kept as it is");
 });
 
 test("the JUnit report of hostile names and messages is well-formed XML with a case per turn, judge and final state", () => {
   const xml = renderJunit(resultsOf([conversationSaying(HOSTILE)]));
   assert.deepEqual(wellFormedXml(xml), []);
-  assert.match(xml, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="flowcheck" tests="5" failures="3" errors="0" skipped="2" time="2\.500">/);
-  assert.match(xml, /<failure message="line one a &lt;b&gt; &amp; &quot;c&quot; &apos;d&apos; \\u0001\\u001b\[31m\\u0000 e\\ud800" type="scenario_failed">line one a &lt;b&gt;/);
+  assert.match(
+    xml,
+    /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="flowcheck" tests="5" failures="3" errors="0" skipped="2" time="2\.500">/,
+  );
+  assert.match(
+    xml,
+    /<failure message="line one a &lt;b&gt; &amp; &quot;c&quot; &apos;d&apos; \\u0001\\u001b\[31m\\u0000 e\\ud800" type="scenario_failed">line one a &lt;b&gt;/,
+  );
   assert.match(xml, /<testcase classname="F&lt;low&gt;: a &lt;b&gt;[^"]*" name="1\. a &lt;b&gt;[^"]* · judge"/);
   assert.match(xml, /<testcase [^>]*name="final state"[^>]*><skipped message="turn 1 failed"\/><\/testcase>/);
-  assert.match(xml, /<testsuite name="specs\/broken\.spec\.ts" [^>]*>\n\s*<testcase [^>]*name="specs\/broken\.spec\.ts loads"/);
+  assert.match(
+    xml,
+    /<testsuite name="specs\/broken\.spec\.ts" [^>]*>\n\s*<testcase [^>]*name="specs\/broken\.spec\.ts loads"/,
+  );
 });
 
 test("the XML check this relies on finds what is not well-formed", () => {

@@ -5,7 +5,14 @@ import { renderSummary } from "../../../src/testing/report/render-summary.ts";
 import { RESULTS_VERSION, type ConversationResult, type TurnResult } from "../../../src/testing/report/run-results.ts";
 
 function judgedTurn(outcome: "passed" | "failed", score: number): TurnResult {
-  return { number: 1, label: "greets", input: "hi", outcome: "passed", checks: [], judge: { outcome, score, minScore: 0.75 } };
+  return {
+    number: 1,
+    label: "greets",
+    input: "hi",
+    outcome: "passed",
+    checks: [],
+    judge: { outcome, score, minScore: 0.75 },
+  };
 }
 
 /** Run `index` of 3 of one scenario, its turn graded `score`, its tokens `tokens`. */
@@ -18,7 +25,9 @@ function repeatOf(index: number, turn: TurnResult, tokens: number): Conversation
     repeat: { index, of: 3 },
     outcome: turn.judge?.outcome === "failed" ? "failed" : "passed",
     ran: true,
-    ...(turn.judge?.outcome === "failed" ? { reason: "turn 1 'greets': score 0.40 | below 0.75", kind: "semantic" as const } : {}),
+    ...(turn.judge?.outcome === "failed"
+      ? { reason: "turn 1 'greets': score 0.40 | below 0.75", kind: "semantic" as const }
+      : {}),
     pins: {},
     models: {},
     tokens: { model: { input: tokens, output: 1 }, judge: { input: 0, output: 0 } },
@@ -27,7 +36,11 @@ function repeatOf(index: number, turn: TurnResult, tokens: number): Conversation
 }
 
 test("the job summary gives each turn's pass rate over every run of it (a judge failure counts against it), its judge score spread, tokens per scenario and the failures", () => {
-  const conversations = [repeatOf(1, judgedTurn("passed", 0.9), 10), repeatOf(2, judgedTurn("failed", 0.4), 20), repeatOf(3, judgedTurn("passed", 0.8), 30)];
+  const conversations = [
+    repeatOf(1, judgedTurn("passed", 0.9), 10),
+    repeatOf(2, judgedTurn("failed", 0.4), 20),
+    repeatOf(3, judgedTurn("passed", 0.8), 30),
+  ];
   const summary = renderSummary({
     results: RESULTS_VERSION,
     startedAt: "2025-01-01T00:00:00.000Z",
@@ -41,7 +54,10 @@ test("the job summary gives each turn's pass rate over every run of it (a judge 
   });
   const lines = summary.split("\n");
   assert.equal(lines[0], "## flowcheck: 1 of 3 conversations failed");
-  assert.match(summary, /^Turns 5 passed, 0 failed, 1 skipped · judge 67% of 3 passed · tokens 63 \(model 60 in, 3 out; judge 0 in, 0 out\)$/m);
+  assert.match(
+    summary,
+    /^Turns 5 passed, 0 failed, 1 skipped · judge 67% of 3 passed · tokens 63 \(model 60 in, 3 out; judge 0 in, 0 out\)$/m,
+  );
   assert.match(summary, /^Shards 1\/2, 2\/2 · 2025-01-01T00:00:00\.000Z to 2025-01-01T00:01:00\.000Z$/m);
   assert.ok(lines.includes("| Flow: s | 1. greets | 2 of 3 (67%) | 0.40 / 0.80 / 0.90 |"), summary);
   assert.ok(lines.includes("| Flow: s | 2. ends | 2 of 2 (100%) | – |"), summary);

@@ -18,7 +18,9 @@ test("closing a run writes each conversation still open as far as it went, once,
   const proof: ResultsPartLine = { projectProof: { point: "12", key: "typecheck" } };
   record.add(proof);
   let closings = 0;
-  const open = { closing: (): ResultsPartLine => (closings++, { specNotLoaded: { file: "open.spec.ts", message: "cut short" } }) };
+  const open = {
+    closing: (): ResultsPartLine => (closings++, { specNotLoaded: { file: "open.spec.ts", message: "cut short" } }),
+  };
   const settled = { closing: (): ResultsPartLine => assert.fail("a settled conversation is not written again") };
   record.keepOpen(open);
   record.keepOpen(settled).settle();

@@ -31,7 +31,10 @@ function filesUnder(dir: string): string[] {
 }
 
 /** A pass-through proxy in front of `targetBaseURL` that records the headers of every request. */
-async function recordingProxy(targetBaseURL: string, rewrite?: (headers: http.IncomingHttpHeaders) => http.OutgoingHttpHeaders) {
+async function recordingProxy(
+  targetBaseURL: string,
+  rewrite?: (headers: http.IncomingHttpHeaders) => http.OutgoingHttpHeaders,
+) {
   const target = new URL(targetBaseURL);
   const seen: http.IncomingHttpHeaders[] = [];
   const server = http.createServer((req, res) => {
@@ -39,10 +42,13 @@ async function recordingProxy(targetBaseURL: string, rewrite?: (headers: http.In
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const forward = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, rewrite ? rewrite(answer.headers) : answer.headers);
-        answer.pipe(res);
-      });
+      const forward = http.request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, rewrite ? rewrite(answer.headers) : answer.headers);
+          answer.pipe(res);
+        },
+      );
       forward.on("error", () => res.destroy());
       forward.end(Buffer.concat(chunks));
     });
@@ -61,7 +67,9 @@ async function recordingProxy(targetBaseURL: string, rewrite?: (headers: http.In
   };
 }
 
-test("a failing live run writes its transcript and judge cache and prints its report, and none of them holds the API key or a KEY or TOKEN pin, though the provider got the key", { timeout: 60_000 }, async (t) => {
+test("a failing live run writes its transcript and judge cache and prints its report, and none of them holds the API key or a KEY or TOKEN pin, though the provider got the key", {
+  timeout: 60_000,
+}, async (t) => {
   const apiKey = secret("sk-test-");
   const token = secret("tok-");
   const pinnedKey = secret("wk-");
@@ -82,7 +90,11 @@ test("a failing live run writes its transcript and judge cache and prints its re
     scenario.env = { BASIC_FLOW_API_TOKEN: token, BASIC_FLOW_WEATHER_KEY: pinnedKey };
     const artifacts = join(dir.path, "artifacts");
     const spec = writeSpec(dir.path, writeScenario(dir.path, "secret-pins", scenario), artifacts);
-    const run = await runSpec(spec, { FLOW_MODEL: "live", OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: proxy.baseURL }, t.signal);
+    const run = await runSpec(
+      spec,
+      { FLOW_MODEL: "live", OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: proxy.baseURL },
+      t.signal,
+    );
 
     // The run failed as planned, and wrote its artifacts.
     assert.equal(run.code, 1, run.stdout + run.stderr);
@@ -93,7 +105,10 @@ test("a failing live run writes its transcript and judge cache and prints its re
     t.diagnostic(`artifacts: ${files.map((file) => file.slice(artifacts.length + 1)).join(", ")}`);
     const transcriptFile = join(artifacts, "secret-pins-contract-failure.json");
     assert.ok(files.includes(transcriptFile), `a transcript was written: ${files.join(", ")}`);
-    assert.ok(files.some((file) => file.includes(join("artifacts", "judge-cache"))), `the judge cache was written: ${files.join(", ")}`);
+    assert.ok(
+      files.some((file) => file.includes(join("artifacts", "judge-cache"))),
+      `the judge cache was written: ${files.join(", ")}`,
+    );
     const transcript = JSON.parse(readFileSync(transcriptFile, "utf8")) as Transcript;
     assert.equal(transcript.turns[2]?.response?.status, 502);
     assert.equal(transcript.pins["BASIC_FLOW_API_TOKEN"], "[redacted]");
@@ -101,13 +116,24 @@ test("a failing live run writes its transcript and judge cache and prints its re
 
     // The key was in play: every call to the provider, the model's and the judge's, carried it.
     assert.ok(proxy.seen.length > 0);
-    assert.ok(fake.requests.some((request) => request.response_format?.type === "json_object"), "the judge was called");
+    assert.ok(
+      fake.requests.some((request) => request.response_format?.type === "json_object"),
+      "the judge was called",
+    );
     for (const headers of proxy.seen) assert.equal(headers["authorization"], `Bearer ${apiKey}`);
 
     // And it is nowhere in what the run left behind or printed.
-    const places = [...files.map((file) => ({ where: file, text: readFileSync(file, "utf8") })), { where: "stdout", text: run.stdout }, { where: "stderr", text: run.stderr }];
+    const places = [
+      ...files.map((file) => ({ where: file, text: readFileSync(file, "utf8") })),
+      { where: "stdout", text: run.stdout },
+      { where: "stderr", text: run.stderr },
+    ];
     for (const { where, text } of places) {
-      for (const [name, value] of [["the API key", apiKey], ["the TOKEN pin", token], ["the KEY pin", pinnedKey]] as const) {
+      for (const [name, value] of [
+        ["the API key", apiKey],
+        ["the TOKEN pin", token],
+        ["the KEY pin", pinnedKey],
+      ] as const) {
         assert.ok(!text.includes(value), `${where} holds ${name}`);
         // Nor a large part of it (a truncated or partly masked copy).
         assert.ok(!text.includes(value.slice(-16)), `${where} holds the end of ${name}`);
@@ -121,7 +147,9 @@ test("a failing live run writes its transcript and judge cache and prints its re
   }
 });
 
-test("a provider error that quotes the API key (as some OpenAI-compatible gateways do) does not carry the key into the answer, the transcript or the output", { timeout: 60_000 }, async (t) => {
+test("a provider error that quotes the API key (as some OpenAI-compatible gateways do) does not carry the key into the answer, the transcript or the output", {
+  timeout: 60_000,
+}, async (t) => {
   const apiKey = secret("sk-test-");
   const dir = await tempDir("secrets-echo");
   const fake = await startFakeOpenAI(Object.values(basicFlowScripts));
@@ -129,13 +157,26 @@ test("a provider error that quotes the API key (as some OpenAI-compatible gatewa
     fake.answer = (request) => {
       const last = request.messages.at(-1);
       if (request.response_format === undefined && last?.role === "user" && last.content === "LA, NYC") {
-        return { status: 401, body: { error: { message: `Incorrect API key provided: ${apiKey}.`, type: "invalid_request_error", code: "invalid_api_key" } } };
+        return {
+          status: 401,
+          body: {
+            error: {
+              message: `Incorrect API key provided: ${apiKey}.`,
+              type: "invalid_request_error",
+              code: "invalid_api_key",
+            },
+          },
+        };
       }
       return undefined;
     };
     const artifacts = join(dir.path, "artifacts");
     const spec = writeSpec(dir.path, writeScenario(dir.path, "echoed-key", readBasicFlow()), artifacts);
-    const run = await runSpec(spec, { FLOW_MODEL: "live", OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: fake.baseURL, JUDGE: "off" }, t.signal);
+    const run = await runSpec(
+      spec,
+      { FLOW_MODEL: "live", OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: fake.baseURL, JUDGE: "off" },
+      t.signal,
+    );
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.equal(result(tapResults(run.stdout), "3. two cities").ok, false, run.stdout);
     const files = filesUnder(artifacts);

@@ -6,7 +6,17 @@ import type { Transcript } from "../../../src/testing/index.ts";
 import { basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { startFakeOpenAI, PASSING_VERDICT, type FakeOpenAI } from "../../support/fake-openai-server.ts";
 import { tempDir } from "../../support/temp-path.ts";
-import { BASIC_FLOW_FILE, JUDGE_TESTS, result, ROOT, runCommand, runSpec, tapResults, TURN_TESTS, writeSpec } from "../../support/child-run.ts";
+import {
+  BASIC_FLOW_FILE,
+  JUDGE_TESTS,
+  result,
+  ROOT,
+  runCommand,
+  runSpec,
+  tapResults,
+  TURN_TESTS,
+  writeSpec,
+} from "../../support/child-run.ts";
 import { turnLocation } from "../../support/turn-location.ts";
 
 // A judge that fails one turn of BasicFlow with a reason, what is missing and what contradicts:
@@ -39,9 +49,18 @@ test("a judge failing turn 2 writes the semantic artifact with the whole transcr
     // Turn 2's judge request is the one whose latest user message is "John Wick".
     fake.answer = (request) =>
       request.response_format?.type === "json_object"
-        ? { judge: JSON.parse(request.messages[1]?.content ?? "{}").latestUserMessage === "John Wick" ? JSON.stringify(VERDICT) : PASSING_VERDICT }
+        ? {
+            judge:
+              JSON.parse(request.messages[1]?.content ?? "{}").latestUserMessage === "John Wick"
+                ? JSON.stringify(VERDICT)
+                : PASSING_VERDICT,
+          }
         : undefined;
-    const run = await runSpec(writeSpec(dir.path, BASIC_FLOW_FILE, artifacts), { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL, JUDGE_CACHE: "off" }, t.signal);
+    const run = await runSpec(
+      writeSpec(dir.path, BASIC_FLOW_FILE, artifacts),
+      { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL, JUDGE_CACHE: "off" },
+      t.signal,
+    );
     assert.equal(run.code, 1, run.stdout + run.stderr);
 
     const artifact = join(artifacts, "basic-flow-semantic-failure.json");
@@ -89,7 +108,12 @@ test("a judge failing turn 2 writes the semantic artifact with the whole transcr
     });
     // The other judged turns carry their passing verdicts too; the last turn has no expectedResponse.
     for (const index of [0, 2, 3, 4]) {
-      assert.deepEqual(judged[index], { contract: "judge", name: "expectedResponse", outcome: "passed", verdict: { ...JSON.parse(PASSING_VERDICT), minScore: 0.75 } });
+      assert.deepEqual(judged[index], {
+        contract: "judge",
+        name: "expectedResponse",
+        outcome: "passed",
+        verdict: { ...JSON.parse(PASSING_VERDICT), minScore: 0.75 },
+      });
     }
     assert.equal(judged[5], undefined);
 

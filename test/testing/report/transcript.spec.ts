@@ -13,7 +13,11 @@ import { tempDir } from "../../support/temp-path.ts";
 import { FakeChatServer, fakeScenario } from "../../support/fake-chat-server.ts";
 
 /** Plays `loaded` against a well-behaved fake server with a TranscriptWriter on `dir` listening. */
-async function playWithWriter(dir: string, loaded: LoadedScenario, options: RunOptions = {}): Promise<TranscriptWriter> {
+async function playWithWriter(
+  dir: string,
+  loaded: LoadedScenario,
+  options: RunOptions = {},
+): Promise<TranscriptWriter> {
   const writer = new TranscriptWriter(dir);
   const fake = await FakeChatServer.start();
   try {
@@ -33,7 +37,9 @@ const judged = fakeScenario(
 );
 
 const strictJudge: Judge = async ({ turn }) =>
-  turn.label === "second" ? failed("judge", "expectedResponse", "score 0.2 < 0.75: it does not greet") : passed("judge", "expectedResponse");
+  turn.label === "second"
+    ? failed("judge", "expectedResponse", "score 0.2 < 0.75: it does not greet")
+    : passed("judge", "expectedResponse");
 
 test("a failed contract check writes <scenario>-contract-failure.json with every turn, the failure, the target and the pins", async () => {
   const dir = await tempDir("transcript");
@@ -51,8 +57,15 @@ test("a failed contract check writes <scenario>-contract-failure.json with every
     assert.equal(transcript.transcript, 1);
     assert.equal(transcript.kind, "contract");
     assert.equal(transcript.outcome, "failed");
-    assert.equal(transcript.failure, `turn 2 'wrong step': expected active step AskStep, stored NextStep (runStatus running); response: "You said: second"`);
-    assert.deepEqual(transcript.scenario, { file: "test/testing/fake.scenario.json", name: "fake", flowName: "FakeFlow" });
+    assert.equal(
+      transcript.failure,
+      `turn 2 'wrong step': expected active step AskStep, stored NextStep (runStatus running); response: "You said: second"`,
+    );
+    assert.deepEqual(transcript.scenario, {
+      file: "test/testing/fake.scenario.json",
+      name: "fake",
+      flowName: "FakeFlow",
+    });
     assert.deepEqual(transcript.target, { baseUrl: transcript.target.baseUrl, store: "the fake server's Map" });
     assert.match(transcript.target.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.deepEqual(transcript.pins, { FAKE_FLOW_CURRENT_DATE: "2027-07-15T00:00:00.000Z" });
@@ -80,7 +93,10 @@ test("a run where only a judge check failed writes a semantic transcript", async
     assert.equal(writer.path, relative(process.cwd(), join(dir.path, "fake-semantic-failure.json")));
     const transcript = JSON.parse(readFileSync(join(dir.path, "fake-semantic-failure.json"), "utf8")) as Transcript;
     assert.equal(transcript.kind, "semantic");
-    assert.equal(transcript.failure, `turn 2 'second': score 0.2 < 0.75: it does not greet; response: "You said: second"`);
+    assert.equal(
+      transcript.failure,
+      `turn 2 'second': score 0.2 < 0.75: it does not greet; response: "You said: second"`,
+    );
     assert.equal(transcript.scenario.description, "Two turns the judge grades.");
   } finally {
     dir.remove();
@@ -90,10 +106,15 @@ test("a run where only a judge check failed writes a semantic transcript", async
 test("a failed domain check at the end writes a contract transcript with the final report", async () => {
   const dir = await tempDir("transcript");
   try {
-    const loaded = fakeScenario([{ label: "first", input: "hello", expectedActiveStep: "AskStep" }], { finalState: { AskStep: { said: "bye" } } });
+    const loaded = fakeScenario([{ label: "first", input: "hello", expectedActiveStep: "AskStep" }], {
+      finalState: { AskStep: { said: "bye" } },
+    });
     await playWithWriter(dir.path, loaded);
     const transcript = JSON.parse(readFileSync(join(dir.path, "fake-contract-failure.json"), "utf8")) as Transcript;
-    assert.equal(transcript.failure, 'final state: finalState.AskStep: steps.AskStep.said: expected "bye", found "hello"');
+    assert.equal(
+      transcript.failure,
+      'final state: finalState.AskStep: steps.AskStep.said: expected "bye", found "hello"',
+    );
     assert.equal(transcript.final?.outcome, "failed");
   } finally {
     dir.remove();
@@ -105,13 +126,19 @@ test("the transcript is written at the first failure, before the run ends", asyn
   const fake = await FakeChatServer.start({ store: () => undefined });
   try {
     const writer = new TranscriptWriter(dir.path);
-    const events = runScenario(fakeScenario([{ label: "first", input: "hello", expectedActiveStep: "AskStep" }]), fake.target());
+    const events = runScenario(
+      fakeScenario([{ label: "first", input: "hello", expectedActiveStep: "AskStep" }]),
+      fake.target(),
+    );
     for await (const event of events) {
       writer.listener(event);
       if (event.type === "turn:end") break;
     }
     const transcript = JSON.parse(readFileSync(join(dir.path, "fake-contract-failure.json"), "utf8")) as Transcript;
-    assert.equal(transcript.failure, `turn 1 'first': session session-1 is not in the fake server's Map; response: "You said: hello"`);
+    assert.equal(
+      transcript.failure,
+      `turn 1 'first': session session-1 is not in the fake server's Map; response: "You said: hello"`,
+    );
     assert.equal(transcript.final, undefined);
   } finally {
     await fake.close();
@@ -122,7 +149,8 @@ test("the transcript is written at the first failure, before the run ends", asyn
 test("a passing run writes nothing and removes a stale transcript of the same scenario, leaving other scenarios' alone", async () => {
   const dir = await tempDir("transcript");
   try {
-    for (const name of ["fake-contract-failure.json", "fake-semantic-failure.json", "other-contract-failure.json"]) writeFileSync(join(dir.path, name), "{}\n");
+    for (const name of ["fake-contract-failure.json", "fake-semantic-failure.json", "other-contract-failure.json"])
+      writeFileSync(join(dir.path, name), "{}\n");
     const writer = await playWithWriter(dir.path, judged);
     assert.equal(writer.path, undefined);
     assert.deepEqual(readdirSync(dir.path), ["other-contract-failure.json"]);
@@ -135,11 +163,16 @@ const transcript: Transcript = {
   transcript: 1,
   kind: "contract",
   scenario: { file: "test/testing/demo.scenario.json", name: "demo", flowName: "DemoFlow", description: "A demo." },
-  target: { baseUrl: "http://127.0.0.1:4000", store: "SQLite test/.tmp/demo/sessions.sqlite", models: { DemoFlow: "scripted" } },
+  target: {
+    baseUrl: "http://127.0.0.1:4000",
+    store: "SQLite test/.tmp/demo/sessions.sqlite",
+    models: { DemoFlow: "scripted" },
+  },
   pins: { DEMO_FLOW_CURRENT_DATE: "2027-07-15T00:00:00.000Z", OPENAI_API_KEY: "[redacted]" },
   startedAt: "2027-07-15T00:00:00.000Z",
   outcome: "failed",
-  failure: "turn 2 'city': expected active step AddressStep, stored WeatherStep (runStatus running); response: \"Which city?\"",
+  failure:
+    "turn 2 'city': expected active step AddressStep, stored WeatherStep (runStatus running); response: \"Which city?\"",
   turns: [
     {
       number: 1,
@@ -148,7 +181,10 @@ const transcript: Transcript = {
       outcome: "passed",
       idempotencyKey: "0c6f1d2e-run-1",
       response: { status: 200, headers: {}, body: { success: true, response: "Hello John Wick.\nWhich city?" } },
-      checks: [passed("transport", "status"), { contract: "judge", name: "expectedResponse", outcome: "skipped", message: "no judge" }],
+      checks: [
+        passed("transport", "status"),
+        { contract: "judge", name: "expectedResponse", outcome: "skipped", message: "no judge" },
+      ],
       millis: { http: 12.345, store: 1 },
     },
     {
@@ -177,7 +213,14 @@ const transcript: Transcript = {
         createdAt: "",
         updatedAt: "",
       },
-      checks: [passed("transport", "status"), failed("persisted", "expectedActiveStep", "expected active step AddressStep, stored WeatherStep (runStatus running)")],
+      checks: [
+        passed("transport", "status"),
+        failed(
+          "persisted",
+          "expectedActiveStep",
+          "expected active step AddressStep, stored WeatherStep (runStatus running)",
+        ),
+      ],
       millis: { http: 3, store: 1 },
     },
     {
@@ -185,7 +228,11 @@ const transcript: Transcript = {
       label: "refused",
       input: "again",
       outcome: "passed",
-      response: { status: 409, headers: {}, body: { success: false, error: { code: "flow_completed", message: "The run has ended." } } },
+      response: {
+        status: 409,
+        headers: {},
+        body: { success: false, error: { code: "flow_completed", message: "The run has ended." } },
+      },
       checks: [passed("transport", "status")],
     },
     { number: 4, label: "address", input: "1 Main St", outcome: "skipped", skipReason: "turn 2 failed", checks: [] },
@@ -242,7 +289,11 @@ test("renderTranscript shows a passing run, no pins, and a failed final check", 
     pins: {},
     outcome: "passed",
     turns: [],
-    final: { outcome: "failed", failure: "final state: …", checks: [passed("domain", "finalExecution"), failed("domain", "domain checks", "boom")] },
+    final: {
+      outcome: "failed",
+      failure: "final state: …",
+      checks: [passed("domain", "finalExecution"), failed("domain", "domain checks", "boom")],
+    },
   });
   const lines = text.split("\n");
   assert.equal(lines[0], "DemoFlow · a (a.scenario.json) — PASSED");

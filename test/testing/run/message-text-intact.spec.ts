@@ -34,7 +34,11 @@ test("a message with control characters and lone surrogates reaches the tool as 
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
     assert.equal(answer.body["response"], "Added line 1.");
     const document = await server.app.engine.fetchAll(String(answer.body["session"]));
-    assert.deepEqual(document?.steps["LedgerStep"], { lines: [MESSAGE] }, "the tool saved the message as sent (LedgerFlow keeps it unchecked)");
+    assert.deepEqual(
+      document?.steps["LedgerStep"],
+      { lines: [MESSAGE] },
+      "the tool saved the message as sent (LedgerFlow keeps it unchecked)",
+    );
     assert.equal(document.memory["flow"]?.[0]?.content, MESSAGE);
   } finally {
     client.close();
@@ -45,8 +49,24 @@ test("a message with control characters and lone surrogates reaches the tool as 
 /** A one-turn LedgerFlow scenario whose input is MESSAGE and whose expectations name `expected`. */
 function writeScenario(name: string, expected: string): string {
   const file = join(dir.path, `${name}.scenario.json`);
-  const turn = { label: "control characters and lone surrogates arrive as written", input: MESSAGE, expectedActiveStep: "LedgerStep", expectState: { LedgerStep: { lines: [expected] } } };
-  writeFileSync(file, JSON.stringify({ flowName: "LedgerFlow", turns: [turn], finalMemory: { flow: [{ role: "user", content: expected }, { role: "assistant" }] } }, null, 2));
+  const turn = {
+    label: "control characters and lone surrogates arrive as written",
+    input: MESSAGE,
+    expectedActiveStep: "LedgerStep",
+    expectState: { LedgerStep: { lines: [expected] } },
+  };
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        flowName: "LedgerFlow",
+        turns: [turn],
+        finalMemory: { flow: [{ role: "user", content: expected }, { role: "assistant" }] },
+      },
+      null,
+      2,
+    ),
+  );
   return file;
 }
 

@@ -17,7 +17,9 @@ const BASIC_FLOW_FILE = fixtureScenario("basic-flow");
 /** The BasicFlow scenario, with `restartBefore` on the turns at `indexes`. */
 function basicFlowRestarting(...indexes: number[]): LoadedScenario {
   const loaded = loadScenario(BASIC_FLOW_FILE, [BasicFlow]);
-  const turns = loaded.scenario.turns.map((turn, index) => (indexes.includes(index) ? { ...turn, restartBefore: true } : turn));
+  const turns = loaded.scenario.turns.map((turn, index) =>
+    indexes.includes(index) ? { ...turn, restartBefore: true } : turn,
+  );
   return { ...loaded, scenario: { ...loaded.scenario, turns } };
 }
 
@@ -25,7 +27,10 @@ function basicFlowRestarting(...indexes: number[]): LoadedScenario {
 const IN_PROCESS = envWith({ FLOW_BASE_URL: undefined, CLOCK_FLOW_CURRENT_DATE: undefined });
 
 /** Plays `loaded` against the app booted in this process, with a scratch folder of its own. */
-async function playHere(loaded: LoadedScenario, flows: readonly FlowEntry[]): Promise<Awaited<ReturnType<typeof collect>>> {
+async function playHere(
+  loaded: LoadedScenario,
+  flows: readonly FlowEntry[],
+): Promise<Awaited<ReturnType<typeof collect>>> {
   const scratch = await tempDir("restart");
   try {
     const target = await startScenarioTarget(loaded, { flows, scratchDir: scratch.path, env: IN_PROCESS });
@@ -43,7 +48,11 @@ test("restarting an app booted in this process closes its store, folding the log
   const scratch = await tempDir("restart");
   try {
     const loaded = basicFlowRestarting();
-    const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: scratch.path, env: IN_PROCESS });
+    const target = await startScenarioTarget(loaded, {
+      flows: [basicFlowEntry],
+      scratchDir: scratch.path,
+      env: IN_PROCESS,
+    });
     const run = new ScenarioRun(loaded, target);
     try {
       run.start();
@@ -87,7 +96,8 @@ test("against a target that runs elsewhere, restartBefore is reported as skipped
     contract: "persisted",
     name: "restartBefore",
     outcome: "skipped",
-    message: "the target runs elsewhere (FLOW_BASE_URL) and cannot be restarted from here; the turn was played without a restart",
+    message:
+      "the target runs elsewhere (FLOW_BASE_URL) and cannot be restarted from here; the turn was played without a restart",
   });
 });
 
@@ -103,7 +113,13 @@ test("clockAt boots the app again with the flow's clock moved to that instant, o
       env: { CLOCK_FLOW_CURRENT_DATE: PIN },
       turns: [
         { label: "pinned", input: "What day is it?", expectedActiveStep: "ClockStep", responseMustInclude: [PIN] },
-        { label: "a day later", input: "And now?", expectedActiveStep: "ClockStep", clockAt: LATER, responseMustInclude: [LATER] },
+        {
+          label: "a day later",
+          input: "And now?",
+          expectedActiveStep: "ClockStep",
+          clockAt: LATER,
+          responseMustInclude: [LATER],
+        },
         { label: "still later", input: "And now?", expectedActiveStep: "ClockStep", responseMustInclude: [LATER] },
       ],
     },
@@ -114,7 +130,11 @@ test("clockAt boots the app again with the flow's clock moved to that instant, o
     played.turns.map((turn) => turn.checks.find((c) => c.name === "clockAt")?.outcome),
     [undefined, "passed", undefined],
   );
-  assert.deepEqual(played.turns.map((turn) => turn.stored?.turns), [1, 2, 3], "one session throughout");
+  assert.deepEqual(
+    played.turns.map((turn) => turn.stored?.turns),
+    [1, 2, 3],
+    "one session throughout",
+  );
 });
 
 test("against a target that runs elsewhere a clockAt turn fails without being sent, since its clock cannot be moved", async () => {

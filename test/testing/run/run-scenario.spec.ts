@@ -8,12 +8,27 @@ import { collect, FakeChatServer, fakeScenario, playAgainstFake } from "../../su
 
 const conversation = fakeScenario(
   [
-    { label: "first", input: "hello", expectedActiveStep: "AskStep", responseMustInclude: ["you said"], expectState: { AskStep: { said: "hello" } } },
-    { label: "second", input: "second", expectedActiveStep: "NextStep", accept: "text/event-stream", expectContentType: "text/event-stream" },
+    {
+      label: "first",
+      input: "hello",
+      expectedActiveStep: "AskStep",
+      responseMustInclude: ["you said"],
+      expectState: { AskStep: { said: "hello" } },
+    },
+    {
+      label: "second",
+      input: "second",
+      expectedActiveStep: "NextStep",
+      accept: "text/event-stream",
+      expectContentType: "text/event-stream",
+    },
     { label: "done", input: "bye", expectedActiveStep: "NextStep", completed: true },
     { label: "refused", input: "again", expectedStatus: 409, responseMustInclude: ["has ended"] },
   ],
-  { finalState: { AskStep: { said: "hello" } }, finalExecution: [{ turn: 1 }, { turn: 2 }, { turn: 3, outcome: "complete" }] },
+  {
+    finalState: { AskStep: { said: "hello" } },
+    finalExecution: [{ turn: 1 }, { turn: 2 }, { turn: 3, outcome: "complete" }],
+  },
 );
 
 test("a scenario against a well-behaved server passes every turn and the final state, every check passed", async () => {
@@ -28,7 +43,12 @@ test("a scenario against a well-behaved server passes every turn and the final s
       [4, "refused", "passed"],
     ],
   );
-  for (const turn of turns) assert.deepEqual(turn.checks.filter((c) => c.outcome !== "passed"), [], `turn ${turn.number}`);
+  for (const turn of turns)
+    assert.deepEqual(
+      turn.checks.filter((c) => c.outcome !== "passed"),
+      [],
+      `turn ${turn.number}`,
+    );
   assert.equal(final.outcome, "passed");
   assert.equal(outcome, "passed");
 });
@@ -39,7 +59,11 @@ test("each turn report carries the request, the response with its status and the
   assert.deepEqual(first!.request, {
     method: "POST",
     path: "/ai/chat",
-    headers: { "Content-Type": "application/json", Accept: "application/json", "Idempotency-Key": first!.idempotencyKey },
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json",
+      "Idempotency-Key": first!.idempotencyKey,
+    },
     body: { flow: "FakeFlow", message: "hello" },
   });
   assert.deepEqual(second!.request?.body, { message: "second" });
@@ -60,14 +84,20 @@ test("each turn report carries the request, the response with its status and the
 test("each turn is sent under an Idempotency-Key of its own, shown unredacted in its report, and a new run has new keys", async () => {
   const { turns, fake } = await playAgainstFake(conversation);
   const keys = turns.map((turn) => turn.idempotencyKey);
-  assert.deepEqual(fake.requests.map((request) => request.idempotencyKey), keys);
+  assert.deepEqual(
+    fake.requests.map((request) => request.idempotencyKey),
+    keys,
+  );
   for (const [i, turn] of turns.entries()) {
     assert.match(keys[i]!, /^[0-9a-f-]{36}-\d+$/);
     assert.equal(turn.request?.headers["Idempotency-Key"], keys[i]);
   }
   assert.equal(new Set(keys).size, keys.length);
   const again = await playAgainstFake(conversation);
-  assert.deepEqual(again.turns.map((turn) => keys.includes(turn.idempotencyKey)), [false, false, false, false]);
+  assert.deepEqual(
+    again.turns.map((turn) => keys.includes(turn.idempotencyKey)),
+    [false, false, false, false],
+  );
 });
 
 test("after a failed turn runScenario skips the rest with the reason, and the final report is skipped with it", async () => {
@@ -90,13 +120,19 @@ test("after a failed turn runScenario skips the rest with the reason, and the fi
       ["fourth", "skipped", "turn 2 failed"],
     ],
   );
-  assert.equal(turns[1]!.failure, `turn 2 'wrong step': expected active step AskStep, stored NextStep (runStatus running); response: "You said: second"`);
+  assert.equal(
+    turns[1]!.failure,
+    `turn 2 'wrong step': expected active step AskStep, stored NextStep (runStatus running); response: "You said: second"`,
+  );
   assert.deepEqual(turns[2]!.checks, []);
   const { stored, ...skippedFinal } = final;
   assert.deepEqual(skippedFinal, { outcome: "skipped", skipReason: "turn 2 failed", checks: [] });
   // For the transcript, the whole session as the failed turn left it.
   assert.equal(stored?.turns, 2);
-  assert.deepEqual(stored?.memory["flow"]?.map((m) => m.content), ["hello", "You said: hello", "second", "You said: second"]);
+  assert.deepEqual(
+    stored?.memory["flow"]?.map((m) => m.content),
+    ["hello", "You said: hello", "second", "You said: second"],
+  );
   assert.equal(outcome, "failed");
   assert.deepEqual(events.at(-1), "scenario:end");
   assert.deepEqual(
@@ -106,7 +142,9 @@ test("after a failed turn runScenario skips the rest with the reason, and the fi
 });
 
 test("without a judge an expectedResponse is a skipped judge check saying why, and the turn still passes", async () => {
-  const loaded = fakeScenario([{ label: "first", input: "hello", expectedActiveStep: "AskStep", expectedResponse: "The assistant echoes hello." }]);
+  const loaded = fakeScenario([
+    { label: "first", input: "hello", expectedActiveStep: "AskStep", expectedResponse: "The assistant echoes hello." },
+  ]);
   const { turns } = await playAgainstFake(loaded);
   assert.equal(turns[0]!.outcome, "passed");
   assert.deepEqual(turns[0]!.checks.at(-1), {
@@ -121,7 +159,9 @@ test("a judge grades each expectedResponse with the answer and the turns before;
   const asked: { label: string; text: string; history: number }[] = [];
   const judge: Judge = async ({ turn, answer, history }) => {
     asked.push({ label: turn.label, text: answer.text, history: history.length });
-    return turn.label === "second" ? failed("judge", "expectedResponse", "score 0.2 < 0.75: it does not greet") : passed("judge", "expectedResponse");
+    return turn.label === "second"
+      ? failed("judge", "expectedResponse", "score 0.2 < 0.75: it does not greet")
+      : passed("judge", "expectedResponse");
   };
   const loaded = fakeScenario([
     { label: "first", input: "hello", expectedActiveStep: "AskStep", expectedResponse: "Echoes hello." },
@@ -154,7 +194,14 @@ test("ScenarioRun plays turns one at a time, keeps the session id, and emits eac
     assert.equal(first.outcome, "passed", first.failure);
     assert.equal(run.session, "session-1");
     const skipped = run.skipTurn(1, "not wanted here");
-    assert.deepEqual(skipped, { number: 2, label: "second", input: "second", outcome: "skipped", skipReason: "not wanted here", checks: [] });
+    assert.deepEqual(skipped, {
+      number: 2,
+      label: "second",
+      input: "second",
+      outcome: "skipped",
+      skipReason: "not wanted here",
+      checks: [],
+    });
     assert.equal(run.failed, false);
     assert.deepEqual(seen, ["scenario:start", "turn:end", "turn:end"]);
     assert.equal(run.reports.length, 2);

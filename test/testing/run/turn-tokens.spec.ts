@@ -26,7 +26,15 @@ test("a live turn's report holds the tokens of its own model calls and of its ju
   const dir = await tempDir("turn-tokens");
   t.after(dir.remove);
   const loaded = loadScenario(BASIC_FLOW_FILE, [basicFlowEntry.flow], { root: "test/fixtures/scenarios" });
-  const env = { FLOW_MODEL: "live", JUDGE: "required", JUDGE_CACHE: "off", OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL, OPENAI_MAX_RETRIES: "0", FLOW_BASE_URL: undefined };
+  const env = {
+    FLOW_MODEL: "live",
+    JUDGE: "required",
+    JUDGE_CACHE: "off",
+    OPENAI_API_KEY: "test-key",
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_MAX_RETRIES: "0",
+    FLOW_BASE_URL: undefined,
+  };
   const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], env, scratchDir: dir.path });
   t.after(() => target.close());
   const run = new ScenarioRun(loaded, target, suiteRunOptions(target, { flows: [basicFlowEntry] }, dir.path).run);
@@ -37,7 +45,11 @@ test("a live turn's report holds the tokens of its own model calls and of its ju
     const model = sent.filter((request) => request.response_format === undefined).length;
     assert.equal(sent.length - model, 1, "one judge call per judged turn");
     assert.ok(model >= 1);
-    assert.deepEqual(report.tokens, { model: { input: 100 * model, output: 20 * model }, judge: { input: 100, output: 20 } }, `turn ${index + 1}`);
+    assert.deepEqual(
+      report.tokens,
+      { model: { input: 100 * model, output: 20 * model }, judge: { input: 100, output: 20 } },
+      `turn ${index + 1}`,
+    );
   }
   run.end();
 });
@@ -46,7 +58,11 @@ test("a scripted turn calls no provider, and its report has no tokens", async (t
   const dir = await tempDir("turn-tokens-scripted");
   t.after(dir.remove);
   const loaded = loadScenario(BASIC_FLOW_FILE, [basicFlowEntry.flow], { root: "test/fixtures/scenarios" });
-  const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], env: { FLOW_MODEL: "scripted", JUDGE: "off", FLOW_BASE_URL: undefined }, scratchDir: dir.path });
+  const target = await startScenarioTarget(loaded, {
+    flows: [basicFlowEntry],
+    env: { FLOW_MODEL: "scripted", JUDGE: "off", FLOW_BASE_URL: undefined },
+    scratchDir: dir.path,
+  });
   t.after(() => target.close());
   const run = new ScenarioRun(loaded, target, {});
   const report = await run.playTurn(0);

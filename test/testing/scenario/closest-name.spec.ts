@@ -2,7 +2,16 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { closestName } from "../../../src/testing/scenario/closest-name.ts";
 
-const TURN_KEYS = ["label", "input", "expectedResponse", "minScore", "expectedActiveStep", "completed", "responseMustInclude", "expectState"];
+const TURN_KEYS = [
+  "label",
+  "input",
+  "expectedResponse",
+  "minScore",
+  "expectedActiveStep",
+  "completed",
+  "responseMustInclude",
+  "expectState",
+];
 
 test("a typo is matched to the candidate it most likely meant", () => {
   assert.equal(closestName("expectedActivStep", TURN_KEYS), "expectedActiveStep");

@@ -27,13 +27,26 @@ test("slashes inside a /pattern/flags string belong to the pattern, and several 
 });
 
 test("a pattern that does not compile throws the engine's SyntaxError", () => {
-  assert.throws(() => compilePattern("(unclosed"), { name: "SyntaxError", message: "Invalid regular expression: /(unclosed/: Unterminated group" });
-  assert.throws(() => compilePattern("/[a-z/i"), { name: "SyntaxError", message: "Invalid regular expression: /[a-z/i: Unterminated character class" });
+  assert.throws(() => compilePattern("(unclosed"), {
+    name: "SyntaxError",
+    message: "Invalid regular expression: /(unclosed/: Unterminated group",
+  });
+  assert.throws(() => compilePattern("/[a-z/i"), {
+    name: "SyntaxError",
+    message: "Invalid regular expression: /[a-z/i: Unterminated character class",
+  });
 });
 
 test("2xx statuses are success statuses, everything else is an error status", () => {
-  assert.deepEqual(
-    [199, 200, 201, 204, 299, 300, 404, 409, 500].map(isSuccessStatus),
-    [false, true, true, true, true, false, false, false, false],
-  );
+  assert.deepEqual([199, 200, 201, 204, 299, 300, 404, 409, 500].map(isSuccessStatus), [
+    false,
+    true,
+    true,
+    true,
+    true,
+    false,
+    false,
+    false,
+    false,
+  ]);
 });

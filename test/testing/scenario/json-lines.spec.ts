@@ -3,10 +3,35 @@ import { test } from "node:test";
 import { jsonLines } from "../../../src/testing/scenario/json-lines.ts";
 
 test("every value of a JSON text has the line it starts on, an object member the line of its key", () => {
-  const text = ['{', '  "flowName": "BasicFlow",', '  "turns": [', '    {', '      "label": "one",', '      "input": "a, {b} \\"c\\""', "    },", '    { "label": "two" }', "  ],", '  "a/b~c": [1,', "    2]", "}"].join("\n");
+  const text = [
+    "{",
+    '  "flowName": "BasicFlow",',
+    '  "turns": [',
+    "    {",
+    '      "label": "one",',
+    '      "input": "a, {b} \\"c\\""',
+    "    },",
+    '    { "label": "two" }',
+    "  ],",
+    '  "a/b~c": [1,',
+    "    2]",
+    "}",
+  ].join("\n");
   const lines = jsonLines(text);
   assert.deepEqual(
-    ["", "/flowName", "/turns", "/turns/0", "/turns/0/label", "/turns/0/input", "/turns/1", "/turns/1/label", "/a~1b~0c", "/a~1b~0c/0", "/a~1b~0c/1"].map((pointer) => [pointer, lines.get(pointer)]),
+    [
+      "",
+      "/flowName",
+      "/turns",
+      "/turns/0",
+      "/turns/0/label",
+      "/turns/0/input",
+      "/turns/1",
+      "/turns/1/label",
+      "/a~1b~0c",
+      "/a~1b~0c/0",
+      "/a~1b~0c/1",
+    ].map((pointer) => [pointer, lines.get(pointer)]),
     [
       ["", 1],
       ["/flowName", 2],

@@ -50,7 +50,11 @@ test("a turn of the wrong type, a label missing and an unknown flow are reported
   assert.deepEqual(
     problemsOf("shapes", {
       flowName: "RelayFlo",
-      turns: ["hello", { input: "bye", expectedActiveStep: "FarewellStep" }, { label: "ok", input: "x", expectedActiveStep: "GreetStep", expectedStatus: "409" }],
+      turns: [
+        "hello",
+        { input: "bye", expectedActiveStep: "FarewellStep" },
+        { label: "ok", input: "x", expectedActiveStep: "GreetStep", expectedStatus: "409" },
+      ],
       finalState: { GreetStep: "done" },
     }),
     [
@@ -64,10 +68,13 @@ test("a turn of the wrong type, a label missing and an unknown flow are reported
 });
 
 test("turns that are not a list and cases without values are reported without stopping the other checks", () => {
-  assert.deepEqual(problemsOf("no-turns", { flowName: "RelayFlow", turns: { label: "one" }, finalState: { Nowhere: {} } }), [
-    'turns: {"label":"one"} is an object; expected array.',
-    'finalState.Nowhere: "Nowhere" is not a step of RelayFlow. Its steps are GreetStep, FarewellStep.',
-  ]);
+  assert.deepEqual(
+    problemsOf("no-turns", { flowName: "RelayFlow", turns: { label: "one" }, finalState: { Nowhere: {} } }),
+    [
+      'turns: {"label":"one"} is an object; expected array.',
+      'finalState.Nowhere: "Nowhere" is not a step of RelayFlow. Its steps are GreetStep, FarewellStep.',
+    ],
+  );
   assert.deepEqual(
     problemsOf("cases", {
       flowName: "RelayFlow",

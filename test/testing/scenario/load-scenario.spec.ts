@@ -44,7 +44,10 @@ function problemsOf(file: string): string[] {
     const problems = error.details as string[];
     assert.ok(Array.isArray(problems) && problems.length > 0, "the error lists its problems in details");
     const count = `${problems.length} problem${problems.length === 1 ? "" : "s"}`;
-    assert.equal(error.message, `${file} is not a valid scenario (${count}); no turn was run:\n- ${problems.join("\n- ")}`);
+    assert.equal(
+      error.message,
+      `${file} is not a valid scenario (${count}); no turn was run:\n- ${problems.join("\n- ")}`,
+    );
     return problems;
   }
   return assert.fail(`${file} loaded, but it should have been refused`);
@@ -57,20 +60,35 @@ test("scenarios/scenario.schema.json is a valid JSON Schema 2020-12 document", (
 });
 
 test("a valid scenario loads with its file and its name taken from the file name", () => {
-  const content = { $schema: "./scenario.schema.json", flowName: "BasicFlow", turns: [turn("name accepted", { expectedActiveStep: "WeatherStep" })] };
+  const content = {
+    $schema: "./scenario.schema.json",
+    flowName: "BasicFlow",
+    turns: [turn("name accepted", { expectedActiveStep: "WeatherStep" })],
+  };
   const file = write("valid-one", content);
-  assert.deepEqual(loadScenario(file, flows), { file, name: "valid-one", scenario: content, lines: { turns: [6], final: 11 } });
+  assert.deepEqual(loadScenario(file, flows), {
+    file,
+    name: "valid-one",
+    scenario: content,
+    lines: { turns: [6], final: 11 },
+  });
 });
 
 test("the scenario files found under a folder load, each with the path it was found at", () => {
   const { files } = discoverScenarios(dirname(fixtureScenario("basic-flow")));
-  for (const name of ["basic-flow", "basic-flow-placeholder-names"]) assert.ok(files.includes(fixtureScenario(name)), files.join(", "));
+  for (const name of ["basic-flow", "basic-flow-placeholder-names"])
+    assert.ok(files.includes(fixtureScenario(name)), files.join(", "));
   for (const file of files) assert.equal(loadScenario(file, flows).file, file);
 });
 
 test("a typo'd key is refused naming the JSON path, the turn's label and the closest known key", () => {
-  const file = write("typo", { flowName: "BasicFlow", turns: [turn("one"), turn("two"), { label: "three", input: "hi", expectedActivStep: "NameStep" }] });
-  assert.deepEqual(problemsOf(file), ['turns[2].expectedActivStep (turn "three"): `expectedActivStep` is not a known key; did you mean `expectedActiveStep`?']);
+  const file = write("typo", {
+    flowName: "BasicFlow",
+    turns: [turn("one"), turn("two"), { label: "three", input: "hi", expectedActivStep: "NameStep" }],
+  });
+  assert.deepEqual(problemsOf(file), [
+    'turns[2].expectedActivStep (turn "three"): `expectedActivStep` is not a known key; did you mean `expectedActiveStep`?',
+  ]);
 });
 
 test("unknown top-level keys are refused, each with the closest key or else the keys allowed", () => {
@@ -114,7 +132,10 @@ test("values outside what the schema allows are refused saying what is allowed",
 });
 
 test("a file without flowName and turns is refused naming both required keys", () => {
-  assert.deepEqual(problemsOf(write("empty", {})), ["(the file): the required key `flowName` is missing.", "(the file): the required key `turns` is missing."]);
+  assert.deepEqual(problemsOf(write("empty", {})), [
+    "(the file): the required key `flowName` is missing.",
+    "(the file): the required key `turns` is missing.",
+  ]);
 });
 
 test("duplicate labels are refused, each naming the turn that has the label first", () => {
@@ -161,8 +182,14 @@ test("a nested run or a message with a key the format does not have is refused, 
   });
   const problems = problemsOf(file);
   assert.equal(problems.length, 2, problems.join("\n"));
-  assert.match(problems[0]!, /^finalChildren\[0\]\.status: `status` is not a known key; .*flow, parentStep, turn, runStatus, currentStep, steps, execution/);
-  assert.match(problems[1]!, /^finalMemory\.flow\[0\]\.text: `text` is not a known key; .*role, content, from, name, toolCallId, toolCalls/);
+  assert.match(
+    problems[0]!,
+    /^finalChildren\[0\]\.status: `status` is not a known key; .*flow, parentStep, turn, runStatus, currentStep, steps, execution/,
+  );
+  assert.match(
+    problems[1]!,
+    /^finalMemory\.flow\[0\]\.text: `text` is not a known key; .*role, content, from, name, toolCallId, toolCalls/,
+  );
 });
 
 test("regular expressions that do not compile are refused, bare or in the /pattern/flags form", () => {
@@ -235,7 +262,10 @@ test("problems of different kinds in one file are all reported at once, in the o
 });
 
 test("a typo'd key and an unknown step in one file are both reported in one pass", () => {
-  const file = write("typo-and-step", { flowName: "BasicFlow", turns: [turn("one", { expectState: { NameStp: {} } }), turn("two", { responseMustIncude: ["x"] })] });
+  const file = write("typo-and-step", {
+    flowName: "BasicFlow",
+    turns: [turn("one", { expectState: { NameStp: {} } }), turn("two", { responseMustIncude: ["x"] })],
+  });
   assert.deepEqual(problemsOf(file), [
     'turns[1].responseMustIncude (turn "two"): `responseMustIncude` is not a known key; did you mean `responseMustInclude`?',
     `turns[0].expectState.NameStp (turn "one"): "NameStp" is not a step of BasicFlow; did you mean NameStep? ${STEPS}`,
@@ -245,7 +275,10 @@ test("a typo'd key and an unknown step in one file are both reported in one pass
 test("a regular expression literal with an unknown flag is refused, not matched as text", () => {
   const file = write("bad-flag", { flowName: "BasicFlow", turns: [turn("one", { responseMatches: "/john/z" })] });
   const [problem] = problemsOf(file);
-  assert.match(problem!, /^turns\[0\]\.responseMatches \(turn "one"\): "\/john\/z" is not a valid regular expression \(.*flags.*\)\.$/);
+  assert.match(
+    problem!,
+    /^turns\[0\]\.responseMatches \(turn "one"\): "\/john\/z" is not a valid regular expression \(.*flags.*\)\.$/,
+  );
 });
 
 test("a scenario with cases is one conversation per case, each with its values in place of the placeholders and a name and tape of its own", () => {
@@ -253,7 +286,12 @@ test("a scenario with cases is one conversation per case, each with its values i
   const loaded = loadScenario(file, flows);
   const cases = scenarioCases(loaded);
   assert.deepEqual(
-    cases.map((each) => [each.name, each.caseLabel, each.scenario.turns[0]!.input, each.scenario.turns[0]!.responseMustInclude]),
+    cases.map((each) => [
+      each.name,
+      each.caseLabel,
+      each.scenario.turns[0]!.input,
+      each.scenario.turns[0]!.responseMustInclude,
+    ]),
     [
       ["basic-flow-placeholder-names.john-doe", "John Doe", "John Doe", ["John Doe"]],
       ["basic-flow-placeholder-names.jane-doe", "Jane Doe", "Jane Doe", ["Jane Doe"]],
@@ -262,7 +300,10 @@ test("a scenario with cases is one conversation per case, each with its values i
       ["basic-flow-placeholder-names.foo-bar", "Foo Bar", "Foo Bar", ["Foo Bar"]],
     ],
   );
-  assert.equal(cases[1]!.scenario.turns[0]!.expectedResponse, "The assistant should say Jane Doe looks like a placeholder and ask for the user's real name.");
+  assert.equal(
+    cases[1]!.scenario.turns[0]!.expectedResponse,
+    "The assistant should say Jane Doe looks like a placeholder and ask for the user's real name.",
+  );
   assert.equal(cases[1]!.scenario.cases, undefined);
   assert.equal(cassettePathOf(file, cases[1]!.caseLabel), file.replace(/\.scenario\.json$/, ".jane-doe.cassette.json"));
   assert.deepEqual(scenarioCases(loadScenario(fixtureScenario("basic-flow"), flows)).length, 1);
@@ -284,12 +325,20 @@ test("cases are refused when a placeholder has no value, a value is used nowhere
     'cases[1] (case "jane doe"): turns[0].responseMatches becomes "( is not", which is not a valid regular expression (Invalid regular expression: /( is not/: Unterminated group).',
     'cases[2] (case "nobody").values: no value for {{name}}, which turns[0].input uses.',
   ]);
-  assert.deepEqual(problemsOf(write("no-cases", { flowName: "BasicFlow", turns: [turn("placeholder", { input: "{{name}}" })] })), [
-    'turns[0].input: uses {{name}}, but the scenario has no cases to give it a value; add "cases", or write the text out.',
-  ]);
+  assert.deepEqual(
+    problemsOf(write("no-cases", { flowName: "BasicFlow", turns: [turn("placeholder", { input: "{{name}}" })] })),
+    [
+      'turns[0].input: uses {{name}}, but the scenario has no cases to give it a value; add "cases", or write the text out.',
+    ],
+  );
 });
 
 test("a clockAt that is not an ISO 8601 instant is refused with the value and an example", () => {
-  const file = write("clock", { flowName: "BasicFlow", turns: [turn("later", { clockAt: "next tuesday" }), turn("fine", { clockAt: "2027-07-16T09:30:00.000Z" })] });
-  assert.deepEqual(problemsOf(file), ['turns[0].clockAt (turn "later"): "next tuesday" is not an ISO 8601 instant; use a value such as 2027-07-16T09:00:00.000Z.']);
+  const file = write("clock", {
+    flowName: "BasicFlow",
+    turns: [turn("later", { clockAt: "next tuesday" }), turn("fine", { clockAt: "2027-07-16T09:30:00.000Z" })],
+  });
+  assert.deepEqual(problemsOf(file), [
+    'turns[0].clockAt (turn "later"): "next tuesday" is not an ISO 8601 instant; use a value such as 2027-07-16T09:00:00.000Z.',
+  ]);
 });

@@ -32,7 +32,11 @@ before(async () => {
 after(() => dir.remove());
 
 test("every *.scenario.json is found at any depth, sorted, whether or not it parses", () => {
-  assert.deepEqual(discoverScenarios(dir.path).files, [at("a.scenario.json"), at("b.scenario.json"), at("team/deep/c.scenario.json")]);
+  assert.deepEqual(discoverScenarios(dir.path).files, [
+    at("a.scenario.json"),
+    at("b.scenario.json"),
+    at("team/deep/c.scenario.json"),
+  ]);
 });
 
 test("a JSON object with flowName or turns under another name is reported with the rename; data, the schema and cassettes are not", () => {
@@ -55,4 +59,3 @@ test("selected paths: a folder is discovered whole, a file taken as it is, a mis
   );
   assert.deepEqual(found.missing, [at("nowhere")]);
 });
-

@@ -7,7 +7,15 @@ import { test } from "node:test";
 import { basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { startFakeOpenAI } from "../../support/fake-openai-server.ts";
 import { tempDir } from "../../support/temp-path.ts";
-import { readBasicFlow, result, runSpec, tapResults, TURN_TESTS, writeScenario, writeSpec } from "../../support/child-run.ts";
+import {
+  readBasicFlow,
+  result,
+  runSpec,
+  tapResults,
+  TURN_TESTS,
+  writeScenario,
+  writeSpec,
+} from "../../support/child-run.ts";
 
 // The provider's key goes to OPENAI_BASE_URL, as the run's environment names it, and nowhere else:
 // a scenario file that names another base URL (or a key of its own) is refused before any turn, so
@@ -42,7 +50,9 @@ const RUNS = [
 
 for (const { run, env } of RUNS) {
   for (const key of ["OPENAI_BASE_URL", "OPENAI_API_KEY"] as const) {
-    test(`a ${run} of a scenario whose env sets ${key} fails before any turn, naming the key, and neither the provider nor the scenario's server gets a request`, { timeout: 60_000 }, async (t) => {
+    test(`a ${run} of a scenario whose env sets ${key} fails before any turn, naming the key, and neither the provider nor the scenario's server gets a request`, {
+      timeout: 60_000,
+    }, async (t) => {
       const apiKey = secret("sk-test-");
       const dir = await tempDir("scenario-env-key");
       const provider = await startFakeOpenAI(Object.values(basicFlowScripts));
@@ -52,14 +62,25 @@ for (const { run, env } of RUNS) {
         scenario.env = { [key]: key === "OPENAI_BASE_URL" ? trap.baseURL : secret("sk-scenario-") };
         const file = writeScenario(dir.path, "moves-the-key", scenario);
         const spec = writeSpec(dir.path, file, join(dir.path, "artifacts"));
-        const child = await runSpec(spec, { ...env, JUDGE_CACHE: "off", OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: provider.baseURL }, t.signal);
+        const child = await runSpec(
+          spec,
+          { ...env, JUDGE_CACHE: "off", OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: provider.baseURL },
+          t.signal,
+        );
 
         assert.equal(child.code, 1, child.stdout + child.stderr);
         const results = tapResults(child.stdout);
         const load = result(results, `${file} is a valid scenario`);
         assert.equal(load.ok, false);
-        assert.match(load.error ?? "", new RegExp(`- env\\.${key}: a run setting, which belongs in the run's environment`));
-        assert.deepEqual(TURN_TESTS.filter((name) => results.has(name)), [], "no turn was defined, let alone run");
+        assert.match(
+          load.error ?? "",
+          new RegExp(`- env\\.${key}: a run setting, which belongs in the run's environment`),
+        );
+        assert.deepEqual(
+          TURN_TESTS.filter((name) => results.has(name)),
+          [],
+          "no turn was defined, let alone run",
+        );
         assert.deepEqual(trap.seen, []);
         assert.equal(provider.requests.length, 0, "neither the model nor the judge was called");
         assert.ok(!(child.stdout + child.stderr).includes(apiKey), "the output holds the key");
@@ -72,7 +93,9 @@ for (const { run, env } of RUNS) {
   }
 }
 
-test("in a live run with the judge required, the key reaches OPENAI_BASE_URL on every model and judge call, and a server the scenario names in its flow's settings gets no request", { timeout: 60_000 }, async (t) => {
+test("in a live run with the judge required, the key reaches OPENAI_BASE_URL on every model and judge call, and a server the scenario names in its flow's settings gets no request", {
+  timeout: 60_000,
+}, async (t) => {
   const apiKey = secret("sk-test-");
   const headerToken = secret("staging-");
   const dir = await tempDir("scenario-env-key");
@@ -91,13 +114,26 @@ test("in a live run with the judge required, the key reaches OPENAI_BASE_URL on 
     const spec = writeSpec(dir.path, writeScenario(dir.path, "keeps-the-key", scenario), join(dir.path, "artifacts"));
     const child = await runSpec(
       spec,
-      { FLOW_MODEL: "live", JUDGE: "required", JUDGE_CACHE: "off", OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: provider.baseURL, FLOW_HEADERS: JSON.stringify({ "X-Staging-Token": headerToken }) },
+      {
+        FLOW_MODEL: "live",
+        JUDGE: "required",
+        JUDGE_CACHE: "off",
+        OPENAI_API_KEY: apiKey,
+        OPENAI_BASE_URL: provider.baseURL,
+        FLOW_HEADERS: JSON.stringify({ "X-Staging-Token": headerToken }),
+      },
       t.signal,
     );
 
     assert.equal(child.code, 0, child.stdout + child.stderr);
-    assert.ok(provider.requests.some((request) => request.response_format?.type === "json_object"), "the judge was called");
-    assert.ok(provider.requests.some((request) => request.response_format === undefined), "the model was called");
+    assert.ok(
+      provider.requests.some((request) => request.response_format?.type === "json_object"),
+      "the judge was called",
+    );
+    assert.ok(
+      provider.requests.some((request) => request.response_format === undefined),
+      "the model was called",
+    );
     assert.deepEqual(new Set(authorizations), new Set([`Bearer ${apiKey}`]));
     assert.deepEqual(trap.seen, []);
   } finally {

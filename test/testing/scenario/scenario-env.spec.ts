@@ -8,7 +8,13 @@ import { RUN_VARIABLES } from "../../../src/config.ts";
 import { isFlowcheckError } from "../../../src/errors.ts";
 import { loadScenario } from "../../../src/testing/index.ts";
 import type { LoadedScenario } from "../../../src/testing/scenario/scenario.ts";
-import { isReservedVariable, RESERVED_PREFIXES, SCENARIO_RUN_SETTINGS, scenarioEnvOf, scenarioEnvProblems } from "../../../src/testing/scenario/scenario-env.ts";
+import {
+  isReservedVariable,
+  RESERVED_PREFIXES,
+  SCENARIO_RUN_SETTINGS,
+  scenarioEnvOf,
+  scenarioEnvProblems,
+} from "../../../src/testing/scenario/scenario-env.ts";
 import { repeatOf } from "../../../src/testing/node-test/repeat-of.ts";
 import { suiteConfigOf } from "../../../src/testing/node-test/suite-config.ts";
 import { startScenarioTarget } from "../../../src/testing/target/scenario-target.ts";
@@ -28,7 +34,11 @@ before(async () => {
 after(() => dir.remove());
 
 function scenarioWith(env: Record<string, string>): Record<string, unknown> {
-  return { flowName: "BasicFlow", env, turns: [{ label: "name", input: "John Wick", expectedActiveStep: "WeatherStep" }] };
+  return {
+    flowName: "BasicFlow",
+    env,
+    turns: [{ label: "name", input: "John Wick", expectedActiveStep: "WeatherStep" }],
+  };
 }
 
 /** The problems `loadScenario` refuses the scenario with, or [] when it loads. */
@@ -86,13 +96,27 @@ test("the flow's own settings, its child flows' and its pins load, and so do the
 });
 
 test("a variable that is neither the flow's nor a run setting is refused as not the flow's, with did-you-mean against the names allowed", () => {
-  const problems = problemsOf("not-the-flows", scenarioWith({ WEATHER_SERVICE_KEY: "k", BASIC_FLOW_CURENT_DATE: "x", FLOW_TURN_TIMEOUT: "5", BASIC_CURRENT_DATE: "x" }));
+  const problems = problemsOf(
+    "not-the-flows",
+    scenarioWith({
+      WEATHER_SERVICE_KEY: "k",
+      BASIC_FLOW_CURENT_DATE: "x",
+      FLOW_TURN_TIMEOUT: "5",
+      BASIC_CURRENT_DATE: "x",
+    }),
+  );
   assert.equal(problems.length, 3, problems.join("\n"));
-  assert.match(problems[0]!, /^env\.WEATHER_SERVICE_KEY: not a setting of BasicFlow; a variable for anything but the flow belongs in the run's environment\./);
+  assert.match(
+    problems[0]!,
+    /^env\.WEATHER_SERVICE_KEY: not a setting of BasicFlow; a variable for anything but the flow belongs in the run's environment\./,
+  );
   assert.doesNotMatch(problems[0]!, /Did you mean/);
   // A misspelt pin under the flow's own prefix is the flow's own setting: the flow may read any such name.
   assert.match(problems[1]!, /^env\.FLOW_TURN_TIMEOUT: a run setting.* Did you mean FLOW_TURN_TIMEOUT_MS\?$/);
-  assert.match(problems[2]!, /^env\.BASIC_CURRENT_DATE: not a setting of BasicFlow.* Did you mean BASIC_FLOW_CURRENT_DATE\?$/);
+  assert.match(
+    problems[2]!,
+    /^env\.BASIC_CURRENT_DATE: not a setting of BasicFlow.* Did you mean BASIC_FLOW_CURRENT_DATE\?$/,
+  );
 });
 
 test("a flow whose name puts its variables in the run's namespace does not own them: Flow, Openai, Judge, User and FlowChart set none from a scenario", () => {
@@ -110,12 +134,17 @@ test("a flow whose name puts its variables in the run's namespace does not own t
     assert.equal(problems.length, 1, `${flowName} ${key}`);
     assert.match(problems[0]!, new RegExp(`^env\\.${key}: a run setting`), problems[0]);
   }
-  assert.match(scenarioEnvProblems({ FLOW_CHART_CURRENT_DATE: "x" }, "FlowChart", undefined)[0]!, /FlowChart's variables begin with FLOW_CHART_, inside the run's own namespace/);
+  assert.match(
+    scenarioEnvProblems({ FLOW_CHART_CURRENT_DATE: "x" }, "FlowChart", undefined)[0]!,
+    /FlowChart's variables begin with FLOW_CHART_, inside the run's own namespace/,
+  );
 });
 
 test("the schema marks the same names reserved as the loader refuses, so an editor flags them", () => {
   const ajv = new Ajv2020({ strict: false });
-  const envNames = ajv.compile({ propertyNames: (scenarioSchema.properties.env as { propertyNames: object }).propertyNames });
+  const envNames = ajv.compile({
+    propertyNames: (scenarioSchema.properties.env as { propertyNames: object }).propertyNames,
+  });
   const probes = [
     ...RUN_VARIABLES,
     ...SCENARIO_RUN_SETTINGS,
@@ -135,20 +164,37 @@ test("the schema marks the same names reserved as the loader refuses, so an edit
 test("every variable src/config.ts reads is a run variable, so a scenario cannot set one that a later change adds", () => {
   const config = readFileSync(join(ROOT, "src", "config.ts"), "utf8");
   const read = new Set([...config.matchAll(/(?:env|source)\[\s*"([A-Z][A-Z0-9_]*)"\s*\]/g)].map((match) => match[1]!));
-  assert.ok(read.size > 20, `found only ${[...read].join(", ")}: the pattern no longer matches how src/config.ts reads the environment`);
-  assert.deepEqual([...read].filter((name) => !RUN_VARIABLES.includes(name)), []);
-  for (const name of RUN_VARIABLES) if (!SCENARIO_RUN_SETTINGS.includes(name)) assert.ok(isReservedVariable(name), name);
+  assert.ok(
+    read.size > 20,
+    `found only ${[...read].join(", ")}: the pattern no longer matches how src/config.ts reads the environment`,
+  );
+  assert.deepEqual(
+    [...read].filter((name) => !RUN_VARIABLES.includes(name)),
+    [],
+  );
+  for (const name of RUN_VARIABLES)
+    if (!SCENARIO_RUN_SETTINGS.includes(name)) assert.ok(isReservedVariable(name), name);
 });
 
 test("a scenario made in code whose env sets a run setting starts no target, in this process or against FLOW_BASE_URL, and no config is read from it", async () => {
   const loaded: LoadedScenario = {
     file: "made-in-code.scenario.json",
     name: "made-in-code",
-    scenario: { flowName: "BasicFlow", env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }, turns: [{ label: "name", input: "John Wick", expectedActiveStep: "WeatherStep" }] },
+    scenario: {
+      flowName: "BasicFlow",
+      env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
+      turns: [{ label: "name", input: "John Wick", expectedActiveStep: "WeatherStep" }],
+    },
   };
-  assert.throws(() => scenarioEnvOf(loaded), { code: "scenario_invalid", message: /made-in-code\.scenario\.json is not a valid scenario.*\n- env\.OPENAI_BASE_URL: a run setting/ });
+  assert.throws(() => scenarioEnvOf(loaded), {
+    code: "scenario_invalid",
+    message: /made-in-code\.scenario\.json is not a valid scenario.*\n- env\.OPENAI_BASE_URL: a run setting/,
+  });
   for (const env of [envWith({ FLOW_BASE_URL: undefined }), envWith({ FLOW_BASE_URL: "http://127.0.0.1:9" })]) {
-    await assert.rejects(startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: dir.path, env }), { code: "scenario_invalid", message: /env\.OPENAI_BASE_URL/ });
+    await assert.rejects(startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: dir.path, env }), {
+      code: "scenario_invalid",
+      message: /env\.OPENAI_BASE_URL/,
+    });
   }
 });
 
@@ -156,7 +202,11 @@ test("a scenario's FLOW_PASS_RATE is the pass rate its repeats are held to, unle
   const loaded: LoadedScenario = {
     file: "flaky-judge.scenario.json",
     name: "flaky-judge",
-    scenario: { flowName: "BasicFlow", env: { FLOW_PASS_RATE: "0.5" }, turns: [{ label: "name", input: "John Wick", expectedActiveStep: "WeatherStep" }] },
+    scenario: {
+      flowName: "BasicFlow",
+      env: { FLOW_PASS_RATE: "0.5" },
+      turns: [{ label: "name", input: "John Wick", expectedActiveStep: "WeatherStep" }],
+    },
   };
   const configOf = (env: Record<string, string>) => {
     const config = suiteConfigOf(loaded, env);
@@ -171,7 +221,11 @@ test("a suite's configuration that does not load is the error itself, every prob
   const loaded: LoadedScenario = {
     file: "bad-rate.scenario.json",
     name: "bad-rate",
-    scenario: { flowName: "BasicFlow", env: { FLOW_PASS_RATE: "2" }, turns: [{ label: "name", input: "John Wick", expectedActiveStep: "WeatherStep" }] },
+    scenario: {
+      flowName: "BasicFlow",
+      env: { FLOW_PASS_RATE: "2" },
+      turns: [{ label: "name", input: "John Wick", expectedActiveStep: "WeatherStep" }],
+    },
   };
   const config = suiteConfigOf(loaded, { FLOW_REPEAT: "many" });
   assert.ok(config instanceof Error);

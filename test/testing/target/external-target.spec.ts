@@ -9,7 +9,8 @@ import { startTestServer, type TestServer } from "../../support/test-server.ts";
 import { collect } from "../../support/fake-chat-server.ts";
 
 const basicFlow = loadScenario(fixtureScenario("basic-flow"), [BasicFlow]);
-const NO_SQLITE_PATH = "FLOW_BASE_URL is set but SQLITE_PATH is not, so the target's store cannot be read; the persisted contract is not checked";
+const NO_SQLITE_PATH =
+  "FLOW_BASE_URL is set but SQLITE_PATH is not, so the target's store cannot be read; the persisted contract is not checked";
 
 /** A running server, and the environment a target of it is read with: `env` over this process's, the store variables unset. */
 async function withExternalServer(
@@ -82,16 +83,22 @@ test("with FLOW_BASE_URL and no SQLITE_PATH the persisted contract and expectSta
         );
         assert.equal(turn.stored, undefined);
       }
-      assert.deepEqual(played.turns[0]!.checks.find((c) => c.name === "expectState.NameStep"), {
-        contract: "expectation",
-        name: "expectState.NameStep",
-        outcome: "skipped",
-        message: NO_SQLITE_PATH,
-      });
+      assert.deepEqual(
+        played.turns[0]!.checks.find((c) => c.name === "expectState.NameStep"),
+        {
+          contract: "expectation",
+          name: "expectState.NameStep",
+          outcome: "skipped",
+          message: NO_SQLITE_PATH,
+        },
+      );
       assert.deepEqual(played.final, { outcome: "skipped", skipReason: NO_SQLITE_PATH, checks: [] });
       // The transport contract is still checked: the server really had the conversation.
       assert.equal(played.turns[1]!.checks.find((c) => c.name === "session stable")?.outcome, "passed");
-      assert.equal((await server.app.store.fetchAll(played.turns[0]!.response!.headers["chat_session_id"]!))?.runStatus, "completed");
+      assert.equal(
+        (await server.app.store.fetchAll(played.turns[0]!.response!.headers["chat_session_id"]!))?.runStatus,
+        "completed",
+      );
     },
   );
 });
@@ -122,7 +129,10 @@ test("with FLOW_BASE_URL, a SESSION_STORE this runner cannot read, or MONGO with
     await withExternalServer(
       (server) => ({ FLOW_BASE_URL: server.url, ...store }),
       async (_server, env) => {
-        await assert.rejects(startScenarioTarget(basicFlow, { flows: [basicFlowEntry], env }), { code: "config_invalid", message: problem });
+        await assert.rejects(startScenarioTarget(basicFlow, { flows: [basicFlowEntry], env }), {
+          code: "config_invalid",
+          message: problem,
+        });
       },
     );
   }
@@ -135,7 +145,9 @@ test("with FLOW_BASE_URL and FLOW_MODEL=record or replay the target does not sta
       async (server, env) => {
         await assert.rejects(startScenarioTarget(basicFlow, { flows: [basicFlowEntry], env }), {
           code: "config_invalid",
-          message: new RegExp(`FLOW_MODEL=${mode} tapes the models of an app in this process, but FLOW_BASE_URL=${server.url} runs its models elsewhere`),
+          message: new RegExp(
+            `FLOW_MODEL=${mode} tapes the models of an app in this process, but FLOW_BASE_URL=${server.url} runs its models elsewhere`,
+          ),
         });
       },
     );
@@ -143,9 +155,20 @@ test("with FLOW_BASE_URL and FLOW_MODEL=record or replay the target does not sta
 });
 
 test("with FLOW_BASE_URL the flow's settings in a scenario's env are neither pinned nor read, since the server booted with its own environment, and its run settings reach the runner", async () => {
-  const pinned = { ...basicFlow, scenario: { ...basicFlow.scenario, env: { BASIC_FLOW_CURRENT_DATE: "2027-01-01T00:00:00.000Z", FLOW_TURN_TIMEOUT_MS: "4321" } } };
+  const pinned = {
+    ...basicFlow,
+    scenario: {
+      ...basicFlow.scenario,
+      env: { BASIC_FLOW_CURRENT_DATE: "2027-01-01T00:00:00.000Z", FLOW_TURN_TIMEOUT_MS: "4321" },
+    },
+  };
   await withExternalServer(
-    (server) => ({ FLOW_BASE_URL: server.url, SQLITE_PATH: server.sqlitePath, BASIC_FLOW_CURRENT_DATE: undefined, FLOW_TURN_TIMEOUT_MS: undefined }),
+    (server) => ({
+      FLOW_BASE_URL: server.url,
+      SQLITE_PATH: server.sqlitePath,
+      BASIC_FLOW_CURRENT_DATE: undefined,
+      FLOW_TURN_TIMEOUT_MS: undefined,
+    }),
     async (_server, env) => {
       const target = await startScenarioTarget(pinned, { flows: [basicFlowEntry], env });
       try {

@@ -42,18 +42,23 @@ async function playInChild(server: TestServer, env: Record<string, string>) {
   }
 }
 
-test("a scenario played against a locked server with FLOW_BASE_URL, and FLOW_HEADERS carrying the token, passes with its persisted contract checked", { timeout: 120_000 }, async () => {
+test("a scenario played against a locked server with FLOW_BASE_URL, and FLOW_HEADERS carrying the token, passes with its persisted contract checked", {
+  timeout: 120_000,
+}, async () => {
   await withLockedServer(async (server) => {
     const run = await playInChild(server, { FLOW_HEADERS: JSON.stringify({ Authorization: `Bearer ${TOKEN}` }) });
     assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
     const results = tapResults(run.stdout);
-    for (const name of [START_TEST, ...TURN_TESTS, "final state"]) assert.equal(result(results, name).ok, true, `${name}\n${run.stdout}`);
+    for (const name of [START_TEST, ...TURN_TESTS, "final state"])
+      assert.equal(result(results, name).ok, true, `${name}\n${run.stdout}`);
     assert.equal(result(results, START_TEST).directive, undefined, "the persisted contract is checked, not skipped");
     assert.ok(!run.stdout.includes(TOKEN) && !run.stderr.includes(TOKEN), "the run printed the token");
   });
 });
 
-test("without FLOW_HEADERS a scenario against a locked server fails at GET /ai/flows with the 401, saying to set FLOW_HEADERS, and plays no turn", { timeout: 120_000 }, async () => {
+test("without FLOW_HEADERS a scenario against a locked server fails at GET /ai/flows with the 401, saying to set FLOW_HEADERS, and plays no turn", {
+  timeout: 120_000,
+}, async () => {
   await withLockedServer(async (server) => {
     const run = await playInChild(server, { FLOW_HEADERS: "" });
     assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
@@ -70,7 +75,12 @@ test("without FLOW_HEADERS a scenario against a locked server fails at GET /ai/f
 
 test("played in this process without the headers, a scenario against a locked server fails its first turn with 401 unauthorized; with them it passes", async () => {
   await withLockedServer(async (server) => {
-    const env = envWith({ FLOW_BASE_URL: server.url, SQLITE_PATH: server.sqlitePath, SESSION_STORE: undefined, FLOW_HEADERS: undefined });
+    const env = envWith({
+      FLOW_BASE_URL: server.url,
+      SQLITE_PATH: server.sqlitePath,
+      SESSION_STORE: undefined,
+      FLOW_HEADERS: undefined,
+    });
     for (const headers of [undefined, { Authorization: `Bearer ${TOKEN}` }]) {
       const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry], env });
       let played: Awaited<ReturnType<typeof collect>>;
@@ -80,23 +90,35 @@ test("played in this process without the headers, a scenario against a locked se
         await target.close();
       }
       if (headers) {
-        assert.deepEqual(played.turns.map((turn) => turn.outcome), basicFlow.scenario.turns.map(() => "passed"));
+        assert.deepEqual(
+          played.turns.map((turn) => turn.outcome),
+          basicFlow.scenario.turns.map(() => "passed"),
+        );
         continue;
       }
       assert.equal(played.turns[0]!.outcome, "failed");
-      assert.match(played.turns[0]!.failure ?? "", /expected status 200, got 401 \(unauthorized: The request has no Authorization header, and this server's API is locked; send Authorization: Bearer/);
+      assert.match(
+        played.turns[0]!.failure ?? "",
+        /expected status 200, got 401 \(unauthorized: The request has no Authorization header, and this server's API is locked; send Authorization: Bearer/,
+      );
     }
   });
 });
 
 test("an in-process target booted with FLOW_API_TOKEN in its environment is not locked", async () => {
-  const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry], env: envWith({ FLOW_BASE_URL: undefined, FLOW_HEADERS: undefined, FLOW_API_TOKEN: TOKEN }) });
+  const target = await startScenarioTarget(basicFlow, {
+    flows: [basicFlowEntry],
+    env: envWith({ FLOW_BASE_URL: undefined, FLOW_HEADERS: undefined, FLOW_API_TOKEN: TOKEN }),
+  });
   try {
     assert.equal(target.config?.apiToken, TOKEN, "the target was read with the token");
     const flows = await textRequest(`${target.baseUrl}/ai/flows`);
     assert.equal(flows.status, 200, flows.text);
     const played = await collect(runScenario(basicFlow, target));
-    assert.deepEqual(played.turns.map((turn) => turn.outcome), basicFlow.scenario.turns.map(() => "passed"));
+    assert.deepEqual(
+      played.turns.map((turn) => turn.outcome),
+      basicFlow.scenario.turns.map(() => "passed"),
+    );
   } finally {
     await target.close();
   }
@@ -104,5 +126,8 @@ test("an in-process target booted with FLOW_API_TOKEN in its environment is not 
 
 test("FLOW_API_TOKEN is a secret to every redaction list: the report page's secrets, and a run's pins", () => {
   assert.deepEqual(secretsOf({ FLOW_API_TOKEN: TOKEN, HOME: "/home/someone" }), [TOKEN]);
-  assert.deepEqual(pinsOf({ FLOW_API_TOKEN: TOKEN, FLOW_MODEL: "scripted" }, ["FLOW_API_TOKEN"]), { FLOW_API_TOKEN: "[redacted]", FLOW_MODEL: "scripted" });
+  assert.deepEqual(pinsOf({ FLOW_API_TOKEN: TOKEN, FLOW_MODEL: "scripted" }, ["FLOW_API_TOKEN"]), {
+    FLOW_API_TOKEN: "[redacted]",
+    FLOW_MODEL: "scripted",
+  });
 });

@@ -15,7 +15,11 @@ async function playBasicFlow(turns: unknown[]) {
     const file = join(dir.path, "faults.scenario.json");
     writeFileSync(file, JSON.stringify({ flowName: "BasicFlow", turns }));
     const loaded = loadScenario(file, [BasicFlow]);
-    const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: dir.path, env: envWith({ FLOW_BASE_URL: undefined }) });
+    const target = await startScenarioTarget(loaded, {
+      flows: [basicFlowEntry],
+      scratchDir: dir.path,
+      env: envWith({ FLOW_BASE_URL: undefined }),
+    });
     try {
       return await collect(runScenario(loaded, target));
     } finally {
@@ -27,12 +31,23 @@ async function playBasicFlow(turns: unknown[]) {
 }
 
 const placeholder = { label: "placeholder", input: "John Doe", expectedActiveStep: "NameStep" };
-const accepted = { label: "name accepted", input: "John Wick", expectedActiveStep: "WeatherStep", expectState: { NameStep: { name: "John Wick" } } };
+const accepted = {
+  label: "name accepted",
+  input: "John Wick",
+  expectedActiveStep: "WeatherStep",
+  expectState: { NameStep: { name: "John Wick" } },
+};
 
 test("failModelCall makes that model call of the turn fail: the app answers 502 model_error, the session is unchanged, and the same message then goes through", async () => {
   const played = await playBasicFlow([
     placeholder,
-    { label: "the model fails", input: "John Wick", failModelCall: 2, expectedStatus: 502, responseMustInclude: ["model call 2"] },
+    {
+      label: "the model fails",
+      input: "John Wick",
+      failModelCall: 2,
+      expectedStatus: 502,
+      responseMustInclude: ["model call 2"],
+    },
     accepted,
   ]);
   assert.equal(played.outcome, "passed", played.turns.find((turn) => turn.failure)?.failure);
@@ -45,10 +60,19 @@ test("failModelCall makes that model call of the turn fail: the app answers 502 
 });
 
 test("a failModelCall past the calls the turn makes fails the turn, saying how many calls it made", async () => {
-  const played = await playBasicFlow([placeholder, { label: "never fails", input: "John Wick", failModelCall: 9, expectedStatus: 502 }, accepted]);
+  const played = await playBasicFlow([
+    placeholder,
+    { label: "never fails", input: "John Wick", failModelCall: 9, expectedStatus: 502 },
+    accepted,
+  ]);
   const turn = played.turns[1]!;
   assert.equal(turn.outcome, "failed");
-  assert.ok(failures(turn).includes("failModelCall: the turn made 2 model calls, so call 9 never failed; pick a call the turn makes"), failures(turn).join("\n"));
+  assert.ok(
+    failures(turn).includes(
+      "failModelCall: the turn made 2 model calls, so call 9 never failed; pick a call the turn makes",
+    ),
+    failures(turn).join("\n"),
+  );
   assert.equal(played.turns[2]!.skipReason, "turn 2 failed");
 });
 

@@ -10,7 +10,11 @@ export interface NormalizedAddress {
 }
 
 function titleCase(text: string): string {
-  return text.trim().replace(/\s+/g, " ").toLowerCase().replace(/\b[a-z]/g, (letter) => letter.toUpperCase());
+  return text
+    .trim()
+    .replace(/\s+/g, " ")
+    .toLowerCase()
+    .replace(/\b[a-z]/g, (letter) => letter.toUpperCase());
 }
 
 function stateCode(value: string): string | undefined {

@@ -41,14 +41,23 @@ export class ListClaimsStep extends Step<ListClaimsState, ClaimsHistoryTypes> {
     },
   })
   recordClaims(args: { claims: Claim[] }, context: StepContext<ListClaimsState, ClaimsHistoryTypes>) {
-    const claims = args.claims.map((claim) => ({ year: claim.year, cause: claim.cause.trim().replace(/\s+/g, " ").toLowerCase() }));
-    const unsavable = claims.map((claim) => characterProblem(claim.cause, `The cause of the ${claim.year} claim`)).find((problem) => problem !== undefined);
+    const claims = args.claims.map((claim) => ({
+      year: claim.year,
+      cause: claim.cause.trim().replace(/\s+/g, " ").toLowerCase(),
+    }));
+    const unsavable = claims
+      .map((claim) => characterProblem(claim.cause, `The cause of the ${claim.year} claim`))
+      .find((problem) => problem !== undefined);
     if (unsavable) return stay(unsavable);
     const unnamed = claims.find((claim) => claim.cause === "");
     if (unnamed) return stay(`The claim of ${unnamed.year} has no cause. Ask what happened.`);
     const early = claims.find((claim) => claim.year < EARLIEST_CLAIM_YEAR);
-    if (early) return stay(`${early.year} is not a plausible year for the ${early.cause} claim. Ask for the year it happened.`);
+    if (early)
+      return stay(`${early.year} is not a plausible year for the ${early.cause} claim. Ask for the year it happened.`);
     context.state.claims = claims;
-    return complete(claims.length ? `Recorded ${claims.length} claim${claims.length === 1 ? "" : "s"}.` : "Recorded no claims.", claims);
+    return complete(
+      claims.length ? `Recorded ${claims.length} claim${claims.length === 1 ? "" : "s"}.` : "Recorded no claims.",
+      claims,
+    );
   }
 }

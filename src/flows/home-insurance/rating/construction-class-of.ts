@@ -4,10 +4,13 @@ export type ConstructionMatch = { construction: ConstructionClass } | { problem:
 
 // Longest first, so "concrete block" is read as masonry before "concrete" could read it as superior.
 const ALIASES = Object.entries(CONSTRUCTION)
-  .flatMap(([construction, row]) => row.aliases.map((alias) => ({ alias, construction: construction as ConstructionClass })))
+  .flatMap(([construction, row]) =>
+    row.aliases.map((alias) => ({ alias, construction: construction as ConstructionClass })),
+  )
   .sort((a, b) => b.alias.length - a.alias.length);
 
-const CLASSES = "frame (wood), masonry (brick, stone, concrete block) or superior (poured concrete, steel, fire-resistive)";
+const CLASSES =
+  "frame (wood), masonry (brick, stone, concrete block) or superior (poured concrete, steel, fire-resistive)";
 
 /** Words are lower-cased and singular, so "Bricks." reads like "brick". */
 function normalized(words: string): string {
@@ -35,8 +38,11 @@ export function constructionClassOf(words: string): ConstructionMatch {
   const [only, ...others] = [...found];
   if (!only) return { problem: `"${words}" is not a construction we rate; a home's walls are ${CLASSES}.` };
   if (others.length) {
-    return { problem: `"${words}" names more than one construction (${[...found].join(" and ")}); ` +
-      `the class is what the exterior walls are mostly built of.` };
+    return {
+      problem:
+        `"${words}" names more than one construction (${[...found].join(" and ")}); ` +
+        `the class is what the exterior walls are mostly built of.`,
+    };
   }
   return { construction: only };
 }

@@ -20,19 +20,23 @@ export function dwellingValueProblem(cents: number): string | undefined {
 }
 
 export function constructionProblem(construction: string): string | undefined {
-  return Object.hasOwn(CONSTRUCTION, construction) ? undefined : `"${construction}" is not a construction class; the classes are ${Object.keys(CONSTRUCTION).join(", ")}.`;
+  return Object.hasOwn(CONSTRUCTION, construction)
+    ? undefined
+    : `"${construction}" is not a construction class; the classes are ${Object.keys(CONSTRUCTION).join(", ")}.`;
 }
 
 export function yearBuiltProblem(year: number, ratingYear: number): string | undefined {
   if (!Number.isInteger(year)) return `${year} is not a year.`;
   if (year > ratingYear) return `A home cannot have been built in ${year}: it is ${ratingYear} now.`;
-  if (year < EARLIEST_YEAR_BUILT) return `${year} is before ${EARLIEST_YEAR_BUILT}, the earliest year built we rate; it may be a typing mistake.`;
+  if (year < EARLIEST_YEAR_BUILT)
+    return `${year} is before ${EARLIEST_YEAR_BUILT}, the earliest year built we rate; it may be a typing mistake.`;
   return undefined;
 }
 
 export function zipCodeProblem(zipCode: string): string | undefined {
   if (!/^\d{5}$/.test(zipCode)) return `"${zipCode}" is not a 5-digit ZIP code.`;
-  if (!territoryOf(zipCode)) return `ZIP code ${zipCode} is outside our service area: we insure homes in Oregon and Washington only.`;
+  if (!territoryOf(zipCode))
+    return `ZIP code ${zipCode} is outside our service area: we insure homes in Oregon and Washington only.`;
   return undefined;
 }
 

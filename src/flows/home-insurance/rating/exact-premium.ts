@@ -8,7 +8,11 @@ import { UNIT } from "./rating-tables.ts";
  * Rounding after each factor would make the premium depend on the order the factors are applied in
  * and let the cent errors compound; rounding once gives the one result a hand calculation gives.
  */
-export function exactPremiumCents(baseNumerator: bigint, baseDenominator: bigint, multipliers: readonly number[]): number {
+export function exactPremiumCents(
+  baseNumerator: bigint,
+  baseDenominator: bigint,
+  multipliers: readonly number[],
+): number {
   let numerator = baseNumerator;
   let denominator = baseDenominator;
   for (const multiplier of multipliers) {

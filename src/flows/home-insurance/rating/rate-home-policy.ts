@@ -54,7 +54,11 @@ export function rateHomePolicy(facts: PropertyFacts, ratingYear: number): Rating
     { factor: "construction", basis: facts.construction, multiplier: CONSTRUCTION[facts.construction].multiplier },
     { factor: "age", basis: `built ${facts.yearBuilt}, ${age.label}`, multiplier: age.multiplier },
     { factor: "territory", basis: `${territory.code} ${territory.name}`, multiplier: territory.multiplier },
-    { factor: "deductible", basis: formatCents(facts.deductibleCents), multiplier: DEDUCTIBLES.get(facts.deductibleCents)! },
+    {
+      factor: "deductible",
+      basis: formatCents(facts.deductibleCents),
+      multiplier: DEDUCTIBLES.get(facts.deductibleCents)!,
+    },
     {
       factor: "claims",
       basis: `${count} claim${count === 1 ? "" : "s"} in ${lookback.from}–${lookback.to}`,

@@ -22,14 +22,23 @@ export const EARLIEST_YEAR_BUILT = 1800;
 export type ConstructionClass = "frame" | "masonry" | "superior";
 
 /** By class of exterior walls; `aliases` are the words a homeowner uses for each. */
-export const CONSTRUCTION: Readonly<Record<ConstructionClass, { multiplier: number; aliases: readonly string[] }>> = Object.freeze({
-  frame: { multiplier: 10_000, aliases: ["frame", "wood frame", "wood", "timber", "log"] },
-  masonry: { multiplier: 9_000, aliases: ["masonry", "brick", "stone", "concrete block", "cinder block", "block"] },
-  superior: {
-    multiplier: 8_200,
-    aliases: ["superior", "fire-resistive", "fire resistive", "poured concrete", "reinforced concrete", "concrete", "steel"],
-  },
-});
+export const CONSTRUCTION: Readonly<Record<ConstructionClass, { multiplier: number; aliases: readonly string[] }>> =
+  Object.freeze({
+    frame: { multiplier: 10_000, aliases: ["frame", "wood frame", "wood", "timber", "log"] },
+    masonry: { multiplier: 9_000, aliases: ["masonry", "brick", "stone", "concrete block", "cinder block", "block"] },
+    superior: {
+      multiplier: 8_200,
+      aliases: [
+        "superior",
+        "fire-resistive",
+        "fire resistive",
+        "poured concrete",
+        "reinforced concrete",
+        "concrete",
+        "steel",
+      ],
+    },
+  });
 
 /** By the home's age in whole years (rating year − year built); `maxAge` is inclusive, the last band open. */
 export const AGE_BANDS: readonly { label: string; maxAge: number; multiplier: number }[] = Object.freeze([
@@ -52,10 +61,20 @@ export interface Territory {
 export const TERRITORIES: readonly Territory[] = Object.freeze([
   { code: "T1", name: "Portland metro", multiplier: 10_000, zipPrefixes: ["970", "971", "972"] },
   { code: "T2", name: "Willamette Valley", multiplier: 9_200, zipPrefixes: ["973", "974"] },
-  { code: "T3", name: "Southern and Eastern Oregon", multiplier: 11_800, zipPrefixes: ["975", "976", "977", "978", "979"] },
+  {
+    code: "T3",
+    name: "Southern and Eastern Oregon",
+    multiplier: 11_800,
+    zipPrefixes: ["975", "976", "977", "978", "979"],
+  },
   { code: "T4", name: "Seattle metro", multiplier: 10_600, zipPrefixes: ["980", "981"] },
   { code: "T5", name: "Western Washington", multiplier: 9_700, zipPrefixes: ["982", "983", "984", "985", "986"] },
-  { code: "T6", name: "Eastern Washington", multiplier: 10_900, zipPrefixes: ["988", "989", "990", "991", "992", "993", "994"] },
+  {
+    code: "T6",
+    name: "Eastern Washington",
+    multiplier: 10_900,
+    zipPrefixes: ["988", "989", "990", "991", "992", "993", "994"],
+  },
 ]);
 
 /** The deductibles offered, by amount in cents. */

@@ -28,6 +28,9 @@ export class PriceStayStep extends Step<PriceStayState, RateQuoteTypes> {
     const quote = quoteStay(hotels, checkIn, checkOut, nights);
     context.state.quote = quote;
     const lines = quote.lines.map((line) => `${line.hotel} ${formatCents(line.amountCents)}`).join(", ");
-    return complete(`Quoted ${nights} nights, ${checkIn} to ${checkOut}: ${lines}; total ${formatCents(quote.totalCents)}.`, quote);
+    return complete(
+      `Quoted ${nights} nights, ${checkIn} to ${checkOut}: ${lines}; total ${formatCents(quote.totalCents)}.`,
+      quote,
+    );
   }
 }

@@ -1,4 +1,3 @@
-
 export interface QuoteLine {
   hotel: string;
   nightlyRateCents: number;
@@ -16,7 +15,12 @@ export interface Quote {
 }
 
 /** Prices one room per hotel for `nights` nights; integer cents throughout, so nothing is rounded. */
-export function quoteStay(hotels: readonly { name: string; nightlyRateCents: number }[], checkIn: string, checkOut: string, nights: number): Quote {
+export function quoteStay(
+  hotels: readonly { name: string; nightlyRateCents: number }[],
+  checkIn: string,
+  checkOut: string,
+  nights: number,
+): Quote {
   const lines = hotels.map((hotel) => ({
     hotel: hotel.name,
     nightlyRateCents: hotel.nightlyRateCents,

@@ -10,9 +10,13 @@ function csvTable(text: string): string | undefined {
   try {
     const { columns, rows } = parseCsv(text);
     const head = `<tr>${columns.map((column) => `<th>${escapeHtml(column)}</th>`).join("")}</tr>`;
-    const body = rows.map((row) => `<tr>${columns.map((column) => `<td>${escapeHtml(row[column] ?? "")}</td>`).join("")}</tr>`).join("");
+    const body = rows
+      .map((row) => `<tr>${columns.map((column) => `<td>${escapeHtml(row[column] ?? "")}</td>`).join("")}</tr>`)
+      .join("");
     const table = `<table class="csv">${head}${body}</table>`;
-    return rows.length > TABLE_ROWS ? `<details class="fold"><summary>CSV, ${rows.length} rows</summary>${table}</details>` : table;
+    return rows.length > TABLE_ROWS
+      ? `<details class="fold"><summary>CSV, ${rows.length} rows</summary>${table}</details>`
+      : table;
   } catch {
     return undefined;
   }
@@ -22,8 +26,14 @@ function csvTable(text: string): string | undefined {
 export function answerHtml(turn: TurnResult): string {
   if (!turn.answer) return turn.response ? `<div class="bubble assistant empty">(no answer text)</div>` : "";
   const type = turn.answer.contentType ?? "";
-  const events = type.includes("text/event-stream") && Array.isArray(turn.response?.body) ? ` · ${turn.response.body.length} events` : "";
+  const events =
+    type.includes("text/event-stream") && Array.isArray(turn.response?.body)
+      ? ` · ${turn.response.body.length} events`
+      : "";
   const body = (type.includes("text/csv") && csvTable(turn.answer.text)) || foldedText(turn.answer.text);
-  const label = type && !type.startsWith("application/json") ? `<span class="type">${escapeHtml(type.split(";")[0]!)}${events}</span>` : "";
+  const label =
+    type && !type.startsWith("application/json")
+      ? `<span class="type">${escapeHtml(type.split(";")[0]!)}${events}</span>`
+      : "";
   return `<div class="bubble assistant">${label}${body}</div>`;
 }

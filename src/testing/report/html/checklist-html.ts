@@ -11,7 +11,9 @@ const MARK: Record<PointStatus, { mark: string; chip: string }> = {
 function flowHtml(entry: FlowChecklist): string {
   const missing = entry.points.filter((point) => point.status === "missing").length;
   const facts = [
-    entry.childOf ? `child of ${escapeHtml(entry.childOf)}` : `${entry.scenarios.ran} of ${entry.scenarios.total} scenario files ran`,
+    entry.childOf
+      ? `child of ${escapeHtml(entry.childOf)}`
+      : `${entry.scenarios.ran} of ${entry.scenarios.total} scenario files ran`,
     entry.judged ? (missing ? `${missing} not proved` : "every point proved") : "not judged: not all its scenarios ran",
     ...(entry.strict ? ["strict"] : []),
   ];

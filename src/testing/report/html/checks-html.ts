@@ -6,7 +6,9 @@ export const MARKS = { passed: "✓", failed: "✗", skipped: "–" } as const;
 
 function verdictHtml(verdict: Verdict & { minScore: number }): string {
   const list = (label: string, items: readonly string[]) =>
-    items.length ? `<div class="verdict-list"><b>${label}</b><ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}</ul></div>` : "";
+    items.length
+      ? `<div class="verdict-list"><b>${label}</b><ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}</ul></div>`
+      : "";
   const percent = Math.round(Math.max(0, Math.min(1, verdict.score)) * 100);
   return (
     `<div class="verdict"><span class="score">score ${verdict.score.toFixed(2)} / needs ${verdict.minScore.toFixed(2)}</span>` +
@@ -35,7 +37,9 @@ function checkHtml(check: Check): string {
 function passedList(passed: readonly Check[]): string {
   const byContract = new Map<string, string[]>();
   for (const check of passed) byContract.set(check.contract, [...(byContract.get(check.contract) ?? []), check.name]);
-  return [...byContract].map(([contract, names]) => `<span class="contract">${contract}</span> ${names.map(escapeHtml).join(", ")}`).join("<br>");
+  return [...byContract]
+    .map(([contract, names]) => `<span class="contract">${contract}</span> ${names.map(escapeHtml).join(", ")}`)
+    .join("<br>");
 }
 
 /** A turn's checks: those that failed or were skipped in full, the passed ones folded into one line. */
@@ -44,7 +48,12 @@ export function checksHtml(checks: readonly Check[]): string {
   const shown = checks.filter((check) => check.outcome !== "passed" || check.verdict);
   const passed = checks.filter((check) => check.outcome === "passed" && !check.verdict);
   const order = { failed: 0, passed: 1, skipped: 2 } as const;
-  const list = shown.sort((a, b) => order[a.outcome] - order[b.outcome]).map(checkHtml).join("");
-  const folded = passed.length ? `<details class="passed-checks"><summary>✓ ${passed.length} check${passed.length === 1 ? "" : "s"} passed</summary><p>${passedList(passed)}</p></details>` : "";
+  const list = shown
+    .sort((a, b) => order[a.outcome] - order[b.outcome])
+    .map(checkHtml)
+    .join("");
+  const folded = passed.length
+    ? `<details class="passed-checks"><summary>✓ ${passed.length} check${passed.length === 1 ? "" : "s"} passed</summary><p>${passedList(passed)}</p></details>`
+    : "";
   return `${list ? `<ul class="checks">${list}</ul>` : ""}${folded}`;
 }

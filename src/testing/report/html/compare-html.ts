@@ -30,7 +30,9 @@ export function compareHtml(results: RunResults, older: RunResults): string {
   const moved = [...turnsOf(results)].flatMap(([key, now]) => {
     const then = before.get(key);
     if (!then || (then.outcome === now.outcome && then.score === now.score)) return [];
-    const worse = (now.outcome === "failed" && then.outcome !== "failed") || (now.outcome === then.outcome && (now.score ?? 0) < (then.score ?? 0));
+    const worse =
+      (now.outcome === "failed" && then.outcome !== "failed") ||
+      (now.outcome === then.outcome && (now.score ?? 0) < (then.score ?? 0));
     return [{ now, then, worse }];
   });
   const rows = moved
@@ -40,6 +42,8 @@ export function compareHtml(results: RunResults, older: RunResults): string {
         `<tr class="${worse ? "worse" : "better"}"><td>${escapeHtml(now.where)}</td><td><span class="${then.outcome}">${MARKS[then.outcome]} ${then.outcome}${scoreText(then.score)}</span></td>` +
         `<td><span class="${now.outcome}">${MARKS[now.outcome]} ${now.outcome}${scoreText(now.score)}</span></td></tr>`,
     );
-  const body = rows.length ? `<table class="moved"><tr><th>turn</th><th>before</th><th>now</th></tr>${rows.join("")}</table>` : `<p class="none">No turn's outcome or judge score moved.</p>`;
+  const body = rows.length
+    ? `<table class="moved"><tr><th>turn</th><th>before</th><th>now</th></tr>${rows.join("")}</table>`
+    : `<p class="none">No turn's outcome or judge score moved.</p>`;
   return `<section class="panel compare-panel"><h2>Since ${escapeHtml(older.startedAt)}${older.commit ? ` (<code>${escapeHtml(older.commit.slice(0, 12))}</code>)` : ""}</h2>${body}</section>`;
 }

@@ -31,7 +31,10 @@ function finalHtml(final: ConversationResult["final"]): string {
  * the element for the page's filter.
  */
 export function conversationHtml(conversation: ConversationResult): string {
-  const reason = conversation.reason && conversation.outcome !== "passed" ? `<div class="reason">${foldedText(conversation.reason, "message")}</div>` : "";
+  const reason =
+    conversation.reason && conversation.outcome !== "passed"
+      ? `<div class="reason">${foldedText(conversation.reason, "message")}</div>`
+      : "";
   const where = `<p class="where">${escapeHtml(conversation.file)}${conversation.target ? ` · ${escapeHtml(conversation.target.store)}` : ""}</p>`;
   const tags = (conversation.tags ?? []).join(" ");
   return (

@@ -8,7 +8,8 @@ const FOLD_LINES = 12;
 /** `text` escaped in a `<pre>`, folded behind its beginning when it is long. */
 export function foldedText(text: string, className = "text"): string {
   const lines = text.split("\n");
-  if (text.length <= FOLD_CHARS && lines.length <= FOLD_LINES) return `<pre class="${className}">${escapeHtml(text)}</pre>`;
+  if (text.length <= FOLD_CHARS && lines.length <= FOLD_LINES)
+    return `<pre class="${className}">${escapeHtml(text)}</pre>`;
   const head = lines.slice(0, 4).join("\n").slice(0, 240);
   return (
     `<details class="fold"><summary><pre class="${className}">${escapeHtml(head)}…</pre>` +

@@ -22,13 +22,22 @@ const POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsaf
 const ORDER = { failed: 0, passed: 1, skipped: 2 } as const;
 
 function options(values: Iterable<string>, all: string): string {
-  return [`<option value="">${all}</option>`, ...[...new Set(values)].sort().map((value) => `<option>${escapeHtml(value)}</option>`)].join("");
+  return [
+    `<option value="">${all}</option>`,
+    ...[...new Set(values)].sort().map((value) => `<option>${escapeHtml(value)}</option>`),
+  ].join("");
 }
 
 function filtersHtml(conversations: readonly ConversationResult[]): string {
   return (
-    `<form id="filters" class="filters" hidden onsubmit="return false"><select name="flow" aria-label="flow">${options(conversations.flatMap((each) => (each.flowName ? [each.flowName] : [])), "every flow")}</select>` +
-    `<select name="tag" aria-label="tag">${options(conversations.flatMap((each) => each.tags ?? []), "every tag")}</select>` +
+    `<form id="filters" class="filters" hidden onsubmit="return false"><select name="flow" aria-label="flow">${options(
+      conversations.flatMap((each) => (each.flowName ? [each.flowName] : [])),
+      "every flow",
+    )}</select>` +
+    `<select name="tag" aria-label="tag">${options(
+      conversations.flatMap((each) => each.tags ?? []),
+      "every tag",
+    )}</select>` +
     `<select name="outcome" aria-label="outcome">${options(["failed", "passed", "skipped"], "every outcome")}</select>` +
     `<input name="text" type="search" placeholder="text in a conversation…" aria-label="text">` +
     `<button type="button" data-open="all">expand all</button><button type="button" data-open="none">collapse all</button><span id="shown" class="facts"></span></form>`
@@ -37,7 +46,9 @@ function filtersHtml(conversations: readonly ConversationResult[]): string {
 
 function notLoadedHtml(results: RunResults): string {
   if (results.specsNotLoaded.length === 0) return "";
-  const items = results.specsNotLoaded.map(({ file, message }) => `<li><code>${escapeHtml(file)}</code><pre class="message">${escapeHtml(message)}</pre></li>`);
+  const items = results.specsNotLoaded.map(
+    ({ file, message }) => `<li><code>${escapeHtml(file)}</code><pre class="message">${escapeHtml(message)}</pre></li>`,
+  );
   return `<section class="panel reason"><h2>Spec files that did not load</h2><ul>${items.join("")}</ul></section>`;
 }
 

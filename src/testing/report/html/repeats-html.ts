@@ -25,7 +25,9 @@ const percent = (share: number) => `${Math.round(Math.max(0, Math.min(1, share))
 
 function rowHtml(turn: TurnRepeats): string {
   const rate = turn.played ? turn.passed / turn.played : 0;
-  const [low, high] = turn.scores.length ? [Math.min(...turn.scores), Math.max(...turn.scores)] : [undefined, undefined];
+  const [low, high] = turn.scores.length
+    ? [Math.min(...turn.scores), Math.max(...turn.scores)]
+    : [undefined, undefined];
   const spread =
     low === undefined || high === undefined
       ? `<span class="none">no score</span>`

@@ -4,7 +4,9 @@ import { escapeHtml } from "./escape-html.ts";
 function wallTime(results: RunResults): string {
   const millis = Date.parse(results.endedAt) - Date.parse(results.startedAt);
   if (!Number.isFinite(millis)) return "unknown";
-  return millis < 60_000 ? `${(millis / 1000).toFixed(1)} s` : `${Math.floor(millis / 60_000)} min ${Math.round((millis % 60_000) / 1000)} s`;
+  return millis < 60_000
+    ? `${(millis / 1000).toFixed(1)} s`
+    : `${Math.floor(millis / 60_000)} min ${Math.round((millis % 60_000) / 1000)} s`;
 }
 
 function tally(label: string, counts: OutcomeCounts): string {
@@ -23,7 +25,10 @@ function pairs(record: Readonly<Record<string, string>>): string {
 function judgeLine(results: RunResults): string {
   const { judge } = results.totals;
   const model = results.pins["JUDGE_MODEL"];
-  const rate = judge.passRate === null ? "none graded" : `${judge.passed} of ${judge.graded} passed (${Math.round(judge.passRate * 100)}%)`;
+  const rate =
+    judge.passRate === null
+      ? "none graded"
+      : `${judge.passed} of ${judge.graded} passed (${Math.round(judge.passRate * 100)}%)`;
   return `${escapeHtml(rate)}${judge.skipped ? `, ${judge.skipped} skipped` : ""}${model ? ` · <code>${escapeHtml(model)}</code>` : ""}`;
 }
 
@@ -33,12 +38,17 @@ export function reportHeader(results: RunResults): string {
   const failed = totals.conversations.failed + results.specsNotLoaded.length > 0;
   const rows: [string, string][] = [
     ["when", `${escapeHtml(results.startedAt)} · ${wallTime(results)}`],
-    ...(results.commit ? [["commit", `<code>${escapeHtml(results.commit.slice(0, 12))}</code>`] as [string, string]] : []),
+    ...(results.commit
+      ? [["commit", `<code>${escapeHtml(results.commit.slice(0, 12))}</code>`] as [string, string]]
+      : []),
     ...(results.shards ? [["shards", escapeHtml(results.shards.join(", "))] as [string, string]] : []),
     ["models", pairs(results.models)],
     ["judge", judgeLine(results)],
     ["pins", pairs(results.pins)],
-    ["tokens", `${totals.tokens.total} (model ${totals.tokens.model.input} in, ${totals.tokens.model.output} out; judge ${totals.tokens.judge.input} in, ${totals.tokens.judge.output} out)`],
+    [
+      "tokens",
+      `${totals.tokens.total} (model ${totals.tokens.model.input} in, ${totals.tokens.model.output} out; judge ${totals.tokens.judge.input} in, ${totals.tokens.judge.output} out)`,
+    ],
   ];
   return (
     `<header class="${failed ? "red" : "green"}"><h1>flowcheck run <span class="badge">${failed ? "failed" : "passed"}</span></h1>` +

@@ -15,7 +15,9 @@ function metaHtml(turn: TurnResult): string {
   const parts = [
     turn.response ? `HTTP ${turn.response.status}` : turn.outcome === "skipped" ? "not sent" : "no answer",
     ...(turn.millis ? [`${turn.millis.http.toFixed(1)} ms`] : []),
-    ...(turn.stored ? [`stored: ${escapeHtml(turn.stored.step)} · ${escapeHtml(turn.stored.runStatus)} · turn ${turn.stored.turns}`] : []),
+    ...(turn.stored
+      ? [`stored: ${escapeHtml(turn.stored.step)} · ${escapeHtml(turn.stored.runStatus)} · turn ${turn.stored.turns}`]
+      : []),
   ];
   return `<div class="meta">${parts.join(" · ")}</div>`;
 }

@@ -7,7 +7,9 @@ const MIN_SECRET = 8;
 function headerValues(json: string | undefined): string[] {
   try {
     const headers = JSON.parse(json ?? "{}") as unknown;
-    return headers && typeof headers === "object" ? Object.values(headers).filter((value): value is string => typeof value === "string") : [];
+    return headers && typeof headers === "object"
+      ? Object.values(headers).filter((value): value is string => typeof value === "string")
+      : [];
   } catch {
     return [];
   }

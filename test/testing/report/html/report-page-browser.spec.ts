@@ -25,7 +25,12 @@ describe("the run's HTML page in a real browser", { skip: NO_CHROMIUM }, () => {
     usersPageBefore = existsSync(USERS_PAGE) ? statSync(USERS_PAGE).mtimeMs : undefined;
     dir = await tempDir("report-page");
     // JUDGE=off and an unreachable loopback base URL: the key is there to be redacted, never used.
-    run = await runReportFixture(dir.path, { OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: "http://127.0.0.1:9/v1", JUDGE: "off", FLOW_HEADERS: JSON.stringify({ Authorization: HEADER_VALUE }) });
+    run = await runReportFixture(dir.path, {
+      OPENAI_API_KEY: API_KEY,
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+      JUDGE: "off",
+      FLOW_HEADERS: JSON.stringify({ Authorization: HEADER_VALUE }),
+    });
     page = join(dir.path, "test", ".tmp", "report.html");
     browser = await HeadlessChromium.launch();
   });
@@ -56,7 +61,10 @@ describe("the run's HTML page in a real browser", { skip: NO_CHROMIUM }, () => {
     const failedTurn = first.locator("section.turn.failed").first();
     assert.ok(await failedTurn.isVisible());
     assert.match((await failedTurn.locator("h4").textContent()) ?? "", /2\. name accepted/);
-    assert.match((await failedTurn.locator(".check.failed").first().textContent()) ?? "", /expectedActiveStep.*expected active step AddressStep/);
+    assert.match(
+      (await failedTurn.locator(".check.failed").first().textContent()) ?? "",
+      /expectedActiveStep.*expected active step AddressStep/,
+    );
     assert.ok(await failedTurn.locator(".compare").isVisible());
     assert.match((await failedTurn.locator(".change").textContent()) ?? "", /NameStep\.name = "John Wick"/);
     assert.deepEqual(opened.errors, []);
