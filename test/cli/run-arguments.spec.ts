@@ -8,11 +8,11 @@ test("run-specs' arguments: paths anywhere, node:test's options before or after 
     "BasicFlow",
     "test/flows",
     "--repeat=3",
-    "scenarios/team",
+    "stories/team",
     "--test-reporter=tap",
     "--checklist",
   ]);
-  assert.deepEqual(request?.paths, ["test/flows", "scenarios/team"]);
+  assert.deepEqual(request?.paths, ["test/flows", "stories/team"]);
   assert.deepEqual(request?.namePatterns, ["BasicFlow"]);
   assert.equal(request?.repeat, 3);
   assert.equal(request?.everyTable, true);

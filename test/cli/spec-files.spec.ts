@@ -14,7 +14,7 @@ test("the spec files under a folder are found at any depth, sorted, leaving out 
       "a/d.spec.ts",
       "not-a-spec.ts",
       "e.spec.js",
-      "scenarios/team/f.scenario.json",
+      "stories/team/f.scenario.json",
     ];
     const skipped = [
       ".tmp/x.spec.ts",
@@ -33,8 +33,8 @@ test("the spec files under a folder are found at any depth, sorted, leaving out 
     );
     assert.deepEqual(specsUnder(join(dir.path, "b.spec.ts")), [join(dir.path, "b.spec.ts")], "a file is itself");
     assert.equal(isScenarioPath(dir.path), false, "a folder with specs is a spec path");
-    assert.equal(isScenarioPath(join(dir.path, "scenarios")), true, "a folder without specs is a scenario path");
-    assert.equal(isScenarioPath(join(dir.path, "scenarios/team/f.scenario.json")), true, "so is a JSON file");
+    assert.equal(isScenarioPath(join(dir.path, "stories")), true, "a folder without specs is a scenario path");
+    assert.equal(isScenarioPath(join(dir.path, "stories/team/f.scenario.json")), true, "so is a JSON file");
     assert.deepEqual(missingPaths([dir.path, join(dir.path, "gone")]), [join(dir.path, "gone")]);
   } finally {
     dir.remove();
