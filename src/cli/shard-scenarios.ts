@@ -1,4 +1,3 @@
-// Light imports only: run-specs compiles this graph before any test process starts.
 import { discoverSelected, scenarioHeaderOf } from "../testing/scenario/scenario-discovery.ts";
 import { specsOfFlows } from "../testing/node-test/flow-spec-name.ts";
 import { specsForScenarios } from "./specs-for-scenarios.ts";
@@ -11,7 +10,7 @@ export interface Shard {
 export interface ShardRun {
   /** The spec files the shard runs. */
   files: string[];
-  /** Its slice of the scenario files, for FLOW_SCENARIOS. */
+  /** Its slice of the scenario files, the paths its run is narrowed to. */
   scenarioPaths: string[];
   /** How many scenario files there are across all shards. */
   scenarios: number;

@@ -1,4 +1,3 @@
-// Light imports only: run-specs compiles this graph before any test process starts.
 import { existsSync } from "node:fs";
 import { closestName } from "../testing/scenario/closest-name.ts";
 import { discoverScenarios, discoverSelected, scenarioHeaderOf } from "../testing/scenario/scenario-discovery.ts";

@@ -74,7 +74,7 @@ export interface RunInfo {
   shard?: string;
 }
 
-/** One run's results from its processes' part lines. */
+/** One run's results from the lines its suites recorded (or a shard's, merged). */
 export function runResultsOf(lines: readonly ResultsPartLine[], info: RunInfo): RunResults {
   const conversations = sorted(lines.flatMap((line) => ("conversation" in line ? [line.conversation] : [])));
   return {

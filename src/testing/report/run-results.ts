@@ -117,7 +117,7 @@ export interface SessionChange {
   children?: { flow: string; parentStep: string; runStatus: RunStatus; currentStep: string }[];
 }
 
-/** One line of a test process's part file: a conversation, a spec file that did not load, or a project proof. */
+/** One line of a run's record: a conversation, a spec file that did not load, or a project proof. */
 export type ResultsPartLine =
   | { conversation: ConversationResult }
   | { specNotLoaded: { file: string; message: string } }
