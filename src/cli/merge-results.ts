@@ -5,7 +5,7 @@ import type { FlowCoverage } from "../testing/report/flow-coverage.ts";
 import { renderReport } from "../testing/report/html/render-report.ts";
 import { secretsOf } from "../testing/report/html/without-secrets.ts";
 import { runResultsOf, type RunInfo } from "../testing/report/merge-run-results.ts";
-import type { ResultsPartLine, RunResults } from "../testing/report/run-results.ts";
+import type { RunRecordLine, RunResults } from "../testing/report/run-results.ts";
 import type { FlowEntry } from "../engine/index.ts";
 import { renderRunSummary } from "../testing/report/render-run-summary.ts";
 import { checklistOf, typecheckProof } from "./run-checklist.ts";
@@ -44,7 +44,7 @@ export function commitOf(): string | undefined {
  */
 export function writeRunResults(
   folder: string,
-  lines: readonly ResultsPartLine[],
+  lines: readonly RunRecordLine[],
   info: Omit<RunInfo, "commit">,
   coverage: FlowCoverage = {},
   flows: readonly FlowEntry[] = [],

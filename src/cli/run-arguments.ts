@@ -1,3 +1,5 @@
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
 export const USAGE = `Usage: run-specs <folder|spec file|scenario file or folder>... [options]
@@ -49,6 +51,11 @@ export interface RunRequest {
   concurrency: number;
   reporters: { name: string; destination: string }[];
   imports: string[];
+}
+
+/** What to import for a module named on the command line: a path (./x.ts, /abs/x.ts) as its file URL, else the name as is. */
+export function moduleSpecifier(name: string): string {
+  return name.startsWith(".") || name.startsWith("/") ? pathToFileURL(resolve(name)).href : name;
 }
 
 /** A command line run-specs cannot take: printed as is, with the usage's pointer. */

@@ -1,13 +1,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { run } from "node:test";
-import { pathToFileURL } from "node:url";
 import { runArbiter } from "../testing/limits/run-limits.ts";
 import { limitsSummaryLines } from "../testing/limits/limits-summary.ts";
 import { renderJunit } from "../testing/report/render-junit.ts";
 import { beginRun, type RunRecord } from "../testing/report/run-record.ts";
 import { writeRunResults } from "./merge-results.ts";
-import { ArgumentError, runRequestOf, USAGE, type RunRequest } from "./run-arguments.ts";
+import { ArgumentError, moduleSpecifier, runRequestOf, USAGE, type RunRequest } from "./run-arguments.ts";
 import { failOnChecklist } from "./run-checklist.ts";
 import { shardOf } from "./shard-scenarios.ts";
 import { isScenarioPath, missingPaths, specsUnder } from "./spec-files.ts";
@@ -45,18 +44,18 @@ function planOf(request: RunRequest): Plan | { nothing: string; code: number } {
     }
     plan = { files: sharded.files, ...(sharded.scenarioPaths.length ? { scenarioPaths: sharded.scenarioPaths } : {}) };
   }
-  if (plan.files.length === 0)
+  if (plan.files.length === 0) {
     return {
       nothing: `run-specs: no *.spec.ts under ${request.paths.join(", ") || "(no path given)"}; nothing to run.`,
       code: 1,
     };
+  }
   return plan;
 }
 
 /** Plays `files` with node:test in this process, its events to `request`'s reporters and into `record`; whether every test passed. */
 async function playSpecs(files: readonly string[], request: RunRequest, record: RunRecord): Promise<boolean> {
-  for (const module of request.imports)
-    await import(module.startsWith(".") || module.startsWith("/") ? pathToFileURL(resolve(module)).href : module);
+  for (const module of request.imports) await import(moduleSpecifier(module));
   const reporters = await testReporters(request.reporters);
   const absolute = new Map(files.map((file) => [resolve(file), file]));
   runArbiter.awaitDefinitions(DEFINING_MILLIS);

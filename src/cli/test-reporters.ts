@@ -2,7 +2,7 @@ import { createWriteStream, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { PassThrough, type Readable, type Writable } from "node:stream";
 import * as builtIn from "node:test/reporters";
-import { pathToFileURL } from "node:url";
+import { moduleSpecifier } from "./run-arguments.ts";
 
 type Reporter = Parameters<Readable["compose"]>[0];
 
@@ -10,8 +10,7 @@ async function reporterOf(name: string): Promise<Reporter> {
   // spec is a class, a transform of its own per run; the others are functions of the events.
   if (name === "spec") return new builtIn.spec() as unknown as Reporter;
   if (Object.hasOwn(builtIn, name)) return (builtIn as unknown as Record<string, Reporter>)[name]!;
-  const specifier = name.startsWith(".") || name.startsWith("/") ? pathToFileURL(resolve(name)).href : name;
-  const module = (await import(specifier)) as { default?: Reporter };
+  const module = (await import(moduleSpecifier(name))) as { default?: Reporter };
   if (!module.default) throw new Error(`--test-reporter ${name} exports no default reporter.`);
   return module.default;
 }

@@ -5,7 +5,7 @@ import {
   RESULTS_VERSION,
   type ConversationResult,
   type OutcomeCounts,
-  type ResultsPartLine,
+  type RunRecordLine,
   type ResultTotals,
   type RunResults,
 } from "./run-results.ts";
@@ -53,7 +53,7 @@ function sorted(conversations: ConversationResult[]): ConversationResult[] {
 }
 
 /** Each project proof once, whichever process (or shard) noted it. */
-function proofsOf(lines: readonly ResultsPartLine[]): Pick<RunResults, "projectProofs"> {
+function proofsOf(lines: readonly RunRecordLine[]): Pick<RunResults, "projectProofs"> {
   const proofs = new Map(
     lines.flatMap((line) =>
       "projectProof" in line
@@ -75,7 +75,7 @@ export interface RunInfo {
 }
 
 /** One run's results from the lines its suites recorded (or a shard's, merged). */
-export function runResultsOf(lines: readonly ResultsPartLine[], info: RunInfo): RunResults {
+export function runResultsOf(lines: readonly RunRecordLine[], info: RunInfo): RunResults {
   const conversations = sorted(lines.flatMap((line) => ("conversation" in line ? [line.conversation] : [])));
   return {
     results: RESULTS_VERSION,

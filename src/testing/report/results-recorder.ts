@@ -4,7 +4,7 @@ import type { TokenCount, TurnReport } from "../checks/turn-report.ts";
 import type { ScenarioEvent } from "../run/scenario-event.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { runRecordFor, type RunRecord } from "./run-record.ts";
-import type { ConversationResult, JudgeResult, ResultsPartLine, TurnResult } from "./run-results.ts";
+import type { ConversationResult, JudgeResult, RunRecordLine, TurnResult } from "./run-results.ts";
 import { executionOfTurn, sessionChange } from "./session-change.ts";
 
 const NOT_PLAYED = "not played: its test was filtered out (--test-name-pattern) or the run was cut short";
@@ -159,7 +159,7 @@ export class ResultsRecorder {
   }
 
   /** The conversation as far as it went, every turn of the scenario in it. */
-  #line(): ResultsPartLine {
+  #line(): RunRecordLine {
     const result = this.#result;
     const document = this.#document;
     let before: SessionHead | undefined;

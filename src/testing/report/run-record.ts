@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { FlowDefinition } from "../../engine/flow.ts";
 import type { SessionDocument } from "../../engine/session-document.ts";
 import { addToCoverage, type FlowCoverage } from "./flow-coverage.ts";
-import type { ResultsPartLine } from "./run-results.ts";
+import type { RunRecordLine } from "./run-results.ts";
 
 /** What a run asks of the flow suites it imports: which scenarios, how many times each. */
 export interface RunScope {
@@ -18,7 +18,7 @@ export interface RunScope {
 
 /** A conversation still open, written as far as it went when the run closes: a suite filtered out or cut short. */
 export interface OpenConversation {
-  closing(): ResultsPartLine;
+  closing(): RunRecordLine;
 }
 
 /**
@@ -28,7 +28,7 @@ export interface OpenConversation {
  */
 export class RunRecord {
   readonly scope: RunScope;
-  readonly lines: ResultsPartLine[] = [];
+  readonly lines: RunRecordLine[] = [];
   readonly coverage: FlowCoverage = {};
   readonly #open = new Set<OpenConversation>();
   readonly #dir: string;
@@ -43,7 +43,7 @@ export class RunRecord {
     return resolve(artifactsDir) === this.#dir;
   }
 
-  add(line: ResultsPartLine): void {
+  add(line: RunRecordLine): void {
     this.lines.push(line);
   }
 
@@ -58,7 +58,7 @@ export class RunRecord {
   }
 
   /** Every line of the run, the conversations still open written as far as they went. */
-  close(): ResultsPartLine[] {
+  close(): RunRecordLine[] {
     for (const conversation of this.#open) this.lines.push(conversation.closing());
     this.#open.clear();
     return this.lines;

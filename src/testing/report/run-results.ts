@@ -118,7 +118,7 @@ export interface SessionChange {
 }
 
 /** One line of a run's record: a conversation, a spec file that did not load, or a project proof. */
-export type ResultsPartLine =
+export type RunRecordLine =
   | { conversation: ConversationResult }
   | { specNotLoaded: { file: string; message: string } }
   | { projectProof: ProjectProof };

@@ -6,7 +6,7 @@ import { mergeRunResults, runResultsOf } from "../../../src/testing/report/merge
 import type {
   ConversationResult,
   ProjectProof,
-  ResultsPartLine,
+  RunRecordLine,
   RunResults,
 } from "../../../src/testing/report/run-results.ts";
 import { BasicFlow } from "../../fixtures/flows/index.ts";
@@ -90,7 +90,7 @@ test("the project-wide points come from the proofs the run noted: every document
     { point: "10", key: "reset" },
     { point: "12", key: "typecheck" },
   ];
-  const lines: ResultsPartLine[] = [
+  const lines: RunRecordLine[] = [
     ...FILES.map((file) => ({ conversation: ranFile(file) })),
     ...proofs.map((projectProof) => ({ projectProof })),
   ];

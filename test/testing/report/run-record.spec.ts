@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { RunRecord } from "../../../src/testing/report/run-record.ts";
-import type { ResultsPartLine } from "../../../src/testing/report/run-results.ts";
+import type { RunRecordLine } from "../../../src/testing/report/run-results.ts";
 
 test("a run owns the suites that write to its artifacts folder, however the path is spelt, and no other", () => {
   const record = new RunRecord({ artifactsDir: "test/.tmp" });
@@ -15,13 +15,13 @@ test("a run owns the suites that write to its artifacts folder, however the path
 
 test("closing a run writes each conversation still open as far as it went, once, and keeps those that settled out", () => {
   const record = new RunRecord({ artifactsDir: "test/.tmp" });
-  const proof: ResultsPartLine = { projectProof: { point: "12", key: "typecheck" } };
+  const proof: RunRecordLine = { projectProof: { point: "12", key: "typecheck" } };
   record.add(proof);
   let closings = 0;
   const open = {
-    closing: (): ResultsPartLine => (closings++, { specNotLoaded: { file: "open.spec.ts", message: "cut short" } }),
+    closing: (): RunRecordLine => (closings++, { specNotLoaded: { file: "open.spec.ts", message: "cut short" } }),
   };
-  const settled = { closing: (): ResultsPartLine => assert.fail("a settled conversation is not written again") };
+  const settled = { closing: (): RunRecordLine => assert.fail("a settled conversation is not written again") };
   record.keepOpen(open);
   record.keepOpen(settled).settle();
   assert.deepEqual(record.close(), [proof, { specNotLoaded: { file: "open.spec.ts", message: "cut short" } }]);

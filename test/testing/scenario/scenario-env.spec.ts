@@ -198,16 +198,21 @@ test("a scenario made in code whose env sets a run setting starts no target, in 
   }
 });
 
-test("a scenario's FLOW_PASS_RATE is the pass rate its repeats are held to, unless the environment sets one", () => {
-  const loaded: LoadedScenario = {
-    file: "flaky-judge.scenario.json",
-    name: "flaky-judge",
+/** A one-turn BasicFlow scenario named `name` whose env sets `FLOW_PASS_RATE` to `passRate`. */
+function withPassRate(name: string, passRate: string): LoadedScenario {
+  return {
+    file: `${name}.scenario.json`,
+    name,
     scenario: {
       flowName: "BasicFlow",
-      env: { FLOW_PASS_RATE: "0.5" },
+      env: { FLOW_PASS_RATE: passRate },
       turns: [{ label: "name", input: "John Wick", expectedActiveStep: "WeatherStep" }],
     },
   };
+}
+
+test("a scenario's FLOW_PASS_RATE is the pass rate its repeats are held to, unless the environment sets one", () => {
+  const loaded = withPassRate("flaky-judge", "0.5");
   const configOf = (env: Record<string, string>) => {
     const config = suiteConfigOf(loaded, env);
     assert.ok(!(config instanceof Error), String(config));
@@ -218,16 +223,7 @@ test("a scenario's FLOW_PASS_RATE is the pass rate its repeats are held to, unle
 });
 
 test("a suite's configuration that does not load is the error itself, every problem in it, for the suite's first test to throw", () => {
-  const loaded: LoadedScenario = {
-    file: "bad-rate.scenario.json",
-    name: "bad-rate",
-    scenario: {
-      flowName: "BasicFlow",
-      env: { FLOW_PASS_RATE: "2" },
-      turns: [{ label: "name", input: "John Wick", expectedActiveStep: "WeatherStep" }],
-    },
-  };
-  const config = suiteConfigOf(loaded, { FLOW_REPEAT: "many" });
+  const config = suiteConfigOf(withPassRate("bad-rate", "2"), { FLOW_REPEAT: "many" });
   assert.ok(config instanceof Error);
   assert.match(config.message, /FLOW_REPEAT/);
   assert.match(config.message, /FLOW_PASS_RATE/);
