@@ -11,6 +11,13 @@ import {
 } from "./environment-variables.ts";
 
 export { CHECKLIST_MODES, JUDGE_MODES, MODEL_MODES, SESSION_STORES };
+
+/**
+ * The variables that hold a provider's key (the flows' live model and the judge share it): it goes
+ * to the provider alone, never to a target, whether by FLOW_HEADERS or flowcheck.config.json.
+ */
+export const PROVIDER_KEY_VARIABLES = Object.freeze(["OPENAI_API_KEY"] as const satisfies readonly VariableName[]);
+
 export type ModelMode = (typeof MODEL_MODES)[number];
 
 /** Every setting, read once from the environment when the app is built, then frozen. */
@@ -51,6 +58,8 @@ export interface Config {
   ci: boolean;
   /** The running server the flow suites drive instead of booting the app (`FLOW_BASE_URL`). */
   targetUrl: string | undefined;
+  /** The target of flowcheck.config.json for the scenarios that name none (`FLOW_TARGET`). */
+  flowTarget: string | undefined;
   /** How much of the provider a run may take at once, and in all (see `RunLimitsConfig`). */
   limits: RunLimitsConfig;
   /** The environment as it was when read, for the flows' own pins (`<FLOW>_CURRENT_DATE`, …). */
@@ -234,6 +243,16 @@ function combinationProblems(env: Readonly<Record<string, string>>): string[] {
       `FLOW_MODEL=${mode} tapes the models of an app in this process, but FLOW_BASE_URL=${env["FLOW_BASE_URL"]} runs its models elsewhere; unset one of them.`,
     );
   }
+  if (env["FLOW_TARGET"] && env["FLOW_BASE_URL"]) {
+    problems.push(
+      `FLOW_TARGET=${env["FLOW_TARGET"]} and FLOW_BASE_URL=${env["FLOW_BASE_URL"]} both name the server to play against; pick one: FLOW_TARGET for a target of flowcheck.config.json, or FLOW_BASE_URL for a flowcheck server at that URL.`,
+    );
+  }
+  if ((mode === "record" || mode === "replay") && env["FLOW_TARGET"]) {
+    problems.push(
+      `FLOW_MODEL=${mode} tapes the models of an app in this process, but FLOW_TARGET=${env["FLOW_TARGET"]} runs its models elsewhere; unset one of them.`,
+    );
+  }
   if ((env["FLOW_PRICE_PER_MTOK_IN"] === undefined) !== (env["FLOW_PRICE_PER_MTOK_OUT"] === undefined)) {
     problems.push(
       "FLOW_PRICE_PER_MTOK_IN and FLOW_PRICE_PER_MTOK_OUT go together: set both (in dollars per million tokens) for a cost estimate, or neither.",
@@ -303,6 +322,7 @@ export function loadConfig(source: Environment = process.env, defaults: Readonly
     passRate: Number(env["FLOW_PASS_RATE"] ?? DEFAULTS.FLOW_PASS_RATE),
     ci: Boolean(env["CI"]),
     targetUrl: env["FLOW_BASE_URL"],
+    flowTarget: env["FLOW_TARGET"],
     limits: limitsOf(env),
     env: Object.freeze(env),
   });

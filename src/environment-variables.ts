@@ -26,6 +26,8 @@ export interface EnvironmentVariable {
 
 const INTEGER = "^(0|[1-9][0-9]*)$";
 const POSITIVE = "^[1-9][0-9]*$";
+// A target's name in flowcheck.config.json, as its schema and a scenario's `target` spell it.
+const TARGET_NAME = "^[a-z0-9][a-z0-9-]*$";
 const PRICE = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$";
 
 /**
@@ -113,6 +115,11 @@ export const ENVIRONMENT_VARIABLES = {
     schema: { pattern: "^https?://" },
     hint: "the http:// or https:// URL of the running server",
     doc: "the flow suites drive this running server instead of booting one (a scenario's flow settings then do not reach it, since that server booted with its own environment, and only its run settings reach the runner; `FLOW_MODEL=record` or `replay` is refused with it)",
+  },
+  FLOW_TARGET: {
+    schema: { pattern: TARGET_NAME },
+    hint: "the name of a target in flowcheck.config.json: lower-case letters, digits and dashes",
+    doc: "the target of `flowcheck.config.json` ([targets](#targets)) the scenarios that name none are played against; a scenario's own `target` wins. Unset: the app in the test process, or the server at `FLOW_BASE_URL`; set together with `FLOW_BASE_URL` is refused (pick one), and so is `FLOW_MODEL=record` or `replay`",
   },
   JUDGE: {
     default: "auto",

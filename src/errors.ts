@@ -63,6 +63,11 @@ export const errorCatalogue = {
   },
   cassette_missing: { status: undefined, summary: "FLOW_MODEL=replay found no cassette for a scenario." },
   scenario_invalid: { status: undefined, summary: "A scenario file is not valid; no turn of it was run." },
+  target_config_invalid: {
+    status: undefined,
+    summary:
+      "flowcheck.config.json is not valid, or a scenario or FLOW_TARGET names a target it does not have; no scenario was run.",
+  },
   scenario_failed: {
     status: undefined,
     summary: "A scenario's turn or final state failed its checks; the message starts at the file and line.",

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FlowCoverage } from "../testing/report/flow-coverage.ts";
 import { renderReport } from "../testing/report/html/render-report.ts";
-import { secretsOf } from "../testing/report/html/without-secrets.ts";
+import { secretsOf } from "../testing/report/without-secrets.ts";
 import { runResultsOf, type RunInfo } from "../testing/report/merge-run-results.ts";
 import type { RunRecordLine, RunResults } from "../testing/report/run-results.ts";
 import type { FlowEntry } from "../engine/index.ts";

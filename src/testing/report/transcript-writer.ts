@@ -6,6 +6,7 @@ import type { ScenarioEvent } from "../run/scenario-event.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
 import { TRANSCRIPT_KINDS, type Transcript } from "./transcript.ts";
+import { withoutSecrets } from "./without-secrets.ts";
 
 /**
  * Listens to a scenario's events and, when it fails, writes `<dir>/<scenario>-<kind>-failure.json`
@@ -14,14 +15,20 @@ import { TRANSCRIPT_KINDS, type Transcript } from "./transcript.ts";
 export class TranscriptWriter {
   readonly #dir: string;
   readonly #suffix: string;
+  readonly #secrets: readonly string[];
   #transcript: Transcript | undefined;
   #loaded: LoadedScenario | undefined;
   #path: string | undefined;
 
-  /** `run` tells repeated runs of one scenario apart: `<scenario>-run2-contract-failure.json`. */
-  constructor(dir = "test/.tmp", run?: string) {
+  /**
+   * `run` tells repeated runs of one scenario apart: `<scenario>-run2-contract-failure.json`.
+   * `secrets` (a target's header values, see `secretValuesOf`) are written as `[redacted]`
+   * wherever they appear, since a server may echo what it was sent.
+   */
+  constructor(dir = "test/.tmp", run?: string, secrets: readonly string[] = []) {
     this.#dir = resolve(dir);
     this.#suffix = run ? `-${run}` : "";
+    this.#secrets = secrets;
   }
 
   /** Where the artifact was written, relative to the working directory. */
@@ -100,7 +107,7 @@ export class TranscriptWriter {
     const path = join(this.#dir, `${transcript.scenario.name}${this.#suffix}-${transcript.kind}-failure.json`);
     // A scenario in a folder of scenarios/ (`team/ada`) has its transcript in the same folder here.
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, `${JSON.stringify(transcript, null, 2)}\n`);
+    writeFileSync(path, `${JSON.stringify(withoutSecrets(transcript, this.#secrets), null, 2)}\n`);
     this.#path = relative(process.cwd(), path) || path;
   }
 

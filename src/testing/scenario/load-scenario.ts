@@ -1,23 +1,13 @@
 import { readFileSync } from "node:fs";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import type { FlowDefinition } from "../../engine/flow.ts";
+import { describeJsonError } from "./describe-json-error.ts";
 import { invalidScenario } from "./invalid-scenario.ts";
 import { jsonLines } from "./json-lines.ts";
 import { meaningProblems } from "./meaning-problems.ts";
 import type { LoadedScenario, Scenario } from "./scenario.ts";
 import { caseProblems } from "./scenario-cases.ts";
 import { schemaProblems, soundPart } from "./schema-problems.ts";
-
-/**
- * Where JSON.parse stopped, in our words: V8's `… in JSON at position 12 (line 2 column 3)` reads
- * ` at line 2, column 3: …`, as every other scenario problem names its place.
- */
-function describeJsonError(message: string): string {
-  const reason = message.replace(/\s*\n\s*/g, " ");
-  const position = /\s*in JSON at position \d+ \(line (\d+) column (\d+)\)/.exec(reason);
-  if (!position) return `: ${reason}`;
-  return ` at line ${position[1]}, column ${position[2]}: ${reason.replace(position[0], "")}`;
-}
 
 /**
  * What a scenario file is called in suite names, transcripts and check keys: its path under

@@ -4,7 +4,7 @@ import { join, sep } from "node:path";
 export const SCENARIO_SUFFIX = ".scenario.json";
 
 /** JSON files in the scenarios folder that are not scenarios by design. */
-const NOT_SCENARIOS = [/^scenario\.schema\.json$/, /\.cassette\.json$/];
+const NOT_SCENARIOS = [/^(scenario|flowcheck\.config)\.schema\.json$/, /\.cassette\.json$/];
 const SKIPPED_FOLDERS = new Set(["node_modules"]);
 
 /** A JSON file that looks like a scenario but is not named one, so no command would load it. */

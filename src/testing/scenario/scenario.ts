@@ -2,6 +2,8 @@
 export interface Scenario {
   $schema?: string;
   flowName: string;
+  /** The target of flowcheck.config.json it is played against; it wins over FLOW_TARGET. */
+  target?: string;
   description?: string;
   tags?: string[];
   env?: Record<string, string>;

@@ -1,41 +1,12 @@
 import type { ErrorObject } from "ajv";
 import { compileSchema } from "../../engine/schema-validator.ts";
-import { closestName } from "./closest-name.ts";
+import { describeSchemaError, kindOf } from "./describe-schema-error.ts";
+import { jsonPath, pointerParts } from "./json-path.ts";
 import type { Scenario } from "./scenario.ts";
 import { show } from "./show.ts";
 import scenarioSchema from "../../../scenarios/scenario.schema.json" with { type: "json" };
 
 const validateScenario = compileSchema<Scenario>(scenarioSchema, "2020-12");
-
-const PATTERN_HINTS: Record<string, string> = {
-  "^[A-Z][A-Za-z0-9]*$": "a PascalCase step name such as NameStep",
-  "^[A-Z][A-Z0-9_]*$": "an UPPER_SNAKE_CASE variable name",
-  "^[a-z0-9][a-z0-9-]*$": "lower-case letters, digits and dashes",
-  "^[\\w.+-]+/[\\w.+-]+$": "a media type such as text/event-stream",
-};
-
-/** `/turns/2/expectState` → `turns[2].expectState`. */
-function jsonPath(pointer: string, extra?: string): string {
-  const parts = pointer
-    .split("/")
-    .slice(1)
-    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
-  if (extra !== undefined) parts.push(extra);
-  return (
-    parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), "") ||
-    "(the file)"
-  );
-}
-
-function kindOf(value: unknown): string {
-  return value === null
-    ? "null"
-    : Array.isArray(value)
-      ? "an array"
-      : typeof value === "object"
-        ? "an object"
-        : `a ${typeof value}`;
-}
 
 /** Where in the file, with the turn's label when the path is inside a turn. */
 function where(data: unknown, path: string, pointer: string): string {
@@ -44,37 +15,12 @@ function where(data: unknown, path: string, pointer: string): string {
   return typeof label === "string" ? `${path} (turn "${label}")` : path;
 }
 
-function describeSchemaError(error: ErrorObject, data: unknown): string {
-  const propertyName = (error as ErrorObject & { propertyName?: string }).propertyName;
-  const path = jsonPath(error.instancePath, propertyName);
-  const at = where(data, path, error.instancePath);
+// The schema's one oneOf: a turn's responseMatches.
+function describeError(error: ErrorObject, data: unknown): string {
+  const at = (path: string, pointer: string) => where(data, path, pointer);
+  if (error.keyword !== "oneOf") return describeSchemaError(error, at);
   const value = error.data;
-  switch (error.keyword) {
-    case "additionalProperties": {
-      const key = String(error.params["additionalProperty"]);
-      const known = Object.keys((error.parentSchema as { properties?: object }).properties ?? {});
-      const guess = closestName(key, known);
-      const keyAt = where(data, jsonPath(error.instancePath, key), error.instancePath);
-      return guess
-        ? `${keyAt}: \`${key}\` is not a known key; did you mean \`${guess}\`?`
-        : `${keyAt}: \`${key}\` is not a known key; the keys allowed here are ${known.join(", ")}.`;
-    }
-    case "required":
-      return `${at}: the required key \`${String(error.params["missingProperty"])}\` is missing.`;
-    case "type":
-      return `${at}: ${show(value)} is ${kindOf(value)}; expected ${String(error.params["type"])}.`;
-    case "enum":
-      return `${at}: ${show(value)} is not one of ${(error.params["allowedValues"] as unknown[]).map((value) => show(value)).join(", ")}.`;
-    case "pattern": {
-      const pattern = String(error.params["pattern"]);
-      const shown = propertyName === undefined ? show(value) : `the key ${show(propertyName)}`;
-      return `${at}: ${shown} is not ${PATTERN_HINTS[pattern] ?? `matching ${pattern}`}.`;
-    }
-    case "oneOf":
-      return `${at}: ${show(value)} is ${kindOf(value)}; expected a pattern string or a list of pattern strings.`;
-    default:
-      return `${at}: ${show(value)} ${error.message ?? "is not valid"}.`;
-  }
+  return `${at(jsonPath(error.instancePath), error.instancePath)}: ${show(value)} is ${kindOf(value)}; expected a pattern string or a list of pattern strings.`;
 }
 
 /**
@@ -93,16 +39,8 @@ export function schemaProblems(data: unknown): { problems: string[]; errors: Err
   const problems = errors
     .filter((e) => e.keyword !== "propertyNames" && !isEnvReservation(e))
     .filter((e) => e.keyword === "oneOf" || !oneOfPaths.has(e.instancePath))
-    .map((e) => describeSchemaError(e, data));
+    .map((e) => describeError(e, data));
   return { problems, errors };
-}
-
-/** `/turns/2/expectState` → `["turns", "2", "expectState"]`. */
-function pointerParts(pointer: string): string[] {
-  return pointer
-    .split("/")
-    .slice(1)
-    .map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 /**

@@ -74,6 +74,18 @@ test("a valid scenario loads with its file and its name taken from the file name
   });
 });
 
+test("a scenario's target is kept as written; one that is not a target's name is refused", () => {
+  const content = {
+    flowName: "BasicFlow",
+    target: "staging",
+    turns: [turn("name accepted", { expectedActiveStep: "WeatherStep" })],
+  };
+  assert.equal(loadScenario(write("with-target", content), flows).scenario.target, "staging");
+  assert.deepEqual(problemsOf(write("bad-target", { ...content, target: "Staging EU" })), [
+    'target: "Staging EU" is not lower-case letters, digits and dashes.',
+  ]);
+});
+
 test("the scenario files found under a folder load, each with the path it was found at", () => {
   const { files } = discoverScenarios(dirname(fixtureScenario("basic-flow")));
   for (const name of ["basic-flow", "basic-flow-placeholder-names"])
@@ -95,7 +107,7 @@ test("unknown top-level keys are refused, each with the closest key or else the 
   const file = write("top", { flowName: "BasicFlow", turns: [turn("one")], finalStates: {}, color: "blue" });
   assert.deepEqual(problemsOf(file), [
     "finalStates: `finalStates` is not a known key; did you mean `finalState`?",
-    "color: `color` is not a known key; the keys allowed here are $schema, flowName, description, tags, env, judgeModel, judgeMinScore, judgeInstructions, turns, finalState, finalExecution, finalChildren, finalMemory, cases.",
+    "color: `color` is not a known key; the keys allowed here are $schema, flowName, target, description, tags, env, judgeModel, judgeMinScore, judgeInstructions, turns, finalState, finalExecution, finalChildren, finalMemory, cases.",
   ]);
 });
 

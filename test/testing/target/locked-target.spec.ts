@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { loadScenario, runScenario, startScenarioTarget } from "../../../src/testing/index.ts";
-import { secretsOf } from "../../../src/testing/report/html/without-secrets.ts";
+import { secretsOf } from "../../../src/testing/report/without-secrets.ts";
 import { pinsOf } from "../../../src/testing/target/target-pins.ts";
 import { BasicFlow, basicFlowEntry } from "../../fixtures/flows/index.ts";
 import { envWith } from "../../support/env-with.ts";

@@ -8,7 +8,7 @@ import { repeatsHtml } from "./repeats-html.ts";
 import { reportHeader } from "./report-header.ts";
 import { REPORT_SCRIPT } from "./report-script.ts";
 import { REPORT_STYLE } from "./report-style.ts";
-import { withoutSecrets } from "./without-secrets.ts";
+import { withoutSecrets } from "../without-secrets.ts";
 
 export interface ReportOptions {
   /** An older run's results: the turns whose outcome or judge score moved since are listed first. */

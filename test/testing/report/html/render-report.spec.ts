@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { renderReport } from "../../../../src/testing/report/html/render-report.ts";
-import { secretsOf } from "../../../../src/testing/report/html/without-secrets.ts";
+import { secretsOf } from "../../../../src/testing/report/without-secrets.ts";
 import { sampleConversation, sampleRunResults, sampleTurn } from "../../../support/sample-run-results.ts";
 
 const SCRIPT = "<script>alert(1)</script>";

@@ -1,5 +1,3 @@
-import type { RunResults } from "../run-results.ts";
-
 const SECRET_KEY = /KEY|TOKEN|SECRET|PASSWORD/i;
 // Shorter values would redact ordinary words: a secret that short is no secret.
 const MIN_SECRET = 8;
@@ -22,12 +20,15 @@ export function secretsOf(env: Readonly<Record<string, string | undefined>>): st
 }
 
 /**
- * `results` with every occurrence of a secret replaced by `[redacted]`. The results already redact
- * what they pin; this also catches a secret that a model, a server or an error message echoed.
+ * `value` (a run's results, a transcript: anything JSON) with every occurrence of a secret of 8 or
+ * more characters replaced by `[redacted]`. Results and transcripts already redact what they pin
+ * and the headers named like credentials; this also catches a secret that a model, a server or an
+ * error message echoed.
  */
-export function withoutSecrets(results: RunResults, secrets: readonly string[]): RunResults {
-  if (secrets.length === 0) return results;
-  let json = JSON.stringify(results);
-  for (const secret of secrets) json = json.split(JSON.stringify(secret).slice(1, -1)).join("[redacted]");
-  return JSON.parse(json) as RunResults;
+export function withoutSecrets<T>(value: T, secrets: readonly string[]): T {
+  const hidden = secrets.filter((secret) => secret.length >= MIN_SECRET);
+  if (hidden.length === 0) return value;
+  let json = JSON.stringify(value);
+  for (const secret of hidden) json = json.split(JSON.stringify(secret).slice(1, -1)).join("[redacted]");
+  return JSON.parse(json) as T;
 }

@@ -1,0 +1,128 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileSchema } from "../../engine/schema-validator.ts";
+import { frozenCopy } from "../../engine/frozen-copy.ts";
+import { describeJsonError } from "../scenario/describe-json-error.ts";
+import { describeSchemaError } from "../scenario/describe-schema-error.ts";
+import { invalidFile } from "../scenario/invalid-file.ts";
+import { shownPath } from "../scenario/scenario-location.ts";
+import { resolveTargetReferences } from "./resolve-target-references.ts";
+import configSchema from "../../../scenarios/flowcheck.config.schema.json" with { type: "json" };
+
+/** What every kind of target has: where the server is, how long a request may take, what every request carries. */
+export interface TargetEntryBase {
+  kind: "flowcheck" | "langgraph" | "http";
+  /** An http(s) URL, its `${VAR}` references read from the environment. */
+  baseUrl: string;
+  /** Per request; default 30000. */
+  timeoutMs?: number;
+  /** Sent with every request, their `${VAR}` references read from the environment. */
+  headers?: Record<string, string>;
+}
+
+/** A server speaking flowcheck's HTTP API. */
+export interface FlowcheckTargetEntry extends TargetEntryBase {
+  kind: "flowcheck";
+  /** The server's SQLite file, read for the persisted checks. */
+  sqlitePath?: string;
+}
+
+/** Where a graph keeps its step and completion: JSON Pointers into the thread state. */
+export interface LanggraphGraphEntry {
+  step?: string;
+  completed?: string;
+  steps?: string[];
+}
+
+/** A LangGraph server. */
+export interface LanggraphTargetEntry extends TargetEntryBase {
+  kind: "langgraph";
+  /** By the scenarios' flowName. */
+  graphs?: Record<string, LanggraphGraphEntry>;
+}
+
+/** A team's own HTTP API, described by templates (`{{input}}`, `{{session}}`, `"{{messages}}"`) and JSON Pointers. */
+export interface HttpTargetEntry extends TargetEntryBase {
+  kind: "http";
+  turn: { method?: "POST" | "PUT"; path: string; body: unknown };
+  answer: {
+    /** Absent: a JSON body. */
+    stream?: "openai-chat" | "ai-sdk-ui";
+    /** JSON Pointer to the answer's text (default "/response"). */
+    text?: string;
+    /** JSON Pointer to the session id the server assigned. */
+    session?: string;
+    /** Or a response header carrying it. */
+    sessionHeader?: string;
+    step?: string;
+    completed?: string;
+  };
+  /** A GET path template, and pointers into its JSON. */
+  state?: { path: string; step?: string; completed?: string; state?: string };
+  /** Step names per flow, for the loader's checks. */
+  flows?: Record<string, { steps?: string[] }>;
+}
+
+export type TargetEntry = FlowcheckTargetEntry | LanggraphTargetEntry | HttpTargetEntry;
+
+/** A project's `flowcheck.config.json`, checked, its references read, frozen. */
+export interface TargetConfig {
+  /** The file it was read from. */
+  path: string;
+  targets: Record<string, TargetEntry>;
+}
+
+/** The file's name at a project's root. */
+export const TARGET_CONFIG_FILE = "flowcheck.config.json";
+
+const validateConfig = compileSchema<{ targets: Record<string, TargetEntry> }>(configSchema, "2020-12");
+
+function schemaProblems(data: unknown): string[] {
+  if (validateConfig(data)) return [];
+  return (
+    (validateConfig.errors ?? [])
+      // Each comes with the error it sums up: a header name's pattern, the kind's own keys.
+      .filter((error) => error.keyword !== "propertyNames" && error.keyword !== "if")
+      .map((error) => describeSchemaError(error))
+  );
+}
+
+/**
+ * Reads `<root>/flowcheck.config.json`, the targets a project's scenarios are played against;
+ * undefined when there is none. The `${VAR}` references in each `baseUrl` and header are read
+ * from `env`. Every problem (not JSON, the schema's, a variable `env` lacks, a credential written
+ * as a value, the provider's key sent to a target) is reported at once in one
+ * `target_config_invalid` error, each with its JSON path and the value found, secrets not shown.
+ *
+ * @example
+ * // flowcheck.config.json: { "targets": { "staging": { "kind": "flowcheck",
+ * //   "baseUrl": "https://staging.example.com", "headers": { "Authorization": "Bearer ${STAGING_API_TOKEN}" } } } }
+ * const config = loadTargetConfig(process.cwd(), process.env);
+ * config?.targets["staging"]?.headers; // { Authorization: "Bearer <the variable's value>" }
+ */
+export function loadTargetConfig(
+  root: string,
+  env: Readonly<Record<string, string | undefined>>,
+): TargetConfig | undefined {
+  const path = join(root, TARGET_CONFIG_FILE);
+  if (!existsSync(path)) return undefined;
+  const fail = (problems: readonly string[]): never => {
+    throw invalidFile("target_config_invalid", shownPath(path), TARGET_CONFIG_FILE, "no scenario was run", problems);
+  };
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    const reason = (error as Error).message;
+    return fail([
+      error instanceof SyntaxError
+        ? `the file is not valid JSON${describeJsonError(reason)}`
+        : `the file cannot be read: ${reason}`,
+    ]);
+  }
+  const problems = schemaProblems(data);
+  const resolved = resolveTargetReferences((data as { targets?: unknown } | null)?.targets, env);
+  problems.push(...resolved.problems);
+  if (problems.length) return fail(problems);
+  return frozenCopy({ path, targets: resolved.targets as Record<string, TargetEntry> }) as TargetConfig;
+}
