@@ -102,6 +102,16 @@ export const errorCatalogue = {
     summary:
       "npm run new:flow cannot find the teamFlows list in src/flows/team-flows.ts to register the flow in; nothing was written.",
   },
+  target_unreachable: {
+    status: undefined,
+    summary:
+      "An http target of flowcheck.config.json could not be reached: the connection failed, or no whole answer came within its timeout.",
+  },
+  target_invalid_answer: {
+    status: undefined,
+    summary:
+      "An http target answered otherwise than flowcheck.config.json describes: a status that is not 2xx, a body that is not JSON or not the stream named, or a pointer that finds nothing.",
+  },
   checklist_failed: {
     status: undefined,
     summary:

@@ -1,0 +1,146 @@
+import { FlowcheckError, isFlowcheckError } from "../../../errors.ts";
+import { show } from "../../scenario/show.ts";
+import type { HttpAnswerShape, HttpTargetEntry } from "./http-target-entry.ts";
+import { pointerBoolean, pointerString, QUOTED_BODY } from "./pointer-value.ts";
+import { readAiSdkUiStream } from "./read-ai-sdk-ui-stream.ts";
+import { readOpenAiChatStream } from "./read-openai-chat-stream.ts";
+import { renderPath, renderTemplate, type TemplateValues } from "./render-template.ts";
+import {
+  answered,
+  jsonBodyOf,
+  requestHeaders,
+  requestTarget,
+  targetUrl,
+  type TargetExchange,
+} from "./request-target.ts";
+
+/** How long a request to an http target may take unless its entry or the caller says otherwise. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface HttpTargetOptions {
+  /** Overrides the entry's `timeoutMs`. */
+  timeoutMs?: number;
+  /** The entry's key in flowcheck.config.json (e.g. `targets.shop`), so messages name the keys to fix in full. */
+  where?: string;
+}
+
+/** One turn's answer as an http target gave it, read by the entry's `answer` pointers. */
+export interface HttpTurnAnswer {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  /** The JSON body, or a stream's final object. */
+  body: unknown;
+  text: string;
+  /** The session the answer names, else the one the turn was sent under. */
+  session: string | undefined;
+  currentStep?: string;
+  completed?: boolean;
+  /** The body as it came. */
+  raw: string;
+}
+
+const STREAM_READERS = { "openai-chat": readOpenAiChatStream, "ai-sdk-ui": readAiSdkUiStream } as const;
+
+function streamedAnswer(exchange: TargetExchange, stream: keyof typeof STREAM_READERS, at: string) {
+  const type = exchange.headers["content-type"] ?? "none";
+  if (!/^\s*text\/event-stream\b/i.test(type)) {
+    throw new FlowcheckError(
+      "target_invalid_answer",
+      `${answered(exchange)} with content-type ${type}, not the text/event-stream ${at}answer.stream ` +
+        `"${stream}" expects: ${show(exchange.raw, QUOTED_BODY)}. Remove ${at}answer.stream if the server answers JSON, ` +
+        `or have ${at}turn.body or ${at}headers ask for a stream (such as "stream": true).`,
+    );
+  }
+  try {
+    return STREAM_READERS[stream](exchange.raw);
+  } catch (error) {
+    if (!isFlowcheckError(error, "target_invalid_answer")) throw error;
+    throw new FlowcheckError("target_invalid_answer", `${answered(exchange)}, but ${error.message}.`, { cause: error });
+  }
+}
+
+/** The answer's body (a stream's final object) and its text. */
+function answerOf(exchange: TargetExchange, shape: HttpAnswerShape, at: string): { body: unknown; text: string } {
+  if (shape.stream) {
+    const { text, final } = streamedAnswer(exchange, shape.stream, at);
+    return { body: final, text };
+  }
+  const body = jsonBodyOf(
+    exchange,
+    `Point ${at}baseUrl and ${at}turn.path at the chat API, or set ${at}answer.stream if it answers a stream.`,
+  );
+  const pointer = shape.text ?? "/response";
+  return {
+    body,
+    text: pointerString(body, pointer, `${answered(exchange)}, but ${at}answer.text (the answer's text)`),
+  };
+}
+
+function sessionOf(exchange: TargetExchange, body: unknown, shape: HttpAnswerShape, at: string, sent?: string) {
+  const but = `${answered(exchange)}, but`;
+  if (shape.session !== undefined)
+    return pointerString(body, shape.session, `${but} ${at}answer.session (the session id)`);
+  if (shape.sessionHeader === undefined) return sent;
+  const value = exchange.headers[shape.sessionHeader.toLowerCase()];
+  if (value !== undefined && value !== "") return value;
+  throw new FlowcheckError(
+    "target_invalid_answer",
+    `${but} without the header ${shape.sessionHeader} that ${at}answer.sessionHeader names ` +
+      `(its headers: ${Object.keys(exchange.headers).join(", ")}). Fix it in flowcheck.config.json.`,
+  );
+}
+
+/** The request a turn sends, its path and body rendered from the entry's `turn` templates. */
+function turnRequest(entry: HttpTargetEntry, values: TemplateValues, at: string, timeoutMs: number) {
+  const path = renderPath(entry.turn.path, values, `${at}turn.path`);
+  const accept = entry.answer.stream ? "text/event-stream" : "application/json";
+  return {
+    method: entry.turn.method ?? "POST",
+    url: targetUrl(entry.baseUrl, path, at),
+    headers: requestHeaders({ "content-type": "application/json", accept }, entry.headers),
+    body: JSON.stringify(renderTemplate(entry.turn.body, values, `${at}turn.body`)),
+    timeoutMs,
+    at,
+    made: `${at}turn (its path and body) or ${at}headers`,
+  };
+}
+
+/**
+ * Sends one turn to a team's own chat API as `entry` describes it and reads the answer by its
+ * pointers. `turn.session` is the session an earlier answer named (undefined before the server has
+ * assigned one), or, for a server that assigns none, an id the caller made for the conversation
+ * (`crypto.randomUUID()`). A failed connection or timeout is `target_unreachable`; a status that is
+ * not 2xx, a body that is not JSON or not the stream named, or a pointer that finds nothing is
+ * `target_invalid_answer`, naming the request, its status, the pointer and the config key to fix.
+ *
+ * @example
+ * const first = await sendHttpTurn(entry, { input: "Ada", session: undefined, messages: [] }, { where: "targets.shop" });
+ * const next = await sendHttpTurn(entry, { input: "ada@example.com", session: first.session, messages }, {});
+ */
+export async function sendHttpTurn(
+  entry: HttpTargetEntry,
+  turn: TemplateValues,
+  options: HttpTargetOptions = {},
+): Promise<HttpTurnAnswer> {
+  const at = options.where ? `${options.where}.` : "";
+  const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const exchange = await requestTarget(turnRequest(entry, turn, at, timeoutMs));
+  const { body, text } = answerOf(exchange, entry.answer, at);
+  const but = `${answered(exchange)}, but`;
+  const { step, completed } = entry.answer;
+  return {
+    status: exchange.status,
+    headers: exchange.headers,
+    body,
+    text,
+    session: sessionOf(exchange, body, entry.answer, at, turn.session),
+    ...(step === undefined
+      ? {}
+      : { currentStep: pointerString(body, step, `${but} ${at}answer.step (the current step)`) }),
+    ...(completed === undefined
+      ? {}
+      : { completed: pointerBoolean(body, completed, `${but} ${at}answer.completed (whether the run has ended)`) }),
+    raw: exchange.raw,
+  };
+}
