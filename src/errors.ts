@@ -102,6 +102,19 @@ export const errorCatalogue = {
     summary:
       "FLOW_CHECKLIST=strict (or a flow's <FLOW>_STRICT_CHECKLIST=1) found a new-flow checklist point that the run did not prove.",
   },
+  target_unreachable: {
+    status: undefined,
+    summary: "The tester could not reach a target's server: the connection was refused, or no answer came in time.",
+  },
+  target_invalid_answer: {
+    status: undefined,
+    summary:
+      "A target's server answered with an error status, or with a body that is not what its API promises (not JSON, or missing its fields).",
+  },
+  target_run_failed: {
+    status: undefined,
+    summary: "A LangGraph run played for a turn ended in an error raised by the graph.",
+  },
 } as const;
 
 export type ErrorCode = keyof typeof errorCatalogue;
