@@ -102,20 +102,24 @@ export const errorCatalogue = {
     summary:
       "npm run new:flow cannot find the teamFlows list in src/flows/team-flows.ts to register the flow in; nothing was written.",
   },
-  target_unreachable: {
-    status: undefined,
-    summary:
-      "An http target of flowcheck.config.json could not be reached: the connection failed, or no whole answer came within its timeout.",
-  },
-  target_invalid_answer: {
-    status: undefined,
-    summary:
-      "An http target answered otherwise than flowcheck.config.json describes: a status that is not 2xx, a body that is not JSON or not the stream named, or a pointer that finds nothing.",
-  },
   checklist_failed: {
     status: undefined,
     summary:
       "FLOW_CHECKLIST=strict (or a flow's <FLOW>_STRICT_CHECKLIST=1) found a new-flow checklist point that the run did not prove.",
+  },
+  target_unreachable: {
+    status: undefined,
+    summary:
+      "The tester could not reach a target's server: the connection was refused, or no whole answer came within its timeoutMs.",
+  },
+  target_invalid_answer: {
+    status: undefined,
+    summary:
+      "A target's server answered otherwise than its API or flowcheck.config.json describes: a status that is not 2xx, a body that is not JSON or not the stream named, or a pointer that finds nothing.",
+  },
+  target_run_failed: {
+    status: undefined,
+    summary: "A LangGraph run played for a turn ended in an error raised by the graph.",
   },
 } as const;
 

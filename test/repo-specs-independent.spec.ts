@@ -51,7 +51,8 @@ function demoDependencies(text: string): string[] {
 function tsFilesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return NOT_SCANNED.has(path) ? [] : tsFilesUnder(path);
+    // A fixture project's installed packages (test/fixtures/langgraph-project/node_modules) are not ours.
+    if (entry.isDirectory()) return NOT_SCANNED.has(path) || entry.name === "node_modules" ? [] : tsFilesUnder(path);
     return entry.name.endsWith(".ts") && !EXEMPT.has(path) ? [path] : [];
   });
 }

@@ -1,0 +1,242 @@
+import { FlowcheckError } from "../../../errors.ts";
+
+export interface LanggraphClientOptions {
+  /** The server's root, e.g. `http://127.0.0.1:2024`. */
+  baseUrl: string;
+  /** Each request's limit, answer included; 60 s unless given. */
+  timeoutMs?: number;
+  /** Sent with every request, e.g. `{ "x-api-key": … }` resolved by the caller. */
+  headers?: Record<string, string>;
+}
+
+/** What a turn sends: a user message into `input.messages`, or the answer to the pending interrupt. */
+export type LanggraphTurn = { message: string } | { resume: unknown };
+
+export interface LanggraphInterrupt {
+  id?: string;
+  value: unknown;
+}
+
+export interface LanggraphTask {
+  id: string;
+  /** The node the task runs. */
+  name: string;
+  interrupts: LanggraphInterrupt[];
+  error?: unknown;
+}
+
+/** `GET /threads/{id}/state`: the thread's values, the nodes to run next and their tasks. */
+export interface LanggraphThreadState {
+  values: Record<string, unknown>;
+  next: string[];
+  tasks: LanggraphTask[];
+  [key: string]: unknown;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+// The graph's own entry and exit, which the assistants' graph endpoint lists among the nodes.
+const ENDPOINTS = new Set(["__start__", "__end__"]);
+
+/**
+ * A client of the LangGraph server API (`langgraphjs dev`, `langgraph up`, a LangSmith deployment)
+ * for a target to play turns on: one thread per conversation, one `runs/wait` per turn. Every
+ * failure is one FlowcheckError naming the request: `target_unreachable` (refused, or no answer in
+ * time), `target_invalid_answer` (an error status or a body that is not the JSON asked for),
+ * `target_run_failed` (the run itself raised).
+ *
+ * @example
+ * const client = new LanggraphClient({ baseUrl: "http://127.0.0.1:2024" });
+ * const thread = await client.createThread();
+ * await client.runWait(thread, "chat", { message: "Ada Lovelace" });
+ * const { values } = await client.threadState(thread);
+ */
+export class LanggraphClient {
+  readonly #baseUrl: string;
+  readonly #timeoutMs: number;
+  readonly #headers: Record<string, string>;
+
+  constructor(options: LanggraphClientOptions) {
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#headers = options.headers ?? {};
+  }
+
+  /** Makes an empty thread and gives its id. */
+  async createThread(): Promise<string> {
+    const url = `${this.#baseUrl}/threads`;
+    const thread = await this.#send("POST", url, {});
+    const id = isRecord(thread) ? thread["thread_id"] : undefined;
+    if (typeof id !== "string") throw invalid("POST", url, "a thread without a thread_id", thread);
+    return id;
+  }
+
+  /** Runs `graphId` on the thread with the turn's input and waits for it to stop: its values, with `__interrupt__` while it waits. */
+  async runWait(threadId: string, graphId: string, turn: LanggraphTurn): Promise<Record<string, unknown>> {
+    const url = `${this.#baseUrl}/threads/${encodeURIComponent(threadId)}/runs/wait`;
+    const body =
+      "message" in turn
+        ? { assistant_id: graphId, input: { messages: [{ role: "user", content: turn.message }] } }
+        : { assistant_id: graphId, command: { resume: turn.resume } };
+    const output = await this.#onGraph(graphId, () => this.#send("POST", url, body));
+    if (!isRecord(output)) throw invalid("POST", url, "a run's output that is not an object", output);
+    // runs/wait answers 200 once the run has stopped, and a run that raised stops with its error.
+    const failure = output["__error__"];
+    if (failure !== undefined) {
+      throw new FlowcheckError(
+        "target_run_failed",
+        `POST ${url}: the run of graph ${graphId} failed: ${quote(describe(failure))}; the server's log has its stack`,
+        { details: failure },
+      );
+    }
+    return output;
+  }
+
+  /** The thread's state now: values, the nodes to run next, and their tasks with any interrupts. */
+  async threadState(threadId: string): Promise<LanggraphThreadState> {
+    const url = `${this.#baseUrl}/threads/${encodeURIComponent(threadId)}/state`;
+    const state = await this.#send("GET", url);
+    if (
+      !isRecord(state) ||
+      !isRecord(state["values"]) ||
+      !Array.isArray(state["next"]) ||
+      !Array.isArray(state["tasks"])
+    ) {
+      throw invalid("GET", url, "a thread state without values, next and tasks", state);
+    }
+    const tasks = state["tasks"].map((task): LanggraphTask => {
+      const { id, name, interrupts, error } = isRecord(task) ? task : {};
+      return {
+        id: String(id),
+        name: String(name),
+        interrupts: Array.isArray(interrupts) ? interrupts.map(interruptOf) : [],
+        ...(error === undefined || error === null ? {} : { error }),
+      };
+    });
+    return { ...state, values: state["values"], next: state["next"].map(String), tasks };
+  }
+
+  /** The graph's nodes in the order the server lists them, without `__start__` and `__end__`. */
+  async graphNodes(graphId: string): Promise<string[]> {
+    const url = `${this.#baseUrl}/assistants/${encodeURIComponent(graphId)}/graph`;
+    const graph = await this.#onGraph(graphId, () => this.#send("GET", url));
+    const nodes = isRecord(graph) ? graph["nodes"] : undefined;
+    if (!Array.isArray(nodes)) throw invalid("GET", url, "a graph without nodes", graph);
+    return nodes.map((node) => String(isRecord(node) ? node["id"] : node)).filter((id) => !ENDPOINTS.has(id));
+  }
+
+  /** The ids of the graphs the server serves (its assistants' graph_id), sorted. */
+  async graphIds(): Promise<string[]> {
+    const url = `${this.#baseUrl}/assistants/search`;
+    const assistants = await this.#send("POST", url, { limit: 1000 });
+    if (!Array.isArray(assistants)) throw invalid("POST", url, "an assistant list that is not an array", assistants);
+    const ids = assistants.map((assistant) => (isRecord(assistant) ? assistant["graph_id"] : undefined));
+    return [...new Set(ids.filter((id): id is string => typeof id === "string"))].sort();
+  }
+
+  /** `request()`, except that a 404 for a graph the server does not have says so and lists those it has. */
+  async #onGraph(graphId: string, request: () => Promise<unknown>): Promise<unknown> {
+    try {
+      return await request();
+    } catch (error) {
+      if (!(error instanceof FlowcheckError) || (error.details as { status?: number })?.status !== 404) throw error;
+      const known = await this.graphIds();
+      if (known.includes(graphId)) throw error;
+      throw new FlowcheckError(
+        "target_invalid_answer",
+        `${error.message}: the LangGraph server at ${this.#baseUrl} has no graph ${graphId}; it has: ${known.join(", ") || "none"}. Name one of these (the graph ids of its langgraph.json)`,
+        { cause: error, details: error.details },
+      );
+    }
+  }
+
+  async #send(method: "GET" | "POST", url: string, body?: unknown): Promise<unknown> {
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: {
+          accept: "application/json",
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...this.#headers,
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      throw unreachable(method, url, error, this.#timeoutMs);
+    }
+    if (!response.ok) {
+      throw new FlowcheckError(
+        "target_invalid_answer",
+        `${method} ${url} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ""}: ${quote(text)}`,
+        { details: { status: response.status, body: text } },
+      );
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new FlowcheckError(
+        "target_invalid_answer",
+        `${method} ${url} answered ${response.status} with a body that is not JSON: ${quote(text)}; is ${url} a LangGraph server?`,
+        { details: { status: response.status, body: text } },
+      );
+    }
+  }
+}
+
+function unreachable(method: string, url: string, error: unknown, timeoutMs: number): FlowcheckError {
+  if (error instanceof DOMException && error.name === "TimeoutError") {
+    return new FlowcheckError(
+      "target_unreachable",
+      `${method} ${url} got no answer within ${timeoutMs} ms; the LangGraph server is stuck or slower than the target's timeoutMs allows: raise it, or look at the server's log`,
+      { cause: error },
+    );
+  }
+  // fetch rejects with "fetch failed" and puts the socket's error (ECONNREFUSED, ENOTFOUND, …) in its cause.
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new FlowcheckError(
+    "target_unreachable",
+    `${method} ${url} failed: ${why}; is the LangGraph server running there? Start it (langgraphjs dev --port <port>) or fix the target's baseUrl`,
+    { cause: error },
+  );
+}
+
+function invalid(method: string, url: string, what: string, body: unknown): FlowcheckError {
+  return new FlowcheckError(
+    "target_invalid_answer",
+    `${method} ${url} answered ${what}: ${quote(JSON.stringify(body) ?? String(body))}; is this a LangGraph server?`,
+    { details: { body } },
+  );
+}
+
+function interruptOf(interrupt: unknown): LanggraphInterrupt {
+  if (!isRecord(interrupt)) return { value: interrupt };
+  return typeof interrupt["id"] === "string"
+    ? { id: interrupt["id"], value: interrupt["value"] }
+    : { value: interrupt["value"] };
+}
+
+/** `{ error, message }` as `error: message`; the dev server nests another such object, as JSON, in the message. */
+function describe(failure: unknown): string {
+  if (!isRecord(failure)) return JSON.stringify(failure) ?? String(failure);
+  const { error, message } = failure;
+  if (typeof message === "string" && message.startsWith("{")) {
+    try {
+      return describe(JSON.parse(message));
+    } catch {
+      // a message that only looks like JSON is quoted as it is
+    }
+  }
+  return [error, message].filter((part) => typeof part === "string").join(": ") || JSON.stringify(failure);
+}
+
+function quote(text: string): string {
+  return JSON.stringify(text.length > 300 ? `${text.slice(0, 300)}…` : text);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

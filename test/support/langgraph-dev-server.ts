@@ -1,0 +1,133 @@
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { stripVTControlCharacters } from "node:util";
+
+/** The LangGraph fixture project: two deterministic graphs, with its own lockfile and node_modules. */
+export const LANGGRAPH_PROJECT = resolve(import.meta.dirname, "..", "fixtures", "langgraph-project");
+const CLI = join(LANGGRAPH_PROJECT, "node_modules", ".bin", "langgraphjs");
+
+// The dev server loads the graphs with its own TypeScript loader and registers its workers: measured
+// here at about 6 s on an idle machine, so a loaded CI machine gets ten times that.
+const START_DEADLINE_MS = 60_000;
+const POLL_MS = 100;
+
+export interface LanggraphDevServer {
+  /** `http://127.0.0.1:<port>`, no trailing slash. */
+  baseUrl: string;
+  /** Kills the server's whole process group and removes its copy of the project. */
+  close(): Promise<void>;
+}
+
+/** node:test's skip reason when the fixture project's packages are not installed, else undefined. */
+export function langgraphFixtureMissing(): string | undefined {
+  return existsSync(CLI)
+    ? undefined
+    : "the LangGraph fixture project is not installed: npm ci --prefix test/fixtures/langgraph-project";
+}
+
+/**
+ * Serves the fixture's graphs with `langgraphjs dev` on a free loopback port and resolves once it
+ * answers. The server appends to its project's .gitignore and writes `.langgraph_api/`, so it runs
+ * in a temporary copy of the project whose node_modules is a link to the fixture's installed one.
+ * `project` is another project on the same packages, e.g. one whose graph does not load.
+ */
+export async function startLanggraphDevServer(project = LANGGRAPH_PROJECT): Promise<LanggraphDevServer> {
+  const missing = langgraphFixtureMissing();
+  if (missing) throw new Error(missing);
+  const dir = mkdtempSync(join(tmpdir(), "flowcheck-langgraph-"));
+  cpSync(project, dir, {
+    recursive: true,
+    filter: (source) => !["node_modules", ".langgraph_api"].includes(basename(source)),
+  });
+  symlinkSync(join(LANGGRAPH_PROJECT, "node_modules"), join(dir, "node_modules"));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // This process's Node runs the CLI (its shebang would take whatever `node` is first on the PATH);
+  // --studio-url keeps it from asking LangSmith's client for a host, and the environment from
+  // sending analytics or traces anywhere.
+  const child = spawn(
+    process.execPath,
+    [CLI, "dev", "--host", "127.0.0.1", "--port", String(port), "--no-browser", "--no-reload", "--studio-url", baseUrl],
+    { cwd: dir, detached: true, env: serverEnv(), stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  const exited = new Promise<string>((done) => child.once("exit", (code, signal) => done(`${code ?? signal}`)));
+  let gone = false;
+  void exited.then(() => (gone = true));
+  // The server runs in a process group of its own (the CLI spawns the API server as its child, which
+  // may outlive a CLI that failed): the group is killed on close, or as this process exits without it.
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // the group is gone already
+    }
+  };
+  const abandon = () => {
+    killGroup();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once("exit", abandon);
+  const close = async () => {
+    process.off("exit", abandon);
+    killGroup();
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + START_DEADLINE_MS;
+  for (;;) {
+    if (gone) {
+      await close();
+      throw new Error(
+        `the LangGraph dev server exited (${await exited}) before it answered GET ${baseUrl}/ok; it printed:\n${tail(output)}`,
+      );
+    }
+    if (await answers(`${baseUrl}/ok`)) return { baseUrl, close };
+    if (Date.now() > deadline) {
+      await close();
+      throw new Error(
+        `the LangGraph dev server did not answer GET ${baseUrl}/ok within ${START_DEADLINE_MS / 1000} s; it printed:\n${tail(output)}`,
+      );
+    }
+    await new Promise((done) => setTimeout(done, POLL_MS));
+  }
+}
+
+function serverEnv(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(LANGSMITH|LANGCHAIN)_/.test(name)));
+  return { ...env, LANGGRAPH_CLI_NO_ANALYTICS: "1", LANGSMITH_TRACING: "false", BROWSER: "none" };
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** A port nothing listens on now: the system's pick for port 0, released for the server to take. */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      probe.close(() => done(port));
+    });
+  });
+}
+
+function tail(raw: string, chars = 4_000): string {
+  const text = stripVTControlCharacters(raw);
+  return text.length > chars ? `…${text.slice(-chars)}` : text;
+}
