@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { isFlowcheckError } from "../errors.ts";
 import { totalsLine } from "../testing/report/render-run-summary.ts";
 import { answerHelp } from "./answer-help.ts";
-import { RUN_REPORT, RUN_RESULTS, writeReport } from "./merge-results.ts";
+import { RUN_REPORT, RUN_RESULTS, writeReport } from "./write-run-results.ts";
 import { readMergedResults, readResults, resultFiles } from "./results-files.ts";
 
 const USAGE = `Usage: npm run report -- <results files or folders>... [--out <file>] [--compare <older results file>]

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { FlowcheckError } from "../errors.ts";
 import { asRunResults, mergeRunResults } from "../testing/report/merge-run-results.ts";
 import type { RunResults } from "../testing/report/run-results.ts";
-import { RUN_RESULTS } from "./merge-results.ts";
+import { RUN_RESULTS } from "./write-run-results.ts";
 
 /** Every run-results.json under `path`, or `path` itself when it is a file. */
 export function resultFiles(path: string): string[] {

@@ -9,7 +9,7 @@ import type { RunResults } from "../testing/report/run-results.ts";
 import { registeredFlows } from "../flows/index.ts";
 import { answerHelp } from "./answer-help.ts";
 import { failOnChecklist, reportChecklist } from "./run-checklist.ts";
-import { RUN_RESULTS } from "./merge-results.ts";
+import { RUN_RESULTS } from "./write-run-results.ts";
 import { readResults, resultFiles } from "./results-files.ts";
 
 const USAGE = `Usage: npm run results:merge -- <results files or folders>... [--out <file>] [--junit <file>] [--summary <file>]

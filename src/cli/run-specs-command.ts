@@ -5,7 +5,7 @@ import { runArbiter } from "../testing/limits/run-limits.ts";
 import { limitsSummaryLines } from "../testing/limits/limits-summary.ts";
 import { renderJunit } from "../testing/report/render-junit.ts";
 import { beginRun, type RunRecord } from "../testing/report/run-record.ts";
-import { writeRunResults } from "./merge-results.ts";
+import { writeRunResults } from "./write-run-results.ts";
 import { ArgumentError, moduleSpecifier, runRequestOf, USAGE, type RunRequest } from "./run-arguments.ts";
 import { failOnChecklist } from "./run-checklist.ts";
 import { shardOf } from "./shard-scenarios.ts";

@@ -533,7 +533,8 @@ async function measureGrowth(dir: string): Promise<GrowthResult> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The runner as users run it: `node --import tsx --test <spec>`, one test per turn, timed whole.
+// The runner as users run it: `run-specs <spec>` (what `npm test` and `npm run test:<flow>` call), one
+// test per turn, timed whole.
 
 /** A spec like the flow suites' own: one scenario file, registered with describeFlowScenarios (`files`). */
 function writeSpec(dir: string, name: string, scenarioFile: string): string {
@@ -592,7 +593,7 @@ function writeEmptySpec(dir: string, tests: number): string {
 }
 
 /**
- * The wall time of `node --import tsx --test <spec>`, start-up and exit included, checking that
+ * The wall time of `run-specs <spec>`, start-up and exit included, checking that
  * exactly `expectedPasses` tests passed. A child still running at `timeoutMillis` is killed (the
  * bench must end in two minutes), and the time so far is returned as a lower bound.
  */
@@ -612,8 +613,9 @@ async function timeSpec(
     signal: NodeJS.Signals | null;
     output: string;
   }>((done, fail) => {
-    // A group of its own: `node --test` runs the spec in a grandchild, which must go down with it.
-    const child = spawn(process.execPath, [...flags, "--import", "tsx", "--test", spec], {
+    // A group of its own, so that whatever the spec starts goes down with it. Like any run, it
+    // leaves the (empty) results of a run in test/.tmp: the suite's own artifacts go to `dir`.
+    const child = spawn(process.execPath, [...flags, join(ROOT, "src", "cli", "run-specs.mjs"), spec], {
       cwd: ROOT,
       env: childEnv(),
       stdio: ["ignore", "pipe", "pipe"],
@@ -653,8 +655,8 @@ async function timeSpec(
   });
   const millis = Number(process.hrtime.bigint() - started) / 1e6;
   if (timedOut) return { millis, timedOut };
-  // Node 20 and 22 report TAP to a pipe (`# pass N`), later versions the spec reporter (`ℹ pass N`).
-  const passed = Number(/^(?:# |ℹ )pass (\d+)$/m.exec(output)?.[1] ?? -1);
+  // run-specs reports with node:test's spec reporter (`ℹ pass N`).
+  const passed = Number(/^ℹ pass (\d+)$/m.exec(output)?.[1] ?? -1);
   if (code !== 0 || passed !== expectedPasses) {
     const why = signal
       ? `was killed (${signal}) after ${Math.round(millis)} ms`
@@ -995,7 +997,7 @@ async function main(): Promise<void> {
         storeReadMicros: { first: round(growth.firstStoreMicros), last: round(growth.lastStoreMicros) },
       },
       runner: {
-        command: "node --import tsx --test <spec>",
+        command: "node src/cli/run-specs.mjs <spec>",
         shortTurns: RUNNER.short,
         shortMillis: round(runner.shortMillis, 0),
         longTurns: RUNNER.long,
