@@ -6,6 +6,8 @@ import { describeJsonError } from "../scenario/describe-json-error.ts";
 import { describeSchemaError } from "../scenario/describe-schema-error.ts";
 import { invalidFile } from "../scenario/invalid-file.ts";
 import { shownPath } from "../scenario/scenario-location.ts";
+import type { HttpTargetEntry } from "./http/http-target-entry.ts";
+import type { LanggraphGraphEntry } from "./langgraph/langgraph-turn-view.ts";
 import { resolveTargetReferences } from "./resolve-target-references.ts";
 import configSchema from "../../../scenarios/flowcheck.config.schema.json" with { type: "json" };
 
@@ -27,13 +29,6 @@ export interface FlowcheckTargetEntry extends TargetEntryBase {
   sqlitePath?: string;
 }
 
-/** Where a graph keeps its step and completion: JSON Pointers into the thread state. */
-export interface LanggraphGraphEntry {
-  step?: string;
-  completed?: string;
-  steps?: string[];
-}
-
 /** A LangGraph server. */
 export interface LanggraphTargetEntry extends TargetEntryBase {
   kind: "langgraph";
@@ -41,27 +36,7 @@ export interface LanggraphTargetEntry extends TargetEntryBase {
   graphs?: Record<string, LanggraphGraphEntry>;
 }
 
-/** A team's own HTTP API, described by templates (`{{input}}`, `{{session}}`, `"{{messages}}"`) and JSON Pointers. */
-export interface HttpTargetEntry extends TargetEntryBase {
-  kind: "http";
-  turn: { method?: "POST" | "PUT"; path: string; body: unknown };
-  answer: {
-    /** Absent: a JSON body. */
-    stream?: "openai-chat" | "ai-sdk-ui";
-    /** JSON Pointer to the answer's text (default "/response"). */
-    text?: string;
-    /** JSON Pointer to the session id the server assigned. */
-    session?: string;
-    /** Or a response header carrying it. */
-    sessionHeader?: string;
-    step?: string;
-    completed?: string;
-  };
-  /** A GET path template, and pointers into its JSON. */
-  state?: { path: string; step?: string; completed?: string; state?: string };
-  /** Step names per flow, for the loader's checks. */
-  flows?: Record<string, { steps?: string[] }>;
-}
+export type { HttpTargetEntry, LanggraphGraphEntry };
 
 export type TargetEntry = FlowcheckTargetEntry | LanggraphTargetEntry | HttpTargetEntry;
 
