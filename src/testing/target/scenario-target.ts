@@ -3,7 +3,10 @@ import { loadConfig, type Config } from "../../config.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
 import type { Cassette } from "../cassette/cassette.ts";
-import type { LoadedScenario } from "../scenario/scenario.ts";
+import type { Answer } from "../answer/read-answer.ts";
+import type { Check } from "../checks/check.ts";
+import type { ChatExchange } from "../client/chat-client.ts";
+import type { LoadedScenario, Scenario, ScenarioTurn } from "../scenario/scenario.ts";
 import { scenarioEnvOf, scenarioRunSettingsOf } from "../scenario/scenario-env.ts";
 import { externalTarget } from "./external-target.ts";
 import { inProcessTarget } from "./in-process-target.ts";
@@ -25,6 +28,31 @@ export interface SessionReader {
    * without it the whole session is read again and compared.
    */
   writeMark?(): string;
+  /**
+   * Why the sessions keep no count of turns (a LangGraph thread counts checkpoints, not turns):
+   * the persisted `turns` check is then skipped with it, never faked. Unset: they keep one.
+   */
+  readonly turnsUnknown?: string;
+}
+
+/** What a target of another kind made of one turn: the exchange, the answer, the session, and its own transport contract. */
+export interface ConversationTurn {
+  /** The turn's main request and response as on the wire, for the transcript. */
+  exchange: ChatExchange;
+  /** Its text, and in `json` only the claims the answer makes of the session (`claimsOnly`). */
+  answer: Answer;
+  /** The session (thread, conversation) the turn was played in; undefined when the answer named none. */
+  session: string | undefined;
+  /** The kind's transport contract: its status, a stable session id, an answer that reads. */
+  checks: Check[];
+}
+
+/**
+ * How a target that does not speak flowcheck's `/ai/chat` plays a turn. Everything after it (the
+ * persisted contract on `sessions`, expectations, judge, report, transcript) is the same code path.
+ */
+export interface TargetConversation {
+  send(turn: ScenarioTurn, session: string | undefined): Promise<ConversationTurn>;
 }
 
 /** The server a scenario talks to, and the store its sessions can be re-read from. */
@@ -56,6 +84,13 @@ export interface ScenarioTarget {
   readonly faults?: ModelFaults;
   /** How the scenario's model and judge calls reach their provider, within the run's limits, and the tokens they used. */
   readonly provider?: ProviderGate;
+  /** A target of another kind: how a turn is played instead of `POST /ai/chat` at `baseUrl`. */
+  readonly conversation?: TargetConversation;
+  /**
+   * What keeps a target of another kind from serving the scenario (its graph missing, steps it
+   * lacks); unset: `GET /ai/flows` tells, as a flowcheck server lists its flows.
+   */
+  servingProblems?(scenario: Scenario): Promise<string[]>;
   close(): Promise<void>;
 }
 
