@@ -163,6 +163,13 @@ export class ScenarioPlay {
   }
 
   async #servingProblems(target: ScenarioTarget, options: RunOptions): Promise<string[]> {
+    if (target.servingProblems) {
+      try {
+        return await target.servingProblems(this.loaded.scenario);
+      } catch (error) {
+        return [(error as Error).message];
+      }
+    }
     const client = new ChatClient(target.baseUrl, target.agent, clientOptions(options));
     try {
       return await flowProblems(client, this.loaded.scenario);

@@ -8,7 +8,11 @@ import type { Check } from "../checks/check.ts";
 import type { ChatExchange } from "../client/chat-client.ts";
 import type { LoadedScenario, Scenario, ScenarioTurn } from "../scenario/scenario.ts";
 import { scenarioEnvOf, scenarioRunSettingsOf } from "../scenario/scenario-env.ts";
+import { FlowcheckError } from "../../errors.ts";
+import { chooseTarget } from "./choose-target.ts";
 import { externalTarget } from "./external-target.ts";
+import { langgraphTarget } from "./langgraph/langgraph-target.ts";
+import { loadTargetConfig, type TargetConfig, type TargetEntry } from "./target-config.ts";
 import { inProcessTarget } from "./in-process-target.ts";
 import type { ModelFaults } from "./model-faults.ts";
 import { ProviderGate } from "../limits/provider-gate.ts";
@@ -102,10 +106,16 @@ export interface TargetOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The scenario's configuration, read already from `env` over its env defaults: not read again. */
   config?: Config;
+  /**
+   * The project's flowcheck.config.json, read once for the run or suite (undefined: there is none).
+   * Not given: it is read from the working directory with `env`.
+   */
+  targets?: TargetConfig | undefined;
 }
 
 /**
- * With `FLOW_BASE_URL` set, the already-running server there. Otherwise the app, booted in this
+ * The target of flowcheck.config.json the scenario's `target` or FLOW_TARGET names (`chooseTarget`);
+ * else, with `FLOW_BASE_URL` set, the already-running server there. Otherwise the app, booted in this
  * process on 127.0.0.1 with an ephemeral port and a SQLite file of its own (or, with
  * SESSION_STORE=MONGO, MongoDB), configured with the scenario's `env` defaults under the
  * environment (a value already set wins). Such a target can be restarted. Neither writes the
@@ -116,9 +126,39 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   const scenarioKeys = Object.keys(scenarioEnv);
   const config = options.config ?? loadConfig(options.env, scenarioEnv);
   const label = `${loaded.scenario.flowName}: ${loaded.name}`;
+  const targets = "targets" in options ? options.targets : loadTargetConfig(process.cwd(), options.env ?? process.env);
+  const chosen = chooseTarget(targets, loaded.scenario.target, config.flowTarget, loaded.file);
+  if (chosen) {
+    const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
+    return await namedTarget(chosen.entry, loaded, own, scenarioKeys, label);
+  }
   if (!config.targetUrl)
     return await inProcessTarget(loaded, options, config, scenarioKeys, new ProviderGate(config, label));
   // A server elsewhere booted with its own environment: the flow's settings cannot reach it, and only the run settings reach this runner.
   const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
   return { ...(await externalTarget(config.targetUrl, own, scenarioKeys)), provider: new ProviderGate(own, label) };
+}
+
+/** A target of flowcheck.config.json: a flowcheck server at its baseUrl (its SQLite file read), or a LangGraph server. */
+async function namedTarget(
+  entry: TargetEntry,
+  loaded: LoadedScenario,
+  own: Config,
+  scenarioKeys: readonly string[],
+  label: string,
+): Promise<ScenarioTarget> {
+  if (entry.kind === "langgraph") return langgraphTarget(entry, loaded.scenario.flowName, own, label);
+  if (entry.kind === "http")
+    throw new FlowcheckError(
+      "target_config_invalid",
+      `${loaded.file} is to be played against an http target, which this runner cannot play yet; play it against a flowcheck or langgraph target.`,
+    );
+  // The entry's headers and SQLite file over the run's own, as FLOW_HEADERS and SQLITE_PATH would give them.
+  const config: Config = {
+    ...own,
+    requestHeaders: { ...own.requestHeaders, ...entry.headers },
+    sqlitePath: entry.sqlitePath ?? own.sqlitePath,
+    ...(entry.timeoutMs === undefined ? {} : { turnTimeoutMs: entry.timeoutMs }),
+  };
+  return { ...(await externalTarget(entry.baseUrl, config, scenarioKeys)), provider: new ProviderGate(config, label) };
 }
