@@ -14,6 +14,8 @@ export interface RunScope {
   repeat?: number | undefined;
   /** Whether node:test's filters (name patterns, `only`) may leave some of the suites' tests unrun. */
   filtered?: boolean;
+  /** The scenario files no flow spec describes, played against their targets by the runner's own module. */
+  targetScenarios?: readonly string[];
 }
 
 /** A conversation still open, written as far as it went when the run closes: a suite filtered out or cut short. */
