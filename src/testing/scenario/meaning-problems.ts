@@ -28,7 +28,9 @@ function unknownStep(flow: FlowDefinition | FlowOutline, step: string): string |
   const of = "servedBy" in flow ? flow.servedBy : flow.name;
   // The schema lets snake_case through for LangGraph's nodes; our engine's steps are PascalCase.
   const rule =
-    "servedBy" in flow || PASCAL_CASE.test(step) ? "" : ` ${flow.name} is a flowcheck flow, whose step names are PascalCase.`;
+    "servedBy" in flow || PASCAL_CASE.test(step)
+      ? ""
+      : ` ${flow.name} is a flowcheck flow, whose step names are PascalCase.`;
   return `"${step}" is not a step of ${of}${guess ? `; did you mean ${guess}?` : "."} Its steps are ${names.join(", ")}.${rule}`;
 }
 

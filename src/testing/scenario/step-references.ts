@@ -29,7 +29,8 @@ export function stepReferences(scenario: Scenario): StepReference[] {
     for (const step of Object.keys(turn.expectState ?? {}))
       references.push({ path: at(`expectState.${step}`), step, turn: index, state: true });
   });
-  for (const step of Object.keys(scenario.finalState ?? {})) references.push({ path: `finalState.${step}`, step, state: true });
+  for (const step of Object.keys(scenario.finalState ?? {}))
+    references.push({ path: `finalState.${step}`, step, state: true });
   scenario.finalExecution?.forEach((entry, index) => {
     if (typeof entry["step"] === "string")
       references.push({ path: `finalExecution[${index}].step`, step: entry["step"] });

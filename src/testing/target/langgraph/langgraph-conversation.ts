@@ -26,7 +26,8 @@ export class LanggraphConversation implements TargetConversation {
 
   async send(turn: ScenarioTurn, session: string | undefined): Promise<ConversationTurn> {
     const thread = session ?? (await this.#client.createThread());
-    const waiting = session !== undefined && (await this.#client.threadState(thread)).tasks.some((t) => t.interrupts.length);
+    const waiting =
+      session !== undefined && (await this.#client.threadState(thread)).tasks.some((t) => t.interrupts.length);
     const input: LanggraphTurn = waiting ? { resume: turn.input } : { message: turn.input };
     const body = JSON.stringify(runWaitBody(this.#graphId, input));
     const started = performance.now();
