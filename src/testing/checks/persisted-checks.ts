@@ -10,7 +10,7 @@ import { isSuccessStatus } from "../scenario/is-success-status.ts";
  * status, holds exactly one more turn than before, and agrees with what the answer claimed. After an
  * error answer, the stored session must be exactly as it was: the caller then passes the whole
  * session, conversation included, as it was before the turn and after it. Sessions that keep no
- * turn count skip the `turns` check with `turnsUnknown`.
+ * turn count, or do not say their flow, skip that check with `unknown`'s reason.
  */
 export function persistedChecks(
   turn: ScenarioTurn,
@@ -20,13 +20,13 @@ export function persistedChecks(
   previous: SessionHead | undefined,
   where: string,
   session: string | undefined,
-  turnsUnknown?: string,
+  unknown: { turns?: string | undefined; flow?: string | undefined } = {},
 ): Check[] {
   if (!isSuccessStatus(turn.expectedStatus ?? 200)) return previous ? [unchangedCheck(previous, stored)] : [];
   if (session === undefined)
     return [failed("persisted", "stored", "the answer carries no session id, so the store could not be read")];
   if (!stored) return [failed("persisted", "stored", `session ${session} is not in ${where}`)];
-  return [...headChecks(turn, flowName, stored, previous, turnsUnknown), ...claimChecks(answer, stored)];
+  return [...headChecks(turn, flowName, stored, previous, unknown), ...claimChecks(answer, stored)];
 }
 
 /** The stored session is on the turn's flow, step and run status, with exactly one more turn than before. */
@@ -35,18 +35,21 @@ function headChecks(
   flowName: string,
   stored: SessionHead,
   previous: SessionHead | undefined,
-  turnsUnknown: string | undefined,
+  unknown: { turns?: string | undefined; flow?: string | undefined },
 ): Check[] {
   const wantedStatus = turn.completed ? "completed" : "running";
   const state = `(runStatus ${stored.runStatus})`;
+  const turnsUnknown = unknown.turns;
   return [
-    compared(
-      "persisted",
-      "flow",
-      stored.flow.name === flowName ? undefined : `expected flow ${flowName}, stored ${stored.flow.name}`,
-      flowName,
-      stored.flow.name,
-    ),
+    unknown.flow === undefined
+      ? compared(
+          "persisted",
+          "flow",
+          stored.flow.name === flowName ? undefined : `expected flow ${flowName}, stored ${stored.flow.name}`,
+          flowName,
+          stored.flow.name,
+        )
+      : skipped("persisted", "flow", unknown.flow),
     compared(
       "persisted",
       "expectedActiveStep",

@@ -280,7 +280,7 @@ export class ScenarioRun {
           previous,
           sessions.description,
           this.#session,
-          sessions.turnsUnknown,
+          { turns: sessions.turnsUnknown, flow: sessions.flowUnknown },
         )
       : [skipped("persisted", "persisted contract", unreadable!), ...answerChecks(turn, answer)];
     return [...persisted, ...expectationChecks(turn, answer, stored, unreadable)];

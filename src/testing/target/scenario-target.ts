@@ -8,9 +8,9 @@ import type { Check } from "../checks/check.ts";
 import type { ChatExchange } from "../client/chat-client.ts";
 import type { LoadedScenario, Scenario, ScenarioTurn } from "../scenario/scenario.ts";
 import { scenarioEnvOf, scenarioRunSettingsOf } from "../scenario/scenario-env.ts";
-import { FlowcheckError } from "../../errors.ts";
 import { chooseTarget } from "./choose-target.ts";
 import { externalTarget } from "./external-target.ts";
+import { httpTarget } from "./http/http-target.ts";
 import { langgraphTarget } from "./langgraph/langgraph-target.ts";
 import { loadTargetConfig, type TargetConfig, type TargetEntry } from "./target-config.ts";
 import { inProcessTarget } from "./in-process-target.ts";
@@ -37,6 +37,8 @@ export interface SessionReader {
    * the persisted `turns` check is then skipped with it, never faked. Unset: they keep one.
    */
   readonly turnsUnknown?: string;
+  /** Why the sessions do not say which flow they run (an http target's state endpoint): the persisted `flow` check is skipped with it. */
+  readonly flowUnknown?: string;
 }
 
 /** What a target of another kind made of one turn: the exchange, the answer, the session, and its own transport contract. */
@@ -130,7 +132,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   const chosen = chooseTarget(targets, loaded.scenario.target, config.flowTarget, loaded.file);
   if (chosen) {
     const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
-    return await namedTarget(chosen.entry, loaded, own, scenarioKeys, label);
+    return await namedTarget(chosen, loaded, own, scenarioKeys, label);
   }
   if (!config.targetUrl)
     return await inProcessTarget(loaded, options, config, scenarioKeys, new ProviderGate(config, label));
@@ -139,20 +141,16 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   return { ...(await externalTarget(config.targetUrl, own, scenarioKeys)), provider: new ProviderGate(own, label) };
 }
 
-/** A target of flowcheck.config.json: a flowcheck server at its baseUrl (its SQLite file read), or a LangGraph server. */
+/** A target of flowcheck.config.json: a flowcheck server at its baseUrl (its SQLite file read), a LangGraph server, or a team's own http API. */
 async function namedTarget(
-  entry: TargetEntry,
+  { name, entry }: { name: string; entry: TargetEntry },
   loaded: LoadedScenario,
   own: Config,
   scenarioKeys: readonly string[],
   label: string,
 ): Promise<ScenarioTarget> {
   if (entry.kind === "langgraph") return langgraphTarget(entry, loaded.scenario.flowName, own, label);
-  if (entry.kind === "http")
-    throw new FlowcheckError(
-      "target_config_invalid",
-      `${loaded.file} is to be played against an http target, which this runner cannot play yet; play it against a flowcheck or langgraph target.`,
-    );
+  if (entry.kind === "http") return httpTarget(entry, name, loaded.scenario.flowName, own, label);
   // The entry's headers and SQLite file over the run's own, as FLOW_HEADERS and SQLITE_PATH would give them.
   const config: Config = {
     ...own,
