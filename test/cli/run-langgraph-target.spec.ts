@@ -83,6 +83,15 @@ describe("run-specs against a LangGraph target", () => {
       assert.equal(refusal.stored?.step, "name_step");
       assert.equal(refusal.checks.find((check) => check.name === "turns")?.outcome, "skipped");
       assert.match(run.stdout, /^2 conversations: 2 passed, 0 failed, 0 skipped; turns 8 passed, 0 failed, 0 skipped/m);
+      // Coverage counts the steps each graph lists (its nodes, or its entry's steps) that the turns were stored on.
+      assert.deepEqual(results.coverage?.["intake"]?.steps, {
+        name_step: true,
+        age_step: true,
+        confirm_step: true,
+        summary_step: true,
+      });
+      assert.deepEqual(results.coverage?.["chat"]?.steps, { NameStep: true, EmailStep: true, DoneStep: true });
+      assert.match(run.stdout, /^ {2}intake +4\/4 steps · 0\/0 tools$/m);
     },
   );
 

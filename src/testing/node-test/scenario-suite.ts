@@ -62,7 +62,7 @@ export class ScenarioSuite {
     this.#loaded = loaded;
     this.#passRate = passRate;
     const artifactsDir = options.artifactsDir ?? "test/.tmp";
-    // A flow that a target of another kind serves has no definition here: its coverage is not counted yet.
+    // A flow that a target of another kind serves has no definition here, but an outline.
     const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)?.flow;
     const record = runRecordFor(artifactsDir);
     this.#runs = Array.from({ length: repeat }, (_, index) => {
@@ -72,6 +72,9 @@ export class ScenarioSuite {
           ? new ResultsRecorder(loaded, artifactsDir)
           : new ResultsRecorder(loaded, artifactsDir, { index: index + 1, of: repeat });
       const writer = new TranscriptWriter(artifactsDir, repeat === 1 ? undefined : `run${index + 1}`);
+      const outline = flow ? undefined : options.outline;
+      // A target of another kind logs no execution: the steps its turns were stored on are what it reached.
+      const reached = new Set<string>();
       const play = new ScenarioPlay(loaded, {
         flows: options.flows,
         runOptions: (target) => suiteRunOptions(target, options, artifactsDir),
@@ -79,7 +82,9 @@ export class ScenarioSuite {
           writer.listener,
           results.listener,
           (event) => {
+            if (event.type === "turn:end" && event.report.stored) reached.add(event.report.stored.flow.currentStep);
             if (event.type === "final" && event.report.stored && flow) record?.addCoverage(flow, event.report.stored);
+            if (event.type === "final" && outline) record?.addReached(outline, reached);
           },
         ],
         notStarted: (why) => results.notStarted(why),

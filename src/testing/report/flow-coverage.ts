@@ -57,6 +57,22 @@ export function addToCoverage(coverage: FlowCoverage, flow: FlowDefinition, docu
   }
 }
 
+/**
+ * Adds one scenario of a flow that a target of another kind serves: the steps its outline lists
+ * (none when it lists none), and those the stored session was on after its turns. Such a target
+ * logs no tools or moves, so there are none to count.
+ */
+export function addReachedToCoverage(
+  coverage: FlowCoverage,
+  outline: { name: string; stepNames: readonly string[] | undefined },
+  reached: Iterable<string>,
+): void {
+  const entry = (coverage[outline.name] ??= { scenarios: 0, steps: {}, tools: {} });
+  for (const step of outline.stepNames ?? []) entry.steps[step] ??= false;
+  entry.scenarios++;
+  for (const step of reached) if (step !== "") entry.steps[step] = true;
+}
+
 /** Both coverages in one: a step reached in either is reached, a tool's outcomes are both lists'. */
 export function mergeCoverage(into: FlowCoverage, from: FlowCoverage): FlowCoverage {
   for (const [flow, entry] of Object.entries(from)) {
