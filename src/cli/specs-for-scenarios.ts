@@ -38,7 +38,7 @@ export function specsForScenarios(
     const guess = closestName(flowName, runs);
     console.error(
       `run-specs: ${file} has "flowName": "${flowName}", but no spec given runs ${flowName}'s scenarios (they run ${runs.join(", ") || "no flow's"})` +
-        `${guess ? `; did you mean ${guess}?` : "."} Fix the flowName, add test/flows/${flowSpecName(flowName)} calling describeFlowScenarios(${flowName}, { flows: registeredFlows }), or play it against a target of flowcheck.config.json ("target" in the file, or FLOW_TARGET).`,
+        `${guess ? `; did you mean ${guess}?` : "."} Fix the flowName, or add test/flows/${flowSpecName(flowName)} calling describeFlowScenarios(${flowName}, { flows: registeredFlows }), or play it against a target of flowcheck.config.json ("target" in the file, or FLOW_TARGET).`,
     );
   });
   if (unrun) process.exit(1);

@@ -4,6 +4,7 @@ import type { FinalReport } from "../checks/turn-report.ts";
 import { ResultsRecorder } from "../report/results-recorder.ts";
 import { runRecordFor } from "../report/run-record.ts";
 import { TranscriptWriter } from "../report/transcript-writer.ts";
+import { secretValuesOf } from "../target/secret-values-of.ts";
 import { ScenarioPlay, type PlayStart } from "../run/scenario-play.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
@@ -71,7 +72,9 @@ export class ScenarioSuite {
         repeat === 1
           ? new ResultsRecorder(loaded, artifactsDir)
           : new ResultsRecorder(loaded, artifactsDir, { index: index + 1, of: repeat });
-      const writer = new TranscriptWriter(artifactsDir, repeat === 1 ? undefined : `run${index + 1}`);
+      // The values flowcheck.config.json's headers resolve to never reach a transcript, whatever echoed them.
+      const secrets = options.targets ? secretValuesOf(options.targets) : [];
+      const writer = new TranscriptWriter(artifactsDir, repeat === 1 ? undefined : `run${index + 1}`, secrets);
       const outline = flow ? undefined : options.outline;
       // A target of another kind logs no execution: the steps its turns were stored on are what it reached.
       const reached = new Set<string>();
