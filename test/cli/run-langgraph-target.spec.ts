@@ -91,7 +91,17 @@ describe("run-specs against a LangGraph target", () => {
         summary_step: true,
       });
       assert.deepEqual(results.coverage?.["chat"]?.steps, { NameStep: true, EmailStep: true, DoneStep: true });
-      assert.match(run.stdout, /^ {2}intake +4\/4 steps · 0\/0 tools$/m);
+      assert.match(run.stdout, /^ {2}intake +4\/4 steps · 0\/0 tools · checklist not judged/m);
+      // The checklist claims no proof a LangGraph target cannot give: those points say why not.
+      const checklist = results.checklist?.find((flow) => flow.flow === "intake");
+      const status = new Map(checklist?.points.map((point) => [point.id, point.status]));
+      assert.equal(status.get("steps"), "proved");
+      assert.equal(status.get("1"), "not applicable");
+      assert.equal(status.get("tools"), "not applicable");
+      assert.deepEqual(
+        checklist?.points.filter((point) => point.status === "proved").map((point) => point.id),
+        ["steps"],
+      );
     },
   );
 
