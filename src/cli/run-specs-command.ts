@@ -40,18 +40,17 @@ function planOf(request: RunRequest, flowTarget: string | undefined): Plan | { n
   // Scenario paths alone run through the project's specs under test/, if it has any.
   const specRoots = specPaths.length || !scenarioPaths.length ? specPaths : existsSync("test") ? ["test"] : [];
   let plan: Plan = { files: specRoots.flatMap(specsUnder) };
+  let targetScenarios: string[] = [];
   if (scenarioPaths.length) {
-    const { specs, targetScenarios } = specsForScenarios(plan.files, scenarioPaths, flowTarget);
-    plan = {
-      files: targetScenarios.length ? [...specs, TARGET_SCENARIOS] : specs,
-      scenarioPaths,
-      ...(targetScenarios.length ? { targetScenarios } : {}),
-    };
+    const found = specsForScenarios(plan.files, scenarioPaths, flowTarget);
+    plan = { files: found.specs, scenarioPaths };
+    targetScenarios = found.targetScenarios;
   }
   if (request.shard) {
     const { index, total } = request.shard;
-    const sharded = shardOf(plan.files, scenarioPaths, request.shard);
-    if (sharded.files.length === 0) {
+    const sharded = shardOf(plan.files, scenarioPaths, request.shard, flowTarget);
+    targetScenarios = sharded.targetScenarios ?? [];
+    if (sharded.files.length + targetScenarios.length === 0) {
       return {
         nothing: `run-specs: shard ${index}/${total} has nothing to run (${sharded.scenarios} scenario files in ${total} shards).`,
         code: 0,
@@ -59,6 +58,8 @@ function planOf(request: RunRequest, flowTarget: string | undefined): Plan | { n
     }
     plan = { files: sharded.files, ...(sharded.scenarioPaths.length ? { scenarioPaths: sharded.scenarioPaths } : {}) };
   }
+  // The runner's own module plays the files no spec describes, after the specs.
+  if (targetScenarios.length) plan = { ...plan, files: [...plan.files, TARGET_SCENARIOS], targetScenarios };
   if (plan.files.length === 0) {
     return {
       nothing: `run-specs: no *.spec.ts under ${request.paths.join(", ") || "(no path given)"}; nothing to run.`,

@@ -36,15 +36,25 @@ describe("run-specs against a LangGraph target", () => {
   });
 
   /** run-specs in the project's folder, FLOW_TARGET naming the target for the files that name none. */
-  function runSpecs(...paths: string[]): Promise<ChildRun> {
+  function runSpecs(...args: string[]): Promise<ChildRun> {
     return runCommand(
       process.execPath,
-      [join(ROOT, "src", "cli", "run-specs.mjs"), ...paths, "--test-reporter=spec"],
+      [join(ROOT, "src", "cli", "run-specs.mjs"), ...args, "--test-reporter=spec"],
       { FLOW_TARGET: "graphs" },
       undefined,
       dir.path,
     );
   }
+
+  test("shards split the scenarios no spec describes between them, each played once", live, async () => {
+    const played: string[] = [];
+    for (const shard of ["1/2", "2/2"]) {
+      const run = await runSpecs("conversations/passing", `--test-shard=${shard}`);
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      played.push(...resultsOf().conversations.map((conversation) => conversation.name));
+    }
+    assert.deepEqual(played, ["chat", "intake"]);
+  });
 
   function resultsOf(): RunResults {
     return JSON.parse(readFileSync(join(dir.path, "test", ".tmp", "run-results.json"), "utf8")) as RunResults;
