@@ -110,7 +110,7 @@ export interface TargetOptions {
   config?: Config;
   /**
    * The project's flowcheck.config.json, read once for the run or suite (undefined: there is none).
-   * Not given: it is read from the working directory with `env`.
+   * Not given: it is read from the working directory, its references from the run's configuration.
    */
   targets?: TargetConfig | undefined;
 }
@@ -128,7 +128,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   const scenarioKeys = Object.keys(scenarioEnv);
   const config = options.config ?? loadConfig(options.env, scenarioEnv);
   const label = `${loaded.scenario.flowName}: ${loaded.name}`;
-  const targets = "targets" in options ? options.targets : loadTargetConfig(process.cwd(), options.env ?? process.env);
+  const targets = "targets" in options ? options.targets : loadTargetConfig(process.cwd(), config.env);
   const chosen = chooseTarget(targets, loaded.scenario.target, config.flowTarget, loaded.file);
   if (chosen) {
     const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
