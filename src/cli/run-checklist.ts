@@ -29,10 +29,10 @@ export function typecheckProof(typechecked: boolean): ProjectProof[] {
  */
 export function checklistOf(results: RunResults, registeredFlows: readonly FlowEntry[]): FlowChecklist[] | undefined {
   const names = new Set(registeredFlows.map((entry) => entry.flow.name));
-  // A flow with coverage that is not registered is served by a target of another kind.
-  const foreign = Object.keys(results.coverage ?? {}).filter(
-    (flow) => !names.has(flow) && results.conversations.some((conversation) => conversation.flowName === flow),
-  );
+  // Coverage marks the flows a target of another kind served.
+  const foreign = Object.entries(results.coverage ?? {})
+    .filter(([flow, entry]) => entry.servedBy !== undefined && !names.has(flow))
+    .map(([flow]) => flow);
   const ours = results.conversations.some(
     (conversation) => conversation.flowName !== undefined && names.has(conversation.flowName),
   );

@@ -16,6 +16,8 @@ export interface FlowCoverage {
     tools: Record<string, string[]>;
     /** `From→To` of every advance seen, sorted. */
     transitions?: string[];
+    /** For a flow a target of another kind serves, not our engine: which, e.g. `graph intake of target graphs (…)`. */
+    servedBy?: string;
   };
 }
 
@@ -64,10 +66,10 @@ export function addToCoverage(coverage: FlowCoverage, flow: FlowDefinition, docu
  */
 export function addReachedToCoverage(
   coverage: FlowCoverage,
-  outline: { name: string; stepNames: readonly string[] | undefined },
+  outline: { name: string; stepNames: readonly string[] | undefined; servedBy: string },
   reached: Iterable<string>,
 ): void {
-  const entry = (coverage[outline.name] ??= { scenarios: 0, steps: {}, tools: {} });
+  const entry = (coverage[outline.name] ??= { scenarios: 0, steps: {}, tools: {}, servedBy: outline.servedBy });
   for (const step of outline.stepNames ?? []) entry.steps[step] ??= false;
   entry.scenarios++;
   for (const step of reached) if (step !== "") entry.steps[step] = true;
@@ -89,6 +91,7 @@ export function mergeCoverage(into: FlowCoverage, from: FlowCoverage): FlowCover
       target.tools[tool] = [...new Set([...(target.tools[tool] ?? []), ...outcomes])].sort();
     if (entry.transitions)
       target.transitions = [...new Set([...(target.transitions ?? []), ...entry.transitions])].sort();
+    if (entry.servedBy !== undefined) target.servedBy ??= entry.servedBy;
   }
   return into;
 }
