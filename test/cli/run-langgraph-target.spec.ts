@@ -92,6 +92,10 @@ describe("run-specs against a LangGraph target", () => {
       const refusal = byName.get("intake")!.turns[1]!;
       assert.equal(refusal.stored?.step, "name_step");
       assert.equal(refusal.checks.find((check) => check.name === "turns")?.outcome, "skipped");
+      // A restart is not the tester's to make on a LangGraph server: skipped, naming the target.
+      const restart = byName.get("intake")!.turns[2]!.checks.find((check) => check.name === "restartBefore");
+      assert.equal(restart?.outcome, "skipped");
+      assert.match(restart?.message ?? "", /^the target runs elsewhere \(target graphs \(langgraph\)\)/);
       assert.match(run.stdout, /^2 conversations: 2 passed, 0 failed, 0 skipped; turns 8 passed, 0 failed, 0 skipped/m);
       // Coverage counts the steps each graph lists (its nodes, or its entry's steps) that the turns were stored on.
       assert.deepEqual(results.coverage?.["intake"]?.steps, {

@@ -156,7 +156,7 @@ export class ScenarioRun {
       // An error turn leaves the session as it was, so the turns after a skipped one still hold.
       return this.skipTurn(
         index,
-        "failModelCall needs the app in the test process; against FLOW_BASE_URL the turn is not played",
+        `failModelCall needs the app in the test process; against ${this.#target.elsewhere ?? "FLOW_BASE_URL"} the turn is not played`,
       );
     }
     this.#beginTurn(index, turn);

@@ -90,6 +90,8 @@ export interface ScenarioTarget {
   readonly faults?: ModelFaults;
   /** How the scenario's model and judge calls reach their provider, within the run's limits, and the tokens they used. */
   readonly provider?: ProviderGate;
+  /** Where a target that runs elsewhere is, in messages: `FLOW_BASE_URL` unless it says, e.g. `target graphs (langgraph)`. */
+  readonly elsewhere?: string;
   /** A target of another kind: how a turn is played instead of `POST /ai/chat` at `baseUrl`. */
   readonly conversation?: TargetConversation;
   /**
@@ -149,8 +151,9 @@ async function namedTarget(
   scenarioKeys: readonly string[],
   label: string,
 ): Promise<ScenarioTarget> {
-  if (entry.kind === "langgraph") return langgraphTarget(entry, loaded.scenario.flowName, own, label);
-  if (entry.kind === "http") return httpTarget(entry, name, loaded.scenario.flowName, own, label);
+  const elsewhere = `target ${name} (${entry.kind})`;
+  if (entry.kind === "langgraph") return { ...langgraphTarget(entry, loaded.scenario.flowName, own, label), elsewhere };
+  if (entry.kind === "http") return { ...httpTarget(entry, name, loaded.scenario.flowName, own, label), elsewhere };
   // The entry's headers and SQLite file over the run's own, as FLOW_HEADERS and SQLITE_PATH would give them.
   const config: Config = {
     ...own,
@@ -158,5 +161,9 @@ async function namedTarget(
     sqlitePath: entry.sqlitePath ?? own.sqlitePath,
     ...(entry.timeoutMs === undefined ? {} : { turnTimeoutMs: entry.timeoutMs }),
   };
-  return { ...(await externalTarget(entry.baseUrl, config, scenarioKeys)), provider: new ProviderGate(config, label) };
+  return {
+    ...(await externalTarget(entry.baseUrl, config, scenarioKeys)),
+    provider: new ProviderGate(config, label),
+    elsewhere,
+  };
 }
