@@ -31,10 +31,12 @@ before(async () => {
   dir = await tempDir("run-http-target");
   cpSync(SCENARIOS, join(dir.path, "chats"), { recursive: true });
   // The credential is a reference, as the config's rules require; the child's environment holds it.
-  const locked = (url: string) => ({ ...sessionChatEntry(url), headers: { authorization: "Bearer ${SUPPORT_TOKEN}" } });
+  const token = { authorization: "Bearer ${SUPPORT_TOKEN}" };
+  const locked = (url: string, stream = false) => ({ ...sessionChatEntry(url, { stream }), headers: token });
   const targets = {
     support: locked(support.url),
     planted: locked(planted.url),
+    streamed: locked(support.url, true),
     stateless: statelessChatEntry(stateless.url),
   };
   writeFileSync(join(dir.path, "flowcheck.config.json"), JSON.stringify({ targets }));
@@ -59,13 +61,13 @@ function resultsOf(): RunResults {
   return JSON.parse(readFileSync(join(dir.path, "test", ".tmp", "run-results.json"), "utf8")) as RunResults;
 }
 
-test("scenarios with no spec pass against an http target that keeps sessions and one that keeps nothing, every turn in the results", async () => {
+test("scenarios with no spec pass against an http target that keeps sessions (answering JSON, or a UI message stream) and one that keeps nothing, every turn in the results", async () => {
   const run = await runSpecs("chats/passing");
   const output = run.stdout + run.stderr;
   assert.equal(run.code, 0, output);
   const results = resultsOf();
   const byName = new Map(results.conversations.map((conversation) => [conversation.name, conversation]));
-  assert.deepEqual([...byName.keys()].sort(), ["contact", "stateless"], output);
+  assert.deepEqual([...byName.keys()].sort(), ["contact", "stateless", "streamed"], output);
   for (const conversation of byName.values()) {
     assert.equal(conversation.outcome, "passed", conversation.reason);
     assert.equal(conversation.turns.length, 3);
