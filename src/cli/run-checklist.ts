@@ -2,6 +2,7 @@ import { checklistStrictOf } from "../config.ts";
 import type { FlowEntry } from "../engine/index.ts";
 import type { FlowChecklist } from "../testing/checklist/checklist.ts";
 import { runChecklist } from "../testing/checklist/flow-checklist.ts";
+import { foreignFlowChecklist } from "../testing/checklist/foreign-flow-checklist.ts";
 import { MARKS_LEGEND, renderChecklist, strictFailures } from "../testing/checklist/render-checklist.ts";
 import type { ProjectProof, RunResults } from "../testing/report/run-results.ts";
 import { discoverScenarios, scenarioHeaderOf } from "../testing/scenario/scenario-discovery.ts";
@@ -22,23 +23,29 @@ export function typecheckProof(typechecked: boolean): ProjectProof[] {
 }
 
 /**
- * The new-flow checklist of `results` for the registered `flows`; undefined for a run that played
- * none of them, such as the repository's own specs alone.
+ * The new-flow checklist of `results` for the registered `flows`, and for the flows targets of
+ * another kind served (`foreignFlowChecklist`); undefined for a run that played none of them, such
+ * as the repository's own specs alone.
  */
 export function checklistOf(results: RunResults, registeredFlows: readonly FlowEntry[]): FlowChecklist[] | undefined {
   const names = new Set(registeredFlows.map((entry) => entry.flow.name));
-  if (
-    !results.conversations.some(
-      (conversation) => conversation.flowName !== undefined && names.has(conversation.flowName),
-    )
-  )
-    return undefined;
-  return runChecklist({
-    results,
-    flows: registeredFlows.map((entry) => entry.flow),
-    scenarioFiles: scenarioFilesByFlow(),
-    strict: (flow) => checklistStrictOf(flow.envPrefix),
-  });
+  // Coverage marks the flows a target of another kind served.
+  const foreign = Object.entries(results.coverage ?? {})
+    .filter(([flow, entry]) => entry.servedBy !== undefined && !names.has(flow))
+    .map(([flow]) => flow);
+  const ours = results.conversations.some(
+    (conversation) => conversation.flowName !== undefined && names.has(conversation.flowName),
+  );
+  if (!ours && foreign.length === 0) return undefined;
+  const registered = ours
+    ? runChecklist({
+        results,
+        flows: registeredFlows.map((entry) => entry.flow),
+        scenarioFiles: scenarioFilesByFlow(),
+        strict: (flow) => checklistStrictOf(flow.envPrefix),
+      })
+    : [];
+  return [...registered, ...foreign.sort().map((flow) => foreignFlowChecklist(flow, results))];
 }
 
 /** The checklist as checklistOf measures it, every flow's table printed (results:merge prints it so). */

@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { run } from "node:test";
+import { loadConfig } from "../config.ts";
 import { runArbiter } from "../testing/limits/run-limits.ts";
 import { limitsSummaryLines } from "../testing/limits/limits-summary.ts";
 import { renderJunit } from "../testing/report/render-junit.ts";
@@ -25,18 +26,31 @@ interface Plan {
   files: string[];
   /** The scenario paths the run is narrowed to; undefined: every file. */
   scenarioPaths?: string[] | undefined;
+  /** The scenario files no spec describes, played against their targets by TARGET_SCENARIOS. */
+  targetScenarios?: string[];
 }
 
+/** The runner's own spec module, which plays the scenario files no spec describes against their targets. */
+const TARGET_SCENARIOS = resolve(import.meta.dirname, "target-scenarios.ts");
+
 /** The spec files `request` runs and the scenarios it narrows them to; a string says why nothing runs. */
-function planOf(request: RunRequest): Plan | { nothing: string; code: number } {
+function planOf(request: RunRequest, flowTarget: string | undefined): Plan | { nothing: string; code: number } {
   const scenarioPaths = request.paths.filter(isScenarioPath);
   const specPaths = request.paths.filter((path) => !isScenarioPath(path));
-  let plan: Plan = { files: (specPaths.length || !scenarioPaths.length ? specPaths : ["test"]).flatMap(specsUnder) };
-  if (scenarioPaths.length) plan = { files: specsForScenarios(plan.files, scenarioPaths), scenarioPaths };
+  // Scenario paths alone run through the project's specs under test/, if it has any.
+  const specRoots = specPaths.length || !scenarioPaths.length ? specPaths : existsSync("test") ? ["test"] : [];
+  let plan: Plan = { files: specRoots.flatMap(specsUnder) };
+  let targetScenarios: string[] = [];
+  if (scenarioPaths.length) {
+    const found = specsForScenarios(plan.files, scenarioPaths, flowTarget);
+    plan = { files: found.specs, scenarioPaths };
+    targetScenarios = found.targetScenarios;
+  }
   if (request.shard) {
     const { index, total } = request.shard;
-    const sharded = shardOf(plan.files, scenarioPaths, request.shard);
-    if (sharded.files.length === 0) {
+    const sharded = shardOf(plan.files, scenarioPaths, request.shard, flowTarget);
+    targetScenarios = sharded.targetScenarios ?? [];
+    if (sharded.files.length + targetScenarios.length === 0) {
       return {
         nothing: `run-specs: shard ${index}/${total} has nothing to run (${sharded.scenarios} scenario files in ${total} shards).`,
         code: 0,
@@ -44,6 +58,8 @@ function planOf(request: RunRequest): Plan | { nothing: string; code: number } {
     }
     plan = { files: sharded.files, ...(sharded.scenarioPaths.length ? { scenarioPaths: sharded.scenarioPaths } : {}) };
   }
+  // The runner's own module plays the files no spec describes, after the specs.
+  if (targetScenarios.length) plan = { ...plan, files: [...plan.files, TARGET_SCENARIOS], targetScenarios };
   if (plan.files.length === 0) {
     return {
       nothing: `run-specs: no *.spec.ts under ${request.paths.join(", ") || "(no path given)"}; nothing to run.`,
@@ -108,7 +124,8 @@ export async function runSpecsCommand(args: readonly string[]): Promise<number> 
     console.error(`run-specs: ${missing.join(", ")}: no such file or folder.`);
     return 2;
   }
-  const plan = planOf(request);
+  // FLOW_TARGET decides which scenarios without a spec can still be played; the one setting read here.
+  const plan = planOf(request, flowTargetOf());
   const shard = request.shard ? { shard: `${request.shard.index}/${request.shard.total}` } : {};
   if ("nothing" in plan) {
     (plan.code ? console.error : console.log)(plan.nothing);
@@ -121,6 +138,7 @@ export async function runSpecsCommand(args: readonly string[]): Promise<number> 
     scenarioPaths: plan.scenarioPaths,
     repeat: request.repeat,
     filtered: Boolean(request.namePatterns || request.skipPatterns || request.only),
+    ...(plan.targetScenarios ? { targetScenarios: plan.targetScenarios } : {}),
   });
   const passed = await playSpecs(plan.files, request, record);
   const lines = record.close();
@@ -139,4 +157,13 @@ export async function runSpecsCommand(args: readonly string[]): Promise<number> 
   const checklistFailed = failOnChecklist(results);
   if (request.junit) console.log(`junit:   ${relative(".", request.junit)}`);
   return passed && !checklistFailed ? 0 : 1;
+}
+
+/** FLOW_TARGET, when the environment reads: one that does not is every suite's to report, with every problem. */
+function flowTargetOf(): string | undefined {
+  try {
+    return loadConfig().flowTarget;
+  } catch {
+    return undefined;
+  }
 }

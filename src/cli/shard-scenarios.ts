@@ -14,6 +14,8 @@ export interface ShardRun {
   scenarioPaths: string[];
   /** How many scenario files there are across all shards. */
   scenarios: number;
+  /** Those of its slice that no spec describes but a target serves (their `target`, or `flowTarget`). */
+  targetScenarios?: string[];
 }
 
 /**
@@ -26,6 +28,7 @@ export function shardOf(
   files: readonly string[],
   scenarioPaths: readonly string[] | undefined,
   shard: Shard,
+  flowTarget?: string,
 ): ShardRun {
   const scenarios = discoverSelected(scenarioPaths?.length ? scenarioPaths : ["scenarios"]);
   // The flow specs are those named after a flow of these scenarios (`InvoiceFlow` → `invoice-flow.spec.ts`).
@@ -33,15 +36,23 @@ export function shardOf(
     files,
     scenarios.files.map((file) => scenarioHeaderOf(file)?.flowName),
   );
-  // Without a flow spec no scenario runs at all, whatever scenarios/ holds.
-  const found = flowSpecs.length ? scenarios : { files: [], misnamed: [], missing: [] };
+  // Without a flow spec or a target no scenario runs at all, whatever scenarios/ holds.
+  const targeted = scenarios.files.some((file) => typeof (scenarioHeaderOf(file)?.target ?? flowTarget) === "string");
+  const found = flowSpecs.length || targeted ? scenarios : { files: [], misnamed: [], missing: [] };
   const all = found.files;
   const from = Math.floor(((shard.index - 1) * all.length) / shard.total);
   const to = Math.floor((shard.index * all.length) / shard.total);
   // What cannot be told apart as a scenario (a misnamed or missing path) is reported once, by shard 1.
   const odd = shard.index === 1 ? [...found.misnamed.map((file) => file.file), ...found.missing] : [];
   const slice = [...all.slice(from, to), ...odd];
-  const specs = slice.length ? specsForScenarios([...flowSpecs], slice) : [];
+  const { specs, targetScenarios } = slice.length
+    ? specsForScenarios([...flowSpecs], slice, flowTarget)
+    : { specs: [], targetScenarios: [] };
   const runs = (file: string) => specs.includes(file) || (shard.index === 1 && !flowSpecs.includes(file));
-  return { files: files.filter(runs), scenarioPaths: slice, scenarios: all.length };
+  return {
+    files: files.filter(runs),
+    scenarioPaths: slice,
+    scenarios: all.length,
+    ...(targetScenarios.length ? { targetScenarios } : {}),
+  };
 }

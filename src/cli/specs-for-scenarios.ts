@@ -6,27 +6,39 @@ import { flowSpecName, specsOfFlows } from "../testing/node-test/flow-spec-name.
 /**
  * The specs that run the scenarios at `scenarioPaths`: those among `files` named after the flows
  * of those files (`InvoiceFlow` → `invoice-flow.spec.ts`). A scenario whose flow has no spec
- * among them would be run by none, so that stops the run, saying which spec to add or which flow
- * was meant.
+ * among them is played against its target (its `target`, else `flowTarget`) by the runner's own
+ * module, and one without a target either would be run by none, so that stops the run, saying
+ * which spec to add or which flow was meant.
  */
-export function specsForScenarios(files: string[], scenarioPaths: string[]): string[] {
+export function specsForScenarios(
+  files: string[],
+  scenarioPaths: string[],
+  flowTarget?: string,
+): { specs: string[]; targetScenarios: string[] } {
   const found = discoverSelected(scenarioPaths);
   if (found.files.length + found.misnamed.length === 0) {
     console.error(`run-specs: no *.scenario.json under ${scenarioPaths.join(", ")}; nothing to run.`);
     process.exit(1);
   }
-  const flowNames = found.files.map((file) => scenarioHeaderOf(file)?.flowName);
+  const headers = found.files.map((file) => scenarioHeaderOf(file));
+  const flowNames = headers.map((header) => header?.flowName);
   const hasSpec = (name: string) => specsOfFlows(files, [name]).length > 0;
   const runs = [...new Set(flowNames.filter((name): name is string => typeof name === "string" && hasSpec(name)))];
+  // A scenario no spec describes is played against its target, when it has one: no spec is needed.
+  const targetScenarios = found.files.filter((_, index) => {
+    const flowName = flowNames[index];
+    const target = headers[index]?.target ?? flowTarget;
+    return typeof flowName === "string" && !runs.includes(flowName) && typeof target === "string";
+  });
   let unrun = 0;
   found.files.forEach((file, index) => {
     const flowName = flowNames[index];
-    if (typeof flowName !== "string" || runs.includes(flowName)) return;
+    if (typeof flowName !== "string" || runs.includes(flowName) || targetScenarios.includes(file)) return;
     unrun += 1;
     const guess = closestName(flowName, runs);
     console.error(
       `run-specs: ${file} has "flowName": "${flowName}", but no spec given runs ${flowName}'s scenarios (they run ${runs.join(", ") || "no flow's"})` +
-        `${guess ? `; did you mean ${guess}?` : "."} Fix the flowName, or add test/flows/${flowSpecName(flowName)} calling describeFlowScenarios(${flowName}, { flows: registeredFlows }).`,
+        `${guess ? `; did you mean ${guess}?` : "."} Fix the flowName, or add test/flows/${flowSpecName(flowName)} calling describeFlowScenarios(${flowName}, { flows: registeredFlows }), or play it against a target of flowcheck.config.json ("target" in the file, or FLOW_TARGET).`,
     );
   });
   if (unrun) process.exit(1);
@@ -34,10 +46,10 @@ export function specsForScenarios(files: string[], scenarioPaths: string[]): str
   // report, with the loader's problems: the specs of every flow with scenarios there or in scenarios/.
   const unattributed =
     found.missing.length + found.misnamed.length > 0 || flowNames.some((name) => typeof name !== "string");
-  if (!unattributed) return specsOfFlows(files, flowNames);
+  if (!unattributed) return { specs: specsOfFlows(files, flowNames), targetScenarios };
   const elsewhere = existsSync("scenarios")
     ? discoverScenarios("scenarios").files.map((file) => scenarioHeaderOf(file)?.flowName)
     : [];
   const misnamed = found.misnamed.map((file) => file.flowName);
-  return specsOfFlows(files, [...flowNames, ...misnamed, ...elsewhere]);
+  return { specs: specsOfFlows(files, [...flowNames, ...misnamed, ...elsewhere]), targetScenarios };
 }

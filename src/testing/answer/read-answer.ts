@@ -15,6 +15,11 @@ export interface Answer {
   text: string;
   /** What is wrong with the body's shape. */
   problems: string[];
+  /**
+   * `json` holds only what the answer claims of the session (a target of another kind's answer):
+   * a field it lacks is no claim. Unset: flowcheck's answer, which must carry every claim.
+   */
+  claimsOnly?: boolean;
 }
 
 /** The JSON object `text` holds, or undefined when it holds anything else or does not parse. */

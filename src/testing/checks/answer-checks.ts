@@ -33,7 +33,7 @@ export function answerChecks(turn: ScenarioTurn, answer: Answer): Check[] {
   const where = typeof json["currentStep"] === "string" ? ` (on ${json["currentStep"]})` : "";
   const completed = turn.completed ?? false;
   const wantedStatus = completed ? "completed" : "running";
-  return [
+  const checks = [
     compared(
       "answer",
       "currentStep",
@@ -63,4 +63,11 @@ export function answerChecks(turn: ScenarioTurn, answer: Answer): Check[] {
       json["completed"],
     ),
   ];
+  // A target of another kind's answer claims only some of these: what it does not claim is not checked, saying so.
+  if (!answer.claimsOnly) return checks;
+  return checks.map((check) =>
+    check.name in json
+      ? check
+      : skipped("answer", check.name, `the answer claims no ${check.name}, and the store cannot be read to check it`),
+  );
 }

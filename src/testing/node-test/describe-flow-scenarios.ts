@@ -11,6 +11,8 @@ import {
   type ScenarioDiscovery,
   type ScenarioHeader,
 } from "../scenario/scenario-discovery.ts";
+import { loadTargetConfig, TARGET_CONFIG_FILE, type TargetConfig } from "../target/target-config.ts";
+import { isFlowcheckError } from "../../errors.ts";
 import { describeScenarioFile } from "./describe-scenario-file.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
 import type { SuiteOptions } from "./suite-options.ts";
@@ -26,7 +28,7 @@ export interface ScenarioChecks<F extends FlowShape = UntypedFlow> {
 }
 
 export interface FlowScenariosOptions<F extends FlowShape = UntypedFlow>
-  extends Omit<SuiteOptions, "domain" | "eachTurn"> {
+  extends Omit<SuiteOptions, "domain" | "eachTurn" | "outline"> {
   /**
    * Checks for one scenario file each, by its name: its path under `dir` without
    * `.scenario.json`, e.g. `basic-flow` or `team/ada-lovelace`. A name that is no scenario file
@@ -98,7 +100,18 @@ export function describeFlowScenarios(
   const options = typed as unknown as FlowScenariosOptions;
   const flowName = typeof flow === "string" ? flow : flow.name;
   const dir = options.dir ?? "scenarios";
-  const { scenarios: _scenarios, tags: _tags, everyScenario: _every, dir: _dir, files: _files, ...suite } = options;
+  const { scenarios: _scenarios, tags: _tags, everyScenario: _every, dir: _dir, files: _files, ...own } = options;
+  // flowcheck.config.json, read once for the spec's suites; one that does not load is one failing test.
+  let targets: TargetConfig | undefined;
+  try {
+    targets = "targets" in own ? own.targets : loadTargetConfig(process.cwd(), process.env);
+  } catch (error) {
+    test(`${TARGET_CONFIG_FILE} loads`, () => {
+      throw isFlowcheckError(error) ? new ScenarioFailure(error.code, error.message) : error;
+    });
+    return;
+  }
+  const suite = { ...own, targets };
   const describe = (file: string, checks: ScenarioChecks) =>
     describeScenarioFile(file, { ...suite, ...checks, root: dir });
   if (options.files) {

@@ -4,6 +4,7 @@ import type { FinalReport } from "../checks/turn-report.ts";
 import { ResultsRecorder } from "../report/results-recorder.ts";
 import { runRecordFor } from "../report/run-record.ts";
 import { TranscriptWriter } from "../report/transcript-writer.ts";
+import { secretValuesOf } from "../target/secret-values-of.ts";
 import { ScenarioPlay, type PlayStart } from "../run/scenario-play.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
@@ -62,7 +63,8 @@ export class ScenarioSuite {
     this.#loaded = loaded;
     this.#passRate = passRate;
     const artifactsDir = options.artifactsDir ?? "test/.tmp";
-    const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)!.flow;
+    // A flow that a target of another kind serves has no definition here, but an outline.
+    const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)?.flow;
     const record = runRecordFor(artifactsDir);
     this.#runs = Array.from({ length: repeat }, (_, index) => {
       // Each run is in the results even if an earlier one stops the others from starting.
@@ -70,7 +72,12 @@ export class ScenarioSuite {
         repeat === 1
           ? new ResultsRecorder(loaded, artifactsDir)
           : new ResultsRecorder(loaded, artifactsDir, { index: index + 1, of: repeat });
-      const writer = new TranscriptWriter(artifactsDir, repeat === 1 ? undefined : `run${index + 1}`);
+      // The values flowcheck.config.json's headers resolve to never reach a transcript, whatever echoed them.
+      const secrets = options.targets ? secretValuesOf(options.targets) : [];
+      const writer = new TranscriptWriter(artifactsDir, repeat === 1 ? undefined : `run${index + 1}`, secrets);
+      const outline = flow ? undefined : options.outline;
+      // A target of another kind logs no execution: the steps its turns were stored on are what it reached.
+      const reached = new Set<string>();
       const play = new ScenarioPlay(loaded, {
         flows: options.flows,
         runOptions: (target) => suiteRunOptions(target, options, artifactsDir),
@@ -78,11 +85,14 @@ export class ScenarioSuite {
           writer.listener,
           results.listener,
           (event) => {
-            if (event.type === "final" && event.report.stored) record?.addCoverage(flow, event.report.stored);
+            if (event.type === "turn:end" && event.report.stored) reached.add(event.report.stored.flow.currentStep);
+            if (event.type === "final" && event.report.stored && flow) record?.addCoverage(flow, event.report.stored);
+            if (event.type === "final" && outline) record?.addReached(outline, reached);
           },
         ],
         notStarted: (why) => results.notStarted(why),
         ...(config ? { config } : {}),
+        ...("targets" in options ? { targets: options.targets } : {}),
       });
       return { play, writer };
     });

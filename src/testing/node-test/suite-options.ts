@@ -1,6 +1,8 @@
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
 import type { Judge } from "../judge/judge.ts";
+import type { FlowOutline } from "../scenario/meaning-problems.ts";
+import type { TargetConfig } from "../target/target-config.ts";
 
 /** What one scenario file's suites are played with: the flow suite's options, its checks for that file combined. */
 export interface SuiteOptions {
@@ -15,4 +17,8 @@ export interface SuiteOptions {
   artifactsDir?: string;
   /** How many times each conversation is played; unset: `FLOW_REPEAT`. */
   repeat?: number;
+  /** The project's flowcheck.config.json, read once for the suites (undefined: none); not given: each target reads it. */
+  targets?: TargetConfig | undefined;
+  /** For a flow that a target of another kind serves, not one of `flows`: the steps it lists, for the loader. */
+  outline?: FlowOutline;
 }

@@ -16,6 +16,8 @@ export interface FlowCoverage {
     tools: Record<string, string[]>;
     /** `From→To` of every advance seen, sorted. */
     transitions?: string[];
+    /** For a flow a target of another kind serves, not our engine: which, e.g. `graph intake of target graphs (…)`. */
+    servedBy?: string;
   };
 }
 
@@ -57,6 +59,22 @@ export function addToCoverage(coverage: FlowCoverage, flow: FlowDefinition, docu
   }
 }
 
+/**
+ * Adds one scenario of a flow that a target of another kind serves: the steps its outline lists
+ * (none when it lists none), and those the stored session was on after its turns. Such a target
+ * logs no tools or moves, so there are none to count.
+ */
+export function addReachedToCoverage(
+  coverage: FlowCoverage,
+  outline: { name: string; stepNames: readonly string[] | undefined; servedBy: string },
+  reached: Iterable<string>,
+): void {
+  const entry = (coverage[outline.name] ??= { scenarios: 0, steps: {}, tools: {}, servedBy: outline.servedBy });
+  for (const step of outline.stepNames ?? []) entry.steps[step] ??= false;
+  entry.scenarios++;
+  for (const step of reached) if (step !== "") entry.steps[step] = true;
+}
+
 /** Both coverages in one: a step reached in either is reached, a tool's outcomes are both lists'. */
 export function mergeCoverage(into: FlowCoverage, from: FlowCoverage): FlowCoverage {
   for (const [flow, entry] of Object.entries(from)) {
@@ -73,6 +91,7 @@ export function mergeCoverage(into: FlowCoverage, from: FlowCoverage): FlowCover
       target.tools[tool] = [...new Set([...(target.tools[tool] ?? []), ...outcomes])].sort();
     if (entry.transitions)
       target.transitions = [...new Set([...(target.transitions ?? []), ...entry.transitions])].sort();
+    if (entry.servedBy !== undefined) target.servedBy ??= entry.servedBy;
   }
   return into;
 }

@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import type { FlowDefinition } from "../../engine/flow.ts";
 import type { SessionDocument } from "../../engine/session-document.ts";
-import { addToCoverage, type FlowCoverage } from "./flow-coverage.ts";
+import type { FlowOutline } from "../scenario/meaning-problems.ts";
+import { addReachedToCoverage, addToCoverage, type FlowCoverage } from "./flow-coverage.ts";
 import type { RunRecordLine } from "./run-results.ts";
 
 /** What a run asks of the flow suites it imports: which scenarios, how many times each. */
@@ -14,6 +15,8 @@ export interface RunScope {
   repeat?: number | undefined;
   /** Whether node:test's filters (name patterns, `only`) may leave some of the suites' tests unrun. */
   filtered?: boolean;
+  /** The scenario files no flow spec describes, played against their targets by the runner's own module. */
+  targetScenarios?: readonly string[];
 }
 
 /** A conversation still open, written as far as it went when the run closes: a suite filtered out or cut short. */
@@ -49,6 +52,11 @@ export class RunRecord {
 
   addCoverage(flow: FlowDefinition, document: SessionDocument): void {
     addToCoverage(this.coverage, flow, document);
+  }
+
+  /** A scenario of a flow that a target of another kind serves: the steps its turns were stored on. */
+  addReached(outline: FlowOutline, reached: Iterable<string>): void {
+    addReachedToCoverage(this.coverage, outline, reached);
   }
 
   /** Keeps `conversation` to be written when the run closes, unless `settle` is called first. */

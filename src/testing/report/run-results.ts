@@ -106,10 +106,19 @@ export interface JudgeResult {
 export interface SessionChange {
   step?: { from: string | null; to: string };
   runStatus?: { from: RunStatus | null; to: RunStatus };
-  /** Per step: its state's keys added (with their values), changed (from → to) and removed. */
+  /**
+   * Per step: its state's keys added (with their values), changed (from → to) and removed. A
+   * target of another kind keeps a state key's value, not a step's object: `value`, from → to
+   * (`from` undefined: added; `to` undefined: removed).
+   */
   state?: Record<
     string,
-    { added?: Record<string, unknown>; changed?: Record<string, { from: unknown; to: unknown }>; removed?: string[] }
+    {
+      added?: Record<string, unknown>;
+      changed?: Record<string, { from: unknown; to: unknown }>;
+      removed?: string[];
+      value?: { from: unknown; to: unknown };
+    }
   >;
   /** The execution entries the turn wrote (read from the session at the end of the conversation). */
   execution?: ExecutionEntry[];

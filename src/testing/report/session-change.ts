@@ -15,10 +15,20 @@ function stepChange(before: Record<string, unknown>, after: Record<string, unkno
   return Object.keys(change).length ? change : undefined;
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
 function stateChange(before: StepStates, after: StepStates): SessionChange["state"] {
   const steps = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   const state: NonNullable<SessionChange["state"]> = {};
   for (const step of steps) {
+    const [from, to] = [before[step] as unknown, after[step] as unknown];
+    // A target of another kind's state key may hold any value: it changes as a whole.
+    if ((from !== undefined && !isObject(from)) || (to !== undefined && !isObject(to))) {
+      if (!isDeepStrictEqual(from, to)) state[step] = { value: { from, to } };
+      continue;
+    }
     const change = stepChange(before[step] ?? {}, after[step] ?? {});
     if (change) state[step] = change;
   }

@@ -4,18 +4,19 @@ import type { ScenarioTarget } from "../target/scenario-target.ts";
 /** `restartBefore` or `clockAt`: the target booted again (with its clock moved), or why it could not be. */
 export async function restartCheck(target: ScenarioTarget, clock: string | undefined): Promise<Check> {
   const name = clock === undefined ? "restartBefore" : "clockAt";
+  const elsewhere = target.elsewhere ?? "FLOW_BASE_URL";
   if (!target.restart) {
     // A restart only shows more; a clock that cannot be moved makes the turn meaningless.
     return clock === undefined
       ? skipped(
           "persisted",
           name,
-          "the target runs elsewhere (FLOW_BASE_URL) and cannot be restarted from here; the turn was played without a restart",
+          `the target runs elsewhere (${elsewhere}) and cannot be restarted from here; the turn was played without a restart`,
         )
       : failed(
           "persisted",
           name,
-          `the target runs elsewhere (FLOW_BASE_URL), so its clock cannot be moved to ${clock}; ` +
+          `the target runs elsewhere (${elsewhere}), so its clock cannot be moved to ${clock}; ` +
             `play this scenario against the app in the test process`,
         );
   }

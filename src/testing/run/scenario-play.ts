@@ -7,6 +7,7 @@ import { ChatClient } from "../client/chat-client.ts";
 import { conversationSlot } from "../limits/conversation-slot.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { startScenarioTarget, type ScenarioTarget } from "../target/scenario-target.ts";
+import type { TargetConfig } from "../target/target-config.ts";
 import type { JudgeSetup } from "./judge-for-run.ts";
 import { clientOptions, type RunOptions } from "./run-options.ts";
 import type { ScenarioEvent } from "./scenario-event.ts";
@@ -26,6 +27,8 @@ export interface ScenarioPlayOptions {
    * not be read, and the play fails to start with that error. Unset: the target reads it.
    */
   config?: Config | Error;
+  /** The project's flowcheck.config.json, read once for the run (undefined: none); not given: the target reads it. */
+  targets?: TargetConfig | undefined;
 }
 
 /** Why a conversation's turns cannot be played, as the first test of its suite reports it. */
@@ -131,7 +134,11 @@ export class ScenarioPlay {
     try {
       const { config, flows } = this.#options;
       if (config instanceof Error) throw config;
-      target = this.#target = await startScenarioTarget(this.loaded, { flows, ...(config ? { config } : {}) });
+      target = this.#target = await startScenarioTarget(this.loaded, {
+        flows,
+        ...(config ? { config } : {}),
+        ...("targets" in this.#options ? { targets: this.#options.targets } : {}),
+      });
     } catch (error) {
       this.#options.notStarted(`the target did not start: ${(error as Error).message}`);
       return { state: "failed", error };
@@ -163,6 +170,13 @@ export class ScenarioPlay {
   }
 
   async #servingProblems(target: ScenarioTarget, options: RunOptions): Promise<string[]> {
+    if (target.servingProblems) {
+      try {
+        return await target.servingProblems(this.loaded.scenario);
+      } catch (error) {
+        return [(error as Error).message];
+      }
+    }
     const client = new ChatClient(target.baseUrl, target.agent, clientOptions(options));
     try {
       return await flowProblems(client, this.loaded.scenario);

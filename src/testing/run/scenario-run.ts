@@ -23,6 +23,14 @@ import { readAfterTurn, readBeforeTurn } from "./session-reads.ts";
 import { turnFailure } from "./turn-failure.ts";
 import type { UsageMeter } from "../limits/usage-meter.ts";
 
+/** A turn sent and answered: its exchange, answer and transport contract, and the model calls it made under failModelCall. */
+interface SentTurn {
+  exchange: ChatExchange;
+  answer: Answer;
+  transport: { checks: Check[]; session: string | undefined };
+  modelCalls?: number;
+}
+
 const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is not graded";
 
 /** Whether the turn made the model call that `failModelCall` was to fail. */
@@ -148,7 +156,7 @@ export class ScenarioRun {
       // An error turn leaves the session as it was, so the turns after a skipped one still hold.
       return this.skipTurn(
         index,
-        "failModelCall needs the app in the test process; against FLOW_BASE_URL the turn is not played",
+        `failModelCall needs the app in the test process; against ${this.#target.elsewhere ?? "FLOW_BASE_URL"} the turn is not played`,
       );
     }
     this.#beginTurn(index, turn);
@@ -161,8 +169,7 @@ export class ScenarioRun {
     const idempotencyKey = `${this.#keyPrefix}-${index + 1}`;
     const sent = await this.#send(index, turn, idempotencyKey);
     if ("outcome" in sent) return sent;
-    const answer = readAnswer(sent.exchange.response.headers, sent.exchange.response.body);
-    const transport = transportChecks(turn, sent.exchange, answer, this.#session);
+    const { answer, transport } = sent;
     this.#session = transport.session;
 
     const storeStarted = performance.now();
@@ -208,14 +215,23 @@ export class ScenarioRun {
     this.#usageBefore = this.#target.provider?.usage.snapshot();
   }
 
-  /** Sends the turn; when the request fails, the failed turn's report instead of its exchange. */
-  async #send(
-    index: number,
-    turn: ScenarioTurn,
-    idempotencyKey: string,
-  ): Promise<{ exchange: ChatExchange; modelCalls?: number } | TurnReport> {
+  /**
+   * Sends the turn (over `POST /ai/chat`, or the target's own conversation when it speaks another
+   * API) and reads its answer and transport contract; when the request fails, the failed turn's
+   * report instead.
+   */
+  async #send(index: number, turn: ScenarioTurn, idempotencyKey: string): Promise<SentTurn | TurnReport> {
     try {
-      return await sendTurn(
+      const conversation = this.#target.conversation;
+      if (conversation) {
+        const played = await conversation.send(turn, this.#session);
+        return {
+          exchange: played.exchange,
+          answer: played.answer,
+          transport: { checks: played.checks, session: this.#session ?? played.session },
+        };
+      }
+      const sent = await sendTurn(
         this.#client,
         this.#target,
         this.loaded.scenario.flowName,
@@ -223,6 +239,8 @@ export class ScenarioRun {
         turn,
         idempotencyKey,
       );
+      const answer = readAnswer(sent.exchange.response.headers, sent.exchange.response.body);
+      return { ...sent, answer, transport: transportChecks(turn, sent.exchange, answer, this.#session) };
     } catch (error) {
       const message = (error as Error).message;
       return this.#unanswered(index, message, [failed("transport", "request", message)], idempotencyKey);
@@ -262,6 +280,7 @@ export class ScenarioRun {
           previous,
           sessions.description,
           this.#session,
+          { turns: sessions.turnsUnknown, flow: sessions.flowUnknown },
         )
       : [skipped("persisted", "persisted contract", unreadable!), ...answerChecks(turn, answer)];
     return [...persisted, ...expectationChecks(turn, answer, stored, unreadable)];

@@ -4,7 +4,7 @@ import type { FlowDefinition } from "../../engine/flow.ts";
 import { describeJsonError } from "./describe-json-error.ts";
 import { invalidScenario } from "./invalid-scenario.ts";
 import { jsonLines } from "./json-lines.ts";
-import { meaningProblems } from "./meaning-problems.ts";
+import { meaningProblems, type FlowOutline } from "./meaning-problems.ts";
 import type { LoadedScenario, Scenario } from "./scenario.ts";
 import { caseProblems } from "./scenario-cases.ts";
 import { schemaProblems, soundPart } from "./schema-problems.ts";
@@ -33,12 +33,13 @@ function linesOf(text: string, scenario: Scenario): NonNullable<LoadedScenario["
 /**
  * Reads and checks a scenario file before any turn runs. Every problem is reported at once in a
  * `scenario_invalid` error naming the file, each with its JSON path, the turn's label, the value
- * found and what is allowed.
+ * found and what is allowed. A flow served by a target of another kind is checked against its
+ * `outline` (the steps that target lists) rather than a flow definition.
  */
 export function loadScenario(
   file: string,
   flows: readonly FlowDefinition[],
-  options: { root?: string } = {},
+  options: { root?: string; outline?: FlowOutline } = {},
 ): LoadedScenario {
   const fail = (problems: string[]): never => {
     throw invalidScenario(file, problems);
@@ -58,7 +59,7 @@ export function loadScenario(
   const { problems, errors } = schemaProblems(data);
   if (data === null || typeof data !== "object" || Array.isArray(data)) return fail(problems);
   const { scenario: sound, touchedTurns } = soundPart(data, errors);
-  problems.push(...meaningProblems(sound, flows, touchedTurns), ...caseProblems(sound));
+  problems.push(...meaningProblems(sound, flows, touchedTurns, options.outline), ...caseProblems(sound));
   if (problems.length) return fail(problems);
   const scenario = data as Scenario;
   return { file, name: scenarioNameOf(file, options.root), scenario, lines: linesOf(text, scenario) };

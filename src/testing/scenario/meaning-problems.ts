@@ -8,10 +8,41 @@ import { scenarioEnvProblems } from "./scenario-env.ts";
 import { show } from "./show.ts";
 import { stepReferences } from "./step-references.ts";
 
-function unknownStep(flow: FlowDefinition, step: string): string | undefined {
-  if (flow.step(step)) return undefined;
-  const guess = closestName(step, flow.stepNames);
-  return `"${step}" is not a step of ${flow.name}${guess ? `; did you mean ${guess}?` : "."} Its steps are ${flow.stepNames.join(", ")}.`;
+/**
+ * The flow a scenario names as the loader checks it: a flow of our engine, or the outline a target
+ * of another kind gives (its name and the steps it lists, undefined when it lists none).
+ */
+export interface FlowOutline {
+  name: string;
+  stepNames: readonly string[] | undefined;
+  /** Where the outline comes from, for messages, e.g. `graph intake at http://127.0.0.1:2024`. */
+  servedBy: string;
+}
+
+const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
+
+function unknownStep(flow: FlowDefinition | FlowOutline, step: string): string | undefined {
+  const names = flow.stepNames ?? [];
+  if (names.includes(step)) return undefined;
+  const guess = closestName(step, names);
+  const of = "servedBy" in flow ? flow.servedBy : flow.name;
+  // The schema lets snake_case through for LangGraph's nodes; our engine's steps are PascalCase.
+  const rule =
+    "servedBy" in flow || PASCAL_CASE.test(step)
+      ? ""
+      : ` ${flow.name} is a flowcheck flow, whose step names are PascalCase.`;
+  return `"${step}" is not a step of ${of}${guess ? `; did you mean ${guess}?` : "."} Its steps are ${names.join(", ")}.${rule}`;
+}
+
+/** For our engine's flows, an expectState entry is a step's state: an object. */
+function stateShapeProblems(turn: ScenarioTurn, index: number): string[] {
+  return Object.entries(turn.expectState ?? {}).flatMap(([step, value]) =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? []
+      : [
+          `${turnPath(turn, index, `expectState.${step}`)}: ${show(value)} is not an object; a flowcheck flow keeps each step's state as an object, matched partially.`,
+        ],
+  );
 }
 
 /** `turns[2].clockAt (turn "later")`: where in the file, with the turn's label when it has one. */
@@ -83,9 +114,12 @@ export function meaningProblems(
   scenario: Scenario,
   flows: readonly FlowDefinition[],
   touchedTurns: ReadonlySet<number>,
+  outline?: FlowOutline,
 ): string[] {
   const problems: string[] = [];
-  const flow = flows.find((candidate) => candidate.name === scenario.flowName);
+  const engineFlow = flows.find((candidate) => candidate.name === scenario.flowName);
+  const foreign = !engineFlow && outline?.name === scenario.flowName ? outline : undefined;
+  const flow = engineFlow ?? foreign;
   if (!flow && scenario.flowName !== undefined) {
     const names = flows.map((candidate) => candidate.name);
     const guess = closestName(scenario.flowName, names);
@@ -94,8 +128,11 @@ export function meaningProblems(
         `The flows are ${names.join(", ")}.`,
     );
   }
-  problems.push(...scenarioEnvProblems(scenario.env, scenario.flowName, flow));
-  const references = stepReferences(scenario);
+  problems.push(...scenarioEnvProblems(scenario.env, scenario.flowName, engineFlow));
+  // A target of another kind keys its state otherwise than by step, and may list no steps at all.
+  const references = stepReferences(scenario).filter(
+    (reference) => !foreign || (!reference.state && foreign.stepNames !== undefined),
+  );
   const checkSteps = (turn: number | undefined) => {
     for (const reference of references) {
       const problem = reference.turn === turn && flow && unknownStep(flow, reference.step);
@@ -112,6 +149,7 @@ export function meaningProblems(
       );
     else if (turn.label !== undefined) labels.set(turn.label, index);
     problems.push(...statusProblems(turn, index, touchedTurns.has(index)));
+    if (engineFlow) problems.push(...stateShapeProblems(turn, index));
     checkSteps(index);
     problems.push(...keyProblems(turn, index));
   });

@@ -38,6 +38,7 @@ function jsonFilesUnder(dir: string): string[] {
 /** What a scenario file says before it is loaded: enough to tell whose it is, whatever else is wrong with it. */
 export interface ScenarioHeader {
   flowName?: unknown;
+  target?: unknown;
   tags?: unknown;
   turns?: unknown;
 }

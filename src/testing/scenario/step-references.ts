@@ -5,6 +5,11 @@ export interface StepReference {
   path: string;
   step: string;
   turn?: number;
+  /**
+   * The name keys state (expectState, finalState, finalMemory): a step of our engine's flows, which
+   * keep state by step, but a state key of a target of another kind.
+   */
+  state?: true;
 }
 
 /**
@@ -22,9 +27,10 @@ export function stepReferences(scenario: Scenario): StepReference[] {
     if (turn.expectedActiveStep !== undefined)
       references.push({ path: at("expectedActiveStep"), step: turn.expectedActiveStep, turn: index });
     for (const step of Object.keys(turn.expectState ?? {}))
-      references.push({ path: at(`expectState.${step}`), step, turn: index });
+      references.push({ path: at(`expectState.${step}`), step, turn: index, state: true });
   });
-  for (const step of Object.keys(scenario.finalState ?? {})) references.push({ path: `finalState.${step}`, step });
+  for (const step of Object.keys(scenario.finalState ?? {}))
+    references.push({ path: `finalState.${step}`, step, state: true });
   scenario.finalExecution?.forEach((entry, index) => {
     if (typeof entry["step"] === "string")
       references.push({ path: `finalExecution[${index}].step`, step: entry["step"] });
@@ -34,7 +40,7 @@ export function stepReferences(scenario: Scenario): StepReference[] {
       references.push({ path: `finalChildren[${index}].parentStep`, step: child["parentStep"] });
   });
   for (const namespace of Object.keys(scenario.finalMemory ?? {})) {
-    if (namespace !== "flow") references.push({ path: `finalMemory.${namespace}`, step: namespace });
+    if (namespace !== "flow") references.push({ path: `finalMemory.${namespace}`, step: namespace, state: true });
   }
   return references;
 }

@@ -3,9 +3,16 @@ import { loadConfig, type Config } from "../../config.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
 import type { Cassette } from "../cassette/cassette.ts";
-import type { LoadedScenario } from "../scenario/scenario.ts";
+import type { Answer } from "../answer/read-answer.ts";
+import type { Check } from "../checks/check.ts";
+import type { ChatExchange } from "../client/chat-client.ts";
+import type { LoadedScenario, Scenario, ScenarioTurn } from "../scenario/scenario.ts";
 import { scenarioEnvOf, scenarioRunSettingsOf } from "../scenario/scenario-env.ts";
+import { chooseTarget } from "./choose-target.ts";
 import { externalTarget } from "./external-target.ts";
+import { httpTarget } from "./http/http-target.ts";
+import { langgraphTarget } from "./langgraph/langgraph-target.ts";
+import { loadTargetConfig, type TargetConfig, type TargetEntry } from "./target-config.ts";
 import { inProcessTarget } from "./in-process-target.ts";
 import type { ModelFaults } from "./model-faults.ts";
 import { ProviderGate } from "../limits/provider-gate.ts";
@@ -25,6 +32,33 @@ export interface SessionReader {
    * without it the whole session is read again and compared.
    */
   writeMark?(): string;
+  /**
+   * Why the sessions keep no count of turns (a LangGraph thread counts checkpoints, not turns):
+   * the persisted `turns` check is then skipped with it, never faked. Unset: they keep one.
+   */
+  readonly turnsUnknown?: string;
+  /** Why the sessions do not say which flow they run (an http target's state endpoint): the persisted `flow` check is skipped with it. */
+  readonly flowUnknown?: string;
+}
+
+/** What a target of another kind made of one turn: the exchange, the answer, the session, and its own transport contract. */
+export interface ConversationTurn {
+  /** The turn's main request and response as on the wire, for the transcript. */
+  exchange: ChatExchange;
+  /** Its text, and in `json` only the claims the answer makes of the session (`claimsOnly`). */
+  answer: Answer;
+  /** The session (thread, conversation) the turn was played in; undefined when the answer named none. */
+  session: string | undefined;
+  /** The kind's transport contract: its status, a stable session id, an answer that reads. */
+  checks: Check[];
+}
+
+/**
+ * How a target that does not speak flowcheck's `/ai/chat` plays a turn. Everything after it (the
+ * persisted contract on `sessions`, expectations, judge, report, transcript) is the same code path.
+ */
+export interface TargetConversation {
+  send(turn: ScenarioTurn, session: string | undefined): Promise<ConversationTurn>;
 }
 
 /** The server a scenario talks to, and the store its sessions can be re-read from. */
@@ -56,6 +90,15 @@ export interface ScenarioTarget {
   readonly faults?: ModelFaults;
   /** How the scenario's model and judge calls reach their provider, within the run's limits, and the tokens they used. */
   readonly provider?: ProviderGate;
+  /** Where a target that runs elsewhere is, in messages: `FLOW_BASE_URL` unless it says, e.g. `target graphs (langgraph)`. */
+  readonly elsewhere?: string;
+  /** A target of another kind: how a turn is played instead of `POST /ai/chat` at `baseUrl`. */
+  readonly conversation?: TargetConversation;
+  /**
+   * What keeps a target of another kind from serving the scenario (its graph missing, steps it
+   * lacks); unset: `GET /ai/flows` tells, as a flowcheck server lists its flows.
+   */
+  servingProblems?(scenario: Scenario): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -67,10 +110,16 @@ export interface TargetOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The scenario's configuration, read already from `env` over its env defaults: not read again. */
   config?: Config;
+  /**
+   * The project's flowcheck.config.json, read once for the run or suite (undefined: there is none).
+   * Not given: it is read from the working directory, its references from the run's configuration.
+   */
+  targets?: TargetConfig | undefined;
 }
 
 /**
- * With `FLOW_BASE_URL` set, the already-running server there. Otherwise the app, booted in this
+ * The target of flowcheck.config.json the scenario's `target` or FLOW_TARGET names (`chooseTarget`);
+ * else, with `FLOW_BASE_URL` set, the already-running server there. Otherwise the app, booted in this
  * process on 127.0.0.1 with an ephemeral port and a SQLite file of its own (or, with
  * SESSION_STORE=MONGO, MongoDB), configured with the scenario's `env` defaults under the
  * environment (a value already set wins). Such a target can be restarted. Neither writes the
@@ -81,9 +130,40 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   const scenarioKeys = Object.keys(scenarioEnv);
   const config = options.config ?? loadConfig(options.env, scenarioEnv);
   const label = `${loaded.scenario.flowName}: ${loaded.name}`;
+  const targets = "targets" in options ? options.targets : loadTargetConfig(process.cwd(), config.env);
+  const chosen = chooseTarget(targets, loaded.scenario.target, config.flowTarget, loaded.file);
+  if (chosen) {
+    const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
+    return await namedTarget(chosen, loaded, own, scenarioKeys, label);
+  }
   if (!config.targetUrl)
     return await inProcessTarget(loaded, options, config, scenarioKeys, new ProviderGate(config, label));
   // A server elsewhere booted with its own environment: the flow's settings cannot reach it, and only the run settings reach this runner.
   const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
   return { ...(await externalTarget(config.targetUrl, own, scenarioKeys)), provider: new ProviderGate(own, label) };
+}
+
+/** A target of flowcheck.config.json: a flowcheck server at its baseUrl (its SQLite file read), a LangGraph server, or a team's own http API. */
+async function namedTarget(
+  { name, entry }: { name: string; entry: TargetEntry },
+  loaded: LoadedScenario,
+  own: Config,
+  scenarioKeys: readonly string[],
+  label: string,
+): Promise<ScenarioTarget> {
+  const elsewhere = `target ${name} (${entry.kind})`;
+  if (entry.kind === "langgraph") return { ...langgraphTarget(entry, loaded.scenario.flowName, own, label), elsewhere };
+  if (entry.kind === "http") return { ...httpTarget(entry, name, loaded.scenario.flowName, own, label), elsewhere };
+  // The entry's headers and SQLite file over the run's own, as FLOW_HEADERS and SQLITE_PATH would give them.
+  const config: Config = {
+    ...own,
+    requestHeaders: { ...own.requestHeaders, ...entry.headers },
+    sqlitePath: entry.sqlitePath ?? own.sqlitePath,
+    ...(entry.timeoutMs === undefined ? {} : { turnTimeoutMs: entry.timeoutMs }),
+  };
+  return {
+    ...(await externalTarget(entry.baseUrl, config, scenarioKeys)),
+    provider: new ProviderGate(config, label),
+    elsewhere,
+  };
 }

@@ -14,6 +14,11 @@ function stateRows(state: NonNullable<SessionChange["state"]>): string[] {
         `<li class="changed">~ ${escapeHtml(step)}.${escapeHtml(key)}: <code>${inline(from)}</code> → <code>${inline(to)}</code></li>`,
     ),
     ...(change.removed ?? []).map((key) => `<li class="removed">− ${escapeHtml(step)}.${escapeHtml(key)}</li>`),
+    ...(change.value
+      ? [
+          `<li class="changed">~ ${escapeHtml(step)}: <code>${inline(change.value.from)}</code> → <code>${inline(change.value.to)}</code></li>`,
+        ]
+      : []),
   ]);
 }
 

@@ -38,6 +38,8 @@ export interface HttpTurnAnswer {
   completed?: boolean;
   /** The body as it came. */
   raw: string;
+  /** The request as sent, its headers (the entry's credentials among them) left out. */
+  request: { method: string; url: string; body: string };
 }
 
 const STREAM_READERS = { "openai-chat": readOpenAiChatStream, "ai-sdk-ui": readAiSdkUiStream } as const;
@@ -125,7 +127,8 @@ export async function sendHttpTurn(
 ): Promise<HttpTurnAnswer> {
   const at = options.where ? `${options.where}.` : "";
   const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const exchange = await requestTarget(turnRequest(entry, turn, at, timeoutMs));
+  const request = turnRequest(entry, turn, at, timeoutMs);
+  const exchange = await requestTarget(request);
   const { body, text } = answerOf(exchange, entry.answer, at);
   const but = `${answered(exchange)}, but`;
   const { step, completed } = entry.answer;
@@ -142,5 +145,6 @@ export async function sendHttpTurn(
       ? {}
       : { completed: pointerBoolean(body, completed, `${but} ${at}answer.completed (whether the run has ended)`) }),
     raw: exchange.raw,
+    request: { method: request.method, url: request.url, body: request.body },
   };
 }

@@ -102,6 +102,7 @@ export async function requestTarget(request: TargetRequest): Promise<TargetExcha
       "target_invalid_answer",
       `${answered(exchange)}: ${show(exchange.raw, QUOTED_BODY)}. The server refused the request: see its log, ` +
         `and if the request is wrong fix ${request.made} in flowcheck.config.json.`,
+      { details: { status: exchange.status } },
     );
   }
   return exchange;

@@ -73,10 +73,7 @@ export class LanggraphClient {
   /** Runs `graphId` on the thread with the turn's input and waits for it to stop: its values, with `__interrupt__` while it waits. */
   async runWait(threadId: string, graphId: string, turn: LanggraphTurn): Promise<Record<string, unknown>> {
     const url = `${this.#baseUrl}/threads/${encodeURIComponent(threadId)}/runs/wait`;
-    const body =
-      "message" in turn
-        ? { assistant_id: graphId, input: { messages: [{ role: "user", content: turn.message }] } }
-        : { assistant_id: graphId, command: { resume: turn.resume } };
+    const body = runWaitBody(graphId, turn);
     const output = await this.#onGraph(graphId, () => this.#send("POST", url, body));
     if (!isRecord(output)) throw invalid("POST", url, "a run's output that is not an object", output);
     // runs/wait answers 200 once the run has stopped, and a run that raised stops with its error.
@@ -113,6 +110,18 @@ export class LanggraphClient {
       };
     });
     return { ...state, values: state["values"], next: state["next"].map(String), tasks };
+  }
+
+  /** The thread's states, newest first, at most `limit` of them: where it was before its last run, too. */
+  async threadHistory(threadId: string, limit: number): Promise<Pick<LanggraphThreadState, "values" | "next">[]> {
+    const url = `${this.#baseUrl}/threads/${encodeURIComponent(threadId)}/history`;
+    const history = await this.#send("POST", url, { limit });
+    if (!Array.isArray(history) || !history.every(isRecord))
+      throw invalid("POST", url, "a thread history that is not an array of states", history);
+    return history.map((state) => ({
+      values: isRecord(state["values"]) ? state["values"] : {},
+      next: Array.isArray(state["next"]) ? state["next"].map(String) : [],
+    }));
   }
 
   /** The graph's nodes in the order the server lists them, without `__start__` and `__end__`. */
@@ -184,6 +193,13 @@ export class LanggraphClient {
       );
     }
   }
+}
+
+/** The body of a `runs/wait` request for `turn`: a user message into `input.messages`, or `command.resume`. */
+export function runWaitBody(graphId: string, turn: LanggraphTurn): Record<string, unknown> {
+  return "message" in turn
+    ? { assistant_id: graphId, input: { messages: [{ role: "user", content: turn.message }] } }
+    : { assistant_id: graphId, command: { resume: turn.resume } };
 }
 
 function unreachable(method: string, url: string, error: unknown, timeoutMs: number): FlowcheckError {

@@ -59,7 +59,7 @@ function stepAt(state: LanggraphThreadState, pointer: string): string | undefine
  * The text of the last AI message after the last user message, "" when the turn added none: an
  * older reply would otherwise pass for this turn's answer.
  */
-function lastReply(messages: unknown): string {
+export function lastReply(messages: unknown): string {
   if (!Array.isArray(messages)) return "";
   for (let index = messages.length - 1; index >= 0; index--) {
     const message: unknown = messages[index];

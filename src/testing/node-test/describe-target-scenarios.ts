@@ -1,0 +1,85 @@
+import { loadConfig } from "../../config.ts";
+import { scenarioHeaderOf } from "../scenario/scenario-discovery.ts";
+import type { FlowOutline } from "../scenario/meaning-problems.ts";
+import { chooseTarget } from "../target/choose-target.ts";
+import { LanggraphClient } from "../target/langgraph/langgraph-client.ts";
+import { langgraphStepNames } from "../target/langgraph/langgraph-step-names.ts";
+import { loadTargetConfig, type TargetEntry } from "../target/target-config.ts";
+import { describeInvalidFile, describeScenarioFile } from "./describe-scenario-file.ts";
+
+export interface TargetScenariosOptions {
+  /** Where transcripts and results go. Default `test/.tmp`. */
+  artifactsDir?: string;
+  /** The environment the targets' references and FLOW_TARGET are read from. Default: this process's. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Scenario files that no flow spec describes, each played against the target of
+ * flowcheck.config.json that its `target` or FLOW_TARGET names, as the same node:test suites a
+ * spec's are (without checks in code). The config is read once; each flow's outline (the steps its
+ * target lists) once per target and flow, so the loader checks the file against it. A file whose
+ * target cannot be chosen or asked is one failing test saying why.
+ */
+export async function describeTargetScenarios(
+  files: readonly string[],
+  options: TargetScenariosOptions = {},
+): Promise<void> {
+  const env = options.env ?? process.env;
+  let targets;
+  let flowTarget: string | undefined;
+  try {
+    targets = loadTargetConfig(process.cwd(), env);
+    flowTarget = loadConfig(env).flowTarget;
+  } catch (error) {
+    for (const file of files) describeInvalidFile(file, error);
+    return;
+  }
+  const outlines = new Map<string, Promise<FlowOutline>>();
+  for (const file of files) {
+    const header = scenarioHeaderOf(file);
+    const flowName = typeof header?.flowName === "string" ? header.flowName : undefined;
+    let outline: FlowOutline | undefined;
+    try {
+      const chosen = chooseTarget(
+        targets,
+        typeof header?.target === "string" ? header.target : undefined,
+        flowTarget,
+        file,
+      );
+      if (chosen && flowName !== undefined) {
+        const key = `${chosen.name}\u0000${flowName}`;
+        if (!outlines.has(key)) outlines.set(key, outlineOf(chosen.name, chosen.entry, flowName));
+        outline = await outlines.get(key)!;
+      }
+    } catch (error) {
+      describeInvalidFile(file, error);
+      continue;
+    }
+    describeScenarioFile(file, {
+      flows: [],
+      targets,
+      ...(outline ? { outline } : {}),
+      ...(options.artifactsDir ? { artifactsDir: options.artifactsDir } : {}),
+      root: "scenarios",
+    });
+  }
+}
+
+/** The steps a target lists for a flow: a graph's (LangGraph), else none known before the target is asked at start. */
+async function outlineOf(name: string, entry: TargetEntry, flowName: string): Promise<FlowOutline> {
+  if (entry.kind === "langgraph") {
+    const client = new LanggraphClient({
+      baseUrl: entry.baseUrl,
+      ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
+      ...(entry.headers ? { headers: { ...entry.headers } } : {}),
+    });
+    return {
+      name: flowName,
+      stepNames: await langgraphStepNames(client, entry, flowName),
+      servedBy: `graph ${flowName} of target ${name} (${entry.baseUrl})`,
+    };
+  }
+  const steps = entry.kind === "http" ? entry.flows?.[flowName]?.steps : undefined;
+  return { name: flowName, stepNames: steps, servedBy: `${flowName} of target ${name} (${entry.baseUrl})` };
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from "node:crypto";
+import type { Answer } from "../../answer/read-answer.ts";
+import { check, compared, type Check } from "../../checks/check.ts";
+import type { ScenarioTurn } from "../../scenario/scenario.ts";
+import type { ConversationTurn, TargetConversation } from "../scenario-target.ts";
+import type { HttpTargetEntry } from "./http-target-entry.ts";
+import { sendHttpTurn, type HttpTurnAnswer } from "./http-turn.ts";
+import type { ConversationMessage } from "./render-template.ts";
+
+/**
+ * A conversation with a team's own chat API as its http target entry describes it: each turn one
+ * request from the entry's templates, the conversation so far in `{{messages}}`, the session the
+ * server assigned (or, for a server that assigns none, an id made here) in `{{session}}`. The
+ * answer claims only what the entry's pointers read: its step and completion.
+ */
+export class HttpConversation implements TargetConversation {
+  readonly #entry: HttpTargetEntry;
+  readonly #where: string;
+  readonly #messages: ConversationMessage[] = [];
+  /** Whether the server names the session (a pointer or header to read it from), or this side makes it. */
+  readonly #assigned: boolean;
+
+  constructor(entry: HttpTargetEntry, where: string) {
+    this.#entry = entry;
+    this.#where = where;
+    this.#assigned = entry.answer.session !== undefined || entry.answer.sessionHeader !== undefined;
+  }
+
+  async send(turn: ScenarioTurn, session: string | undefined): Promise<ConversationTurn> {
+    const sent = session ?? (this.#assigned ? undefined : randomUUID());
+    const started = performance.now();
+    const answered = await sendHttpTurn(
+      this.#entry,
+      { input: turn.input, session: sent, messages: [...this.#messages] },
+      { where: this.#where },
+    );
+    const millis = performance.now() - started;
+    this.#messages.push({ role: "user", content: turn.input }, { role: "assistant", content: answered.text });
+    const url = new URL(answered.request.url);
+    return {
+      exchange: {
+        request: {
+          method: answered.request.method,
+          path: `${url.pathname}${url.search}`,
+          headers: { "content-type": "application/json" },
+          body: answered.request.body,
+        },
+        response: { status: answered.status, headers: answered.headers, body: answered.raw },
+        millis,
+      },
+      answer: answerOf(answered),
+      session: answered.session,
+      checks: this.#checks(turn, answered, session),
+    };
+  }
+
+  /** The http target's transport contract: the status the turn expects, and a session the server keeps naming. */
+  #checks(turn: ScenarioTurn, answered: HttpTurnAnswer, known: string | undefined): Check[] {
+    const expected = turn.expectedStatus ?? 200;
+    const checks: Check[] = [
+      compared(
+        "transport",
+        "status",
+        answered.status === expected ? undefined : `expected status ${expected}, got ${answered.status}`,
+        expected,
+        answered.status,
+      ),
+    ];
+    if (!this.#assigned) return checks;
+    checks.push(check("transport", "session", answered.session ? undefined : "the answer names no session"));
+    if (known !== undefined && answered.session !== undefined)
+      checks.push(
+        check(
+          "transport",
+          "session stable",
+          answered.session === known ? undefined : `the session id changed from ${known} to ${answered.session}`,
+        ),
+      );
+    return checks;
+  }
+}
+
+function answerOf(answered: HttpTurnAnswer): Answer {
+  const claims: Record<string, unknown> = {};
+  if (answered.currentStep !== undefined) claims["currentStep"] = answered.currentStep;
+  if (answered.completed !== undefined) claims["completed"] = answered.completed;
+  return {
+    mediaType: (answered.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase(),
+    json: claims,
+    events: undefined,
+    text: answered.text,
+    problems: [],
+    claimsOnly: true,
+  };
+}

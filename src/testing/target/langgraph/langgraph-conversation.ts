@@ -1,0 +1,112 @@
+import { compared, check, type Check } from "../../checks/check.ts";
+import type { Answer } from "../../answer/read-answer.ts";
+import type { ScenarioTurn } from "../../scenario/scenario.ts";
+import { readPointer } from "../json-pointer.ts";
+import type { ConversationTurn, TargetConversation } from "../scenario-target.ts";
+import { runWaitBody, type LanggraphClient, type LanggraphTurn } from "./langgraph-client.ts";
+import { lastReply, type LanggraphGraphEntry } from "./langgraph-turn-view.ts";
+
+/**
+ * A conversation with one graph of a LangGraph server: the session is a thread, made by the first
+ * turn; a turn is one `runs/wait`, resuming the thread when it waits on an interrupt, else a user
+ * message. The answer is the interrupt's question or the run's last AI message, and claims only
+ * what the run's output says: its step and completion where the graph keeps them in its state,
+ * else whether the run stopped at an interrupt.
+ */
+export class LanggraphConversation implements TargetConversation {
+  readonly #client: LanggraphClient;
+  readonly #graphId: string;
+  readonly #pointers: LanggraphGraphEntry | undefined;
+
+  constructor(client: LanggraphClient, graphId: string, pointers: LanggraphGraphEntry | undefined) {
+    this.#client = client;
+    this.#graphId = graphId;
+    this.#pointers = pointers;
+  }
+
+  async send(turn: ScenarioTurn, session: string | undefined): Promise<ConversationTurn> {
+    const thread = session ?? (await this.#client.createThread());
+    const waiting =
+      session !== undefined && (await this.#client.threadState(thread)).tasks.some((t) => t.interrupts.length);
+    const input: LanggraphTurn = waiting ? { resume: turn.input } : { message: turn.input };
+    const body = JSON.stringify(runWaitBody(this.#graphId, input));
+    const started = performance.now();
+    const output = await this.#client.runWait(thread, this.#graphId, input);
+    const millis = performance.now() - started;
+    const text = textOf(output);
+    const answer: Answer = {
+      mediaType: "application/json",
+      json: this.#claims(output),
+      events: undefined,
+      text,
+      problems: [],
+      claimsOnly: true,
+    };
+    return {
+      exchange: {
+        request: {
+          method: "POST",
+          path: `/threads/${encodeURIComponent(thread)}/runs/wait`,
+          headers: { "content-type": "application/json" },
+          body,
+        },
+        response: { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(output) },
+        millis,
+      },
+      answer,
+      session: thread,
+      checks: transportChecks(turn, text),
+    };
+  }
+
+  /** What the run's output claims of the thread: values read by the graph's pointers, else whether it waits on an interrupt. */
+  #claims(output: Record<string, unknown>): Record<string, unknown> {
+    const claims: Record<string, unknown> = {};
+    const step = this.#pointers?.step;
+    if (step !== undefined) {
+      const read = readPointer({ values: output }, step);
+      if (read.found) claims["currentStep"] = read.value;
+    }
+    const completed = this.#pointers?.completed;
+    if (completed === undefined) claims["completed"] = !Array.isArray(output["__interrupt__"]);
+    else {
+      const read = readPointer({ values: output }, completed);
+      if (read.found) claims["completed"] = read.value === true;
+    }
+    return claims;
+  }
+}
+
+/** The interrupt's question, else the last AI message after the user's. */
+function textOf(output: Record<string, unknown>): string {
+  const interrupts = output["__interrupt__"];
+  const first: unknown = Array.isArray(interrupts) ? interrupts[0] : undefined;
+  if (first !== undefined) {
+    const value = (first as { value?: unknown } | null)?.value;
+    return typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+  }
+  return lastReply(output["messages"]);
+}
+
+/** A LangGraph run's transport contract: it answered (a run that failed or an error status threw already) and said something. */
+function transportChecks(turn: ScenarioTurn, text: string): Check[] {
+  const expected = turn.expectedStatus ?? 200;
+  return [
+    compared(
+      "transport",
+      "status",
+      expected === 200
+        ? undefined
+        : `expected status ${expected}, but a LangGraph run that stops answers 200 (one that fails is a failed request); expect 200`,
+      expected,
+      200,
+    ),
+    check(
+      "transport",
+      "answer",
+      text === ""
+        ? "the run neither waits on an interrupt nor added an AI message after the user's: there is no answer to read"
+        : undefined,
+    ),
+  ];
+}

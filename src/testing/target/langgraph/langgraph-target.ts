@@ -1,0 +1,57 @@
+import type { Config } from "../../../config.ts";
+import { ProviderGate } from "../../limits/provider-gate.ts";
+import type { Scenario } from "../../scenario/scenario.ts";
+import { stepReferences } from "../../scenario/step-references.ts";
+import type { ScenarioTarget } from "../scenario-target.ts";
+import type { LanggraphTargetEntry } from "../target-config.ts";
+import { LanggraphClient } from "./langgraph-client.ts";
+import { LanggraphConversation } from "./langgraph-conversation.ts";
+import { langgraphGraphPointers } from "./langgraph-graph-pointers.ts";
+import { LanggraphSessions } from "./langgraph-sessions.ts";
+import { langgraphStepNames } from "./langgraph-step-names.ts";
+
+/**
+ * A `"kind": "langgraph"` target for one scenario: its flowName is the graph, a conversation is a
+ * thread, and the persisted contract reads the thread's state. Nothing is booted and nothing can be
+ * restarted or made to fail from here.
+ */
+export function langgraphTarget(
+  entry: LanggraphTargetEntry,
+  graphId: string,
+  config: Config,
+  label: string,
+): ScenarioTarget {
+  const client = new LanggraphClient({
+    baseUrl: entry.baseUrl,
+    ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
+    ...(entry.headers ? { headers: { ...entry.headers } } : {}),
+  });
+  const pointers = langgraphGraphPointers(entry.graphs?.[graphId]);
+  return {
+    baseUrl: entry.baseUrl,
+    sessions: new LanggraphSessions(client, entry.baseUrl, graphId, pointers),
+    pins: {},
+    config,
+    provider: new ProviderGate(config, label),
+    conversation: new LanggraphConversation(client, graphId, pointers),
+    servingProblems: (scenario) => servingProblems(client, entry, graphId, scenario),
+    close: async () => undefined,
+  };
+}
+
+/** The graph is served (else the error lists those that are), with every step the scenario names. */
+async function servingProblems(
+  client: LanggraphClient,
+  entry: LanggraphTargetEntry,
+  graphId: string,
+  scenario: Scenario,
+): Promise<string[]> {
+  const steps = await langgraphStepNames(client, entry, graphId);
+  if (!steps) return [];
+  return stepReferences(scenario)
+    .filter((reference) => !reference.state && !steps.includes(reference.step))
+    .map(
+      (reference) =>
+        `${reference.path}: graph ${graphId} at ${entry.baseUrl} has no step ${reference.step}; its steps are ${steps.join(", ")}.`,
+    );
+}

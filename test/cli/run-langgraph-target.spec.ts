@@ -1,0 +1,162 @@
+import assert from "node:assert/strict";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { after, before, describe, test } from "node:test";
+import type { RunResults } from "../../src/testing/report/run-results.ts";
+import { ROOT, runCommand, type ChildRun } from "../support/child-run.ts";
+import {
+  langgraphFixtureMissing,
+  startLanggraphDevServer,
+  type LanggraphDevServer,
+} from "../support/langgraph-dev-server.ts";
+import { tempDir } from "../support/temp-path.ts";
+
+// A project with no flow spec at all: flowcheck.config.json names the fixture's LangGraph dev server
+// as the target "graphs", and run-specs plays the scenario files it is given against it.
+const SCENARIOS = resolve(import.meta.dirname, "..", "fixtures", "langgraph-scenarios");
+const live = { skip: langgraphFixtureMissing() };
+
+describe("run-specs against a LangGraph target", () => {
+  let server: LanggraphDevServer;
+  let dir: { path: string; remove(): void };
+
+  before(async () => {
+    if (live.skip) return;
+    server = await startLanggraphDevServer();
+    dir = await tempDir("run-langgraph-target");
+    cpSync(SCENARIOS, join(dir.path, "conversations"), { recursive: true });
+    const chat = { step: "/step", completed: "/done", steps: ["NameStep", "EmailStep", "DoneStep"] };
+    const targets = { graphs: { kind: "langgraph", baseUrl: server.baseUrl, graphs: { chat } } };
+    writeFileSync(join(dir.path, "flowcheck.config.json"), JSON.stringify({ targets }));
+  });
+
+  after(async () => {
+    dir?.remove();
+    await server?.close();
+  });
+
+  /** run-specs in the project's folder, FLOW_TARGET naming the target for the files that name none. */
+  function runSpecs(...args: string[]): Promise<ChildRun> {
+    return runCommand(
+      process.execPath,
+      [join(ROOT, "src", "cli", "run-specs.mjs"), ...args, "--test-reporter=spec"],
+      { FLOW_TARGET: "graphs" },
+      undefined,
+      dir.path,
+    );
+  }
+
+  test("shards split the scenarios no spec describes between them, each played once", live, async () => {
+    const played: string[] = [];
+    for (const shard of ["1/2", "2/2"]) {
+      const run = await runSpecs("conversations/passing", `--test-shard=${shard}`);
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      played.push(...resultsOf().conversations.map((conversation) => conversation.name));
+    }
+    assert.deepEqual(played, ["chat", "intake"]);
+  });
+
+  function resultsOf(): RunResults {
+    return JSON.parse(readFileSync(join(dir.path, "test", ".tmp", "run-results.json"), "utf8")) as RunResults;
+  }
+
+  /** `conversations/<file>:<line>` of the turn labelled `label`, as a failure names it. */
+  function lineOf(file: string, label: string): string {
+    const lines = readFileSync(join(SCENARIOS, file), "utf8").split("\n");
+    const line = lines.findIndex((text) => text.includes(`"label": "${label}"`)) + 1;
+    assert.ok(line > 0, `${file} has no turn labelled ${label}`);
+    return `conversations/${file}:${line}`;
+  }
+
+  test(
+    "scenarios of two graphs, with no spec, pass against the target FLOW_TARGET or their own target names, every turn in the results",
+    live,
+    async () => {
+      const run = await runSpecs("conversations/passing");
+      const output = run.stdout + run.stderr;
+      assert.equal(run.code, 0, output);
+      const results = resultsOf();
+      const byName = new Map(results.conversations.map((conversation) => [conversation.name, conversation]));
+      assert.deepEqual([...byName.keys()].sort(), ["chat", "intake"], output);
+      for (const [name, turns] of [
+        ["intake", 5],
+        ["chat", 3],
+      ] as const) {
+        const conversation = byName.get(name)!;
+        assert.equal(conversation.outcome, "passed", conversation.reason);
+        assert.equal(conversation.target?.baseUrl, server.baseUrl);
+        assert.equal(conversation.turns.length, turns);
+        assert.ok(conversation.turns.every((turn) => turn.outcome === "passed"));
+      }
+      // The refusal kept the thread on name_step, and the thread's count of turns is not faked.
+      const refusal = byName.get("intake")!.turns[1]!;
+      assert.equal(refusal.stored?.step, "name_step");
+      assert.equal(refusal.checks.find((check) => check.name === "turns")?.outcome, "skipped");
+      // A restart is not the tester's to make on a LangGraph server: skipped, naming the target.
+      const restart = byName.get("intake")!.turns[2]!.checks.find((check) => check.name === "restartBefore");
+      assert.equal(restart?.outcome, "skipped");
+      assert.match(restart?.message ?? "", /^the target runs elsewhere \(target graphs \(langgraph\)\)/);
+      assert.match(run.stdout, /^2 conversations: 2 passed, 0 failed, 0 skipped; turns 8 passed, 0 failed, 0 skipped/m);
+      // Coverage counts the steps each graph lists (its nodes, or its entry's steps) that the turns were stored on.
+      assert.deepEqual(results.coverage?.["intake"]?.steps, {
+        name_step: true,
+        age_step: true,
+        confirm_step: true,
+        summary_step: true,
+      });
+      assert.deepEqual(results.coverage?.["chat"]?.steps, { NameStep: true, EmailStep: true, DoneStep: true });
+      assert.match(run.stdout, /^ {2}intake +4\/4 steps · 0\/0 tools · checklist not judged/m);
+      // The checklist claims no proof a LangGraph target cannot give: those points say why not.
+      const checklist = results.checklist?.find((flow) => flow.flow === "intake");
+      const status = new Map(checklist?.points.map((point) => [point.id, point.status]));
+      assert.equal(status.get("steps"), "proved");
+      assert.equal(status.get("1"), "not applicable");
+      assert.equal(status.get("tools"), "not applicable");
+      assert.deepEqual(
+        checklist?.points.filter((point) => point.status === "proved").map((point) => point.id),
+        ["steps"],
+      );
+    },
+  );
+
+  test(
+    "a wrong step, a wrong state value and a refusal the graph does not make each fail at their turn, with the file's line; a misspelt node is refused before any turn",
+    live,
+    async () => {
+      const run = await runSpecs("conversations/failing");
+      const output = run.stdout + run.stderr;
+      assert.equal(run.code, 1, output);
+      const failures = [
+        ["failing/wrong-step.scenario.json", "takes the name", /expected active step confirm_step, stored age_step/],
+        [
+          "failing/wrong-state.scenario.json",
+          "takes the name",
+          /steps\.name: expected "Grace Hopper", found "Ada Lovelace"/,
+        ],
+        [
+          "failing/unmade-refusal.scenario.json",
+          "refuses a full name",
+          /expected active step name_step, stored age_step .*the response lacks "first and last name"/,
+        ],
+      ] as const;
+      const results = resultsOf();
+      for (const [file, label, why] of failures) {
+        assert.match(
+          output,
+          new RegExp(`${lineOf(file, label).replaceAll(".", "\\.")}: turn \\d+ '${label}': ${why.source}`),
+        );
+        const conversation = results.conversations.find((c) => c.file === `conversations/${file}`);
+        assert.equal(conversation?.outcome, "failed", output);
+        const failed = conversation!.turns.filter((turn) => turn.outcome === "failed");
+        assert.deepEqual(
+          failed.map((turn) => turn.label),
+          [label],
+        );
+      }
+      assert.match(
+        output,
+        /"name_stp" is not a step of graph intake of target graphs \(http:\/\/127\.0\.0\.1:\d+\); did you mean name_step\?/,
+      );
+    },
+  );
+});

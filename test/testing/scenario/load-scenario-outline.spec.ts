@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { FlowcheckError } from "../../../src/errors.ts";
+import { loadScenario } from "../../../src/testing/scenario/load-scenario.ts";
+import type { FlowOutline } from "../../../src/testing/scenario/meaning-problems.ts";
+import { BasicFlow } from "../../fixtures/flows/index.ts";
+import { tempDir } from "../../support/temp-path.ts";
+
+// A flow a target of another kind serves is checked against the outline of steps that target
+// lists; our engine's flows keep their own rules.
+const intake: FlowOutline = {
+  name: "intake",
+  stepNames: ["name_step", "age_step"],
+  servedBy: "graph intake of target graphs (http://127.0.0.1:2024)",
+};
+
+let dir: { path: string; remove: () => void };
+before(async () => {
+  dir = await tempDir("load-scenario-outline");
+});
+after(() => dir.remove());
+
+function write(name: string, content: unknown): string {
+  const file = join(dir.path, `${name}.scenario.json`);
+  writeFileSync(file, JSON.stringify(content, null, 2));
+  return file;
+}
+
+function problemsOf(load: () => unknown): string[] {
+  try {
+    load();
+  } catch (error) {
+    assert.ok(error instanceof FlowcheckError && error.code === "scenario_invalid", String(error));
+    return error.details as string[];
+  }
+  return assert.fail("the file loaded, but it should have been refused");
+}
+
+test("a scenario of a flow a target serves loads against the target's snake_case steps, its expectState keyed by state with any value", () => {
+  const file = write("intake", {
+    flowName: "intake",
+    turns: [{ label: "asks", input: "hi", expectedActiveStep: "name_step", expectState: { name: null, age: 36 } }],
+  });
+  const loaded = loadScenario(file, [BasicFlow], { outline: intake });
+  assert.equal(loaded.scenario.turns[0]!.expectedActiveStep, "name_step");
+});
+
+test("a step the target does not list is refused naming where the steps come from, with the closest one", () => {
+  const file = write("typo", {
+    flowName: "intake",
+    turns: [{ label: "asks", input: "hi", expectedActiveStep: "name_stp" }],
+  });
+  assert.deepEqual(
+    problemsOf(() => loadScenario(file, [BasicFlow], { outline: intake })),
+    [
+      `turns[0].expectedActiveStep (turn "asks"): "name_stp" is not a step of graph intake of target graphs (http://127.0.0.1:2024); did you mean name_step? Its steps are name_step, age_step.`,
+    ],
+  );
+});
+
+test("a target that lists no steps leaves the step names to be checked when it is asked at start", () => {
+  const file = write("unlisted", {
+    flowName: "intake",
+    turns: [{ label: "asks", input: "hi", expectedActiveStep: "anything_at_all" }],
+  });
+  assert.doesNotThrow(() => loadScenario(file, [], { outline: { ...intake, stepNames: undefined } }));
+});
+
+test("our engine's flow refuses a snake_case step and a state that is not an object, saying which rule applies", () => {
+  const file = write("engine", {
+    flowName: "BasicFlow",
+    turns: [{ label: "asks", input: "hi", expectedActiveStep: "name_step", expectState: { NameStep: "John" } }],
+  });
+  const problems = problemsOf(() => loadScenario(file, [BasicFlow]));
+  assert.equal(problems.length, 2, problems.join("\n"));
+  assert.match(
+    problems.find((problem) => problem.includes("expectedActiveStep")) ?? "",
+    /"name_step" is not a step of BasicFlow.* BasicFlow is a flowcheck flow, whose step names are PascalCase\.$/,
+  );
+  assert.match(
+    problems.find((problem) => problem.includes("expectState")) ?? "",
+    /expectState\.NameStep \(turn "asks"\): "John" is not an object; a flowcheck flow keeps each step's state as an object/,
+  );
+});
