@@ -15,10 +15,14 @@
 //           after the two minutes the phases above keep within;
 //   report  the HTML page of a 2000-turn run, from its file to DOMContentLoaded in headless
 //           Chromium (test/bench/report-page.ts), after the two minutes the others keep within;
-//           without a Chromium it is skipped, saying why.
+//           without a Chromium it is skipped, saying why;
+//   langgraph a chat graph of the LangGraph fixture project on the real dev server, played turn by
+//           turn by ScenarioRun: each turn's wall less the time its requests waited on the server,
+//           flowcheck's own cost (test/bench/langgraph-turns.ts), beside the engine's; without the
+//           fixture project installed it is skipped, saying why.
 //
 // Options (after `npm run bench --`):
-//   --only=floor,stack,growth,runner,startup,mainjob,report  runs some phases; results.json is then left as it
+//   --only=floor,stack,growth,runner,startup,mainjob,report,langgraph  runs some phases; results.json is then left as it
 //                                     was, since it must always describe one whole run;
 //   --startup-ref=<ref>               the commit startup is compared with (default HEAD~1);
 //   --profile=<dir>                   writes a .cpuprofile per timed part (warm-ups and start-up left
@@ -42,6 +46,7 @@ import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { NO_CHROMIUM } from "../support/headless-chromium.ts";
 import { MAIN_JOB_COMMAND, measureMainJob } from "./main-job.ts";
+import { measureLanggraphTurns, type LanggraphTurnsResult } from "./langgraph-turns.ts";
 import { measureReportPage, REPORT_TURNS, type ReportPageResult } from "./report-page.ts";
 import { measureStartup, STARTUP_COMMAND, type Spread, type StartupResult } from "./startup.ts";
 
@@ -65,7 +70,7 @@ const RUNNER = { short: 20, long: 2000 };
 // margin for cleaning up, and a run cut short is reported as a lower bound.
 const BUDGET_MILLIS = 112_000;
 
-const PHASES = ["floor", "stack", "growth", "runner", "startup", "mainjob", "report"] as const;
+const PHASES = ["floor", "stack", "growth", "runner", "startup", "mainjob", "report", "langgraph"] as const;
 // What a user waits for from `npm run test:flows -- <scenario>` to its exit: the target.
 const STARTUP_TARGET_MILLIS = 1000;
 // What a user waits for from `npm run test:flows`, run after every change, to its exit: the target.
@@ -734,6 +739,7 @@ async function main(): Promise<void> {
   let startup: StartupResult | undefined;
   let mainJob: Spread | undefined;
   let report: ReportPageResult | undefined;
+  let langgraph: LanggraphTurnsResult | { skipped: string } | undefined;
 
   if (phases.has("floor") || phases.has("stack")) {
     const parts = [
@@ -815,6 +821,11 @@ async function main(): Promise<void> {
   if (phases.has("report")) {
     log(`report: the page of a ${REPORT_TURNS}-turn run, to DOMContentLoaded in headless Chromium…`);
     report = await measureReportPage(mkdtempSync(join(dir, "report-")), log);
+  }
+  if (phases.has("langgraph")) {
+    log("langgraph: a chat graph's turns on the LangGraph dev server…");
+    langgraph = await measureLanggraphTurns(dir);
+    if ("skipped" in langgraph) log(`langgraph: skipped: ${langgraph.skipped}`);
   }
   await cleanUp();
 
@@ -915,6 +926,22 @@ async function main(): Promise<void> {
       : "—",
     "",
   ]);
+  const played = langgraph && !("skipped" in langgraph) ? langgraph : undefined;
+  rows.push([
+    "langgraphOwnMillisPerTurn (flowcheck's own: wall − the server's, median)",
+    langgraph && "skipped" in langgraph ? `— (${langgraph.skipped})` : show(played?.ownMillis, 2),
+    "",
+  ]);
+  rows.push([
+    "  a turn's wall / the server's ms (median)",
+    played ? `${show(played.turnMillis, 0)} / ${show(played.serverMillis, 0)}` : "—",
+    "",
+  ]);
+  rows.push([
+    "  the engine's, same measure: stack turn − its HTTP exchange, ms",
+    stack ? show((stack.turnMicros - stack.httpMicros) / 1000, 2) : "—",
+    "",
+  ]);
   const width = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
   console.log(`flowcheck bench — Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}`);
@@ -924,7 +951,17 @@ async function main(): Promise<void> {
   console.log(`(the bench took ${benchSeconds.toFixed(1)} s; commit ${commitOf()})`);
 
   if (
-    !(floor && stack && growth && runner && startup && mainJob && (report || NO_CHROMIUM) && floorRatio !== undefined)
+    !(
+      floor &&
+      stack &&
+      growth &&
+      runner &&
+      startup &&
+      mainJob &&
+      (report || NO_CHROMIUM) &&
+      langgraph &&
+      floorRatio !== undefined
+    )
   ) {
     log(`only ${[...phases].join(", ")} ran, so ${relative(ROOT, RESULTS)} was left as it was`);
     return;
@@ -948,6 +985,17 @@ async function main(): Promise<void> {
     mainJobMillis: round(mainJob.median, 0),
     // Null when no Chromium was found to open the page in.
     reportDomContentLoadedMillis: report ? round(report.domContentLoadedMillis.median, 0) : null,
+    // Null when the LangGraph fixture project is not installed.
+    langgraph:
+      "skipped" in langgraph
+        ? null
+        : {
+            turns: langgraph.turns,
+            ownMillisPerTurn: round(langgraph.ownMillis, 2),
+            turnMillis: round(langgraph.turnMillis, 0),
+            serverMillis: round(langgraph.serverMillis, 0),
+            engineOwnMillisPerTurn: round((stack.turnMicros - stack.httpMicros) / 1000, 2),
+          },
     node: process.version,
     date: new Date().toISOString(),
     targets: {
