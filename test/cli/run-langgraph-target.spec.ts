@@ -15,6 +15,8 @@ import { tempDir } from "../support/temp-path.ts";
 // as the target "graphs", and run-specs plays the scenario files it is given against it.
 const SCENARIOS = resolve(import.meta.dirname, "..", "fixtures", "langgraph-scenarios");
 const live = { skip: langgraphFixtureMissing() };
+// The TypeScript commands run from the project's folder, which has no node_modules of its own.
+const TSX = join(ROOT, "node_modules", "tsx", "dist", "esm", "index.mjs");
 
 describe("run-specs against a LangGraph target", () => {
   let server: LanggraphDevServer;
@@ -45,6 +47,34 @@ describe("run-specs against a LangGraph target", () => {
       dir.path,
     );
   }
+
+  test(
+    "scenarios:check checks the scenarios of a graph against the nodes the server lists, with did you mean",
+    live,
+    async () => {
+      const check = await runCommand(
+        process.execPath,
+        ["--import", TSX, join(ROOT, "src", "cli", "check-scenarios.ts"), "conversations"],
+        { FLOW_TARGET: "graphs" },
+        undefined,
+        dir.path,
+      );
+      assert.equal(check.code, 1, check.stdout + check.stderr);
+      assert.match(check.stdout, /^5 valid, 1 invalid$/m);
+      assert.match(
+        check.stdout,
+        /^ok {4}conversations\/passing\/intake\.scenario\.json \(intake, \d+ turns; target graphs\)$/m,
+      );
+      assert.match(
+        check.stdout,
+        /^ok {4}conversations\/passing\/chat\.scenario\.json \(chat, \d+ turns; target graphs\)$/m,
+      );
+      assert.match(
+        check.stdout,
+        /^fail {2}.*misspelt-node\.scenario\.json[\s\S]*?"name_stp" is not a step of graph intake of target graphs .*did you mean name_step\?/m,
+      );
+    },
+  );
 
   test("shards split the scenarios no spec describes between them, each played once", live, async () => {
     const played: string[] = [];

@@ -2,9 +2,8 @@ import { loadConfig } from "../../config.ts";
 import { scenarioHeaderOf } from "../scenario/scenario-discovery.ts";
 import type { FlowOutline } from "../scenario/meaning-problems.ts";
 import { chooseTarget } from "../target/choose-target.ts";
-import { LanggraphClient } from "../target/langgraph/langgraph-client.ts";
-import { langgraphStepNames } from "../target/langgraph/langgraph-step-names.ts";
-import { loadTargetConfig, type TargetEntry } from "../target/target-config.ts";
+import { flowOutlineOf } from "../target/flow-outline-of.ts";
+import { loadTargetConfig } from "../target/target-config.ts";
 import { describeInvalidFile, describeScenarioFile } from "./describe-scenario-file.ts";
 
 export interface TargetScenariosOptions {
@@ -49,7 +48,7 @@ export async function describeTargetScenarios(
       );
       if (chosen && flowName !== undefined) {
         const key = `${chosen.name}\u0000${flowName}`;
-        if (!outlines.has(key)) outlines.set(key, outlineOf(chosen.name, chosen.entry, flowName));
+        if (!outlines.has(key)) outlines.set(key, flowOutlineOf(chosen.name, chosen.entry, flowName));
         outline = await outlines.get(key)!;
       }
     } catch (error) {
@@ -64,22 +63,4 @@ export async function describeTargetScenarios(
       root: "scenarios",
     });
   }
-}
-
-/** The steps a target lists for a flow: a graph's (LangGraph), else none known before the target is asked at start. */
-async function outlineOf(name: string, entry: TargetEntry, flowName: string): Promise<FlowOutline> {
-  if (entry.kind === "langgraph") {
-    const client = new LanggraphClient({
-      baseUrl: entry.baseUrl,
-      ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
-      ...(entry.headers ? { headers: { ...entry.headers } } : {}),
-    });
-    return {
-      name: flowName,
-      stepNames: await langgraphStepNames(client, entry, flowName),
-      servedBy: `graph ${flowName} of target ${name} (${entry.baseUrl})`,
-    };
-  }
-  const steps = entry.kind === "http" ? entry.flows?.[flowName]?.steps : undefined;
-  return { name: flowName, stepNames: steps, servedBy: `${flowName} of target ${name} (${entry.baseUrl})` };
 }
