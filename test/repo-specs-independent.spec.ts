@@ -13,12 +13,20 @@ const NOT_SCANNED = new Set(["flows", "bench", ".tmp"].map((folder) => join(TEST
 // It names the files the first-flow guide adds (src/flows/feedback/, scenarios/feedback-flow…), and
 // writes them in a copy of the repository, never in this one.
 const NAMES_THE_GUIDE = join(TEST_ROOT, "docs", "readme-example.spec.ts");
+// The same for the target guides' scenarios (scenarios/booking/, scenarios/returns/), in copies of their own.
+const NAMES_THE_TARGET_GUIDES = join(TEST_ROOT, "docs", "target-guides.spec.ts");
 // It runs new:flow in a copy of the repository and checks the files it writes there (src/flows/kettle/,
 // scenarios/kettle-flow…), with or without the demo flows in it.
 const SCAFFOLDS_A_COPY = join(TEST_ROOT, "cli", "new-flow.spec.ts");
 // It makes those copies: it unregisters the demo flows there and registers fixture flows in their place.
 const MAKES_COPIES = join(TEST_ROOT, "support", "repository-copy.ts");
-const EXEMPT = new Set([import.meta.filename, NAMES_THE_GUIDE, SCAFFOLDS_A_COPY, MAKES_COPIES]);
+const EXEMPT = new Set([
+  import.meta.filename,
+  NAMES_THE_GUIDE,
+  NAMES_THE_TARGET_GUIDES,
+  SCAFFOLDS_A_COPY,
+  MAKES_COPIES,
+]);
 
 const DEPENDENCIES: readonly { what: string; pattern: RegExp }[] = [
   { what: "imports or names a path in src/flows/", pattern: /src\/flows\b|["'`]src["'`],\s*["'`]flows["'`]/ },

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { after, before, test } from "node:test";
+import { printedFiles } from "../support/markdown.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { runCommand, tapResults, type ChildRun } from "../support/child-run.ts";
 
@@ -15,14 +16,6 @@ const HEADING = "Your first flow and scenario, step by step";
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
 const GUIDE_FILE = readFileSync(join(ROOT, "docs", "first-flow.md"), "utf8");
 const GUIDE = GUIDE_FILE.slice(GUIDE_FILE.indexOf(`# ${HEADING}\n`));
-
-/** Each file the guide prints, by path: a bold `path` line, then its fenced block. */
-function printedFiles(guide: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const [, path, text] of guide.matchAll(/^\*\*`([^`]+)`\*\*\n\n```\w+\n([\s\S]*?)\n```$/gm))
-    files.set(path!, `${text}\n`);
-  return files;
-}
 
 let copy: { path: string; remove(): void };
 const files = printedFiles(GUIDE);

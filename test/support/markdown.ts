@@ -75,3 +75,11 @@ export function tableRowsOf(section: string): string[][] {
 export function codeNamesIn(text: string): string[] {
   return [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1]!);
 }
+
+/** Each file a guide prints whole, by path: a line holding only a bold `path`, then its fenced block. */
+export function printedFiles(guide: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [, path, text] of guide.matchAll(/^\*\*`([^`]+)`\*\*\n\n```\w+\n([\s\S]*?)\n```$/gm))
+    files.set(path!, `${text}\n`);
+  return files;
+}
