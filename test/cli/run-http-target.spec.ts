@@ -117,3 +117,15 @@ test("a state endpoint that disagrees with the answer fails the persisted contra
     ["expectedActiveStep", "answer's currentStep"],
   );
 });
+
+test("a turn that expects an error status passes on that status from an http target, and the stored session is unchanged by it", async () => {
+  const run = await runSpecs("chats/errors");
+  const output = run.stdout + run.stderr;
+  assert.equal(run.code, 0, output);
+  const [conversation] = resultsOf().conversations;
+  assert.equal(conversation?.outcome, "passed", output);
+  const refused = conversation!.turns[2]!;
+  assert.equal(refused.outcome, "passed", output);
+  assert.equal(refused.checks.find((c) => c.name === "status")?.outcome, "passed");
+  assert.equal(refused.checks.find((c) => c.name === "unchanged")?.outcome, "passed");
+});

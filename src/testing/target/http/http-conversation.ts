@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Answer } from "../../answer/read-answer.ts";
 import { check, compared, type Check } from "../../checks/check.ts";
+import { isSuccessStatus } from "../../scenario/is-success-status.ts";
 import type { ScenarioTurn } from "../../scenario/scenario.ts";
 import type { ConversationTurn, TargetConversation } from "../scenario-target.ts";
 import type { HttpTargetEntry } from "./http-target-entry.ts";
@@ -32,10 +33,15 @@ export class HttpConversation implements TargetConversation {
     const answered = await sendHttpTurn(
       this.#entry,
       { input: turn.input, session: sent, messages: [...this.#messages] },
-      { where: this.#where },
+      {
+        where: this.#where,
+        ...(isSuccessStatus(turn.expectedStatus ?? 200) ? {} : { expectedStatus: turn.expectedStatus! }),
+      },
     );
     const millis = performance.now() - started;
-    this.#messages.push({ role: "user", content: turn.input }, { role: "assistant", content: answered.text });
+    // An error answer applied nothing: the conversation a stateless endpoint is sent goes on without it.
+    if (isSuccessStatus(answered.status))
+      this.#messages.push({ role: "user", content: turn.input }, { role: "assistant", content: answered.text });
     const url = new URL(answered.request.url);
     return {
       exchange: {

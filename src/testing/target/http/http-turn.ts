@@ -1,4 +1,5 @@
 import { FlowcheckError, isFlowcheckError } from "../../../errors.ts";
+import { isSuccessStatus } from "../../scenario/is-success-status.ts";
 import { show } from "../../scenario/show.ts";
 import type { HttpAnswerShape, HttpTargetEntry } from "./http-target-entry.ts";
 import { pointerBoolean, pointerString, QUOTED_BODY } from "./pointer-value.ts";
@@ -22,6 +23,11 @@ export interface HttpTargetOptions {
   timeoutMs?: number;
   /** The entry's key in flowcheck.config.json (e.g. `targets.shop`), so messages name the keys to fix in full. */
   where?: string;
+  /**
+   * The status of an error answer the turn expects (4xx, 5xx): such an answer is returned as it
+   * came, its body as its text, and none of the entry's answer pointers is read of it.
+   */
+  expectedStatus?: number;
 }
 
 /** One turn's answer as an http target gave it, read by the entry's `answer` pointers. */
@@ -128,7 +134,15 @@ export async function sendHttpTurn(
   const at = options.where ? `${options.where}.` : "";
   const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const request = turnRequest(entry, turn, at, timeoutMs);
-  const exchange = await requestTarget(request);
+  const exchange = await requestTarget({
+    ...request,
+    ...(options.expectedStatus === undefined ? {} : { expectedStatus: options.expectedStatus }),
+  });
+  const sent = { method: request.method, url: request.url, body: request.body };
+  if (!isSuccessStatus(exchange.status)) {
+    const { status, headers, raw } = exchange;
+    return { status, headers, body: raw, text: raw, session: turn.session, raw, request: sent };
+  }
   const { body, text } = answerOf(exchange, entry.answer, at);
   const but = `${answered(exchange)}, but`;
   const { step, completed } = entry.answer;
@@ -145,6 +159,6 @@ export async function sendHttpTurn(
       ? {}
       : { completed: pointerBoolean(body, completed, `${but} ${at}answer.completed (whether the run has ended)`) }),
     raw: exchange.raw,
-    request: { method: request.method, url: request.url, body: request.body },
+    request: sent,
   };
 }

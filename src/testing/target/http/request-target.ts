@@ -23,6 +23,8 @@ export interface TargetRequest {
   at: string;
   /** What to fix when the server refuses the request: the config keys that made it. */
   made: string;
+  /** A status that is not 2xx but expected (a scenario turn that expects an error): returned, not thrown. */
+  expectedStatus?: number;
 }
 
 /**
@@ -84,7 +86,7 @@ function unreachable(request: TargetRequest, error: unknown): FlowcheckError {
 /**
  * Sends one request to an http target and reads its whole answer within `timeoutMs`. A connection
  * that fails or an answer that does not come in time is `target_unreachable`; a status that is not
- * 2xx is `target_invalid_answer`, quoting the body.
+ * 2xx, unless it is the `expectedStatus`, is `target_invalid_answer`, quoting the body.
  */
 export async function requestTarget(request: TargetRequest): Promise<TargetExchange> {
   const { method, url, headers, body } = request;
@@ -97,7 +99,7 @@ export async function requestTarget(request: TargetRequest): Promise<TargetExcha
   } catch (error) {
     throw unreachable(request, error);
   }
-  if (exchange.status < 200 || exchange.status > 299) {
+  if ((exchange.status < 200 || exchange.status > 299) && exchange.status !== request.expectedStatus) {
     throw new FlowcheckError(
       "target_invalid_answer",
       `${answered(exchange)}: ${show(exchange.raw, QUOTED_BODY)}. The server refused the request: see its log, ` +
