@@ -161,7 +161,7 @@ describe("run-specs against a LangGraph target", () => {
         [
           "failing/wrong-state.scenario.json",
           "takes the name",
-          /steps\.name: expected "Grace Hopper", found "Ada Lovelace"/,
+          /state\.name: expected "Grace Hopper", found "Ada Lovelace"/,
         ],
         [
           "failing/unmade-refusal.scenario.json",

@@ -8,12 +8,15 @@ import { compilePattern } from "../scenario/compile-pattern.ts";
 /**
  * The turn's own expectations on the answer's text and on the stored state. `storeUnavailable` says
  * why the store cannot be read at all; expectState is then skipped with that reason, not failed.
+ * `keyedBy` is how the stored state is keyed: by step (our engine), or by the keys of a target's
+ * own state object, where a key that is missing is missing rather than an empty step.
  */
 export function expectationChecks(
   turn: ScenarioTurn,
   answer: Answer,
   stored: SessionHead | undefined,
   storeUnavailable?: string,
+  keyedBy: "step" | "state key" = "step",
 ): Check[] {
   const checks = textChecks(turn, answer.text);
   if (turn.expectCsvRows !== undefined) {
@@ -30,7 +33,7 @@ export function expectationChecks(
       ),
     );
   }
-  return [...checks, ...stateChecks(turn, stored, storeUnavailable)];
+  return [...checks, ...stateChecks(turn, stored, storeUnavailable, keyedBy)];
 }
 
 /** responseMustInclude, responseMustNotInclude and responseMatches, on the answer's text. */
@@ -71,17 +74,20 @@ function textChecks(turn: ScenarioTurn, text: string): Check[] {
   return checks;
 }
 
-/** expectState, step by step, on the stored session; skipped with `storeUnavailable` when the store cannot be read. */
+/** expectState, key by key, on the stored session; skipped with `storeUnavailable` when the store cannot be read. */
 function stateChecks(
   turn: ScenarioTurn,
   stored: SessionHead | undefined,
   storeUnavailable: string | undefined,
+  keyedBy: "step" | "state key",
 ): Check[] {
   return Object.entries(turn.expectState ?? {}).map(([step, expected]) => {
     if (storeUnavailable !== undefined) return skipped("expectation", `expectState.${step}`, storeUnavailable);
-    const problems = stored
-      ? matchPartial(expected, stored.steps[step] ?? {}, `steps.${step}`)
-      : ["the session is not stored"];
+    const problems = !stored
+      ? ["the session is not stored"]
+      : keyedBy === "step"
+        ? matchPartial(expected, stored.steps[step] ?? {}, `steps.${step}`)
+        : matchPartial(expected, stored.steps[step], `state.${step}`);
     return compared(
       "expectation",
       `expectState.${step}`,

@@ -283,7 +283,9 @@ export class ScenarioRun {
           { turns: sessions.turnsUnknown, flow: sessions.flowUnknown },
         )
       : [skipped("persisted", "persisted contract", unreadable!), ...answerChecks(turn, answer)];
-    return [...persisted, ...expectationChecks(turn, answer, stored, unreadable)];
+    // A target of another kind keeps its own state object, not a state per step.
+    const keyedBy = this.#target.conversation ? "state key" : "step";
+    return [...persisted, ...expectationChecks(turn, answer, stored, unreadable, keyedBy)];
   }
 
   /** A promise only when a judge is asked: a run without one (every scripted run) waits for nothing. */
