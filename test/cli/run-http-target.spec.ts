@@ -19,13 +19,15 @@ const SCENARIOS = resolve(import.meta.dirname, "..", "fixtures", "http-scenarios
 
 let support: SessionChatServer;
 let planted: SessionChatServer;
+let echoing: SessionChatServer;
 let stateless: StatelessChatServer;
 let dir: { path: string; remove(): void };
 
 before(async () => {
-  [support, planted, stateless] = await Promise.all([
+  [support, planted, echoing, stateless] = await Promise.all([
     startSessionChatServer(),
     startSessionChatServer({ stateStep: "NameStep" }),
+    startSessionChatServer({ echoAuthorization: true }),
     startStatelessChatServer(),
   ]);
   dir = await tempDir("run-http-target");
@@ -36,6 +38,7 @@ before(async () => {
   const targets = {
     support: locked(support.url),
     planted: locked(planted.url),
+    echoing: locked(echoing.url),
     streamed: locked(support.url, true),
     stateless: statelessChatEntry(stateless.url),
   };
@@ -44,14 +47,14 @@ before(async () => {
 
 after(async () => {
   dir?.remove();
-  await Promise.all([support?.close(), planted?.close(), stateless?.close()]);
+  await Promise.all([support?.close(), planted?.close(), echoing?.close(), stateless?.close()]);
 });
 
-function runSpecs(path: string): Promise<ChildRun> {
+function runSpecs(path: string, target = "support"): Promise<ChildRun> {
   return runCommand(
     process.execPath,
     [join(ROOT, "src", "cli", "run-specs.mjs"), path],
-    { FLOW_TARGET: "support", SUPPORT_TOKEN: "fixture-token" },
+    { FLOW_TARGET: target, SUPPORT_TOKEN: "fixture-token" },
     undefined,
     dir.path,
   );
@@ -128,4 +131,14 @@ test("a turn that expects an error status passes on that status from an http tar
   assert.equal(refused.outcome, "passed", output);
   assert.equal(refused.checks.find((c) => c.name === "status")?.outcome, "passed");
   assert.equal(refused.checks.find((c) => c.name === "unchanged")?.outcome, "passed");
+});
+
+test("a credential of flowcheck.config.json that the server echoes is [redacted] in the run's results and report", async () => {
+  const run = await runSpecs("chats/passing/contact.scenario.json", "echoing");
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.ok(echoing.requests.some((request) => request.headers.authorization === "Bearer fixture-token"));
+  const results = readFileSync(join(dir.path, "test", ".tmp", "run-results.json"), "utf8");
+  assert.match(results, /you sent \[redacted\]/);
+  assert.ok(!results.includes("fixture-token"), results);
+  assert.ok(!readFileSync(join(dir.path, "test", ".tmp", "report.html"), "utf8").includes("fixture-token"));
 });

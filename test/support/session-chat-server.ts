@@ -9,6 +9,8 @@ export interface SessionChatOptions {
   sessionId?: (n: number) => string;
   /** Plants a disagreement: the state endpoint reports this step, whatever the answers said. */
   stateStep?: string;
+  /** Ends every JSON reply with the Authorization header it was sent, as a careless debug mode might. */
+  echoAuthorization?: boolean;
 }
 
 /** What the server saw of one request. */
@@ -71,7 +73,12 @@ export async function startSessionChatServer(options: SessionChatOptions = {}): 
   const sessions = new Map<string, ContactProgress>();
   const requests: SeenRequest[] = [];
   const idOf = options.sessionId ?? ((n: number) => `session-${n}`);
-  const chat = (res: http.ServerResponse, accept: string, body: { session?: unknown; message?: unknown }) => {
+  const chat = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    body: { session?: unknown; message?: unknown },
+  ) => {
+    const accept = req.headers.accept ?? "";
     const asked = typeof body.session === "string" && body.session !== "" ? body.session : undefined;
     const previous = asked === undefined ? CONTACT_START : sessions.get(asked);
     if (!previous) return json(res, 404, { error: `no session ${asked}` });
@@ -81,14 +88,14 @@ export async function startSessionChatServer(options: SessionChatOptions = {}): 
     const { progress, reply } = contactTurn(previous, body.message);
     sessions.set(session, progress);
     if (accept.includes("text/event-stream")) return uiMessageStream(res, session, progress, reply, requests.length);
-    json(res, 200, { session, reply, step: progress.step, done: progress.done }, session);
+    const echo = options.echoAuthorization ? ` (you sent ${req.headers.authorization})` : "";
+    json(res, 200, { session, reply: `${reply}${echo}`, step: progress.step, done: progress.done }, session);
   };
   const server = await listenOnLoopback(async (req, res) => {
     const body = await bodyOf(req);
     requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
     const state = /^\/sessions\/([^/]+)\/state$/.exec(req.url ?? "");
-    if (req.method === "POST" && req.url === "/chat")
-      return chat(res, req.headers.accept ?? "", (jsonOrUndefined(body) ?? {}) as object);
+    if (req.method === "POST" && req.url === "/chat") return chat(req, res, (jsonOrUndefined(body) ?? {}) as object);
     if (req.method !== "GET" || !state) return json(res, 404, { error: "no such route" });
     const id = decodeURIComponent(state[1]!);
     const progress = sessions.get(id);

@@ -67,13 +67,11 @@ export class ScenarioSuite {
     const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)?.flow;
     const record = runRecordFor(artifactsDir);
     this.#runs = Array.from({ length: repeat }, (_, index) => {
-      // Each run is in the results even if an earlier one stops the others from starting.
-      const results =
-        repeat === 1
-          ? new ResultsRecorder(loaded, artifactsDir)
-          : new ResultsRecorder(loaded, artifactsDir, { index: index + 1, of: repeat });
-      // The values flowcheck.config.json's headers resolve to never reach a transcript, whatever echoed them.
+      // The values flowcheck.config.json's headers resolve to never reach a transcript or the
+      // results, whatever echoed them.
       const secrets = options.targets ? secretValuesOf(options.targets) : [];
+      // Each run is in the results even if an earlier one stops the others from starting.
+      const results = new ResultsRecorder(loaded, artifactsDir, { index: index + 1, of: repeat }, secrets);
       const writer = new TranscriptWriter(artifactsDir, repeat === 1 ? undefined : `run${index + 1}`, secrets);
       const outline = flow ? undefined : options.outline;
       // A target of another kind logs no execution: the steps its turns were stored on are what it reached.

@@ -4,6 +4,7 @@ import type { TokenCount, TurnReport } from "../checks/turn-report.ts";
 import type { ScenarioEvent } from "../run/scenario-event.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { runRecordFor, type RunRecord } from "./run-record.ts";
+import { withoutSecrets } from "./without-secrets.ts";
 import type { ConversationResult, JudgeResult, RunRecordLine, TurnResult } from "./run-results.ts";
 import { executionOfTurn, sessionChange } from "./session-change.ts";
 
@@ -101,13 +102,17 @@ export class ResultsRecorder {
   /** The whole session at the end, which holds each turn's execution entries. */
   #document: SessionDocument | undefined;
   #written = false;
+  readonly #secrets: readonly string[];
 
+  /** `secrets` (a target's header values, see `secretValuesOf`) are written as `[redacted]`, whatever echoed them. */
   constructor(
     loaded: LoadedScenario,
     artifactsDir: string,
     repeat: ConversationResult["repeat"] = { index: 1, of: 1 },
+    secrets: readonly string[] = [],
   ) {
     this.#loaded = loaded;
+    this.#secrets = secrets;
     this.#run = runRecordFor(artifactsDir);
     this.#result = blank(loaded, repeat);
     this.#open = this.#run?.keepOpen({ closing: () => this.#line() }) ?? { settle: () => undefined };
@@ -183,7 +188,7 @@ export class ResultsRecorder {
       return played;
     });
     if (result.ran) Object.assign(result, outcomeOf(result));
-    return { conversation: result };
+    return { conversation: withoutSecrets(result, this.#secrets) };
   }
 }
 
