@@ -1,85 +1,91 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { test } from "node:test";
+import { describe, test } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
 import { parseTinyYaml } from "../support/tiny-yaml.ts";
 import { ROOT, runCommand } from "../support/child-run.ts";
 
-test("run-specs makes the folder a reporter writes to, so a JUnit report in a fresh checkout's test/.tmp/ is written", async () => {
-  const dir = await tempDir("nightly-job");
-  try {
-    writeFileSync(join(dir.path, "one.spec.ts"), `import { test } from "node:test";\ntest("one passes", () => {});\n`);
-    const junit = join(dir.path, "not", "yet", "there", "junit.xml");
-    const run = await runCommand(
-      process.execPath,
-      [
-        join(ROOT, "src", "cli", "run-specs.mjs"),
+// Each has its own folder and run-specs child in it, so they run side by side.
+describe("run-specs as the nightly job runs it, writing JUnit into folders it makes", { concurrency: 2 }, () => {
+  test("run-specs makes the folder a reporter writes to, so a JUnit report in a fresh checkout's test/.tmp/ is written", async () => {
+    const dir = await tempDir("nightly-job");
+    try {
+      writeFileSync(
+        join(dir.path, "one.spec.ts"),
+        `import { test } from "node:test";\ntest("one passes", () => {});\n`,
+      );
+      const junit = join(dir.path, "not", "yet", "there", "junit.xml");
+      const run = await runCommand(
+        process.execPath,
+        [
+          join(ROOT, "src", "cli", "run-specs.mjs"),
+          dir.path,
+          "--test-reporter=spec",
+          "--test-reporter-destination=stdout",
+          "--test-reporter=junit",
+          "--test-reporter-destination",
+          junit,
+        ],
+        {},
+        undefined,
         dir.path,
-        "--test-reporter=spec",
-        "--test-reporter-destination=stdout",
-        "--test-reporter=junit",
-        "--test-reporter-destination",
-        junit,
-      ],
-      {},
-      undefined,
-      dir.path,
-    );
-    assert.equal(run.code, 0, run.stdout + run.stderr);
-    assert.ok(existsSync(junit), run.stderr);
-    assert.match(readFileSync(junit, "utf8"), /<testcase name="one passes"/);
-  } finally {
-    dir.remove();
-  }
-});
+      );
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.ok(existsSync(junit), run.stderr);
+      assert.match(readFileSync(junit, "utf8"), /<testcase name="one passes"/);
+    } finally {
+      dir.remove();
+    }
+  });
 
-test("the nightly job is npm run test:nightly: live and judged unless told otherwise, JUnit in test/.tmp/", () => {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
-    .scripts;
-  const nightly = scripts["test:nightly"] ?? "";
-  assert.match(
-    nightly,
-    /^FLOW_MODEL=\$\{FLOW_MODEL:-live\} JUDGE=\$\{JUDGE:-required\} node src\/cli\/run-specs\.mjs test\/flows /,
-  );
-  assert.match(nightly, / --junit test\/\.tmp\/junit\.xml$/);
-});
+  test("the nightly job is npm run test:nightly: live and judged unless told otherwise, JUnit in test/.tmp/", () => {
+    const scripts = (
+      JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts;
+    const nightly = scripts["test:nightly"] ?? "";
+    assert.match(
+      nightly,
+      /^FLOW_MODEL=\$\{FLOW_MODEL:-live\} JUDGE=\$\{JUDGE:-required\} node src\/cli\/run-specs\.mjs test\/flows /,
+    );
+    assert.match(nightly, / --junit test\/\.tmp\/junit\.xml$/);
+  });
 
-test("--junit writes the run's one result as JUnit, a testsuite per conversation, making the file's folder", async () => {
-  const dir = await tempDir("nightly-junit");
-  try {
-    const scenarios = join(dir.path, "relay");
-    mkdirSync(scenarios);
-    writeFileSync(
-      join(scenarios, "relay.scenario.json"),
-      JSON.stringify({
-        flowName: "RelayFlow",
-        turns: [{ label: "greets", input: "hello", expectedActiveStep: "FarewellStep" }],
-      }),
-    );
-    writeFileSync(
-      join(dir.path, "relay-flow.spec.ts"),
-      `import { describeFlowScenarios } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};\n` +
-        `import { relayFlows } from ${JSON.stringify(join(ROOT, "test", "support", "relay-flow.ts"))};\n` +
-        `describeFlowScenarios("RelayFlow", { flows: relayFlows, dir: "relay" });\n`,
-    );
-    const junit = join(dir.path, "not", "yet", "there", "junit.xml");
-    const run = await runCommand(
-      process.execPath,
-      [join(ROOT, "src", "cli", "run-specs.mjs"), "relay-flow.spec.ts", "--junit", junit],
-      {},
-      undefined,
-      dir.path,
-    );
-    assert.equal(run.code, 0, run.stdout + run.stderr);
-    const xml = readFileSync(junit, "utf8");
-    assert.match(xml, /<testsuite [^>]*name="RelayFlow: relay"/);
-    assert.match(xml, /<testcase [^>]*name="1\. greets"/);
-  } finally {
-    dir.remove();
-  }
+  test("--junit writes the run's one result as JUnit, a testsuite per conversation, making the file's folder", async () => {
+    const dir = await tempDir("nightly-junit");
+    try {
+      const scenarios = join(dir.path, "relay");
+      mkdirSync(scenarios);
+      writeFileSync(
+        join(scenarios, "relay.scenario.json"),
+        JSON.stringify({
+          flowName: "RelayFlow",
+          turns: [{ label: "greets", input: "hello", expectedActiveStep: "FarewellStep" }],
+        }),
+      );
+      writeFileSync(
+        join(dir.path, "relay-flow.spec.ts"),
+        `import { describeFlowScenarios } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};\n` +
+          `import { relayFlows } from ${JSON.stringify(join(ROOT, "test", "support", "relay-flow.ts"))};\n` +
+          `describeFlowScenarios("RelayFlow", { flows: relayFlows, dir: "relay" });\n`,
+      );
+      const junit = join(dir.path, "not", "yet", "there", "junit.xml");
+      const run = await runCommand(
+        process.execPath,
+        [join(ROOT, "src", "cli", "run-specs.mjs"), "relay-flow.spec.ts", "--junit", junit],
+        {},
+        undefined,
+        dir.path,
+      );
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      const xml = readFileSync(junit, "utf8");
+      assert.match(xml, /<testsuite [^>]*name="RelayFlow: relay"/);
+      assert.match(xml, /<testcase [^>]*name="1\. greets"/);
+    } finally {
+      dir.remove();
+    }
+  });
 });
-
 interface Step {
   name?: string;
   uses?: string;

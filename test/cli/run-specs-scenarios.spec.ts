@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { after, before, describe, test, type TestContext } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
 import { ROOT, runCommand, runNode, tapResults, type ChildRun } from "../support/child-run.ts";
 
@@ -17,9 +17,14 @@ const turns = [
   { label: "ends", input: "bye", expectedActiveStep: "FarewellStep", completed: true },
 ];
 
-/** run-specs in the test's folder, so its test/.tmp/run-results.json is written there, not over the project's. */
-function runSpecs(...args: string[]): Promise<ChildRun> {
-  return runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...args], {}, undefined, dir.path);
+/**
+ * run-specs in a folder of its own, removed after the test, so its test/.tmp/run-results.json (and
+ * the suite's artifacts) are written there, not over the project's or another test's.
+ */
+async function runSpecs(t: TestContext, ...args: string[]): Promise<ChildRun> {
+  const cwd = await tempDir("run-specs-scenarios-cwd");
+  t.after(cwd.remove);
+  return runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...args], {}, undefined, cwd.path);
 }
 
 before(async () => {
@@ -35,84 +40,95 @@ before(async () => {
   writeFileSync(
     join(specs, "relay-flow.spec.ts"),
     `import { describeFlowScenarios } from ${from("src/testing/index.ts")};\nimport { relayFlows } from ${from("test/support/relay-flow.ts")};\n` +
-      `describeFlowScenarios("RelayFlow", { flows: relayFlows, dir: ${JSON.stringify(scenarios)}, artifactsDir: ${JSON.stringify(join(dir.path, "artifacts"))} });\n`,
+      `describeFlowScenarios("RelayFlow", { flows: relayFlows, dir: ${JSON.stringify(scenarios)}, artifactsDir: "artifacts" });\n`,
   );
   writeFileSync(join(specs, "unit.spec.ts"), `import { test } from "node:test";\ntest("a unit spec", () => {});\n`);
 });
 
 after(() => dir.remove());
 
-test("a scenario file given runs that file's scenarios alone, through the spec of its flow and no other spec", async () => {
-  const child = await runSpecs(specs, join(scenarios, "first.scenario.json"), "--test-reporter=tap");
-  assert.equal(child.code, 0, child.stdout + child.stderr);
-  const suites = [...tapResults(child.stdout).keys()].filter((name) => name.startsWith("RelayFlow: "));
-  assert.deepEqual(suites, ["RelayFlow: first"]);
-  assert.doesNotMatch(child.stdout, /a unit spec/);
-});
-
-test("node:test options may come before the paths, their values not taken for paths", async () => {
-  const child = await runSpecs(
-    "--test-reporter",
-    "tap",
-    "--test-name-pattern",
-    "greets",
-    specs,
-    join(scenarios, "team", "second.scenario.json"),
-  );
-  assert.equal(child.code, 0, child.stdout + child.stderr);
-  const results = tapResults(child.stdout);
-  assert.equal(results.get("1. greets")?.ok, true);
-  assert.equal(results.has("RelayFlow: first"), false);
-});
-
-test("a scenario whose flow no spec given runs stops the run before any test, naming the file and the spec to add", async () => {
-  const child = await runSpecs(specs, join(scenarios, "team"));
-  assert.equal(child.code, 1);
-  assert.match(
-    child.stderr,
-    /other\.scenario\.json has "flowName": "NoSpecFlow", but no spec given runs NoSpecFlow's scenarios \(they run RelayFlow\)\. Fix the flowName, or add test\/flows\/no-spec-flow\.spec\.ts/,
-  );
-  assert.equal(child.stdout, "");
-});
-
-test("--repeat N plays each scenario N times, its suite named for the repeats; a repeat that is not a whole number is refused", async () => {
-  const child = await runSpecs(specs, join(scenarios, "first.scenario.json"), "--repeat", "2", "--test-reporter=tap");
-  assert.equal(child.code, 0, child.stdout + child.stderr);
-  assert.equal(tapResults(child.stdout).get("RelayFlow: first × 2")?.ok, true, child.stdout);
-  assert.match(child.stdout, /# turn 1 'greets': passed 2 of 2 runs \(100%\)/);
-  const refused = await runSpecs(specs, "--repeat=twice");
-  assert.equal(refused.code, 2);
-  assert.match(refused.stderr, /--repeat takes a whole number of runs, got twice\./);
-});
-
-test("a folder with no scenario in it stops the run, saying so, instead of running nothing green", async () => {
-  const empty = join(dir.path, "empty");
-  mkdirSync(empty);
-  const child = await runSpecs(specs, empty);
-  assert.equal(child.code, 1);
-  assert.match(child.stderr, /no \*\.scenario\.json under .*empty; nothing to run\./);
-});
-
-test("a path that does not exist is refused, naming it", async () => {
-  const child = await runSpecs(specs, join(scenarios, "absent.scenario.json"));
-  assert.equal(child.code, 2);
-  assert.match(child.stderr, /absent\.scenario\.json: no such file or folder/);
-});
-
-for (const [command, usage] of [
-  ["run-specs.mjs", /^Usage: run-specs /],
-  ["check-scenarios.ts", /^Usage: npm run scenarios:check/],
-  ["transcript.ts", /^Usage: npm run transcript -- /],
-  ["results-merge.ts", /^Usage: npm run results:merge -- /],
-  ["start.ts", /^Usage: npm start/],
-] as const) {
-  test(`${command} answers --help and -h with its usage, and takes neither for a file`, async () => {
-    for (const flag of ["--help", "-h"]) {
-      // run-specs is plain JavaScript, run by plain node; the other commands are TypeScript.
-      const loader = command.endsWith(".mjs") ? [] : ["--import", "tsx"];
-      const child = await runNode([...loader, join(ROOT, "src", "cli", command), flag]);
-      assert.equal(child.code, 0, child.stderr);
-      assert.match(child.stdout, usage);
-    }
+// The specs and scenarios are only read; each run-specs child has a folder of its own, so the tests run side by side.
+describe("run-specs given scenario files or folders", { concurrency: 3 }, () => {
+  test("a scenario file given runs that file's scenarios alone, through the spec of its flow and no other spec", async (t) => {
+    const child = await runSpecs(t, specs, join(scenarios, "first.scenario.json"), "--test-reporter=tap");
+    assert.equal(child.code, 0, child.stdout + child.stderr);
+    const suites = [...tapResults(child.stdout).keys()].filter((name) => name.startsWith("RelayFlow: "));
+    assert.deepEqual(suites, ["RelayFlow: first"]);
+    assert.doesNotMatch(child.stdout, /a unit spec/);
   });
-}
+
+  test("node:test options may come before the paths, their values not taken for paths", async (t) => {
+    const child = await runSpecs(
+      t,
+      "--test-reporter",
+      "tap",
+      "--test-name-pattern",
+      "greets",
+      specs,
+      join(scenarios, "team", "second.scenario.json"),
+    );
+    assert.equal(child.code, 0, child.stdout + child.stderr);
+    const results = tapResults(child.stdout);
+    assert.equal(results.get("1. greets")?.ok, true);
+    assert.equal(results.has("RelayFlow: first"), false);
+  });
+
+  test("a scenario whose flow no spec given runs stops the run before any test, naming the file and the spec to add", async (t) => {
+    const child = await runSpecs(t, specs, join(scenarios, "team"));
+    assert.equal(child.code, 1);
+    assert.match(
+      child.stderr,
+      /other\.scenario\.json has "flowName": "NoSpecFlow", but no spec given runs NoSpecFlow's scenarios \(they run RelayFlow\)\. Fix the flowName, or add test\/flows\/no-spec-flow\.spec\.ts/,
+    );
+    assert.equal(child.stdout, "");
+  });
+
+  test("--repeat N plays each scenario N times, its suite named for the repeats; a repeat that is not a whole number is refused", async (t) => {
+    const child = await runSpecs(
+      t,
+      specs,
+      join(scenarios, "first.scenario.json"),
+      "--repeat",
+      "2",
+      "--test-reporter=tap",
+    );
+    assert.equal(child.code, 0, child.stdout + child.stderr);
+    assert.equal(tapResults(child.stdout).get("RelayFlow: first × 2")?.ok, true, child.stdout);
+    assert.match(child.stdout, /# turn 1 'greets': passed 2 of 2 runs \(100%\)/);
+    const refused = await runSpecs(t, specs, "--repeat=twice");
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--repeat takes a whole number of runs, got twice\./);
+  });
+
+  test("a folder with no scenario in it stops the run, saying so, instead of running nothing green", async (t) => {
+    const empty = join(dir.path, "empty");
+    mkdirSync(empty);
+    const child = await runSpecs(t, specs, empty);
+    assert.equal(child.code, 1);
+    assert.match(child.stderr, /no \*\.scenario\.json under .*empty; nothing to run\./);
+  });
+
+  test("a path that does not exist is refused, naming it", async (t) => {
+    const child = await runSpecs(t, specs, join(scenarios, "absent.scenario.json"));
+    assert.equal(child.code, 2);
+    assert.match(child.stderr, /absent\.scenario\.json: no such file or folder/);
+  });
+
+  for (const [command, usage] of [
+    ["run-specs.mjs", /^Usage: run-specs /],
+    ["check-scenarios.ts", /^Usage: npm run scenarios:check/],
+    ["transcript.ts", /^Usage: npm run transcript -- /],
+    ["results-merge.ts", /^Usage: npm run results:merge -- /],
+    ["start.ts", /^Usage: npm start/],
+  ] as const) {
+    test(`${command} answers --help and -h with its usage, and takes neither for a file`, async () => {
+      for (const flag of ["--help", "-h"]) {
+        // run-specs is plain JavaScript, run by plain node; the other commands are TypeScript.
+        const loader = command.endsWith(".mjs") ? [] : ["--import", "tsx"];
+        const child = await runNode([...loader, join(ROOT, "src", "cli", command), flag]);
+        assert.equal(child.code, 0, child.stderr);
+        assert.match(child.stdout, usage);
+      }
+    });
+  }
+});

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { after, before, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import { printedFiles } from "../support/markdown.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { runCommand, tapResults, type ChildRun } from "../support/child-run.ts";
@@ -73,30 +73,36 @@ test("the guide prints the flow's steps, flow, scripts, entry, registration, sce
   ]);
 });
 
-test("the printed files typecheck with the project's settings", async () => {
-  const run = await inCopy("typecheck");
-  assert.equal(run.code, 0, run.stdout + run.stderr);
-});
+// The typecheck and the check only read the copy; the two runs of test:flows both write its
+// test/.tmp, so they go one after the other, beside the rest.
+describe("the guide's commands in the copy", { concurrency: 2 }, () => {
+  describe("npm run test:flows, one run at a time", { concurrency: 1 }, () => {
+    test("npm run test:flows runs the printed scenario through the printed spec, green", async () => {
+      const run = await inCopy("test:flows", "--test-reporter=tap");
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      const results = tapResults(run.stdout);
+      assert.equal(results.get("FeedbackFlow: feedback-flow")?.ok, true, run.stdout);
+      for (const name of ["1. rating out of range", "2. rating saved", "3. comment ends the run", "final state"])
+        assert.deepEqual(results.get(name)?.ok, true, name);
+      assert.match(run.stdout, /^# fail 0$/m);
+      assert.match(run.stdout, /^ {2}FeedbackFlow +2\/2 steps · 2\/2 tools · checklist /m);
+    });
 
-test("npm run scenarios:check accepts the printed scenario, on the registered flow", async () => {
-  const run = await inCopy("scenarios:check");
-  assert.equal(run.code, 0, run.stdout + run.stderr);
-  assert.match(run.stdout, /^ok {4}scenarios\/feedback-flow\.scenario\.json \(FeedbackFlow, 3 turns\)$/m);
-});
+    test("npm run test:flows -- scenarios/feedback-flow.scenario.json runs that file alone", async () => {
+      const run = await inCopy("test:flows", "scenarios/feedback-flow.scenario.json", "--test-reporter=tap");
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.equal(tapResults(run.stdout).get("FeedbackFlow: feedback-flow")?.ok, true, run.stdout);
+    });
+  });
 
-test("npm run test:flows runs the printed scenario through the printed spec, green", async () => {
-  const run = await inCopy("test:flows", "--test-reporter=tap");
-  assert.equal(run.code, 0, run.stdout + run.stderr);
-  const results = tapResults(run.stdout);
-  assert.equal(results.get("FeedbackFlow: feedback-flow")?.ok, true, run.stdout);
-  for (const name of ["1. rating out of range", "2. rating saved", "3. comment ends the run", "final state"])
-    assert.deepEqual(results.get(name)?.ok, true, name);
-  assert.match(run.stdout, /^# fail 0$/m);
-  assert.match(run.stdout, /^ {2}FeedbackFlow +2\/2 steps · 2\/2 tools · checklist /m);
-});
+  test("the printed files typecheck with the project's settings", async () => {
+    const run = await inCopy("typecheck");
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+  });
 
-test("npm run test:flows -- scenarios/feedback-flow.scenario.json runs that file alone", async () => {
-  const run = await inCopy("test:flows", "scenarios/feedback-flow.scenario.json", "--test-reporter=tap");
-  assert.equal(run.code, 0, run.stdout + run.stderr);
-  assert.equal(tapResults(run.stdout).get("FeedbackFlow: feedback-flow")?.ok, true, run.stdout);
+  test("npm run scenarios:check accepts the printed scenario, on the registered flow", async () => {
+    const run = await inCopy("scenarios:check");
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /^ok {4}scenarios\/feedback-flow\.scenario\.json \(FeedbackFlow, 3 turns\)$/m);
+  });
 });

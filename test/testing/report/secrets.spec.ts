@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { test } from "node:test";
+import { describe, test } from "node:test";
 import { loadScenario, ScenarioRun, type Transcript } from "../../../src/testing/index.ts";
 import { TranscriptWriter } from "../../../src/testing/report/transcript-writer.ts";
 import { redactHeaders } from "../../../src/testing/client/redact-headers.ts";
@@ -67,138 +67,140 @@ async function recordingProxy(
   };
 }
 
-test("a failing live run writes its transcript and judge cache and prints its report, and none of them holds the API key or a KEY or TOKEN pin, though the provider got the key", {
-  timeout: 60_000,
-}, async (t) => {
-  const apiKey = secret("sk-test-");
-  const token = secret("tok-");
-  const pinnedKey = secret("wk-");
-  const dir = await tempDir("secrets");
-  const fake = await startFakeOpenAI(Object.values(basicFlowScripts));
-  const proxy = await recordingProxy(fake.baseURL);
-  try {
-    // The model fails on turn 3 (a 502 model_error the scenario does not expect), so the run fails
-    // with a transcript, after two judged turns that fill the judge cache.
-    fake.answer = (request) => {
-      const last = request.messages.at(-1);
-      if (request.response_format === undefined && last?.role === "user" && last.content === "LA, NYC") {
-        return { status: 500, body: { error: { message: "the fake model is down", type: "server_error" } } };
+// Each has its own folder, fake provider, proxy and child run, so the two run side by side.
+describe("a live run in a child process keeps the API key out of what it writes and prints", { concurrency: 2 }, () => {
+  test("a failing live run writes its transcript and judge cache and prints its report, and none of them holds the API key or a KEY or TOKEN pin, though the provider got the key", {
+    timeout: 60_000,
+  }, async (t) => {
+    const apiKey = secret("sk-test-");
+    const token = secret("tok-");
+    const pinnedKey = secret("wk-");
+    const dir = await tempDir("secrets");
+    const fake = await startFakeOpenAI(Object.values(basicFlowScripts));
+    const proxy = await recordingProxy(fake.baseURL);
+    try {
+      // The model fails on turn 3 (a 502 model_error the scenario does not expect), so the run fails
+      // with a transcript, after two judged turns that fill the judge cache.
+      fake.answer = (request) => {
+        const last = request.messages.at(-1);
+        if (request.response_format === undefined && last?.role === "user" && last.content === "LA, NYC") {
+          return { status: 500, body: { error: { message: "the fake model is down", type: "server_error" } } };
+        }
+        return undefined;
+      };
+      const scenario = readBasicFlow();
+      scenario.env = { BASIC_FLOW_API_TOKEN: token, BASIC_FLOW_WEATHER_KEY: pinnedKey };
+      const artifacts = join(dir.path, "artifacts");
+      const spec = writeSpec(dir.path, writeScenario(dir.path, "secret-pins", scenario), artifacts);
+      const run = await runSpec(
+        spec,
+        { FLOW_MODEL: "live", OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: proxy.baseURL },
+        t.signal,
+      );
+
+      // The run failed as planned, and wrote its artifacts.
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      const results = tapResults(run.stdout);
+      assert.equal(result(results, "2. name accepted · judge").ok, true, run.stdout);
+      assert.equal(result(results, "3. two cities").ok, false, run.stdout);
+      const files = filesUnder(artifacts);
+      t.diagnostic(`artifacts: ${files.map((file) => file.slice(artifacts.length + 1)).join(", ")}`);
+      const transcriptFile = join(artifacts, "secret-pins-contract-failure.json");
+      assert.ok(files.includes(transcriptFile), `a transcript was written: ${files.join(", ")}`);
+      assert.ok(
+        files.some((file) => file.includes(join("artifacts", "judge-cache"))),
+        `the judge cache was written: ${files.join(", ")}`,
+      );
+      const transcript = JSON.parse(readFileSync(transcriptFile, "utf8")) as Transcript;
+      assert.equal(transcript.turns[2]?.response?.status, 502);
+      assert.equal(transcript.pins["BASIC_FLOW_API_TOKEN"], "[redacted]");
+      assert.equal(transcript.pins["BASIC_FLOW_WEATHER_KEY"], "[redacted]");
+
+      // The key was in play: every call to the provider, the model's and the judge's, carried it.
+      assert.ok(proxy.seen.length > 0);
+      assert.ok(
+        fake.requests.some((request) => request.response_format?.type === "json_object"),
+        "the judge was called",
+      );
+      for (const headers of proxy.seen) assert.equal(headers["authorization"], `Bearer ${apiKey}`);
+
+      // And it is nowhere in what the run left behind or printed.
+      const places = [
+        ...files.map((file) => ({ where: file, text: readFileSync(file, "utf8") })),
+        { where: "stdout", text: run.stdout },
+        { where: "stderr", text: run.stderr },
+      ];
+      for (const { where, text } of places) {
+        for (const [name, value] of [
+          ["the API key", apiKey],
+          ["the TOKEN pin", token],
+          ["the KEY pin", pinnedKey],
+        ] as const) {
+          assert.ok(!text.includes(value), `${where} holds ${name}`);
+          // Nor a large part of it (a truncated or partly masked copy).
+          assert.ok(!text.includes(value.slice(-16)), `${where} holds the end of ${name}`);
+        }
+        assert.doesNotMatch(text, /Bearer\s+(?!\[redacted\])\S/, `${where} holds an authorization value`);
       }
-      return undefined;
-    };
-    const scenario = readBasicFlow();
-    scenario.env = { BASIC_FLOW_API_TOKEN: token, BASIC_FLOW_WEATHER_KEY: pinnedKey };
-    const artifacts = join(dir.path, "artifacts");
-    const spec = writeSpec(dir.path, writeScenario(dir.path, "secret-pins", scenario), artifacts);
-    const run = await runSpec(
-      spec,
-      { FLOW_MODEL: "live", OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: proxy.baseURL },
-      t.signal,
-    );
-
-    // The run failed as planned, and wrote its artifacts.
-    assert.equal(run.code, 1, run.stdout + run.stderr);
-    const results = tapResults(run.stdout);
-    assert.equal(result(results, "2. name accepted · judge").ok, true, run.stdout);
-    assert.equal(result(results, "3. two cities").ok, false, run.stdout);
-    const files = filesUnder(artifacts);
-    t.diagnostic(`artifacts: ${files.map((file) => file.slice(artifacts.length + 1)).join(", ")}`);
-    const transcriptFile = join(artifacts, "secret-pins-contract-failure.json");
-    assert.ok(files.includes(transcriptFile), `a transcript was written: ${files.join(", ")}`);
-    assert.ok(
-      files.some((file) => file.includes(join("artifacts", "judge-cache"))),
-      `the judge cache was written: ${files.join(", ")}`,
-    );
-    const transcript = JSON.parse(readFileSync(transcriptFile, "utf8")) as Transcript;
-    assert.equal(transcript.turns[2]?.response?.status, 502);
-    assert.equal(transcript.pins["BASIC_FLOW_API_TOKEN"], "[redacted]");
-    assert.equal(transcript.pins["BASIC_FLOW_WEATHER_KEY"], "[redacted]");
-
-    // The key was in play: every call to the provider, the model's and the judge's, carried it.
-    assert.ok(proxy.seen.length > 0);
-    assert.ok(
-      fake.requests.some((request) => request.response_format?.type === "json_object"),
-      "the judge was called",
-    );
-    for (const headers of proxy.seen) assert.equal(headers["authorization"], `Bearer ${apiKey}`);
-
-    // And it is nowhere in what the run left behind or printed.
-    const places = [
-      ...files.map((file) => ({ where: file, text: readFileSync(file, "utf8") })),
-      { where: "stdout", text: run.stdout },
-      { where: "stderr", text: run.stderr },
-    ];
-    for (const { where, text } of places) {
-      for (const [name, value] of [
-        ["the API key", apiKey],
-        ["the TOKEN pin", token],
-        ["the KEY pin", pinnedKey],
-      ] as const) {
-        assert.ok(!text.includes(value), `${where} holds ${name}`);
-        // Nor a large part of it (a truncated or partly masked copy).
-        assert.ok(!text.includes(value.slice(-16)), `${where} holds the end of ${name}`);
-      }
-      assert.doesNotMatch(text, /Bearer\s+(?!\[redacted\])\S/, `${where} holds an authorization value`);
+    } finally {
+      await proxy.close();
+      await fake.close();
+      dir.remove();
     }
-  } finally {
-    await proxy.close();
-    await fake.close();
-    dir.remove();
-  }
-});
+  });
 
-test("a provider error that quotes the API key (as some OpenAI-compatible gateways do) does not carry the key into the answer, the transcript or the output", {
-  timeout: 60_000,
-}, async (t) => {
-  const apiKey = secret("sk-test-");
-  const dir = await tempDir("secrets-echo");
-  const fake = await startFakeOpenAI(Object.values(basicFlowScripts));
-  try {
-    fake.answer = (request) => {
-      const last = request.messages.at(-1);
-      if (request.response_format === undefined && last?.role === "user" && last.content === "LA, NYC") {
-        return {
-          status: 401,
-          body: {
-            error: {
-              message: `Incorrect API key provided: ${apiKey}.`,
-              type: "invalid_request_error",
-              code: "invalid_api_key",
+  test("a provider error that quotes the API key (as some OpenAI-compatible gateways do) does not carry the key into the answer, the transcript or the output", {
+    timeout: 60_000,
+  }, async (t) => {
+    const apiKey = secret("sk-test-");
+    const dir = await tempDir("secrets-echo");
+    const fake = await startFakeOpenAI(Object.values(basicFlowScripts));
+    try {
+      fake.answer = (request) => {
+        const last = request.messages.at(-1);
+        if (request.response_format === undefined && last?.role === "user" && last.content === "LA, NYC") {
+          return {
+            status: 401,
+            body: {
+              error: {
+                message: `Incorrect API key provided: ${apiKey}.`,
+                type: "invalid_request_error",
+                code: "invalid_api_key",
+              },
             },
-          },
-        };
-      }
-      return undefined;
-    };
-    const artifacts = join(dir.path, "artifacts");
-    const spec = writeSpec(dir.path, writeScenario(dir.path, "echoed-key", readBasicFlow()), artifacts);
-    const run = await runSpec(
-      spec,
-      { FLOW_MODEL: "live", OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: fake.baseURL, JUDGE: "off" },
-      t.signal,
-    );
-    assert.equal(run.code, 1, run.stdout + run.stderr);
-    assert.equal(result(tapResults(run.stdout), "3. two cities").ok, false, run.stdout);
-    const files = filesUnder(artifacts);
-    assert.ok(files.length > 0, "a transcript was written");
-    const transcriptFile = join(artifacts, "echoed-key-contract-failure.json");
-    assert.ok(files.includes(transcriptFile), files.join(", "));
-    const answer = (JSON.parse(readFileSync(transcriptFile, "utf8")) as Transcript).turns[2]?.response;
-    assert.equal(answer?.status, 502);
-    const places = [
-      { where: "the 502 answer the server sent", text: JSON.stringify(answer?.body) },
-      ...files.map((file) => ({ where: file, text: readFileSync(file, "utf8") })),
-      { where: "stdout", text: run.stdout },
-      { where: "stderr", text: run.stderr },
-    ];
-    const leaks = places.filter(({ text }) => text.includes(apiKey)).map(({ where }) => where);
-    assert.deepStrictEqual(leaks, [], "these hold the API key");
-  } finally {
-    await fake.close();
-    dir.remove();
-  }
+          };
+        }
+        return undefined;
+      };
+      const artifacts = join(dir.path, "artifacts");
+      const spec = writeSpec(dir.path, writeScenario(dir.path, "echoed-key", readBasicFlow()), artifacts);
+      const run = await runSpec(
+        spec,
+        { FLOW_MODEL: "live", OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: fake.baseURL, JUDGE: "off" },
+        t.signal,
+      );
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      assert.equal(result(tapResults(run.stdout), "3. two cities").ok, false, run.stdout);
+      const files = filesUnder(artifacts);
+      assert.ok(files.length > 0, "a transcript was written");
+      const transcriptFile = join(artifacts, "echoed-key-contract-failure.json");
+      assert.ok(files.includes(transcriptFile), files.join(", "));
+      const answer = (JSON.parse(readFileSync(transcriptFile, "utf8")) as Transcript).turns[2]?.response;
+      assert.equal(answer?.status, 502);
+      const places = [
+        { where: "the 502 answer the server sent", text: JSON.stringify(answer?.body) },
+        ...files.map((file) => ({ where: file, text: readFileSync(file, "utf8") })),
+        { where: "stdout", text: run.stdout },
+        { where: "stderr", text: run.stderr },
+      ];
+      const leaks = places.filter(({ text }) => text.includes(apiKey)).map(({ where }) => where);
+      assert.deepStrictEqual(leaks, [], "these hold the API key");
+    } finally {
+      await fake.close();
+      dir.remove();
+    }
+  });
 });
-
 test("redactHeaders replaces authorization, proxy-authorization, cookie, set-cookie and x-api-key in any letter case, and keeps the rest, Idempotency-Key too", () => {
   const key = secret("sk-test-");
   const headers = {

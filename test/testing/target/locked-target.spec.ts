@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { test } from "node:test";
+import { describe, test } from "node:test";
 import { loadScenario, runScenario, startScenarioTarget } from "../../../src/testing/index.ts";
 import { secretsOf } from "../../../src/testing/report/without-secrets.ts";
 import { pinsOf } from "../../../src/testing/target/target-pins.ts";
@@ -42,37 +42,39 @@ async function playInChild(server: TestServer, env: Record<string, string>) {
   }
 }
 
-test("a scenario played against a locked server with FLOW_BASE_URL, and FLOW_HEADERS carrying the token, passes with its persisted contract checked", {
-  timeout: 120_000,
-}, async () => {
-  await withLockedServer(async (server) => {
-    const run = await playInChild(server, { FLOW_HEADERS: JSON.stringify({ Authorization: `Bearer ${TOKEN}` }) });
-    assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
-    const results = tapResults(run.stdout);
-    for (const name of [START_TEST, ...TURN_TESTS, "final state"])
-      assert.equal(result(results, name).ok, true, `${name}\n${run.stdout}`);
-    assert.equal(result(results, START_TEST).directive, undefined, "the persisted contract is checked, not skipped");
-    assert.ok(!run.stdout.includes(TOKEN) && !run.stderr.includes(TOKEN), "the run printed the token");
+// Each has its own locked server, folder and child run, so the two run side by side.
+describe("a locked server played by a child run with FLOW_BASE_URL", { concurrency: 2 }, () => {
+  test("a scenario played against a locked server with FLOW_BASE_URL, and FLOW_HEADERS carrying the token, passes with its persisted contract checked", {
+    timeout: 120_000,
+  }, async () => {
+    await withLockedServer(async (server) => {
+      const run = await playInChild(server, { FLOW_HEADERS: JSON.stringify({ Authorization: `Bearer ${TOKEN}` }) });
+      assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+      const results = tapResults(run.stdout);
+      for (const name of [START_TEST, ...TURN_TESTS, "final state"])
+        assert.equal(result(results, name).ok, true, `${name}\n${run.stdout}`);
+      assert.equal(result(results, START_TEST).directive, undefined, "the persisted contract is checked, not skipped");
+      assert.ok(!run.stdout.includes(TOKEN) && !run.stderr.includes(TOKEN), "the run printed the token");
+    });
+  });
+
+  test("without FLOW_HEADERS a scenario against a locked server fails at GET /ai/flows with the 401, saying to set FLOW_HEADERS, and plays no turn", {
+    timeout: 120_000,
+  }, async () => {
+    await withLockedServer(async (server) => {
+      const run = await playInChild(server, { FLOW_HEADERS: "" });
+      assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
+      const results = tapResults(run.stdout);
+      assert.equal(result(results, START_TEST).ok, false);
+      // The failure as its test prints it (TAP quotes it whole on one line).
+      assert.match(
+        run.stdout,
+        /GET http:\/\/127\.0\.0\.1:\d+\/ai\/flows answered 401 \(unauthorized: The request has no Authorization header, and this server's API is locked; send Authorization: Bearer <the FLOW_API_TOKEN the server was started with>\.\); the server wants credentials this run did not send, or refused those it sent: give them with FLOW_HEADERS/,
+      );
+      for (const name of TURN_TESTS) assert.match(result(results, name).directive ?? "", /^SKIP/, name);
+    });
   });
 });
-
-test("without FLOW_HEADERS a scenario against a locked server fails at GET /ai/flows with the 401, saying to set FLOW_HEADERS, and plays no turn", {
-  timeout: 120_000,
-}, async () => {
-  await withLockedServer(async (server) => {
-    const run = await playInChild(server, { FLOW_HEADERS: "" });
-    assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
-    const results = tapResults(run.stdout);
-    assert.equal(result(results, START_TEST).ok, false);
-    // The failure as its test prints it (TAP quotes it whole on one line).
-    assert.match(
-      run.stdout,
-      /GET http:\/\/127\.0\.0\.1:\d+\/ai\/flows answered 401 \(unauthorized: The request has no Authorization header, and this server's API is locked; send Authorization: Bearer <the FLOW_API_TOKEN the server was started with>\.\); the server wants credentials this run did not send, or refused those it sent: give them with FLOW_HEADERS/,
-    );
-    for (const name of TURN_TESTS) assert.match(result(results, name).directive ?? "", /^SKIP/, name);
-  });
-});
-
 test("played in this process without the headers, a scenario against a locked server fails its first turn with 401 unauthorized; with them it passes", async () => {
   await withLockedServer(async (server) => {
     const env = envWith({

@@ -14,7 +14,8 @@ const API_KEY = "sk-test-report-0123456789";
 const HEADER_VALUE = "Bearer staging-report-secret-42";
 const USERS_PAGE = join(TMP_ROOT, "report.html");
 
-describe("the run's HTML page in a real browser", { skip: NO_CHROMIUM }, () => {
+// Each test reads the one page in a browser context of its own, so they run side by side.
+describe("the run's HTML page in a real browser", { skip: NO_CHROMIUM, concurrency: 2 }, () => {
   let dir: { path: string; remove(): void };
   let browser: HeadlessChromium;
   let run: ChildRun;
@@ -25,14 +26,19 @@ describe("the run's HTML page in a real browser", { skip: NO_CHROMIUM }, () => {
     usersPageBefore = existsSync(USERS_PAGE) ? statSync(USERS_PAGE).mtimeMs : undefined;
     dir = await tempDir("report-page");
     // JUDGE=off and an unreachable loopback base URL: the key is there to be redacted, never used.
-    run = await runReportFixture(dir.path, {
-      OPENAI_API_KEY: API_KEY,
-      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
-      JUDGE: "off",
-      FLOW_HEADERS: JSON.stringify({ Authorization: HEADER_VALUE }),
-    });
+    // The browser starts while the run plays: neither needs the other until the tests.
+    const launched = HeadlessChromium.launch();
+    try {
+      run = await runReportFixture(dir.path, {
+        OPENAI_API_KEY: API_KEY,
+        OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+        JUDGE: "off",
+        FLOW_HEADERS: JSON.stringify({ Authorization: HEADER_VALUE }),
+      });
+    } finally {
+      browser = await launched;
+    }
     page = join(dir.path, "test", ".tmp", "report.html");
-    browser = await HeadlessChromium.launch();
   });
 
   after(async () => {
