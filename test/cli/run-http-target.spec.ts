@@ -50,10 +50,10 @@ after(async () => {
   await Promise.all([support?.close(), planted?.close(), echoing?.close(), stateless?.close()]);
 });
 
-function runSpecs(path: string, target = "support"): Promise<ChildRun> {
+function runSpecs(path: string, target = "support", specs: string[] = []): Promise<ChildRun> {
   return runCommand(
     process.execPath,
-    [join(ROOT, "src", "cli", "run-specs.mjs"), path],
+    [join(ROOT, "src", "cli", "run-specs.mjs"), ...specs, path],
     { FLOW_TARGET: target, SUPPORT_TOKEN: "fixture-token" },
     undefined,
     dir.path,
@@ -141,4 +141,13 @@ test("a credential of flowcheck.config.json that the server echoes is [redacted]
   assert.match(results, /you sent \[redacted\]/);
   assert.ok(!results.includes("fixture-token"), results);
   assert.ok(!readFileSync(join(dir.path, "test", ".tmp", "report.html"), "utf8").includes("fixture-token"));
+});
+
+test("a project with no spec folder plays its scenarios as npm run test:flows names them, the missing test/flows holding no specs", async () => {
+  const run = await runSpecs("chats/passing/contact.scenario.json", "support", ["test/flows"]);
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.equal(resultsOf().conversations[0]?.outcome, "passed");
+  const typo = await runSpecs("chats/passing/contact.scenario.json", "support", ["test/flows/contact-flow.spec.ts"]);
+  assert.equal(typo.code, 2, "a spec file that does not exist is still refused");
+  assert.match(typo.stderr, /test\/flows\/contact-flow\.spec\.ts: no such file or folder/);
 });
