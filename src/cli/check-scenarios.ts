@@ -15,7 +15,8 @@ Checks scenario files against scenarios/scenario.schema.json and the registered 
 (src/flows/index.ts) without running a turn, and lists every problem of each file at once.
 Without a path it checks every *.scenario.json under scenarios/, at any depth; a folder is
 checked the same way. A JSON file there that looks like a scenario but is not named
-*.scenario.json is reported with the rename. A scenario of a flow served by a target of
+*.scenario.json is reported with the rename; any other JSON file there (a schema, a cassette, data)
+is listed as skipped, saying what it is. A scenario of a flow served by a target of
 flowcheck.config.json (its "target", or FLOW_TARGET) is checked against the steps that target
 lists, asked of it when it is a LangGraph server; one that cannot be reached is said so, and its
 steps are then not checked. Exits 1 when any file is not valid.`);
@@ -68,6 +69,7 @@ for (const missing of found.missing) {
   invalid += 1;
   console.log(`fail  ${missing}: no such file or folder`);
 }
+for (const other of found.others) console.log(`skip  ${other.file}: ${other.why}`);
 for (const file of found.misnamed) {
   invalid += 1;
   console.log(

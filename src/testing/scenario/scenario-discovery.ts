@@ -3,8 +3,12 @@ import { join, sep } from "node:path";
 
 export const SCENARIO_SUFFIX = ".scenario.json";
 
-/** JSON files in the scenarios folder that are not scenarios by design. */
-const NOT_SCENARIOS = [/^(scenario|flowcheck\.config)\.schema\.json$/, /\.cassette\.json$/];
+/** JSON files in the scenarios folder that are not scenarios by design, and what each is. */
+const NOT_SCENARIOS: [RegExp, string][] = [
+  [/^scenario\.schema\.json$/, "the schema of scenario files, not a scenario"],
+  [/^flowcheck\.config\.schema\.json$/, "the schema of flowcheck.config.json, not a scenario"],
+  [/\.cassette\.json$/, "a cassette, replayed with the scenario of its name"],
+];
 const SKIPPED_FOLDERS = new Set(["node_modules"]);
 
 /** A JSON file that looks like a scenario but is not named one, so no command would load it. */
@@ -16,10 +20,18 @@ export interface MisnamedScenario {
   flowName?: string;
 }
 
+/** A JSON file under the folder that no command loads as a scenario, and why: said, never silently passed over. */
+export interface NotAScenario {
+  file: string;
+  why: string;
+}
+
 export interface ScenarioDiscovery {
   /** Every `*.scenario.json` under the folder, at any depth, sorted. */
   files: string[];
   misnamed: MisnamedScenario[];
+  /** The other JSON files there: schemas, cassettes, data. */
+  others: NotAScenario[];
   /** Paths asked for that do not exist. */
   missing: string[];
 }
@@ -74,17 +86,20 @@ function misnamedScenario(file: string): MisnamedScenario | undefined {
  * that look like scenarios but are not named `*.scenario.json`, so that none is silently skipped.
  */
 export function discoverScenarios(dir = "scenarios"): ScenarioDiscovery {
-  if (!existsSync(dir)) return { files: [], misnamed: [], missing: [] };
-  const json = jsonFilesUnder(dir);
-  const files = json.filter((file) => file.endsWith(SCENARIO_SUFFIX));
-  const misnamed = json
-    .filter(
-      (file) =>
-        !file.endsWith(SCENARIO_SUFFIX) &&
-        !NOT_SCENARIOS.some((pattern) => pattern.test(file.slice(file.lastIndexOf(sep) + 1))),
-    )
-    .flatMap((file) => misnamedScenario(file) ?? []);
-  return { files, misnamed, missing: [] };
+  const found: ScenarioDiscovery = { files: [], misnamed: [], others: [], missing: [] };
+  if (!existsSync(dir)) return found;
+  for (const file of jsonFilesUnder(dir)) {
+    if (file.endsWith(SCENARIO_SUFFIX)) {
+      found.files.push(file);
+      continue;
+    }
+    const name = file.slice(file.lastIndexOf(sep) + 1);
+    const designed = NOT_SCENARIOS.find(([pattern]) => pattern.test(name))?.[1];
+    const misnamed = designed === undefined ? misnamedScenario(file) : undefined;
+    if (misnamed) found.misnamed.push(misnamed);
+    else found.others.push({ file, why: designed ?? "JSON with no flowName or turns: data, not a scenario" });
+  }
+  return found;
 }
 
 /**
@@ -92,13 +107,14 @@ export function discoverScenarios(dir = "scenarios"): ScenarioDiscovery {
  * whole, a file named otherwise than `*.scenario.json` is reported with the rename.
  */
 export function discoverSelected(paths: readonly string[]): ScenarioDiscovery {
-  const found: ScenarioDiscovery = { files: [], misnamed: [], missing: [] };
+  const found: ScenarioDiscovery = { files: [], misnamed: [], others: [], missing: [] };
   for (const path of paths) {
     if (!existsSync(path)) found.missing.push(path);
     else if (statSync(path).isDirectory()) {
       const inside = discoverScenarios(path);
       found.files.push(...inside.files);
       found.misnamed.push(...inside.misnamed);
+      found.others.push(...inside.others);
     } else if (path.endsWith(SCENARIO_SUFFIX)) found.files.push(path);
     else found.misnamed.push(misnamedScenario(path) ?? { file: path, rename: renameOf(path) });
   }

@@ -46,8 +46,17 @@ test("a JSON object with flowName or turns under another name is reported with t
   ]);
 });
 
+test("every other JSON file is listed with what it is, so none is passed over silently: the schema, cassettes, data", () => {
+  assert.deepEqual(discoverScenarios(dir.path).others, [
+    { file: at("b.cassette.json"), why: "a cassette, replayed with the scenario of its name" },
+    { file: at("scenario.schema.json"), why: "the schema of scenario files, not a scenario" },
+    { file: at("team/list.json"), why: "JSON with no flowName or turns: data, not a scenario" },
+    { file: at("team/rates.json"), why: "JSON with no flowName or turns: data, not a scenario" },
+  ]);
+});
+
 test("a folder that does not exist has no scenarios", () => {
-  assert.deepEqual(discoverScenarios(at("absent")), { files: [], misnamed: [], missing: [] });
+  assert.deepEqual(discoverScenarios(at("absent")), { files: [], misnamed: [], others: [], missing: [] });
 });
 
 test("selected paths: a folder is discovered whole, a file taken as it is, a misnamed file reported, a missing one named", () => {
