@@ -10,11 +10,7 @@ import type { TargetEntry } from "./target-config.ts";
  */
 export async function flowOutlineOf(name: string, entry: TargetEntry, flowName: string): Promise<FlowOutline> {
   if (entry.kind === "langgraph") {
-    const client = new LanggraphClient({
-      baseUrl: entry.baseUrl,
-      ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
-      ...(entry.headers ? { headers: { ...entry.headers } } : {}),
-    });
+    const client = new LanggraphClient(entry);
     return {
       name: flowName,
       stepNames: await langgraphStepNames(client, entry, flowName),

@@ -21,11 +21,7 @@ export function langgraphTarget(
   config: Config,
   label: string,
 ): ScenarioTarget {
-  const client = new LanggraphClient({
-    baseUrl: entry.baseUrl,
-    ...(entry.timeoutMs === undefined ? {} : { timeoutMs: entry.timeoutMs }),
-    ...(entry.headers ? { headers: { ...entry.headers } } : {}),
-  });
+  const client = new LanggraphClient(entry);
   const pointers = langgraphGraphPointers(entry.graphs?.[graphId]);
   return {
     baseUrl: entry.baseUrl,
