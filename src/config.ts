@@ -155,7 +155,8 @@ function headersOf(text: string | undefined, problems: string[]): Record<string,
     value = JSON.parse(text);
   } catch {
     problems.push(
-      `FLOW_HEADERS is not valid JSON (its value is not shown: it may hold credentials); expected an object of header names and values, ${example}.`,
+      `FLOW_HEADERS is not valid JSON (its value is not shown: it may hold credentials); expected an ` +
+        `object of header names and values, ${example}.`,
     );
     return {};
   }
@@ -224,7 +225,8 @@ function providerKeyInHeaders(headers: Readonly<Record<string, string>>, apiKey:
     .filter(([, value]) => value.includes(apiKey))
     .map(
       ([name]) =>
-        `FLOW_HEADERS has ${name} carrying OPENAI_API_KEY's value (not shown), which would send the provider's key to the target; give the target its own credential.`,
+        `FLOW_HEADERS has ${name} carrying OPENAI_API_KEY's value (not shown), which would send the ` +
+        `provider's key to the target; give the target its own credential.`,
     );
 }
 
@@ -240,33 +242,40 @@ function combinationProblems(env: Readonly<Record<string, string>>): string[] {
   }
   if ((mode === "record" || mode === "replay") && env["FLOW_BASE_URL"]) {
     problems.push(
-      `FLOW_MODEL=${mode} tapes the models of an app in this process, but FLOW_BASE_URL=${env["FLOW_BASE_URL"]} runs its models elsewhere; unset one of them.`,
+      `FLOW_MODEL=${mode} tapes the models of an app in this process, but ` +
+        `FLOW_BASE_URL=${env["FLOW_BASE_URL"]} runs its models elsewhere; unset one of them.`,
     );
   }
   if (env["FLOW_TARGET"] && env["FLOW_BASE_URL"]) {
     problems.push(
-      `FLOW_TARGET=${env["FLOW_TARGET"]} and FLOW_BASE_URL=${env["FLOW_BASE_URL"]} both name the server to play against; pick one: FLOW_TARGET for a target of flowcheck.config.json, or FLOW_BASE_URL for a flowcheck server at that URL.`,
+      `FLOW_TARGET=${env["FLOW_TARGET"]} and FLOW_BASE_URL=${env["FLOW_BASE_URL"]} both name the ` +
+        `server to play against; pick one: FLOW_TARGET for a target of flowcheck.config.json, or ` +
+        `FLOW_BASE_URL for a flowcheck server at that URL.`,
     );
   }
   if ((mode === "record" || mode === "replay") && env["FLOW_TARGET"]) {
     problems.push(
-      `FLOW_MODEL=${mode} tapes the models of an app in this process, but FLOW_TARGET=${env["FLOW_TARGET"]} runs its models elsewhere; unset one of them.`,
+      `FLOW_MODEL=${mode} tapes the models of an app in this process, but ` +
+        `FLOW_TARGET=${env["FLOW_TARGET"]} runs its models elsewhere; unset one of them.`,
     );
   }
   if ((env["FLOW_PRICE_PER_MTOK_IN"] === undefined) !== (env["FLOW_PRICE_PER_MTOK_OUT"] === undefined)) {
     problems.push(
-      "FLOW_PRICE_PER_MTOK_IN and FLOW_PRICE_PER_MTOK_OUT go together: set both (in dollars per million tokens) for a cost estimate, or neither.",
+      "FLOW_PRICE_PER_MTOK_IN and FLOW_PRICE_PER_MTOK_OUT go together: set both (in dollars per " +
+        "million tokens) for a cost estimate, or neither.",
     );
   }
   // Every repeat would record the same file at once: two writers on one cassette, the last one winning.
   if (mode === "record" && Number(env["FLOW_REPEAT"] ?? DEFAULTS.FLOW_REPEAT) > 1) {
     problems.push(
-      `FLOW_MODEL=record with FLOW_REPEAT=${env["FLOW_REPEAT"]} is refused: each repeat would write the same cassette. Record once (FLOW_REPEAT=1), then repeat with FLOW_MODEL=live or replay.`,
+      `FLOW_MODEL=record with FLOW_REPEAT=${env["FLOW_REPEAT"]} is refused: each repeat would write ` +
+        `the same cassette. Record once (FLOW_REPEAT=1), then repeat with FLOW_MODEL=live or replay.`,
     );
   }
   if (mode === "record" && env["CI"]) {
     problems.push(
-      "FLOW_MODEL=record is refused under CI (CI is set): CI replays cassettes and never calls a live model. Record on a workstation and commit the cassette.",
+      "FLOW_MODEL=record is refused under CI (CI is set): CI replays cassettes and never calls a live " +
+        "model. Record on a workstation and commit the cassette.",
     );
   }
   return problems;

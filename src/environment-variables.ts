@@ -38,7 +38,10 @@ export const ENVIRONMENT_VARIABLES = {
   FLOW_MODEL: {
     schema: { enum: MODEL_MODES },
     hint: `one of ${MODEL_MODES.join(", ")}, or unset`,
-    doc: "`scripted`, `live`, `record` or `replay`; anything else is refused with the list. Unset: `npm start` uses `live` when `OPENAI_API_KEY` is set, else `scripted`, and says which in its first log line; the specs use `scripted`",
+    doc:
+      "`scripted`, `live`, `record` or `replay`; anything else is refused with the list. Unset: `npm " +
+      "start` uses `live` when `OPENAI_API_KEY` is set, else `scripted`, and says which in its first " +
+      "log line; the specs use `scripted`",
   },
   "<FLOW>_USE_SCRIPTED_MODEL": {
     schema: { enum: ["1", "0", "true", "false"] },
@@ -109,17 +112,28 @@ export const ENVIRONMENT_VARIABLES = {
   },
   FLOW_API_TOKEN: {
     shown: "unset: the API is open",
-    doc: "locks `npm start`'s API: every request then needs `Authorization: Bearer <token>`, else 401 `unauthorized` ([locking the API](#locking-the-api)); 16 or more visible ASCII characters, no spaces, e.g. `openssl rand -hex 32`; a bad value is refused without being quoted, and the token is never printed. The apps a test run boots in its own process are never locked",
+    doc:
+      "locks `npm start`'s API: every request then needs `Authorization: Bearer <token>`, else 401 " +
+      "`unauthorized` ([locking the API](#locking-the-api)); 16 or more visible ASCII characters, no " +
+      "spaces, e.g. `openssl rand -hex 32`; a bad value is refused without being quoted, and the " +
+      "token is never printed. The apps a test run boots in its own process are never locked",
   },
   FLOW_BASE_URL: {
     schema: { pattern: "^https?://" },
     hint: "the http:// or https:// URL of the running server",
-    doc: "the flow suites drive this running server instead of booting one (a scenario's flow settings then do not reach it, since that server booted with its own environment, and only its run settings reach the runner; `FLOW_MODEL=record` or `replay` is refused with it)",
+    doc:
+      "the flow suites drive this running server instead of booting one (a scenario's flow settings " +
+      "then do not reach it, since that server booted with its own environment, and only its run " +
+      "settings reach the runner; `FLOW_MODEL=record` or `replay` is refused with it)",
   },
   FLOW_TARGET: {
     schema: { pattern: TARGET_NAME },
     hint: "the name of a target in flowcheck.config.json: lower-case letters, digits and dashes",
-    doc: "the target of `flowcheck.config.json` ([targets](#targets)) the scenarios that name none are played against; a scenario's own `target` wins. Unset: the app in the test process, or the server at `FLOW_BASE_URL`; set together with `FLOW_BASE_URL` is refused (pick one), and so is `FLOW_MODEL=record` or `replay`",
+    doc:
+      "the target of `flowcheck.config.json` ([targets](#targets)) the scenarios that name none are " +
+      "played against; a scenario's own `target` wins. Unset: the app in the test process, or the " +
+      "server at `FLOW_BASE_URL`; set together with `FLOW_BASE_URL` is refused (pick one), and so is " +
+      "`FLOW_MODEL=record` or `replay`",
   },
   JUDGE: {
     default: "auto",
@@ -161,7 +175,12 @@ export const ENVIRONMENT_VARIABLES = {
   },
 
   FLOW_HEADERS: {
-    doc: 'headers the runner adds to every request to the target, as a JSON object, e.g. `{"Authorization": "Bearer …"}` for a staging server behind a login; reports and transcripts show their values as `[redacted]`, and a bad value is refused without being quoted; the headers the runner sets itself (`Content-Type`, `Accept`, `CHAT_SESSION_ID`, `Idempotency-Key`, …) are refused',
+    doc:
+      "headers the runner adds to every request to the target, as a JSON object, e.g. " +
+      '`{"Authorization": "Bearer …"}` for a staging server behind a login; reports and transcripts ' +
+      "show their values as `[redacted]`, and a bad value is refused without being quoted; the " +
+      "headers the runner sets itself (`Content-Type`, `Accept`, `CHAT_SESSION_ID`, " +
+      "`Idempotency-Key`, …) are refused",
   },
 
   FLOW_TURN_TIMEOUT_MS: {
@@ -169,23 +188,31 @@ export const ENVIRONMENT_VARIABLES = {
     default: "300000",
     schema: { pattern: POSITIVE },
     hint: "a positive whole number of milliseconds",
-    doc: "how long the runner waits for a turn's whole answer (and for `GET /ai/flows`); past it the turn fails saying so and the rest are skipped, so a stuck server cannot hang a run",
+    doc:
+      "how long the runner waits for a turn's whole answer (and for `GET /ai/flows`); past it the " +
+      "turn fails saying so and the rest are skipped, so a stuck server cannot hang a run",
   },
   CI: {
     doc: "set by CI services: recording is refused, a missing cassette is an error",
   },
   FLOW_CONCURRENCY: {
     shown:
-      "`OPENAI_MAX_INFLIGHT`'s value (16) in live and record runs and with `JUDGE=required`, since a conversation waits on one request at a time; unset otherwise",
+      "`OPENAI_MAX_INFLIGHT`'s value (16) in live and record runs and with `JUDGE=required`, since a " +
+      "conversation waits on one request at a time; unset otherwise",
     schema: { pattern: POSITIVE },
     hint: "a whole number of conversations, 1 or more (1 plays them one after another)",
-    doc: "conversations (scenarios, cases, repeats) in flight at once across one `run-specs` invocation; `1` plays them one after another. Unset in a scripted or replay run: conversations play one after another, as node:test reaches them",
+    doc:
+      "conversations (scenarios, cases, repeats) in flight at once across one `run-specs` invocation; " +
+      "`1` plays them one after another. Unset in a scripted or replay run: conversations play one " +
+      "after another, as node:test reaches them",
   },
   OPENAI_MAX_INFLIGHT: {
     default: "16",
     schema: { pattern: POSITIVE },
     hint: "a whole number of requests, 1 or more",
-    doc: "requests in flight at once to one provider (the base URL's server), the app's model and the judge together, across one `run-specs` invocation",
+    doc:
+      "requests in flight at once to one provider (the base URL's server), the app's model and the " +
+      "judge together, across one `run-specs` invocation",
   },
   OPENAI_MAX_RPM: {
     shown: "unset: no limit",
@@ -197,7 +224,10 @@ export const ENVIRONMENT_VARIABLES = {
     shown: "unset: no budget",
     schema: { pattern: POSITIVE },
     hint: "a whole number of tokens, 1 or more, or unset for no budget",
-    doc: "tokens (model and judge, as the provider's `usage` counts them) after which no new conversation starts; those not started are skipped saying so. Per invocation, so per shard when sharded",
+    doc:
+      "tokens (model and judge, as the provider's `usage` counts them) after which no new " +
+      "conversation starts; those not started are skipped saying so. Per invocation, so per shard " +
+      "when sharded",
   },
   FLOW_PRICE_PER_MTOK_IN: {
     schema: { pattern: PRICE },

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
 
@@ -51,4 +52,25 @@ test("every source and config file is formatted as biome.json says (npm run form
       files.map((file) => `  ${file}`).join("\n"),
   );
   assert.equal(code, 0, `biome format failed without naming a file; \`${FIX}\` may fix it:\n${output}`);
+});
+
+// What the formatter cannot break: long strings and templates. Messages are split by hand where they
+// pass 140 columns, so that a reader of src/ rarely scrolls sideways; this holds the count under 100.
+const LONG = 140;
+const MOST_LONG_LINES = 99;
+
+test(`src/ has at most ${MOST_LONG_LINES} lines over ${LONG} characters (long messages are broken by hand)`, () => {
+  const src = join(ROOT, "src");
+  const files = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((file) => /\.(ts|mjs)$/.test(file));
+  assert.ok(files.length > 100, `found ${files.length} source files under src/, not the repository's code`);
+  const long = files.flatMap((file) =>
+    readFileSync(join(src, file), "utf8")
+      .split("\n")
+      .flatMap((line, index) => (line.length > LONG ? [`src/${file}:${index + 1} (${line.length})`] : [])),
+  );
+  assert.ok(
+    long.length <= MOST_LONG_LINES,
+    `${long.length} lines of src/ are over ${LONG} characters (at most ${MOST_LONG_LINES}); break the longest:\n` +
+      long.join("\n"),
+  );
 });

@@ -7,13 +7,18 @@ export const MARKS = { passed: "✓", failed: "✗", skipped: "–" } as const;
 function verdictHtml(verdict: Verdict & { minScore: number }): string {
   const list = (label: string, items: readonly string[]) =>
     items.length
-      ? `<div class="verdict-list"><b>${label}</b><ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}</ul></div>`
+      ? `<div class="verdict-list"><b>${label}</b><ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}` +
+        "</ul></div>"
       : "";
   const percent = Math.round(Math.max(0, Math.min(1, verdict.score)) * 100);
+  const fill = verdict.pass && verdict.score >= verdict.minScore ? "pass" : "fail";
+  const needs = Math.round(verdict.minScore * 100);
   return (
     `<div class="verdict"><span class="score">score ${verdict.score.toFixed(2)} / needs ${verdict.minScore.toFixed(2)}</span>` +
-    `<span class="bar"><span class="fill ${verdict.pass && verdict.score >= verdict.minScore ? "pass" : "fail"}" style="width:${percent}%"></span><span class="mark" style="left:${Math.round(verdict.minScore * 100)}%"></span></span>` +
-    `<p class="reason">${escapeHtml(verdict.reason)}</p>${list("missing", verdict.missing)}${list("contradictions", verdict.contradictions)}</div>`
+    `<span class="bar"><span class="fill ${fill}" style="width:${percent}%"></span>` +
+    `<span class="mark" style="left:${needs}%"></span></span>` +
+    `<p class="reason">${escapeHtml(verdict.reason)}</p>` +
+    `${list("missing", verdict.missing)}${list("contradictions", verdict.contradictions)}</div>`
   );
 }
 
@@ -26,9 +31,12 @@ function sideBySide(check: Check): string {
 }
 
 function checkHtml(check: Check): string {
-  const title = `<span class="mark">${MARKS[check.outcome]}</span> <span class="contract">${check.contract}</span> ${escapeHtml(check.name)}`;
+  const title =
+    `<span class="mark">${MARKS[check.outcome]}</span> ` +
+    `<span class="contract">${check.contract}</span> ${escapeHtml(check.name)}`;
+  const kind = check.verdict && check.outcome === "passed" ? "judged" : check.outcome;
   return (
-    `<li class="check ${check.verdict && check.outcome === "passed" ? "judged" : check.outcome}">${title}${check.message ? foldedText(check.message, "message") : ""}` +
+    `<li class="check ${kind}">${title}${check.message ? foldedText(check.message, "message") : ""}` +
     `${check.outcome === "failed" ? sideBySide(check) : ""}${check.verdict ? verdictHtml(check.verdict) : ""}</li>`
   );
 }
@@ -53,7 +61,8 @@ export function checksHtml(checks: readonly Check[]): string {
     .map(checkHtml)
     .join("");
   const folded = passed.length
-    ? `<details class="passed-checks"><summary>✓ ${passed.length} check${passed.length === 1 ? "" : "s"} passed</summary><p>${passedList(passed)}</p></details>`
+    ? `<details class="passed-checks"><summary>✓ ${passed.length} check${passed.length === 1 ? "" : "s"} passed</summary>` +
+      `<p>${passedList(passed)}</p></details>`
     : "";
   return `${list ? `<ul class="checks">${list}</ul>` : ""}${folded}`;
 }

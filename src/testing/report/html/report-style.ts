@@ -4,9 +4,11 @@
  * the time a 2000-turn page takes to open, measured by npm run bench.
  */
 export const REPORT_STYLE = `
-:root{--pass:#1a7f37;--pass-bg:#dafbe1;--fail:#cf222e;--fail-bg:#ffebe9;--skip:#7d6608;--skip-bg:#fff8c5;--ink:#1f2328;--muted:#656d76;--line:#d0d7de;--bg:#f6f8fa;--user:#ddf4ff;--bot:#fff}
+:root{--pass:#1a7f37;--pass-bg:#dafbe1;--fail:#cf222e;--fail-bg:#ffebe9;--skip:#7d6608;--skip-bg:#fff8c5;--ink:#1f2328;
+--muted:#656d76;--line:#d0d7de;--bg:#f6f8fa;--user:#ddf4ff;--bot:#fff}
 *{box-sizing:border-box}
-body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--ink);background:var(--bg)}
+body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;
+color:var(--ink);background:var(--bg)}
 main{max-width:1100px;margin:0 auto;padding:16px 20px 40px}
 code,pre{font:12.5px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
 pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}
@@ -30,7 +32,8 @@ dd code{background:var(--bg);border-radius:4px;padding:0 4px;margin-right:4px}
 .filters input{flex:1;min-width:180px}
 .panel{background:#fff;border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin-bottom:14px}
 .compare-panel{border-left:4px solid var(--skip)}
-.conversation{background:#fff;border:1px solid var(--line);border-left:4px solid var(--pass);border-radius:8px;margin-bottom:8px;content-visibility:auto;contain-intrinsic-size:auto 38px}
+.conversation{background:#fff;border:1px solid var(--line);border-left:4px solid var(--pass);border-radius:8px;
+margin-bottom:8px;content-visibility:auto;contain-intrinsic-size:auto 38px}
 .conversation.failed{border-left-color:var(--fail)}.conversation.skipped{border-left-color:#d4a72c}
 .conversation>summary{cursor:pointer;padding:8px 12px;font-weight:600;list-style-position:inside}
 .conversation.failed>summary{background:var(--fail-bg)}
@@ -47,9 +50,11 @@ dd code{background:var(--bg);border-radius:4px;padding:0 4px;margin-right:4px}
 .checks{list-style:none;padding:0;margin:4px 0}
 .check{padding:1px 0}
 .check.failed{display:block;padding:4px 8px;margin:3px 0;border-radius:6px;background:var(--fail-bg)}
-.check.skipped{display:block;font-size:12px;color:var(--muted)}.check.skipped pre.message{display:inline;margin-left:6px;font-family:inherit}
+.check.skipped{display:block;font-size:12px;color:var(--muted)}
+.check.skipped pre.message{display:inline;margin-left:6px;font-family:inherit}
 .check.judged{display:block;padding:4px 8px;margin:3px 0;border-radius:6px;background:var(--bg)}
-details.passed-checks>summary{cursor:pointer;font-size:12px;color:var(--pass);margin:2px 0}details.passed-checks p{margin:2px 0 4px 16px;font-size:12px;color:var(--muted)}
+details.passed-checks>summary{cursor:pointer;font-size:12px;color:var(--pass);margin:2px 0}
+details.passed-checks p{margin:2px 0 4px 16px;font-size:12px;color:var(--muted)}
 .contract{font-size:11px;text-transform:uppercase;letter-spacing:.03em;color:var(--muted)}
 pre.message{margin:3px 0 0 16px}
 .compare{display:grid;grid-template-columns:1fr 1fr;gap:8px;margin:6px 0 2px 16px}
@@ -60,14 +65,20 @@ pre.message{margin:3px 0 0 16px}
 .change .added{color:var(--pass)}.change .removed{color:var(--fail)}.change .changed{color:#0550ae}.change .exec{color:var(--muted)}
 .verdict{display:block;margin:4px 0 0 16px}.score{font-weight:600}.reason p{margin:0}
 .bar{display:inline-block;position:relative;width:120px;height:8px;background:#eaeef2;border-radius:4px;vertical-align:middle;margin:0 6px}
-.bar .fill{position:absolute;left:0;top:0;bottom:0;border-radius:4px}.bar .fill.pass{background:var(--pass)}.bar .fill.fail{background:var(--fail)}
+.bar .fill{position:absolute;left:0;top:0;bottom:0;border-radius:4px}
+.bar .fill.pass{background:var(--pass)}
+.bar .fill.fail{background:var(--fail)}
 .bar .mark{position:absolute;top:-3px;bottom:-3px;width:2px;background:var(--ink)}
 .bar .range{position:absolute;top:0;bottom:0;min-width:3px;background:#0969da;border-radius:4px}
 .verdict-list ul{margin:2px 0 2px 18px;padding:0}
-table{border-collapse:collapse;font-size:13px}td,th{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}th{background:var(--bg)}
+table{border-collapse:collapse;font-size:13px}
+td,th{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
+th{background:var(--bg)}
 .moved .worse td:first-child{border-left:3px solid var(--fail)}.moved .better td:first-child{border-left:3px solid var(--pass)}
 .tags .chip{background:#ddf4ff;color:#0550ae;margin-right:4px}
-.chip{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;margin:2px 0}.chip.pass{background:var(--pass-bg);color:var(--pass)}.chip.miss{background:#eaeef2;color:var(--muted)}
+.chip{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;margin:2px 0}
+.chip.pass{background:var(--pass-bg);color:var(--pass)}
+.chip.miss{background:#eaeef2;color:var(--muted)}
 .chip.fail{background:var(--fail-bg);color:var(--fail)}details.flow>summary{cursor:pointer}details.flow>summary h3{display:inline}
 .arrow{color:var(--muted);margin:0 3px}.flow{margin-bottom:10px}.tools{margin-top:4px}
 details.fold>summary{cursor:pointer;list-style:none}details.fold[open]>summary{display:none}
