@@ -27,8 +27,29 @@ export function transportChecks(
   knownSession: string | undefined,
 ): { checks: Check[]; session: string | undefined } {
   const expectedStatus = turn.expectedStatus ?? 200;
-  const status = exchange.response.status;
-  const checks: Check[] = [
+  const checks = [...statusAndBodyChecks(expectedStatus, exchange.response.status, answer)];
+  if (turn.expectContentType !== undefined) checks.push(contentTypeCheck(turn.expectContentType, answer));
+  const ids = { header: headerOf(exchange), body: bodySessionOf(answer), known: knownSession };
+  if (!isSuccessStatus(expectedStatus))
+    return { checks: [...checks, ...errorChecks(answer, ids)], session: knownSession };
+  const session = ids.header ?? ids.body;
+  return { checks: [...checks, ...successChecks(answer, ids)], session: knownSession ?? session };
+}
+
+/** The session ids a turn's answer carries, and the one the conversation's first turn carried. */
+interface SessionIds {
+  header: string | undefined;
+  body: string | undefined;
+  known: string | undefined;
+}
+
+function bodySessionOf(answer: Answer): string | undefined {
+  const session = answer.json?.["session"];
+  return typeof session === "string" ? session : undefined;
+}
+
+function statusAndBodyChecks(expectedStatus: number, status: number, answer: Answer): Check[] {
+  return [
     compared(
       "transport",
       "status",
@@ -46,64 +67,66 @@ export function transportChecks(
           : `the ${answer.mediaType || "untyped"} body carries no JSON answer`,
     ),
   ];
-  if (turn.expectContentType !== undefined) {
-    const wanted = turn.expectContentType.toLowerCase();
+}
+
+function contentTypeCheck(expected: string, answer: Answer): Check {
+  const wanted = expected.toLowerCase();
+  return compared(
+    "transport",
+    "expectContentType",
+    answer.mediaType === wanted ? undefined : `expected Content-Type ${wanted}, got ${answer.mediaType || "none"}`,
+    wanted,
+    answer.mediaType,
+  );
+}
+
+/** A turn that should succeed: `success: true` and one session id, in header and body, stable across turns. */
+function successChecks(answer: Answer, ids: SessionIds): Check[] {
+  const json = answer.json;
+  // A document answer (CSV) is the session rendered: it carries the id in the header alone.
+  const document = answer.csv !== undefined;
+  const checks: Check[] = [];
+  if (!document)
     checks.push(
       compared(
         "transport",
-        "expectContentType",
-        answer.mediaType === wanted ? undefined : `expected Content-Type ${wanted}, got ${answer.mediaType || "none"}`,
-        wanted,
-        answer.mediaType,
+        "success",
+        json?.["success"] === true ? undefined : `expected "success": true, got ${JSON.stringify(json?.["success"])}`,
+        true,
+        json?.["success"],
+      ),
+    );
+  checks.push(check("transport", "session header", ids.header ? undefined : `the ${SESSION_HEADER} header is missing`));
+  if (!document) checks.push(check("transport", "session body", ids.body ? undefined : `the body has no "session" id`));
+  if (ids.header && ids.body) {
+    checks.push(
+      check(
+        "transport",
+        "session ids agree",
+        ids.header === ids.body
+          ? undefined
+          : `the body's session id ${ids.body} differs from the header's ${ids.header}`,
       ),
     );
   }
-  const json = answer.json;
-  const header = headerOf(exchange);
-  const bodySession = typeof json?.["session"] === "string" ? json["session"] : undefined;
-
-  if (isSuccessStatus(expectedStatus)) {
-    // A document answer (CSV) is the session rendered: it carries the id in the header alone.
-    const document = answer.csv !== undefined;
-    if (!document)
-      checks.push(
-        compared(
-          "transport",
-          "success",
-          json?.["success"] === true ? undefined : `expected "success": true, got ${JSON.stringify(json?.["success"])}`,
-          true,
-          json?.["success"],
-        ),
-      );
-    checks.push(check("transport", "session header", header ? undefined : `the ${SESSION_HEADER} header is missing`));
-    if (!document)
-      checks.push(check("transport", "session body", bodySession ? undefined : `the body has no "session" id`));
-    if (header && bodySession) {
-      checks.push(
-        check(
-          "transport",
-          "session ids agree",
-          header === bodySession
-            ? undefined
-            : `the body's session id ${bodySession} differs from the header's ${header}`,
-        ),
-      );
-    }
-    const session = header ?? bodySession;
-    if (knownSession && session) {
-      checks.push(
-        check(
-          "transport",
-          "session stable",
-          session === knownSession ? undefined : `the session id changed from ${knownSession} to ${session}`,
-        ),
-      );
-    }
-    return { checks, session: knownSession ?? session };
+  const session = ids.header ?? ids.body;
+  if (ids.known && session) {
+    checks.push(
+      check(
+        "transport",
+        "session stable",
+        session === ids.known ? undefined : `the session id changed from ${ids.known} to ${session}`,
+      ),
+    );
   }
+  return checks;
+}
 
+/** A turn that should fail: `success: false`, an error with code and message, and no other session's id. */
+function errorChecks(answer: Answer, ids: SessionIds): Check[] {
+  const json = answer.json;
   const error = json?.["error"] as { code?: unknown; message?: unknown } | undefined;
-  checks.push(
+  const checks = [
     compared(
       "transport",
       "success",
@@ -111,8 +134,6 @@ export function transportChecks(
       false,
       json?.["success"],
     ),
-  );
-  checks.push(
     check(
       "transport",
       "error",
@@ -120,16 +141,16 @@ export function transportChecks(
         ? undefined
         : `expected "error": {"code", "message"}, got ${JSON.stringify(error)}`,
     ),
-  );
-  if (knownSession && (header ?? bodySession) !== undefined) {
-    const carried = header ?? bodySession;
+  ];
+  const carried = ids.header ?? ids.body;
+  if (ids.known && carried !== undefined) {
     checks.push(
       check(
         "transport",
         "session stable",
-        carried === knownSession ? undefined : `the error carries session id ${carried}, not ${knownSession}`,
+        carried === ids.known ? undefined : `the error carries session id ${carried}, not ${ids.known}`,
       ),
     );
   }
-  return { checks, session: knownSession };
+  return checks;
 }
