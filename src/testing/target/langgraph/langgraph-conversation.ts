@@ -1,6 +1,9 @@
+import { FlowcheckError } from "../../../errors.ts";
 import { compared, check, type Check } from "../../checks/check.ts";
 import type { Answer } from "../../answer/read-answer.ts";
+import { kindOf } from "../../scenario/describe-schema-error.ts";
 import type { ScenarioTurn } from "../../scenario/scenario.ts";
+import { show } from "../../scenario/show.ts";
 import { readPointer } from "../json-pointer.ts";
 import type { ConversationTurn, TargetConversation } from "../scenario-target.ts";
 import { runWaitBody, type LanggraphClient, type LanggraphTurn } from "./langgraph-client.ts";
@@ -17,6 +20,8 @@ export class LanggraphConversation implements TargetConversation {
   readonly #client: LanggraphClient;
   readonly #graphId: string;
   readonly #pointers: LanggraphGraphEntry | undefined;
+  /** Per thread, whether the last run this conversation played on it stopped at an interrupt. */
+  readonly #interrupted = new Map<string, boolean>();
 
   constructor(client: LanggraphClient, graphId: string, pointers: LanggraphGraphEntry | undefined) {
     this.#client = client;
@@ -26,13 +31,13 @@ export class LanggraphConversation implements TargetConversation {
 
   async send(turn: ScenarioTurn, session: string | undefined): Promise<ConversationTurn> {
     const thread = session ?? (await this.#client.createThread());
-    const waiting =
-      session !== undefined && (await this.#client.threadState(thread)).tasks.some((t) => t.interrupts.length);
-    const input: LanggraphTurn = waiting ? { resume: turn.input } : { message: turn.input };
+    const waiting = await this.#waiting(thread, session === undefined);
+    const input: LanggraphTurn = waiting ? { resume: turn.input } : { message: this.#message(turn, thread) };
     const body = JSON.stringify(runWaitBody(this.#graphId, input));
     const started = performance.now();
     const output = await this.#client.runWait(thread, this.#graphId, input);
     const millis = performance.now() - started;
+    this.#interrupted.set(thread, Array.isArray(output["__interrupt__"]));
     const text = textOf(output);
     const answer: Answer = {
       mediaType: "application/json",
@@ -57,6 +62,29 @@ export class LanggraphConversation implements TargetConversation {
       session: thread,
       checks: transportChecks(turn, text),
     };
+  }
+
+  /**
+   * Whether the thread waits on an interrupt: a thread this conversation ran last knows from that
+   * run's output (`__interrupt__`), so only a thread it has not run yet costs a state read, and a
+   * thread it has just made waits on nothing.
+   */
+  async #waiting(thread: string, made: boolean): Promise<boolean> {
+    if (made) return false;
+    const known = this.#interrupted.get(thread);
+    if (known !== undefined) return known;
+    return (await this.#client.threadState(thread)).tasks.some((task) => task.interrupts.length > 0);
+  }
+
+  /** The turn's input as a user message, which must be text: a JSON value only answers a pending interrupt. */
+  #message(turn: ScenarioTurn, thread: string): string {
+    if (typeof turn.input === "string") return turn.input;
+    throw new FlowcheckError(
+      "scenario_failed",
+      `the input ${show(turn.input)} is ${kindOf(turn.input)}, but thread ${thread} of graph ${this.#graphId} waits on no interrupt, ` +
+        "so the turn is a user message, which must be text; nothing was sent. A JSON value resumes a pending interrupt: " +
+        "expect the turn before to stop at one, or write this input as a string.",
+    );
   }
 
   /** What the run's output claims of the thread: values read by the graph's pointers, else whether it waits on an interrupt. */
