@@ -30,10 +30,13 @@ export class LanggraphConversation implements TargetConversation {
   }
 
   async send(turn: ScenarioTurn, session: string | undefined): Promise<ConversationTurn> {
+    // A new thread waits on nothing; the input is checked before one is made.
+    const waiting = session !== undefined && (await this.#waiting(session));
+    const input: LanggraphTurn = waiting ? { resume: turn.input } : { message: this.#message(turn, session) };
     const thread = session ?? (await this.#client.createThread());
-    const waiting = await this.#waiting(thread, session === undefined);
-    const input: LanggraphTurn = waiting ? { resume: turn.input } : { message: this.#message(turn, thread) };
     const body = JSON.stringify(runWaitBody(this.#graphId, input));
+    // A run that fails leaves the thread where the server says: read again, should another turn come.
+    this.#interrupted.delete(thread);
     const started = performance.now();
     const output = await this.#client.runWait(thread, this.#graphId, input);
     const millis = performance.now() - started;
@@ -65,23 +68,22 @@ export class LanggraphConversation implements TargetConversation {
   }
 
   /**
-   * Whether the thread waits on an interrupt: a thread this conversation ran last knows from that
-   * run's output (`__interrupt__`), so only a thread it has not run yet costs a state read, and a
-   * thread it has just made waits on nothing.
+   * Whether the thread waits on an interrupt: for a thread this conversation has run, that run's
+   * output said (`__interrupt__`), so only a thread it has not run yet costs a state read.
    */
-  async #waiting(thread: string, made: boolean): Promise<boolean> {
-    if (made) return false;
+  async #waiting(thread: string): Promise<boolean> {
     const known = this.#interrupted.get(thread);
     if (known !== undefined) return known;
     return (await this.#client.threadState(thread)).tasks.some((task) => task.interrupts.length > 0);
   }
 
   /** The turn's input as a user message, which must be text: a JSON value only answers a pending interrupt. */
-  #message(turn: ScenarioTurn, thread: string): string {
+  #message(turn: ScenarioTurn, thread: string | undefined): string {
     if (typeof turn.input === "string") return turn.input;
+    const which = thread === undefined ? "the new thread" : `thread ${thread}`;
     throw new FlowcheckError(
       "scenario_failed",
-      `the input ${show(turn.input)} is ${kindOf(turn.input)}, but thread ${thread} of graph ${this.#graphId} waits on no interrupt, ` +
+      `the input ${show(turn.input)} is ${kindOf(turn.input)}, but ${which} of graph ${this.#graphId} waits on no interrupt, ` +
         "so the turn is a user message, which must be text; nothing was sent. A JSON value resumes a pending interrupt: " +
         "expect the turn before to stop at one, or write this input as a string.",
     );
