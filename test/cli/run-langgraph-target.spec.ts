@@ -143,6 +143,26 @@ describe("run-specs against a LangGraph target", () => {
       );
       assert.equal(transcript.code, 0, transcript.stderr);
       assert.match(transcript.stdout, /^ {3}user {7}\{"confirm":true\}$/m);
+      // results:merge reads the value back as it is.
+      const merged = join("test", ".tmp", "merged-run-results.json");
+      const merge = await runCommand(
+        process.execPath,
+        [
+          "--import",
+          TSX,
+          join(ROOT, "src", "cli", "results-merge.ts"),
+          join("test", ".tmp", "run-results.json"),
+          "--out",
+          merged,
+        ],
+        {},
+        undefined,
+        dir.path,
+      );
+      assert.equal(merge.code, 0, merge.stdout + merge.stderr);
+      const remerged = JSON.parse(readFileSync(join(dir.path, merged), "utf8")) as RunResults;
+      const intake = remerged.conversations.find((conversation) => conversation.name === "intake");
+      assert.deepEqual(intake?.turns[4]?.input, { confirm: true });
       // A restart is not the tester's to make on a LangGraph server: skipped, naming the target.
       const restart = byName.get("intake")!.turns[2]!.checks.find((check) => check.name === "restartBefore");
       assert.equal(restart?.outcome, "skipped");
