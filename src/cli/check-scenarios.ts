@@ -58,7 +58,7 @@ async function targetOutline(file: string): Promise<{ outline?: FlowOutline; not
     if (!isFlowcheckError(error, "target_unreachable")) throw error;
     const servedBy = `${flowName} of target ${chosen.name} (${chosen.entry.baseUrl})`;
     return {
-      outline: { name: flowName, stepNames: undefined, servedBy },
+      outline: { name: flowName, stepNames: undefined, servedBy, kind: chosen.entry.kind },
       note: `; target ${chosen.name}, not reachable, so its step names were not checked: ${error.message}`,
     };
   }

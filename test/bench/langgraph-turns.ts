@@ -66,7 +66,7 @@ export async function measureLanggraphTurns(dir: string): Promise<LanggraphTurns
     }));
     writeFileSync(file, JSON.stringify({ flowName: "chat", target: "bench", turns }));
     const loaded = loadScenario(file, [], {
-      outline: { name: "chat", stepNames: CHAT_STEPS, servedBy: `graph chat at ${server.baseUrl}` },
+      outline: { name: "chat", stepNames: CHAT_STEPS, servedBy: `graph chat at ${server.baseUrl}`, kind: "langgraph" },
     });
     const targets: TargetConfig = {
       path: join(dir, "flowcheck.config.json"),

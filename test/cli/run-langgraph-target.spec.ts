@@ -60,7 +60,7 @@ describe("run-specs against a LangGraph target", () => {
         dir.path,
       );
       assert.equal(check.code, 1, check.stdout + check.stderr);
-      assert.match(check.stdout, /^5 valid, 1 invalid$/m);
+      assert.match(check.stdout, /^6 valid, 1 invalid$/m);
       assert.match(
         check.stdout,
         /^ok {4}conversations\/passing\/intake\.scenario\.json \(intake, \d+ turns; target graphs\)$/m,
@@ -122,6 +122,47 @@ describe("run-specs against a LangGraph target", () => {
       const refusal = byName.get("intake")!.turns[1]!;
       assert.equal(refusal.stored?.step, "name_step");
       assert.equal(refusal.checks.find((check) => check.name === "turns")?.outcome, "skipped");
+      // The last turn resumed the interrupt with an object, kept as it is in the results and sent as it is.
+      const confirms = byName.get("intake")!.turns[4]!;
+      assert.deepEqual(confirms.input, { confirm: true });
+      assert.deepEqual((confirms.request?.body as { command?: unknown }).command, { resume: { confirm: true } });
+      const report = readFileSync(join(dir.path, "test", ".tmp", "report.html"), "utf8");
+      assert.match(report, /<div class="bubble user"><pre class="text">\{&quot;confirm&quot;:true\}<\/pre><\/div>/);
+      const transcript = await runCommand(
+        process.execPath,
+        [
+          "--import",
+          TSX,
+          join(ROOT, "src", "cli", "transcript.ts"),
+          join("test", ".tmp", "run-results.json"),
+          "intake",
+        ],
+        {},
+        undefined,
+        dir.path,
+      );
+      assert.equal(transcript.code, 0, transcript.stderr);
+      assert.match(transcript.stdout, /^ {3}user {7}\{"confirm":true\}$/m);
+      // results:merge reads the value back as it is.
+      const merged = join("test", ".tmp", "merged-run-results.json");
+      const merge = await runCommand(
+        process.execPath,
+        [
+          "--import",
+          TSX,
+          join(ROOT, "src", "cli", "results-merge.ts"),
+          join("test", ".tmp", "run-results.json"),
+          "--out",
+          merged,
+        ],
+        {},
+        undefined,
+        dir.path,
+      );
+      assert.equal(merge.code, 0, merge.stdout + merge.stderr);
+      const remerged = JSON.parse(readFileSync(join(dir.path, merged), "utf8")) as RunResults;
+      const intake = remerged.conversations.find((conversation) => conversation.name === "intake");
+      assert.deepEqual(intake?.turns[4]?.input, { confirm: true });
       // A restart is not the tester's to make on a LangGraph server: skipped, naming the target.
       const restart = byName.get("intake")!.turns[2]!.checks.find((check) => check.name === "restartBefore");
       assert.equal(restart?.outcome, "skipped");
@@ -150,7 +191,7 @@ describe("run-specs against a LangGraph target", () => {
   );
 
   test(
-    "a wrong step, a wrong state value and a refusal the graph does not make each fail at their turn, with the file's line; a misspelt node is refused before any turn",
+    "a wrong step, a wrong state value, a refusal the graph does not make and a value sent as a message each fail at their turn, with the file's line; a misspelt node is refused before any turn",
     live,
     async () => {
       const run = await runSpecs("conversations/failing");
@@ -167,6 +208,11 @@ describe("run-specs against a LangGraph target", () => {
           "failing/unmade-refusal.scenario.json",
           "refuses a full name",
           /expected active step name_step, stored age_step .*the response lacks "first and last name"/,
+        ],
+        [
+          "failing/value-as-message.scenario.json",
+          "sends a value as a message",
+          /the input \{"name":"Ada Lovelace"\} is an object, but thread \S+ of graph chat waits on no interrupt, so the turn is a user message, which must be text; nothing was sent\./,
         ],
       ] as const;
       const results = resultsOf();

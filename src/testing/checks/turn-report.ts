@@ -1,5 +1,6 @@
 import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
 import type { Check } from "./check.ts";
+import type { TurnInput } from "../scenario/turn-input.ts";
 
 export type Outcome = "passed" | "failed" | "skipped";
 
@@ -13,7 +14,8 @@ export interface TurnReport {
   /** 1-based, as the tests are numbered. */
   number: number;
   label: string;
-  input: string;
+  /** The turn's input as the scenario gives it: a message, or a JSON value that resumed an interrupt. */
+  input: TurnInput;
   /** The answer's text (its `response`, or an error's message), when there was an answer. */
   answer?: string;
   /** The contracts' outcome; a judge's verdict is in `checks` and does not fail the turn. */

@@ -6,6 +6,7 @@ import type { JudgeClient, JudgeCompletion } from "./judge-client.ts";
 import { judgePrompt } from "./judge-prompt.ts";
 import { parseVerdict } from "./judge-verdict.ts";
 import type { Verdict } from "../checks/check.ts";
+import { inputText } from "../scenario/turn-input.ts";
 
 /** What the judge did in a run, for the run's summary. */
 export interface JudgeStats {
@@ -67,8 +68,8 @@ function turnPrompt({ scenario, turn, answer, history }: Parameters<Judge>[0]): 
   return judgePrompt({
     conversation: history
       .filter((report) => report.answer !== undefined)
-      .map((report) => ({ user: report.input, assistant: report.answer! })),
-    input: turn.input,
+      .map((report) => ({ user: inputText(report.input), assistant: report.answer! })),
+    input: inputText(turn.input),
     answer: answer.text,
     expectation: turn.expectedResponse ?? "",
     ...(scenario.judgeInstructions ? { instructions: scenario.judgeInstructions } : {}),

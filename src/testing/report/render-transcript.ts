@@ -3,6 +3,7 @@ import type { StreamEvent } from "../answer/parse-event-stream.ts";
 import type { Outcome, TurnReport } from "../checks/turn-report.ts";
 import type { ConversationResult } from "./run-results.ts";
 import type { Transcript } from "./transcript.ts";
+import { inputText } from "../scenario/turn-input.ts";
 
 function answerText(body: unknown): string {
   if (Array.isArray(body)) {
@@ -55,12 +56,12 @@ function renderTurn(turn: RenderedTurn): string[] {
   if (turn.outcome === "skipped")
     return [
       `── ${turn.number}. ${turn.label} ${mark} skipped: ${turn.skipReason ?? ""}`,
-      `   user       ${turn.input}`,
+      `   user       ${inputText(turn.input)}`,
     ];
   const timing = turn.millis ? ` · ${turn.millis.http.toFixed(1)} ms` : "";
   const lines = [
     `── ${turn.number}. ${turn.label} ${mark}  ${turn.response?.status ?? "no answer"}${timing}`,
-    `   user       ${turn.input}`,
+    `   user       ${inputText(turn.input)}`,
   ];
   if (turn.idempotencyKey) lines.push(`   key        ${turn.idempotencyKey}`);
   if (turn.response) lines.push(`   assistant  ${answerText(turn.response.body).replace(/\n/g, "\n              ")}`);

@@ -1,6 +1,7 @@
 import type { ChatClient, ChatExchange } from "../client/chat-client.ts";
 import type { ScenarioTurn } from "../scenario/scenario.ts";
 import type { ScenarioTarget } from "../target/scenario-target.ts";
+import { messageOf, textOnlyReason } from "../scenario/turn-input.ts";
 
 /**
  * Sends the turn's message under its `key` (its Idempotency-Key). With failModelCall the chosen
@@ -14,13 +15,14 @@ export async function sendTurn(
   turn: ScenarioTurn,
   key: string,
 ): Promise<{ exchange: ChatExchange; modelCalls?: number }> {
+  const message = messageOf(turn.input, textOnlyReason("flowcheck", flowName));
   const faults = turn.failModelCall === undefined ? undefined : target.faults!;
   faults?.arm(turn.failModelCall!);
   try {
     const exchange = await client.send({
       flow: flowName,
       ...(session ? { session } : {}),
-      message: turn.input,
+      message,
       ...(turn.accept ? { accept: turn.accept } : {}),
       idempotencyKey: key,
     });

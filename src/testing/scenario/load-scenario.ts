@@ -34,7 +34,8 @@ function linesOf(text: string, scenario: Scenario): NonNullable<LoadedScenario["
  * Reads and checks a scenario file before any turn runs. Every problem is reported at once in a
  * `scenario_invalid` error naming the file, each with its JSON path, the turn's label, the value
  * found and what is allowed. A flow served by a target of another kind is checked against its
- * `outline` (the steps that target lists) rather than a flow definition.
+ * `outline` (the steps that target lists, and its kind: only a LangGraph target takes a turn input
+ * that is not text) rather than a flow definition.
  */
 export function loadScenario(
   file: string,

@@ -7,6 +7,7 @@ import type { Scenario, ScenarioTurn } from "./scenario.ts";
 import { scenarioEnvProblems } from "./scenario-env.ts";
 import { show } from "./show.ts";
 import { stepReferences } from "./step-references.ts";
+import { notText, textOnlyReason } from "./turn-input.ts";
 
 /**
  * The flow a scenario names as the loader checks it: a flow of our engine, or the outline a target
@@ -17,6 +18,8 @@ export interface FlowOutline {
   stepNames: readonly string[] | undefined;
   /** Where the outline comes from, for messages, e.g. `graph intake at http://127.0.0.1:2024`. */
   servedBy: string;
+  /** The kind of target that serves it: only a LangGraph target takes a turn input that is not text. */
+  kind: "flowcheck" | "langgraph" | "http";
 }
 
 const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
@@ -43,6 +46,18 @@ function stateShapeProblems(turn: ScenarioTurn, index: number): string[] {
           `${turnPath(turn, index, `expectState.${step}`)}: ${show(value)} is not an object; a flowcheck flow keeps each step's state as an object, matched partially.`,
         ],
   );
+}
+
+/** A turn input that is not text, where the flow's target takes only text: any but a LangGraph target. */
+function inputProblems(turn: ScenarioTurn, index: number, flow: FlowDefinition | FlowOutline): string[] {
+  if (turn.input === undefined || typeof turn.input === "string") return [];
+  const why =
+    "servedBy" in flow
+      ? flow.kind === "langgraph"
+        ? undefined
+        : textOnlyReason(flow.kind, flow.servedBy)
+      : textOnlyReason("flowcheck", flow.name);
+  return why === undefined ? [] : [`${turnPath(turn, index, "input")}: ${notText(turn.input, why)}`];
 }
 
 /** `turns[2].clockAt (turn "later")`: where in the file, with the turn's label when it has one. */
@@ -106,7 +121,8 @@ function keyProblems(turn: ScenarioTurn, index: number): string[] {
 }
 
 /**
- * What the schema cannot say: unique labels, a registered flow, existing steps, regexes that compile.
+ * What the schema cannot say: unique labels, a registered flow, existing steps, regexes that compile,
+ * an input that is not text only where a LangGraph target resumes an interrupt with it.
  * It reads what the schema let through: `touchedTurns` had a schema problem, so a key missing from
  * them is likely the mistake's own and is not reported again.
  */
@@ -150,6 +166,7 @@ export function meaningProblems(
     else if (turn.label !== undefined) labels.set(turn.label, index);
     problems.push(...statusProblems(turn, index, touchedTurns.has(index)));
     if (engineFlow) problems.push(...stateShapeProblems(turn, index));
+    if (flow) problems.push(...inputProblems(turn, index, flow));
     checkSteps(index);
     problems.push(...keyProblems(turn, index));
   });

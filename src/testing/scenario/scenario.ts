@@ -1,3 +1,5 @@
+import type { TurnInput } from "./turn-input.ts";
+
 /** A scenario file, as `scenarios/scenario.schema.json` describes it. */
 export interface Scenario {
   $schema?: string;
@@ -26,7 +28,8 @@ export interface ScenarioCase {
 
 export interface ScenarioTurn {
   label: string;
-  input: string;
+  /** The user's message; for a LangGraph target, any JSON value, which resumes the pending interrupt. */
+  input: TurnInput;
   expectedResponse?: string;
   minScore?: number;
   expectedActiveStep?: string;

@@ -15,12 +15,21 @@ function where(data: unknown, path: string, pointer: string): string {
   return typeof label === "string" ? `${path} (turn "${label}")` : path;
 }
 
-// The schema's one oneOf: a turn's responseMatches.
+// What each oneOf of the schema allows, by the key it is on: ajv's own errors name only its branches.
+const ONE_OF_EXPECTED: Record<string, string> = {
+  input:
+    "a non-empty message, or (for a LangGraph target) a JSON value other than a string to resume an interrupt with",
+  responseMatches: "a pattern string or a list of pattern strings",
+};
+
 function describeError(error: ErrorObject, data: unknown): string {
   const at = (path: string, pointer: string) => where(data, path, pointer);
   if (error.keyword !== "oneOf") return describeSchemaError(error, at);
   const value = error.data;
-  return `${at(jsonPath(error.instancePath), error.instancePath)}: ${show(value)} is ${kindOf(value)}; expected a pattern string or a list of pattern strings.`;
+  const expected =
+    ONE_OF_EXPECTED[pointerParts(error.instancePath).at(-1) ?? ""] ?? "one of the forms the schema allows";
+  const found = value === "" ? "an empty string" : kindOf(value);
+  return `${at(jsonPath(error.instancePath), error.instancePath)}: ${show(value)} is ${found}; expected ${expected}.`;
 }
 
 /**

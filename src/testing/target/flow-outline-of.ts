@@ -15,8 +15,14 @@ export async function flowOutlineOf(name: string, entry: TargetEntry, flowName: 
       name: flowName,
       stepNames: await langgraphStepNames(client, entry, flowName),
       servedBy: `graph ${flowName} of target ${name} (${entry.baseUrl})`,
+      kind: entry.kind,
     };
   }
   const steps = entry.kind === "http" ? entry.flows?.[flowName]?.steps : undefined;
-  return { name: flowName, stepNames: steps, servedBy: `${flowName} of target ${name} (${entry.baseUrl})` };
+  return {
+    name: flowName,
+    stepNames: steps,
+    servedBy: `${flowName} of target ${name} (${entry.baseUrl})`,
+    kind: entry.kind,
+  };
 }

@@ -76,7 +76,7 @@ describe("HotelFlow: HOTEL_FLOW_CURRENT_DATE sets the day relative dates resolve
     const scenario = JSON.parse(readFileSync("scenarios/hotel-flow.scenario.json", "utf8")) as Scenario;
     assert.equal(scenario.env?.["HOTEL_FLOW_CURRENT_DATE"], SCENARIO_PIN);
     const turn = scenario.turns.find((candidate) => candidate.input === "the second week of August");
-    assert.ok(turn, "the scenario has no turn giving the second week of August");
+    assert.ok(turn && typeof turn.input === "string", "the scenario has no turn giving the second week of August");
     const resolved = resolveStay(turn.input, moment.utc(SCENARIO_PIN));
     assert.ok(resolved.ok);
     for (const asserted of [turn.expectState?.["DatesStep"], scenario.finalState?.["DatesStep"]]) {

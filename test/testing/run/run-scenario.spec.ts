@@ -141,6 +141,30 @@ test("after a failed turn runScenario skips the rest with the reason, and the fi
   );
 });
 
+test("a JSON input that reaches a flowcheck server without the loader fails its turn unsent, saying the flow takes text", async () => {
+  const loaded = fakeScenario([
+    { label: "first", input: "hello", expectedActiveStep: "AskStep" },
+    { label: "confirms", input: { confirm: true }, expectedActiveStep: "NextStep" },
+  ]);
+  const { turns, fake } = await playAgainstFake(loaded);
+  assert.deepEqual(
+    turns.map((turn) => [turn.label, turn.outcome]),
+    [
+      ["first", "passed"],
+      ["confirms", "failed"],
+    ],
+  );
+  assert.equal(
+    turns[1]!.failure,
+    `turn 2 'confirms': The turn's input {"confirm":true} is an object, but FakeFlow is a flowcheck flow, which takes a text message; only a LangGraph target resumes an interrupt with a JSON value. Write the input as a string.`,
+  );
+  assert.deepEqual(turns[1]!.input, { confirm: true });
+  assert.deepEqual(
+    fake.requests.map((request) => request.message),
+    ["hello"],
+  );
+});
+
 test("without a judge an expectedResponse is a skipped judge check saying why, and the turn still passes", async () => {
   const loaded = fakeScenario([
     { label: "first", input: "hello", expectedActiveStep: "AskStep", expectedResponse: "The assistant echoes hello." },

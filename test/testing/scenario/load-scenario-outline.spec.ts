@@ -14,6 +14,7 @@ const intake: FlowOutline = {
   name: "intake",
   stepNames: ["name_step", "age_step"],
   servedBy: "graph intake of target graphs (http://127.0.0.1:2024)",
+  kind: "langgraph",
 };
 
 let dir: { path: string; remove: () => void };

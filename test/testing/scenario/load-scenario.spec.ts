@@ -115,11 +115,10 @@ test("values of the wrong type are all refused at once, each with the value foun
   const file = write("types", {
     flowName: "BasicFlow",
     env: { BASIC_FLOW_CURRENT_DATE: 20270715 },
-    turns: [turn("one", { input: 3, completed: "yes", responseMustInclude: "John", expectedStatus: 200.5 })],
+    turns: [turn("one", { completed: "yes", responseMustInclude: "John", expectedStatus: 200.5 })],
   });
   assert.deepEqual(problemsOf(file), [
     "env.BASIC_FLOW_CURRENT_DATE: 20270715 is a number; expected string.",
-    'turns[0].input (turn "one"): 3 is a number; expected string.',
     'turns[0].completed (turn "one"): "yes" is a string; expected boolean.',
     'turns[0].responseMustInclude (turn "one"): "John" is a string; expected array.',
     'turns[0].expectedStatus (turn "one"): 200.5 is a number; expected integer.',

@@ -4,6 +4,7 @@ import { changeHtml } from "./change-html.ts";
 import { checksHtml, MARKS } from "./checks-html.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { foldedText } from "./folded-text.ts";
+import { inputText } from "../../scenario/turn-input.ts";
 
 /** The session id a turn was sent with, read from its request's headers. */
 export function sessionIdOf(turn: TurnResult): string | undefined {
@@ -28,7 +29,7 @@ export function turnHtml(turn: TurnResult): string {
   const where = turn.location ? `<p class="where">${escapeHtml(turn.location)}</p>` : "";
   return (
     `<section class="turn ${turn.outcome}"><h4><span class="mark">${MARKS[turn.outcome]}</span> ${turn.number}. ${escapeHtml(turn.label)}</h4>${where}${why}` +
-    `<div class="bubble user">${foldedText(turn.input)}</div>${answerHtml(turn)}${metaHtml(turn)}` +
+    `<div class="bubble user">${foldedText(inputText(turn.input))}</div>${answerHtml(turn)}${metaHtml(turn)}` +
     `${checksHtml(turn.checks)}${changeHtml(turn.changed)}</section>`
   );
 }

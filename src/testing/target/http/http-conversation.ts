@@ -7,6 +7,7 @@ import type { ConversationTurn, TargetConversation } from "../scenario-target.ts
 import type { HttpTargetEntry } from "./http-target-entry.ts";
 import { sendHttpTurn, type HttpTurnAnswer } from "./http-turn.ts";
 import type { ConversationMessage } from "./render-template.ts";
+import { messageOf, textOnlyReason } from "../../scenario/turn-input.ts";
 
 /**
  * A conversation with a team's own chat API as its http target entry describes it: each turn one
@@ -28,11 +29,12 @@ export class HttpConversation implements TargetConversation {
   }
 
   async send(turn: ScenarioTurn, session: string | undefined): Promise<ConversationTurn> {
+    const input = messageOf(turn.input, textOnlyReason("http", this.#where));
     const sent = session ?? (this.#assigned ? undefined : randomUUID());
     const started = performance.now();
     const answered = await sendHttpTurn(
       this.#entry,
-      { input: turn.input, session: sent, messages: [...this.#messages] },
+      { input, session: sent, messages: [...this.#messages] },
       {
         where: this.#where,
         ...(isSuccessStatus(turn.expectedStatus ?? 200) ? {} : { expectedStatus: turn.expectedStatus! }),
@@ -41,7 +43,7 @@ export class HttpConversation implements TargetConversation {
     const millis = performance.now() - started;
     // An error answer applied nothing: the conversation a stateless endpoint is sent goes on without it.
     if (isSuccessStatus(answered.status))
-      this.#messages.push({ role: "user", content: turn.input }, { role: "assistant", content: answered.text });
+      this.#messages.push({ role: "user", content: input }, { role: "assistant", content: answered.text });
     const url = new URL(answered.request.url);
     return {
       exchange: {

@@ -1,5 +1,6 @@
 import { FlowcheckError } from "../../../errors.ts";
 import { closestName } from "../../scenario/closest-name.ts";
+import { inputText, type TurnInput } from "../../scenario/turn-input.ts";
 
 /** One message of a conversation, in OpenAI's `messages` shape. */
 export interface ConversationMessage {
@@ -9,8 +10,11 @@ export interface ConversationMessage {
 
 /** What a template's placeholders are filled with, for one turn. */
 export interface TemplateValues {
-  /** The turn's input: a message, or a resume value of any JSON type. */
-  input: unknown;
+  /**
+   * The turn's input: a message (the loader lets only text through to an http target), or any JSON
+   * value; undefined outside a turn (a state path), where `{{input}}` is "".
+   */
+  input: TurnInput | undefined;
   /** The session the server assigned (or the caller made); undefined before there is one. */
   session: string | undefined;
   /** The conversation before this turn; `{{messages}}` adds this turn's input to it. */
@@ -31,14 +35,10 @@ function unknownPlaceholder(name: string, where: string): FlowcheckError {
   );
 }
 
-function textOf(input: unknown): string {
-  return typeof input === "string" ? input : (JSON.stringify(input) ?? "");
-}
-
 function conversationOf(values: TemplateValues): ConversationMessage[] {
   return [
     ...values.messages.map(({ role, content }) => ({ role, content })),
-    { role: "user", content: textOf(values.input) },
+    { role: "user", content: inputText(values.input ?? "") },
   ];
 }
 
@@ -48,7 +48,7 @@ function renderString(text: string, values: TemplateValues, where: string): unkn
   if (whole === "session") return values.session ?? null;
   if (whole === "messages") return conversationOf(values);
   return text.replace(PLACEHOLDER, (_, name: string) => {
-    if (name === "input") return textOf(values.input);
+    if (name === "input") return inputText(values.input ?? "");
     if (name === "session") return values.session ?? "";
     if (name === "messages") {
       throw new FlowcheckError(
@@ -92,7 +92,7 @@ export function renderTemplate(template: unknown, values: TemplateValues, where:
  */
 export function renderPath(template: string, values: TemplateValues, where: string): string {
   return template.replace(PLACEHOLDER, (_, name: string) => {
-    if (name === "input") return encodeURIComponent(textOf(values.input));
+    if (name === "input") return encodeURIComponent(inputText(values.input ?? ""));
     if (name === "session") return encodeURIComponent(values.session ?? "");
     if (name === "messages") {
       throw new FlowcheckError(

@@ -1,6 +1,9 @@
+import { FlowcheckError } from "../../../errors.ts";
 import { compared, check, type Check } from "../../checks/check.ts";
 import type { Answer } from "../../answer/read-answer.ts";
+import { kindOf } from "../../scenario/describe-schema-error.ts";
 import type { ScenarioTurn } from "../../scenario/scenario.ts";
+import { show } from "../../scenario/show.ts";
 import { readPointer } from "../json-pointer.ts";
 import type { ConversationTurn, TargetConversation } from "../scenario-target.ts";
 import { runWaitBody, type LanggraphClient, type LanggraphTurn } from "./langgraph-client.ts";
@@ -17,6 +20,8 @@ export class LanggraphConversation implements TargetConversation {
   readonly #client: LanggraphClient;
   readonly #graphId: string;
   readonly #pointers: LanggraphGraphEntry | undefined;
+  /** Per thread, whether the last run this conversation played on it stopped at an interrupt. */
+  readonly #interrupted = new Map<string, boolean>();
 
   constructor(client: LanggraphClient, graphId: string, pointers: LanggraphGraphEntry | undefined) {
     this.#client = client;
@@ -25,14 +30,17 @@ export class LanggraphConversation implements TargetConversation {
   }
 
   async send(turn: ScenarioTurn, session: string | undefined): Promise<ConversationTurn> {
+    // A new thread waits on nothing; the input is checked before one is made.
+    const waiting = session !== undefined && (await this.#waiting(session));
+    const input: LanggraphTurn = waiting ? { resume: turn.input } : { message: this.#message(turn, session) };
     const thread = session ?? (await this.#client.createThread());
-    const waiting =
-      session !== undefined && (await this.#client.threadState(thread)).tasks.some((t) => t.interrupts.length);
-    const input: LanggraphTurn = waiting ? { resume: turn.input } : { message: turn.input };
     const body = JSON.stringify(runWaitBody(this.#graphId, input));
+    // A run that fails leaves the thread where the server says: read again, should another turn come.
+    this.#interrupted.delete(thread);
     const started = performance.now();
     const output = await this.#client.runWait(thread, this.#graphId, input);
     const millis = performance.now() - started;
+    this.#interrupted.set(thread, Array.isArray(output["__interrupt__"]));
     const text = textOf(output);
     const answer: Answer = {
       mediaType: "application/json",
@@ -57,6 +65,28 @@ export class LanggraphConversation implements TargetConversation {
       session: thread,
       checks: transportChecks(turn, text),
     };
+  }
+
+  /**
+   * Whether the thread waits on an interrupt: for a thread this conversation has run, that run's
+   * output said (`__interrupt__`), so only a thread it has not run yet costs a state read.
+   */
+  async #waiting(thread: string): Promise<boolean> {
+    const known = this.#interrupted.get(thread);
+    if (known !== undefined) return known;
+    return (await this.#client.threadState(thread)).tasks.some((task) => task.interrupts.length > 0);
+  }
+
+  /** The turn's input as a user message, which must be text: a JSON value only answers a pending interrupt. */
+  #message(turn: ScenarioTurn, thread: string | undefined): string {
+    if (typeof turn.input === "string") return turn.input;
+    const which = thread === undefined ? "the new thread" : `thread ${thread}`;
+    throw new FlowcheckError(
+      "scenario_failed",
+      `the input ${show(turn.input)} is ${kindOf(turn.input)}, but ${which} of graph ${this.#graphId} waits on no interrupt, ` +
+        "so the turn is a user message, which must be text; nothing was sent. A JSON value resumes a pending interrupt: " +
+        "expect the turn before to stop at one, or write this input as a string.",
+    );
   }
 
   /** What the run's output claims of the thread: values read by the graph's pointers, else whether it waits on an interrupt. */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
+import type { TurnInput } from "../../../../src/testing/scenario/turn-input.ts";
 import type { HttpTargetEntry } from "../../../../src/testing/target/http/http-target-entry.ts";
 import { sendHttpTurn, type HttpTurnAnswer } from "../../../../src/testing/target/http/http-turn.ts";
 import type { ConversationMessage } from "../../../../src/testing/target/http/render-template.ts";
@@ -18,7 +19,7 @@ const EXPECTED = [
 ];
 
 /** Plays `inputs` one after another as a caller does: each turn under the session the last answer named, with the history. */
-async function converse(entry: HttpTargetEntry, inputs: unknown[], session?: string): Promise<HttpTurnAnswer[]> {
+async function converse(entry: HttpTargetEntry, inputs: TurnInput[], session?: string): Promise<HttpTurnAnswer[]> {
   const answers: HttpTurnAnswer[] = [];
   const messages: ConversationMessage[] = [];
   for (const input of inputs) {
