@@ -10,7 +10,7 @@ import type { TargetEntry } from "./target-config.ts";
  */
 export async function flowOutlineOf(name: string, entry: TargetEntry, flowName: string): Promise<FlowOutline> {
   if (entry.kind === "langgraph") {
-    const client = new LanggraphClient(entry);
+    const client = new LanggraphClient(entry, name);
     return {
       name: flowName,
       stepNames: await langgraphStepNames(client, entry, flowName),

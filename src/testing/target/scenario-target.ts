@@ -152,7 +152,8 @@ async function namedTarget(
   label: string,
 ): Promise<ScenarioTarget> {
   const elsewhere = `target ${name} (${entry.kind})`;
-  if (entry.kind === "langgraph") return { ...langgraphTarget(entry, loaded.scenario.flowName, own, label), elsewhere };
+  if (entry.kind === "langgraph")
+    return { ...langgraphTarget(entry, name, loaded.scenario.flowName, own, label), elsewhere };
   if (entry.kind === "http") return { ...httpTarget(entry, name, loaded.scenario.flowName, own, label), elsewhere };
   // The entry's headers and SQLite file over the run's own, as FLOW_HEADERS and SQLITE_PATH would give them.
   const config: Config = {
