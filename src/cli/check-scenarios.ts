@@ -33,7 +33,6 @@ try {
   console.log(`fail  ${(error as Error).message}`);
   process.exit(1);
 }
-const outlines = new Map<string, Promise<FlowOutline>>();
 
 /**
  * The outline of `file`'s flow when a target serves it rather than a registered flow, and what to
@@ -50,10 +49,8 @@ async function targetOutline(file: string): Promise<{ outline?: FlowOutline; not
     file,
   );
   if (!chosen) return { note: "" };
-  const key = `${chosen.name}\u0000${flowName}`;
-  if (!outlines.has(key)) outlines.set(key, flowOutlineOf(chosen.name, chosen.entry, flowName));
   try {
-    return { outline: await outlines.get(key)!, note: `; target ${chosen.name}` };
+    return { outline: await flowOutlineOf(chosen.name, chosen.entry, flowName), note: `; target ${chosen.name}` };
   } catch (error) {
     if (!isFlowcheckError(error, "target_unreachable")) throw error;
     const servedBy = `${flowName} of target ${chosen.name} (${chosen.entry.baseUrl})`;

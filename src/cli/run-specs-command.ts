@@ -2,6 +2,9 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { run } from "node:test";
 import { loadConfig } from "../config.ts";
+import { isFlowcheckError } from "../errors.ts";
+import { chooseTarget } from "../testing/target/choose-target.ts";
+import { loadTargetConfig } from "../testing/target/target-config.ts";
 import { runArbiter } from "../testing/limits/run-limits.ts";
 import { limitsSummaryLines } from "../testing/limits/limits-summary.ts";
 import { renderJunit } from "../testing/report/render-junit.ts";
@@ -130,7 +133,15 @@ export async function runSpecsCommand(args: readonly string[]): Promise<number> 
   }
   request = { ...request, paths: request.paths.filter((path) => !missing.includes(path)) };
   // FLOW_TARGET decides which scenarios without a spec can still be played; the one setting read here.
-  const plan = planOf(request, flowTargetOf());
+  let flowTarget: string | undefined;
+  try {
+    flowTarget = checkedFlowTarget();
+  } catch (error) {
+    if (!isFlowcheckError(error)) throw error;
+    console.error(`run-specs: stopped before playing anything: ${error.code}: ${error.message}`);
+    return 2;
+  }
+  const plan = planOf(request, flowTarget);
   const shard = request.shard ? { shard: `${request.shard.index}/${request.shard.total}` } : {};
   if ("nothing" in plan) {
     (plan.code ? console.error : console.log)(plan.nothing);
@@ -164,11 +175,14 @@ export async function runSpecsCommand(args: readonly string[]): Promise<number> 
   return passed && !checklistFailed ? 0 : 1;
 }
 
-/** FLOW_TARGET, when the environment reads: one that does not is every suite's to report, with every problem. */
-function flowTargetOf(): string | undefined {
-  try {
-    return loadConfig().flowTarget;
-  } catch {
-    return undefined;
-  }
+/**
+ * FLOW_TARGET, once the environment, flowcheck.config.json (if the project has one) and the target
+ * FLOW_TARGET names are proved valid. Any of them invalid would fail every suite with the same
+ * error, so the run stops on it once instead (`config_invalid`, `target_config_invalid`).
+ */
+function checkedFlowTarget(): string | undefined {
+  const config = loadConfig();
+  const targets = loadTargetConfig(process.cwd(), config.env);
+  if (config.flowTarget !== undefined) chooseTarget(targets, undefined, config.flowTarget, "every scenario file");
+  return config.flowTarget;
 }

@@ -79,6 +79,11 @@ test("scenarios with no spec pass against an http target that keeps sessions (an
   // The session API's state endpoint was read after every turn; the stateless one's answers alone were held to the turns.
   const stored = byName.get("contact")!.turns.map((turn) => turn.stored?.step);
   assert.deepEqual(stored, ["NameStep", "EmailStep", "EmailStep"]);
+  // It keeps no count of turns: none is recorded, and the turns check is skipped saying why, never compared with 0.
+  for (const turn of byName.get("contact")!.turns) {
+    assert.equal(turn.stored && "turns" in turn.stored, false, JSON.stringify(turn.stored));
+    assert.match(turn.checks.find((c) => c.name === "turns")?.message ?? "", /reads no count of turns/);
+  }
   assert.equal(
     byName.get("contact")!.turns[1]!.checks.find((c) => c.name === "expectState.NameStep")?.outcome,
     "passed",

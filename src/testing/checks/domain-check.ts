@@ -1,6 +1,6 @@
 import type { FlowShape, UntypedFlow } from "../../engine/flow-types.ts";
-import type { SessionHead } from "../../engine/session-document.ts";
 import type { Scenario, ScenarioTurn } from "../scenario/scenario.ts";
+import type { SessionViewHead } from "../target/session-view.ts";
 import { failed, passed, type Check } from "./check.ts";
 import type { FlowDocument, FlowHead } from "./flow-document.ts";
 
@@ -20,7 +20,7 @@ export type TurnCheck<F extends FlowShape = UntypedFlow> = (
 /** The spec's check of every answered turn, as a check of the domain contract. */
 export async function eachTurnCheck(
   eachTurn: TurnCheck,
-  head: SessionHead,
+  head: SessionViewHead,
   turn: ScenarioTurn,
   scenario: Scenario,
 ): Promise<Check> {

@@ -1,4 +1,4 @@
-import type { SessionHead } from "../../engine/session-document.ts";
+import type { SessionViewHead } from "../target/session-view.ts";
 import { check, compared, skipped, type Check } from "./check.ts";
 import { matchPartial } from "./match-partial.ts";
 import type { Answer } from "../answer/read-answer.ts";
@@ -14,7 +14,7 @@ import { compilePattern } from "../scenario/compile-pattern.ts";
 export function expectationChecks(
   turn: ScenarioTurn,
   answer: Answer,
-  stored: SessionHead | undefined,
+  stored: SessionViewHead | undefined,
   storeUnavailable?: string,
   keyedBy: "step" | "state key" = "step",
 ): Check[] {
@@ -77,7 +77,7 @@ function textChecks(turn: ScenarioTurn, text: string): Check[] {
 /** expectState, key by key, on the stored session; skipped with `storeUnavailable` when the store cannot be read. */
 function stateChecks(
   turn: ScenarioTurn,
-  stored: SessionHead | undefined,
+  stored: SessionViewHead | undefined,
   storeUnavailable: string | undefined,
   keyedBy: "step" | "state key",
 ): Check[] {

@@ -1,4 +1,4 @@
-import type { SessionDocument } from "../../engine/session-document.ts";
+import type { SessionView } from "../target/session-view.ts";
 import { compared, type Check } from "./check.ts";
 import { matchPartial } from "./match-partial.ts";
 import type { Scenario } from "../scenario/scenario.ts";
@@ -46,7 +46,7 @@ function domainCheck(name: string, problems: string[], expected: unknown, actual
  * The domain contract at the end: each step's state, the whole execution log, the nested runs,
  * and the memory namespaces the scenario lists.
  */
-export function finalChecks(scenario: Scenario, stored: SessionDocument | undefined): Check[] {
+export function finalChecks(scenario: Scenario, stored: SessionView | undefined): Check[] {
   const checks: Check[] = [];
   const none = ["no session was stored"];
   for (const [step, expected] of Object.entries(scenario.finalState ?? {})) {

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { SessionHead } from "../../engine/session-document.ts";
+import type { SessionViewHead } from "../target/session-view.ts";
 import { check, compared, failed, skipped, type Check } from "./check.ts";
 import type { Answer } from "../answer/read-answer.ts";
 import type { ScenarioTurn } from "../scenario/scenario.ts";
@@ -9,15 +9,15 @@ import { isSuccessStatus } from "../scenario/is-success-status.ts";
  * The persisted contract: the session re-read from the store is on the expected flow, step and run
  * status, holds exactly one more turn than before, and agrees with what the answer claimed. After an
  * error answer, the stored session must be exactly as it was: the caller then passes the whole
- * session, conversation included, as it was before the turn and after it. Sessions that keep no
- * turn count, or do not say their flow, skip that check with `unknown`'s reason.
+ * session, conversation included, as it was before the turn and after it. Sessions read without a
+ * turn count (no `turns`), or that do not say their flow, skip that check with `unknown`'s reason.
  */
 export function persistedChecks(
   turn: ScenarioTurn,
   flowName: string,
   answer: Answer,
-  stored: SessionHead | undefined,
-  previous: SessionHead | undefined,
+  stored: SessionViewHead | undefined,
+  previous: SessionViewHead | undefined,
   where: string,
   session: string | undefined,
   unknown: { turns?: string | undefined; flow?: string | undefined } = {},
@@ -33,13 +33,12 @@ export function persistedChecks(
 function headChecks(
   turn: ScenarioTurn,
   flowName: string,
-  stored: SessionHead,
-  previous: SessionHead | undefined,
+  stored: SessionViewHead,
+  previous: SessionViewHead | undefined,
   unknown: { turns?: string | undefined; flow?: string | undefined },
 ): Check[] {
   const wantedStatus = turn.completed ? "completed" : "running";
   const state = `(runStatus ${stored.runStatus})`;
-  const turnsUnknown = unknown.turns;
   return [
     unknown.flow === undefined
       ? compared(
@@ -66,24 +65,39 @@ function headChecks(
       wantedStatus,
       stored.runStatus,
     ),
-    turnsUnknown === undefined
-      ? compared(
-          "persisted",
-          "turns",
-          stored.turns === (previous?.turns ?? 0) + 1
-            ? undefined
-            : `expected the store to hold ${(previous?.turns ?? 0) + 1} turns, it holds ${stored.turns}`,
-          (previous?.turns ?? 0) + 1,
-          stored.turns,
-        )
-      : skipped("persisted", "turns", turnsUnknown),
+    turnsCheck(stored, previous, unknown.turns),
   ];
 }
 
+/**
+ * The store holds exactly one more turn than before. A session read without a count (a target that
+ * keeps none) skips it, with the reader's reason: there is no number to compare.
+ */
+function turnsCheck(
+  stored: SessionViewHead,
+  previous: SessionViewHead | undefined,
+  unknown: string | undefined,
+): Check {
+  if (stored.turns === undefined)
+    return skipped(
+      "persisted",
+      "turns",
+      unknown ?? "the sessions keep no count of turns, so the turn count is not checked",
+    );
+  const expected = (previous?.turns ?? 0) + 1;
+  return compared(
+    "persisted",
+    "turns",
+    stored.turns === expected ? undefined : `expected the store to hold ${expected} turns, it holds ${stored.turns}`,
+    expected,
+    stored.turns,
+  );
+}
+
 /** After an error answer: the stored session is exactly as it was before the turn. */
-function unchangedCheck(previous: SessionHead, stored: SessionHead | undefined): Check {
+function unchangedCheck(previous: SessionViewHead, stored: SessionViewHead | undefined): Check {
   const changed = Object.keys({ ...previous, ...stored }).filter(
-    (key) => !isDeepStrictEqual(previous[key as keyof SessionHead], stored?.[key as keyof SessionHead]),
+    (key) => !isDeepStrictEqual(previous[key as keyof SessionViewHead], stored?.[key as keyof SessionViewHead]),
   );
   return check(
     "persisted",
@@ -95,7 +109,7 @@ function unchangedCheck(previous: SessionHead, stored: SessionHead | undefined):
 }
 
 /** What the answer says of the session (step, run status, completed) agrees with the store. */
-function claimChecks(answer: Answer, stored: SessionHead): Check[] {
+function claimChecks(answer: Answer, stored: SessionViewHead): Check[] {
   // A document answer (CSV) claims nothing about the session; a JSON one must tell the truth.
   if (!answer.json) return [];
   const json = answer.json;

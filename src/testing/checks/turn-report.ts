@@ -1,4 +1,4 @@
-import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
+import type { SessionView, SessionViewHead } from "../target/session-view.ts";
 import type { Check } from "./check.ts";
 import type { TurnInput } from "../scenario/turn-input.ts";
 
@@ -34,7 +34,7 @@ export interface TurnReport {
    * The session as the store held it after the turn: its head, which the checks read. The whole
    * session, conversation included, is in the final report.
    */
-  stored?: SessionHead;
+  stored?: SessionViewHead;
   checks: Check[];
   millis?: { http: number; store: number };
   /** What the turn's model calls (the app's, in this process) and its judge call used, when known. */
@@ -49,5 +49,5 @@ export interface FinalReport {
   location?: string;
   checks: Check[];
   /** The whole session as the store held it at the end, after the last turn played. */
-  stored?: SessionDocument;
+  stored?: SessionView;
 }

@@ -17,7 +17,8 @@ export interface TargetScenariosOptions {
  * Scenario files that no flow spec describes, each played against the target of
  * flowcheck.config.json that its `target` or FLOW_TARGET names, as the same node:test suites a
  * spec's are (without checks in code). The config is read once; each flow's outline (the steps its
- * target lists) once per target and flow, so the loader checks the file against it. A file whose
+ * target lists) is asked of the target once per target and flow (`flowOutlineOf`), so the loader
+ * checks the file against it and the scenario's start checks it again without asking. A file whose
  * target cannot be chosen or asked is one failing test saying why.
  */
 export async function describeTargetScenarios(
@@ -34,7 +35,6 @@ export async function describeTargetScenarios(
     for (const file of files) describeInvalidFile(file, error);
     return;
   }
-  const outlines = new Map<string, Promise<FlowOutline>>();
   for (const file of files) {
     const header = scenarioHeaderOf(file);
     const flowName = typeof header?.flowName === "string" ? header.flowName : undefined;
@@ -46,11 +46,7 @@ export async function describeTargetScenarios(
         flowTarget,
         file,
       );
-      if (chosen && flowName !== undefined) {
-        const key = `${chosen.name}\u0000${flowName}`;
-        if (!outlines.has(key)) outlines.set(key, flowOutlineOf(chosen.name, chosen.entry, flowName));
-        outline = await outlines.get(key)!;
-      }
+      if (chosen && flowName !== undefined) outline = await flowOutlineOf(chosen.name, chosen.entry, flowName);
     } catch (error) {
       describeInvalidFile(file, error);
       continue;

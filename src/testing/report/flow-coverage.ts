@@ -1,5 +1,6 @@
 import type { FlowDefinition } from "../../engine/flow.ts";
-import type { ExecutionEntry, SessionDocument } from "../../engine/session-document.ts";
+import type { ExecutionEntry } from "../../engine/session-document.ts";
+import type { SessionView } from "../target/session-view.ts";
 
 /**
  * What a run's scenarios reached of each flow, child flows included: for every step whether a
@@ -49,7 +50,7 @@ function record(entry: FlowCoverage[string], execution: readonly ExecutionEntry[
 }
 
 /** Adds one scenario's stored session, on `flow`, to `coverage`. */
-export function addToCoverage(coverage: FlowCoverage, flow: FlowDefinition, document: SessionDocument): void {
+export function addToCoverage(coverage: FlowCoverage, flow: FlowDefinition, document: SessionView): void {
   const root = blank(flow, undefined, coverage);
   root.scenarios++;
   record(root, document.execution, document.flow.currentStep);

@@ -2,6 +2,7 @@ import type { Check } from "../checks/check.ts";
 import type { StreamEvent } from "../answer/parse-event-stream.ts";
 import type { Outcome, TurnReport } from "../checks/turn-report.ts";
 import type { ConversationResult } from "./run-results.ts";
+import { storedSummaryOf, storedTurns, type StoredSummary } from "./stored-summary.ts";
 import type { Transcript } from "./transcript.ts";
 import { inputText } from "../scenario/turn-input.ts";
 
@@ -28,15 +29,8 @@ function checkLine(check: Check): string {
   return `   ${mark} ${check.contract} ${check.name}: ${(check.message ?? "").replace(/\n/g, "\n       ")}`;
 }
 
-/** What a turn shows of the stored session: its step, run status and turn count. */
-interface StoredLine {
-  step: string;
-  runStatus: string;
-  turns: number;
-}
-
 /** A turn as a transcript or a run's results hold it. */
-type RenderedTurn = Omit<TurnReport, "stored" | "answer"> & { stored?: StoredLine };
+type RenderedTurn = Omit<TurnReport, "stored" | "answer"> & { stored?: StoredSummary };
 
 /** What a rendered conversation is made of, whether read from a failure transcript or a run's results. */
 interface RenderedConversation {
@@ -66,9 +60,7 @@ function renderTurn(turn: RenderedTurn): string[] {
   if (turn.idempotencyKey) lines.push(`   key        ${turn.idempotencyKey}`);
   if (turn.response) lines.push(`   assistant  ${answerText(turn.response.body).replace(/\n/g, "\n              ")}`);
   if (turn.stored)
-    lines.push(
-      `   stored     ${turn.stored.step} · ${turn.stored.runStatus} · ${turn.stored.turns} turn${turn.stored.turns === 1 ? "" : "s"}`,
-    );
+    lines.push(`   stored     ${turn.stored.step} · ${turn.stored.runStatus} · ${storedTurns(turn.stored.turns)}`);
   const counts = (["passed", "failed", "skipped"] as const).map(
     (outcome) => `${turn.checks.filter((c) => c.outcome === outcome).length} ${outcome}`,
   );
@@ -113,9 +105,7 @@ export function renderTranscript(transcript: Transcript): string {
     startedAt: transcript.startedAt,
     turns: transcript.turns.map(({ stored, answer: _answer, ...turn }) => ({
       ...turn,
-      ...(stored
-        ? { stored: { step: stored.flow.currentStep, runStatus: stored.runStatus, turns: stored.turns } }
-        : {}),
+      ...(stored ? { stored: storedSummaryOf(stored) } : {}),
     })),
     ...(transcript.final ? { final: transcript.final } : {}),
   });

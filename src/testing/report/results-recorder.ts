@@ -1,8 +1,9 @@
-import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
 import type { Check } from "../checks/check.ts";
 import type { TokenCount, TurnReport } from "../checks/turn-report.ts";
 import type { ScenarioEvent } from "../run/scenario-event.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
+import type { SessionView, SessionViewHead } from "../target/session-view.ts";
+import { storedSummaryOf } from "./stored-summary.ts";
 import { runRecordFor, type RunRecord } from "./run-record.ts";
 import { withoutSecrets } from "./without-secrets.ts";
 import type { ConversationResult, JudgeResult, RunRecordLine, TurnResult } from "./run-results.ts";
@@ -24,7 +25,7 @@ function judgeOf(checks: readonly Check[]): JudgeResult | undefined {
   };
 }
 
-function turnResult(report: TurnReport, before: SessionHead | undefined): TurnResult {
+function turnResult(report: TurnReport, before: SessionViewHead | undefined): TurnResult {
   const { stored, answer, ...rest } = report;
   const contentType = report.response?.headers["content-type"];
   const judge = judgeOf(report.checks);
@@ -33,7 +34,7 @@ function turnResult(report: TurnReport, before: SessionHead | undefined): TurnRe
     ...(answer !== undefined ? { answer: { text: answer, ...(contentType ? { contentType } : {}) } } : {}),
     ...(stored
       ? {
-          stored: { step: stored.flow.currentStep, runStatus: stored.runStatus, turns: stored.turns },
+          stored: storedSummaryOf(stored),
           changed: sessionChange(before, stored),
         }
       : {}),
@@ -100,7 +101,7 @@ export class ResultsRecorder {
   readonly #open: { settle(): void };
   #started = 0;
   /** The whole session at the end, which holds each turn's execution entries. */
-  #document: SessionDocument | undefined;
+  #document: SessionView | undefined;
   #written = false;
   readonly #secrets: readonly string[];
 
@@ -167,7 +168,7 @@ export class ResultsRecorder {
   #line(): RunRecordLine {
     const result = this.#result;
     const document = this.#document;
-    let before: SessionHead | undefined;
+    let before: SessionViewHead | undefined;
     result.turns = this.#loaded.scenario.turns.map((turn, index) => {
       const report = this.#reports.find((each) => each.number === index + 1);
       if (!report)
@@ -180,8 +181,10 @@ export class ResultsRecorder {
           checks: [],
         };
       const played = turnResult(report, before);
-      if (report.stored && report.stored.turns !== before?.turns && document && played.changed) {
-        const execution = executionOfTurn(document, report.stored.turns);
+      // A target that keeps no count of turns cannot say which execution entries a turn wrote.
+      const turns = report.stored?.turns;
+      if (turns !== undefined && turns !== before?.turns && document && played.changed) {
+        const execution = executionOfTurn(document, turns);
         if (execution) played.changed.execution = execution;
       }
       before = report.stored ?? before;

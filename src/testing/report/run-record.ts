@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { FlowDefinition } from "../../engine/flow.ts";
-import type { SessionDocument } from "../../engine/session-document.ts";
+import type { SessionView } from "../target/session-view.ts";
 import type { FlowOutline } from "../scenario/meaning-problems.ts";
 import { addReachedToCoverage, addToCoverage, type FlowCoverage } from "./flow-coverage.ts";
 import type { RunRecordLine } from "./run-results.ts";
@@ -50,7 +50,7 @@ export class RunRecord {
     this.lines.push(line);
   }
 
-  addCoverage(flow: FlowDefinition, document: SessionDocument): void {
+  addCoverage(flow: FlowDefinition, document: SessionView): void {
     addToCoverage(this.coverage, flow, document);
   }
 

@@ -2,6 +2,7 @@ import type { ExecutionEntry, RunStatus } from "../../engine/session-document.ts
 import type { Check } from "../checks/check.ts";
 import type { Outcome, TokenCount, TurnReport } from "../checks/turn-report.ts";
 import type { FlowCoverage } from "./flow-coverage.ts";
+import type { StoredSummary } from "./stored-summary.ts";
 
 /**
  * `test/.tmp/run-results.json`: everything one run (or the merge of its shards) did, turn by turn.
@@ -87,8 +88,8 @@ export interface ConversationResult {
 /** A turn as the run played it (or why it did not), with what it changed in the stored session. */
 export interface TurnResult extends Omit<TurnReport, "stored" | "answer"> {
   answer?: { text: string; contentType?: string };
-  /** The stored session's step and run status after the turn. */
-  stored?: { step: string; runStatus: RunStatus; turns: number };
+  /** The stored session's step and run status after the turn, and its turn count where the target keeps one. */
+  stored?: StoredSummary;
   changed?: SessionChange;
   judge?: JudgeResult;
 }

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
-import type { SessionDocument, SessionHead, StepStates } from "../../engine/session-document.ts";
+import type { StepStates } from "../../engine/session-document.ts";
+import type { SessionView, SessionViewHead } from "../target/session-view.ts";
 import type { SessionChange } from "./run-results.ts";
 
 type StateChange = NonNullable<SessionChange["state"]>[string];
@@ -40,7 +41,7 @@ function stateChange(before: StepStates, after: StepStates): SessionChange["stat
  * session: the step and run status when they moved, each step's state keys, and the nested runs
  * it started. The execution log is not in a head; `executionOfTurn` adds it from the whole session.
  */
-export function sessionChange(before: SessionHead | undefined, after: SessionHead): SessionChange {
+export function sessionChange(before: SessionViewHead | undefined, after: SessionViewHead): SessionChange {
   const change: SessionChange = {};
   if (before?.flow.currentStep !== after.flow.currentStep)
     change.step = { from: before?.flow.currentStep ?? null, to: after.flow.currentStep };
@@ -60,7 +61,7 @@ export function sessionChange(before: SessionHead | undefined, after: SessionHea
 }
 
 /** The execution entries the session's `turns`-th turn wrote. */
-export function executionOfTurn(document: SessionDocument, turns: number): SessionChange["execution"] {
+export function executionOfTurn(document: Pick<SessionView, "execution">, turns: number): SessionChange["execution"] {
   const entries = document.execution.filter((entry) => entry.turn === turns);
   return entries.length ? entries : undefined;
 }

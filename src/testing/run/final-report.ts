@@ -1,17 +1,17 @@
-import type { SessionDocument } from "../../engine/session-document.ts";
 import { check, failed } from "../checks/check.ts";
 import { finalChecks } from "../checks/final-checks.ts";
 import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
 import type { ScenarioTarget } from "../target/scenario-target.ts";
+import type { SessionView } from "../target/session-view.ts";
 import type { RunOptions } from "./run-options.ts";
 
 interface PlayedSoFar {
   session: string | undefined;
   failedTurn: TurnReport | undefined;
   /** The whole session as the last turn read it, when it did: nothing to read again. */
-  last: SessionDocument | undefined;
+  last: SessionView | undefined;
 }
 
 /**

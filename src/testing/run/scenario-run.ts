@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { headOf, type SessionDocument, type SessionHead } from "../../engine/session-document.ts";
 import { answerChecks } from "../checks/answer-checks.ts";
 import { check, failed, skipped, type Check } from "../checks/check.ts";
 import { ChatClient, type ChatExchange } from "../client/chat-client.ts";
@@ -11,6 +10,7 @@ import type { LoadedScenario, ScenarioTurn } from "../scenario/scenario.ts";
 import { isSuccessStatus } from "../scenario/is-success-status.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
 import type { ScenarioTarget } from "../target/scenario-target.ts";
+import { viewHeadOf, type SessionView, type SessionViewHead } from "../target/session-view.ts";
 import { eachTurnCheck } from "../checks/domain-check.ts";
 import { transportChecks } from "../checks/transport-checks.ts";
 import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
@@ -64,9 +64,9 @@ export class ScenarioRun {
   readonly #options: RunOptions;
   readonly #listeners: ((event: ScenarioEvent) => void)[] = [];
   #session: string | undefined;
-  #stored: SessionHead | undefined;
+  #stored: SessionViewHead | undefined;
   /** The whole session as read right after the last turn played, when that turn read it whole. */
-  #lastWhole: { turns: number; document: SessionDocument } | undefined;
+  #lastWhole: { turns: number; document: SessionView } | undefined;
   #final: FinalReport | undefined;
   #failedTurn: TurnReport | undefined;
   /** Each turn as it is played (or skipped), once, whoever asks for it first. */
@@ -181,7 +181,7 @@ export class ScenarioRun {
       ...this.#storedChecks(turn, answer, stored, expectsError ? before.document : this.#stored),
     ];
     if (this.#options.eachTurn && !expectsError && stored)
-      checks.push(await eachTurnCheck(this.#options.eachTurn, headOf(stored), turn, this.loaded.scenario));
+      checks.push(await eachTurnCheck(this.#options.eachTurn, viewHeadOf(stored), turn, this.loaded.scenario));
     if (sent.modelCalls !== undefined) checks.push(failModelCallCheck(turn.failModelCall!, sent.modelCalls));
     // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
     const failures = checks.filter((c) => c.outcome === "failed");
@@ -191,9 +191,9 @@ export class ScenarioRun {
         : this.#judge(turn, answer);
       checks.push(verdict instanceof Promise ? await verdict : verdict);
     }
-    if (stored) this.#stored = headOf(stored);
+    if (stored) this.#stored = viewHeadOf(stored);
     this.#lastWhole =
-      expectsError && stored ? { turns: this.reports.length + 1, document: stored as SessionDocument } : undefined;
+      expectsError && stored ? { turns: this.reports.length + 1, document: stored as SessionView } : undefined;
     return this.#record({
       number: index + 1,
       label: turn.label,
@@ -266,8 +266,8 @@ export class ScenarioRun {
   #storedChecks(
     turn: ScenarioTurn,
     answer: Answer,
-    stored: SessionHead | SessionDocument | undefined,
-    previous: SessionHead | SessionDocument | undefined,
+    stored: SessionViewHead | SessionView | undefined,
+    previous: SessionViewHead | SessionView | undefined,
   ): Check[] {
     const sessions = this.#target.sessions;
     const unreadable = sessions ? undefined : (this.#target.sessionsUnavailable ?? "no store to read");

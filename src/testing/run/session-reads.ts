@@ -1,11 +1,11 @@
-import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
 import { readHead } from "../target/read-head.ts";
 import type { SessionReader } from "../target/scenario-target.ts";
+import type { SessionView, SessionViewHead } from "../target/session-view.ts";
 
 /** What a turn that expects an error read before it was sent: the store's write mark, then the whole session. */
 export interface BeforeTurn {
   mark?: string;
-  document?: SessionDocument;
+  document?: SessionView;
 }
 
 /**
@@ -30,7 +30,7 @@ export function readAfterTurn(
   session: string | undefined,
   expectsError: boolean,
   before: BeforeTurn,
-): Promise<SessionHead | SessionDocument | undefined> | SessionDocument | undefined {
+): Promise<SessionViewHead | SessionView | undefined> | SessionView | undefined {
   if (!sessions || !session) return undefined;
   if (before.mark !== undefined && sessions.writeMark!() === before.mark) return before.document;
   return expectsError ? sessions.fetchAll(session) : readHead(sessions, session);

@@ -5,12 +5,13 @@ import type { TargetEntry } from "./target-config.ts";
 
 /**
  * The steps the target `name` lists for `flowName`, for the loader's checks: a LangGraph graph's
- * (asked of the server, so this fails when it cannot be reached), an http entry's `flows`, else
- * none known before the target is asked at start.
+ * (asked of the server once per entry and graph, shared with each scenario's start, so this fails
+ * when it cannot be reached), an http entry's `flows`, else none known before the target is asked
+ * at start.
  */
 export async function flowOutlineOf(name: string, entry: TargetEntry, flowName: string): Promise<FlowOutline> {
   if (entry.kind === "langgraph") {
-    const client = new LanggraphClient(entry);
+    const client = new LanggraphClient(entry, name);
     return {
       name: flowName,
       stepNames: await langgraphStepNames(client, entry, flowName),

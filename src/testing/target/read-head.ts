@@ -1,9 +1,9 @@
-import { headOf, type SessionHead } from "../../engine/session-document.ts";
 import type { SessionReader } from "./scenario-target.ts";
+import { viewHeadOf, type SessionViewHead } from "./session-view.ts";
 
 /** The session's head, which is all a turn's checks read: the reader's own, else cut from the whole session. */
-export function readHead(sessions: SessionReader, id: string): Promise<SessionHead | undefined> {
+export function readHead(sessions: SessionReader, id: string): Promise<SessionViewHead | undefined> {
   return sessions.fetchHead
     ? sessions.fetchHead(id)
-    : sessions.fetchAll(id).then((document) => document && headOf(document));
+    : sessions.fetchAll(id).then((document) => document && viewHeadOf(document));
 }

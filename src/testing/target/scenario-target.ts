@@ -1,7 +1,6 @@
 import type http from "node:http";
 import { loadConfig, type Config } from "../../config.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
-import type { SessionDocument, SessionHead } from "../../engine/session-document.ts";
 import type { Cassette } from "../cassette/cassette.ts";
 import type { Answer } from "../answer/read-answer.ts";
 import type { Check } from "../checks/check.ts";
@@ -16,16 +15,17 @@ import { loadTargetConfig, type TargetConfig, type TargetEntry } from "./target-
 import { inProcessTarget } from "./in-process-target.ts";
 import type { ModelFaults } from "./model-faults.ts";
 import { ProviderGate } from "../limits/provider-gate.ts";
+import type { SessionView, SessionViewHead } from "./session-view.ts";
 
-/** Where the persisted contract reads sessions from. */
+/** Where the persisted contract reads sessions from: a store, or what a target of another kind says of its sessions. */
 export interface SessionReader {
   readonly description: string;
-  fetchAll(id: string): Promise<SessionDocument | undefined>;
+  fetchAll(id: string): Promise<SessionView | undefined>;
   /**
    * The session without its conversation, which is all a turn's checks read; without it they
    * read the whole session, whose cost grows with the conversation.
    */
-  fetchHead?(id: string): Promise<SessionHead | undefined>;
+  fetchHead?(id: string): Promise<SessionViewHead | undefined>;
   /**
    * A value that changes whenever anything is committed to the store, by any writer. Around a turn
    * that expects an error, equal marks prove the store unchanged without reading the session again;
@@ -34,7 +34,8 @@ export interface SessionReader {
   writeMark?(): string;
   /**
    * Why the sessions keep no count of turns (a LangGraph thread counts checkpoints, not turns):
-   * the persisted `turns` check is then skipped with it, never faked. Unset: they keep one.
+   * such a reader's sessions have no `turns`, and the persisted `turns` check is skipped with this
+   * reason. Unset: they keep one.
    */
   readonly turnsUnknown?: string;
   /** Why the sessions do not say which flow they run (an http target's state endpoint): the persisted `flow` check is skipped with it. */
@@ -152,7 +153,8 @@ async function namedTarget(
   label: string,
 ): Promise<ScenarioTarget> {
   const elsewhere = `target ${name} (${entry.kind})`;
-  if (entry.kind === "langgraph") return { ...langgraphTarget(entry, loaded.scenario.flowName, own, label), elsewhere };
+  if (entry.kind === "langgraph")
+    return { ...langgraphTarget(entry, name, loaded.scenario.flowName, own, label), elsewhere };
   if (entry.kind === "http") return { ...httpTarget(entry, name, loaded.scenario.flowName, own, label), elsewhere };
   // The entry's headers and SQLite file over the run's own, as FLOW_HEADERS and SQLITE_PATH would give them.
   const config: Config = {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { SessionDocument } from "../../../src/engine/session-document.ts";
+import type { SessionView } from "../../../src/testing/target/session-view.ts";
 import { stepState, type Scenario } from "../../../src/testing/index.ts";
 import { fakeScenario, playAgainstFake } from "../../support/fake-chat-server.ts";
 
@@ -118,7 +118,7 @@ test("a finalExecution entry that differs fails naming the entry, the field, the
 });
 
 test("domain checks receive the stored session and the scenario, and pass when they do not throw", async () => {
-  const seen: { document: SessionDocument; flowName: string }[] = [];
+  const seen: { document: SessionView; flowName: string }[] = [];
   const { final } = await playAgainstFake(
     twoTurns({}),
     {},
@@ -270,7 +270,7 @@ test("a finalMemory namespace the session lacks names the namespaces it has, and
 });
 
 test("eachTurn runs after every answered turn on the head as stored, and not after an error answer", async () => {
-  const seen: [string, number, string][] = [];
+  const seen: [string, number | undefined, string][] = [];
   const loaded = fakeScenario([
     { label: "first", input: "hello", expectedActiveStep: "AskStep" },
     { label: "done", input: "bye", expectedActiveStep: "NextStep", completed: true },

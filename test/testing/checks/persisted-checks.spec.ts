@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { persistedChecks } from "../../../src/testing/checks/persisted-checks.ts";
 import { checkNamed, failures, fakeScenario, playAgainstFake } from "../../support/fake-chat-server.ts";
 
 const twoTurns = fakeScenario([
@@ -123,4 +124,43 @@ test("an error answer that changes the stored session fails the unchanged check,
       "unchanged: the error answer changed the stored session: turns differ from before the turn",
     ]);
   }
+});
+
+test("a session read without a count of turns skips the turns check with the reader's reason, and compares nothing against a made-up count", () => {
+  const head = (currentStep: string) => ({
+    id: "thread-1",
+    version: 0,
+    flow: { name: "chat", currentStep },
+    runStatus: "running" as const,
+    steps: {},
+    children: [],
+    createdAt: "",
+    updatedAt: "",
+  });
+  const answer = {
+    mediaType: "application/json",
+    json: {},
+    events: undefined,
+    text: "Hi",
+    problems: [],
+    claimsOnly: true,
+  };
+  const turn = { label: "second", input: "Ada", expectedActiveStep: "ask_age" };
+  const reason = "a LangGraph thread keeps checkpoints, not turns, so the turn count is not checked";
+  const checks = persistedChecks(turn, "chat", answer, head("ask_age"), head("greet"), "the threads", "thread-1", {
+    turns: reason,
+  });
+  assert.deepEqual(checkNamed({ checks }, "turns"), {
+    contract: "persisted",
+    name: "turns",
+    outcome: "skipped",
+    message: reason,
+  });
+  // A reader that forgot to say why still skips it rather than compare undefined with 1.
+  const unexplained = persistedChecks(turn, "chat", answer, head("ask_age"), undefined, "the threads", "thread-1");
+  assert.equal(checkNamed({ checks: unexplained }, "turns").outcome, "skipped");
+  assert.ok(
+    checks.every((check) => check.outcome !== "failed"),
+    JSON.stringify(checks),
+  );
 });

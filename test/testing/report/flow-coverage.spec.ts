@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
-import type { SessionDocument } from "../../../src/engine/session-document.ts";
+import type { SessionView } from "../../../src/testing/target/session-view.ts";
 import {
   addToCoverage,
   coverageInOrder,
@@ -34,7 +34,7 @@ function firstTurns(dir: string, turns: number): string {
 }
 
 /** The session a scenario of BasicFlow's first `turns` turns leaves stored, played in this process. */
-async function storedAfter(turns: number): Promise<SessionDocument> {
+async function storedAfter(turns: number): Promise<SessionView> {
   const dir = await tempDir("flow-coverage");
   try {
     const loaded = loadScenario(firstTurns(dir.path, turns), [BasicFlow]);

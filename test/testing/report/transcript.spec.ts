@@ -322,6 +322,37 @@ test("renderTranscript says 1 turn, not 1 turns, and indents a check's further l
   assert.ok(text.endsWith("\n") && !text.endsWith("\n\n"), "one trailing newline");
 });
 
+test("a session stored by a target that keeps no count of turns shows the count unknown, never 0, in the transcript and in the run's results", () => {
+  const first = transcript.turns[1]!;
+  const { turns: _turns, ...uncounted } = first.stored!;
+  const text = renderTranscript({ ...transcript, turns: [{ ...first, stored: uncounted }] });
+  assert.ok(text.split("\n").includes("   stored     WeatherStep · running · turn count unknown"), text);
+  const result = renderResultConversation({
+    id: "a.scenario.json#a",
+    file: "a.scenario.json",
+    name: "a",
+    flowName: "chat",
+    repeat: { index: 1, of: 1 },
+    outcome: "passed",
+    ran: true,
+    pins: {},
+    models: {},
+    tokens: { model: { input: 0, output: 0 }, judge: { input: 0, output: 0 } },
+    turns: [
+      {
+        number: 1,
+        label: "hello",
+        input: "Hi",
+        outcome: "passed",
+        checks: [],
+        stored: { step: "greet", runStatus: "running" },
+      },
+    ],
+  });
+  assert.ok(result.split("\n").includes("   stored     greet · running · turn count unknown"), result);
+  assert.doesNotMatch(text + result, /· 0 turns/);
+});
+
 test("renderResultConversation names a repeat and prints a conversation that never ran with its reason", () => {
   const text = renderResultConversation({
     id: "a.scenario.json#a@2",

@@ -1,4 +1,5 @@
 import type { TurnResult } from "../run-results.ts";
+import { storedTurns } from "../stored-summary.ts";
 import { answerHtml } from "./answer-html.ts";
 import { changeHtml } from "./change-html.ts";
 import { checksHtml, MARKS } from "./checks-html.ts";
@@ -17,7 +18,9 @@ function metaHtml(turn: TurnResult): string {
     turn.response ? `HTTP ${turn.response.status}` : turn.outcome === "skipped" ? "not sent" : "no answer",
     ...(turn.millis ? [`${turn.millis.http.toFixed(1)} ms`] : []),
     ...(turn.stored
-      ? [`stored: ${escapeHtml(turn.stored.step)} · ${escapeHtml(turn.stored.runStatus)} · turn ${turn.stored.turns}`]
+      ? [
+          `stored: ${escapeHtml(turn.stored.step)} · ${escapeHtml(turn.stored.runStatus)} · ${storedTurns(turn.stored.turns)}`,
+        ]
       : []),
   ];
   return `<div class="meta">${parts.join(" · ")}</div>`;

@@ -1,13 +1,14 @@
-import type { SessionDocument, StepStates } from "../../../engine/session-document.ts";
+import type { StepStates } from "../../../engine/session-document.ts";
 import { FlowcheckError } from "../../../errors.ts";
 import type { SessionReader } from "../scenario-target.ts";
+import type { SessionView } from "../session-view.ts";
 import type { HttpTargetEntry } from "./http-target-entry.ts";
 import { readHttpState } from "./read-http-state.ts";
 
 /**
  * An http target's state endpoint as the persisted contract reads sessions: its step, its
  * completion as the run status, its domain state by step. It says neither the flow nor a count of
- * turns, so those checks are skipped, saying so.
+ * turns, so its sessions have no `turns` and those checks are skipped, saying so.
  */
 export class HttpSessions implements SessionReader {
   readonly description: string;
@@ -26,7 +27,7 @@ export class HttpSessions implements SessionReader {
     this.flowUnknown = `${where}.state reads no flow name, so the stored flow is not checked`;
   }
 
-  async fetchAll(id: string): Promise<SessionDocument | undefined> {
+  async fetchAll(id: string): Promise<SessionView | undefined> {
     let stored;
     try {
       stored = await readHttpState(this.#entry, id, { where: this.#where });
@@ -38,7 +39,6 @@ export class HttpSessions implements SessionReader {
     return {
       id,
       version: 0,
-      turns: 0,
       flow: { name: this.#flowName, currentStep: stored.currentStep ?? "" },
       runStatus: stored.completed ? "completed" : "running",
       steps: stored.state as StepStates,

@@ -2,18 +2,12 @@ import { FlowcheckError, isFlowcheckError } from "../../../errors.ts";
 import { isSuccessStatus } from "../../scenario/is-success-status.ts";
 import { show } from "../../scenario/show.ts";
 import type { HttpAnswerShape, HttpTargetEntry } from "./http-target-entry.ts";
-import { pointerBoolean, pointerString, QUOTED_BODY } from "./pointer-value.ts";
+import { pointerBoolean, pointerString } from "./pointer-value.ts";
 import { readAiSdkUiStream } from "./read-ai-sdk-ui-stream.ts";
 import { readOpenAiChatStream } from "./read-openai-chat-stream.ts";
 import { renderPath, renderTemplate, type TemplateValues } from "./render-template.ts";
-import {
-  answered,
-  jsonBodyOf,
-  requestHeaders,
-  requestTarget,
-  targetUrl,
-  type TargetExchange,
-} from "./request-target.ts";
+import { answered, jsonBodyOf, QUOTED_BODY, type TargetExchange } from "../request-target.ts";
+import { httpRequest, requestHeaders, targetUrl } from "./http-request.ts";
 
 /** How long a request to an http target may take unless its entry or the caller says otherwise. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -134,7 +128,7 @@ export async function sendHttpTurn(
   const at = options.where ? `${options.where}.` : "";
   const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const request = turnRequest(entry, turn, at, timeoutMs);
-  const exchange = await requestTarget({
+  const exchange = await httpRequest({
     ...request,
     ...(options.expectedStatus === undefined ? {} : { expectedStatus: options.expectedStatus }),
   });

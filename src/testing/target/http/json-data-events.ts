@@ -2,7 +2,7 @@ import { FlowcheckError } from "../../../errors.ts";
 import { parseObject } from "../../answer/read-answer.ts";
 import { parseEventStream } from "../../answer/parse-event-stream.ts";
 import { show } from "../../scenario/show.ts";
-import { QUOTED_BODY } from "./pointer-value.ts";
+import { QUOTED_BODY } from "../request-target.ts";
 
 /** The terminator both OpenAI's chunks and the AI SDK's UI message stream end with. */
 const DONE = "[DONE]";

@@ -1,9 +1,7 @@
 import { FlowcheckError } from "../../../errors.ts";
 import { show } from "../../scenario/show.ts";
 import { readPointer } from "../json-pointer.ts";
-
-/** How much of a body an error quotes. */
-export const QUOTED_BODY = 300;
+import { QUOTED_BODY } from "../request-target.ts";
 
 const FIX =
   "Fix the pointer in flowcheck.config.json: a JSON Pointer (RFC 6901) to where the body holds it, such as /data/step.";

@@ -1,6 +1,6 @@
 import { show } from "../../scenario/show.ts";
 import { invalidStream, jsonDataEvents } from "./json-data-events.ts";
-import { QUOTED_BODY } from "./pointer-value.ts";
+import { QUOTED_BODY } from "../request-target.ts";
 
 const STREAM = "ai-sdk-ui";
 

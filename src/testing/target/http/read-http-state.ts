@@ -2,9 +2,10 @@ import { FlowcheckError } from "../../../errors.ts";
 import { show } from "../../scenario/show.ts";
 import { DEFAULT_TIMEOUT_MS, type HttpTargetOptions } from "./http-turn.ts";
 import type { HttpTargetEntry } from "./http-target-entry.ts";
-import { pointerBoolean, pointerString, pointerValue, QUOTED_BODY } from "./pointer-value.ts";
+import { pointerBoolean, pointerString, pointerValue } from "./pointer-value.ts";
 import { renderPath } from "./render-template.ts";
-import { answered, jsonBodyOf, requestHeaders, requestTarget, targetUrl } from "./request-target.ts";
+import { answered, jsonBodyOf, QUOTED_BODY } from "../request-target.ts";
+import { httpRequest, requestHeaders, targetUrl } from "./http-request.ts";
 
 /** What an http target says it stored of a session. */
 export interface HttpState {
@@ -36,7 +37,7 @@ export async function readHttpState(
     );
   }
   const path = renderPath(endpoint.path, { input: undefined, session, messages: [] }, `${at}state.path`);
-  const exchange = await requestTarget({
+  const exchange = await httpRequest({
     method: "GET",
     url: targetUrl(entry.baseUrl, path, at),
     headers: requestHeaders({ accept: "application/json" }, entry.headers),

@@ -1,4 +1,13 @@
 import { FlowcheckError } from "../../../errors.ts";
+import { show } from "../../scenario/show.ts";
+import {
+  answered,
+  jsonBodyOf,
+  QUOTED_BODY,
+  requestTarget,
+  type RefusedDetails,
+  type RequestFixes,
+} from "../request-target.ts";
 
 export interface LanggraphClientOptions {
   /** The server's root, e.g. `http://127.0.0.1:2024`. */
@@ -54,11 +63,21 @@ export class LanggraphClient {
   readonly #baseUrl: string;
   readonly #timeoutMs: number;
   readonly #headers: Record<string, string>;
+  /** Where the target's keys are, for what its errors tell to fix: `targets.graphs.`. */
+  readonly #at: string;
+  readonly #fixes: RequestFixes;
 
-  constructor(options: LanggraphClientOptions) {
+  /** `name` is the target's key in flowcheck.config.json, so that errors name the keys to fix. */
+  constructor(options: LanggraphClientOptions, name?: string) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, "");
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#headers = options.headers ?? {};
+    const at = (this.#at = name === undefined ? "the target's " : `targets.${name}.`);
+    this.#fixes = {
+      slow: `the LangGraph server may be stuck, or slower than that: raise ${at}timeoutMs in flowcheck.config.json if so, or look at the server's log.`,
+      unreachable: `is the LangGraph server running there? Start it (langgraphjs dev --port <port>) or fix ${at}baseUrl in flowcheck.config.json.`,
+      refused: `The LangGraph server refused the request: see its log, and if the request is wrong fix ${at}baseUrl or ${at}headers in flowcheck.config.json.`,
+    };
   }
 
   /** Makes an empty thread and gives its id. */
@@ -74,14 +93,14 @@ export class LanggraphClient {
   async runWait(threadId: string, graphId: string, turn: LanggraphTurn): Promise<Record<string, unknown>> {
     const url = `${this.#baseUrl}/threads/${encodeURIComponent(threadId)}/runs/wait`;
     const body = runWaitBody(graphId, turn);
-    const output = await this.#onGraph(graphId, () => this.#send("POST", url, body));
+    const output = await this.#onGraph(graphId, "POST", url, body);
     if (!isRecord(output)) throw invalid("POST", url, "a run's output that is not an object", output);
     // runs/wait answers 200 once the run has stopped, and a run that raised stops with its error.
     const failure = output["__error__"];
     if (failure !== undefined) {
       throw new FlowcheckError(
         "target_run_failed",
-        `POST ${url}: the run of graph ${graphId} failed: ${quote(describe(failure))}; the server's log has its stack`,
+        `POST ${url}: the run of graph ${graphId} failed: ${show(describe(failure), QUOTED_BODY)}; the server's log has its stack`,
         { details: failure },
       );
     }
@@ -127,7 +146,7 @@ export class LanggraphClient {
   /** The graph's nodes in the order the server lists them, without `__start__` and `__end__`. */
   async graphNodes(graphId: string): Promise<string[]> {
     const url = `${this.#baseUrl}/assistants/${encodeURIComponent(graphId)}/graph`;
-    const graph = await this.#onGraph(graphId, () => this.#send("GET", url));
+    const graph = await this.#onGraph(graphId, "GET", url);
     const nodes = isRecord(graph) ? graph["nodes"] : undefined;
     if (!Array.isArray(nodes)) throw invalid("GET", url, "a graph without nodes", graph);
     return nodes.map((node) => String(isRecord(node) ? node["id"] : node)).filter((id) => !ENDPOINTS.has(id));
@@ -142,56 +161,38 @@ export class LanggraphClient {
     return [...new Set(ids.filter((id): id is string => typeof id === "string"))].sort();
   }
 
-  /** `request()`, except that a 404 for a graph the server does not have says so and lists those it has. */
-  async #onGraph(graphId: string, request: () => Promise<unknown>): Promise<unknown> {
+  /** `#send`, except that a 404 for a graph the server does not have says so and lists those it has. */
+  async #onGraph(graphId: string, method: "GET" | "POST", url: string, body?: unknown): Promise<unknown> {
     try {
-      return await request();
+      return await this.#send(method, url, body);
     } catch (error) {
-      if (!(error instanceof FlowcheckError) || (error.details as { status?: number })?.status !== 404) throw error;
+      const details = error instanceof FlowcheckError ? (error.details as RefusedDetails | undefined) : undefined;
+      if (details?.status !== 404) throw error;
       const known = await this.graphIds();
       if (known.includes(graphId)) throw error;
+      // The refusal's own fix (see the server's log) would mislead: the graph's name is what is wrong.
       throw new FlowcheckError(
         "target_invalid_answer",
-        `${error.message}: the LangGraph server at ${this.#baseUrl} has no graph ${graphId}; it has: ${known.join(", ") || "none"}. Name one of these (the graph ids of its langgraph.json)`,
-        { cause: error, details: error.details },
+        `${answered({ method, url, status: 404 })}: ${show(details.body, QUOTED_BODY)}: the LangGraph server at ${this.#baseUrl} has no graph ${graphId}; it has: ${known.join(", ") || "none"}. Name one of these (the graph ids of its langgraph.json)`,
+        { cause: error, details },
       );
     }
   }
 
   async #send(method: "GET" | "POST", url: string, body?: unknown): Promise<unknown> {
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(url, {
-        method,
-        headers: {
-          accept: "application/json",
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-          ...this.#headers,
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(this.#timeoutMs),
-      });
-      text = await response.text();
-    } catch (error) {
-      throw unreachable(method, url, error, this.#timeoutMs);
-    }
-    if (!response.ok) {
-      throw new FlowcheckError(
-        "target_invalid_answer",
-        `${method} ${url} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ""}: ${quote(text)}`,
-        { details: { status: response.status, body: text } },
-      );
-    }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new FlowcheckError(
-        "target_invalid_answer",
-        `${method} ${url} answered ${response.status} with a body that is not JSON: ${quote(text)}; is ${url} a LangGraph server?`,
-        { details: { status: response.status, body: text } },
-      );
-    }
+    const exchange = await requestTarget({
+      method,
+      url,
+      headers: {
+        accept: "application/json",
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...this.#headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      timeoutMs: this.#timeoutMs,
+      fixes: this.#fixes,
+    });
+    return jsonBodyOf(exchange, `Is ${url} a LangGraph server? Check ${this.#at}baseUrl in flowcheck.config.json.`);
   }
 }
 
@@ -202,28 +203,10 @@ export function runWaitBody(graphId: string, turn: LanggraphTurn): Record<string
     : { assistant_id: graphId, command: { resume: turn.resume } };
 }
 
-function unreachable(method: string, url: string, error: unknown, timeoutMs: number): FlowcheckError {
-  if (error instanceof DOMException && error.name === "TimeoutError") {
-    return new FlowcheckError(
-      "target_unreachable",
-      `${method} ${url} got no answer within ${timeoutMs} ms; the LangGraph server is stuck or slower than the target's timeoutMs allows: raise it, or look at the server's log`,
-      { cause: error },
-    );
-  }
-  // fetch rejects with "fetch failed" and puts the socket's error (ECONNREFUSED, ENOTFOUND, …) in its cause.
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  const why = cause instanceof Error ? cause.message : String(cause);
-  return new FlowcheckError(
-    "target_unreachable",
-    `${method} ${url} failed: ${why}; is the LangGraph server running there? Start it (langgraphjs dev --port <port>) or fix the target's baseUrl`,
-    { cause: error },
-  );
-}
-
 function invalid(method: string, url: string, what: string, body: unknown): FlowcheckError {
   return new FlowcheckError(
     "target_invalid_answer",
-    `${method} ${url} answered ${what}: ${quote(JSON.stringify(body) ?? String(body))}; is this a LangGraph server?`,
+    `${method} ${url} answered ${what}: ${show(body, QUOTED_BODY)}; is this a LangGraph server?`,
     { details: { body } },
   );
 }
@@ -247,10 +230,6 @@ function describe(failure: unknown): string {
     }
   }
   return [error, message].filter((part) => typeof part === "string").join(": ") || JSON.stringify(failure);
-}
-
-function quote(text: string): string {
-  return JSON.stringify(text.length > 300 ? `${text.slice(0, 300)}…` : text);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

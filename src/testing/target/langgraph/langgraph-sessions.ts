@@ -1,6 +1,7 @@
-import type { SessionDocument, StepStates } from "../../../engine/session-document.ts";
+import type { StepStates } from "../../../engine/session-document.ts";
 import { FlowcheckError } from "../../../errors.ts";
 import type { SessionReader } from "../scenario-target.ts";
+import type { SessionView } from "../session-view.ts";
 import type { LanggraphClient } from "./langgraph-client.ts";
 import { langgraphTurnView, type LanggraphGraphEntry } from "./langgraph-turn-view.ts";
 
@@ -10,7 +11,8 @@ const TURNS_UNKNOWN =
 /**
  * A LangGraph server's threads as the persisted contract reads sessions: `GET /threads/{id}/state`
  * seen through `langgraphTurnView`, its `values` as the session's state (so `expectState` matches
- * them key by key), completed as the run status, and the graph it ran as the flow. A thread that has
+ * them key by key), completed as the run status, and the graph it ran as the flow; no count of
+ * turns, which a thread does not keep. A thread that has
  * ended waits at no node: its step is the one it ran last, from its history.
  */
 export class LanggraphSessions implements SessionReader {
@@ -27,7 +29,7 @@ export class LanggraphSessions implements SessionReader {
     this.description = `the LangGraph server's threads at ${baseUrl}`;
   }
 
-  async fetchAll(id: string): Promise<SessionDocument | undefined> {
+  async fetchAll(id: string): Promise<SessionView | undefined> {
     let state;
     try {
       state = await this.#client.threadState(id);
@@ -43,7 +45,6 @@ export class LanggraphSessions implements SessionReader {
     return {
       id,
       version: 0,
-      turns: 0,
       flow: { name: graph, currentStep: view.currentStep ?? (await this.#lastStep(id)) },
       runStatus: view.completed ? "completed" : "running",
       // The graph's state is not kept by step: each key is matched as a step's state would be.

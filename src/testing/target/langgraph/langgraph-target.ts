@@ -11,17 +11,18 @@ import { LanggraphSessions } from "./langgraph-sessions.ts";
 import { langgraphStepNames } from "./langgraph-step-names.ts";
 
 /**
- * A `"kind": "langgraph"` target for one scenario: its flowName is the graph, a conversation is a
+ * A `"kind": "langgraph"` target for one scenario, `name` its key in flowcheck.config.json: its flowName is the graph, a conversation is a
  * thread, and the persisted contract reads the thread's state. Nothing is booted and nothing can be
  * restarted or made to fail from here.
  */
 export function langgraphTarget(
   entry: LanggraphTargetEntry,
+  name: string,
   graphId: string,
   config: Config,
   label: string,
 ): ScenarioTarget {
-  const client = new LanggraphClient(entry);
+  const client = new LanggraphClient(entry, name);
   const pointers = langgraphGraphPointers(entry.graphs?.[graphId]);
   return {
     baseUrl: entry.baseUrl,

@@ -123,6 +123,15 @@ test("a long text is folded behind its beginning, never cut: the whole of it is 
   assert.ok(page.includes("line 399"));
 });
 
+test("a turn stored by a target that keeps no count of turns says the count is unknown on the page, never 0", () => {
+  const counted = sampleTurn(1, { stored: { step: "greet", runStatus: "running", turns: 1 } });
+  const uncounted = sampleTurn(2, { stored: { step: "ask_age", runStatus: "running" } });
+  const page = renderReport(sampleRunResults([sampleConversation("graph", [counted, uncounted])]));
+  assert.match(page, /stored: greet · running · 1 turn</);
+  assert.match(page, /stored: ask_age · running · turn count unknown</);
+  assert.doesNotMatch(page, /turn 0|0 turns|turn undefined/);
+});
+
 test("a CSV answer is shown as a table, and an event stream's answer with its event count", () => {
   const csv = sampleTurn(1, { answer: { text: "sku,qty\nA-1,2\n", contentType: "text/csv; charset=utf-8" } });
   const stream = sampleTurn(2, {

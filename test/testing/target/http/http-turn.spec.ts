@@ -220,7 +220,7 @@ test("a 500 is target_invalid_answer naming the request and status, quoting the 
     {
       code: "target_invalid_answer",
       message:
-        `POST ${server.url}/chat answered 500: "{\\"error\\":\\"database down\\"}". The server refused the request: ` +
+        `POST ${server.url}/chat answered 500 Internal Server Error: "{\\"error\\":\\"database down\\"}". The server refused the request: ` +
         "see its log, and if the request is wrong fix targets.shop.turn (its path and body) or targets.shop.headers in flowcheck.config.json.",
     },
   );

@@ -87,7 +87,7 @@ test("a session the server does not know is a 404, target_invalid_answer saying 
   t.after(() => server.close());
   await assert.rejects(readHttpState(sessionChatEntry(server.url), "nobody", WHERE), {
     code: "target_invalid_answer",
-    message: `GET ${server.url}/sessions/nobody/state answered 404: "{\\"error\\":\\"no session nobody\\"}". The server refused the request: see its log, and if the request is wrong fix targets.shop.state.path or targets.shop.headers in flowcheck.config.json.`,
+    message: `GET ${server.url}/sessions/nobody/state answered 404 Not Found: "{\\"error\\":\\"no session nobody\\"}". The server refused the request: see its log, and if the request is wrong fix targets.shop.state.path or targets.shop.headers in flowcheck.config.json.`,
   });
 });
 

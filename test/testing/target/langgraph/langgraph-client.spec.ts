@@ -134,7 +134,9 @@ describe("LanggraphClient against the LangGraph dev server", () => {
       assert.ok(isFlowcheckError(error, "target_invalid_answer"), String(error));
       assert.equal(
         error.message,
-        `GET ${server.baseUrl}/threads/${missing}/state answered 404 Not Found: "Thread with ID ${missing} not found"`,
+        `GET ${server.baseUrl}/threads/${missing}/state answered 404 Not Found: "Thread with ID ${missing} not found". ` +
+          "The LangGraph server refused the request: see its log, and if the request is wrong fix the target's baseUrl " +
+          "or the target's headers in flowcheck.config.json.",
       );
       return true;
     });
@@ -168,7 +170,7 @@ test("a port nothing listens on is target_unreachable naming the method, the URL
   const client = new LanggraphClient({ baseUrl: closed.url });
   await assert.rejects(client.createThread(), (error: unknown) => {
     assert.ok(isFlowcheckError(error, "target_unreachable"), String(error));
-    assert.match(error.message, new RegExp(`^POST ${closed.url}/threads failed: .*ECONNREFUSED`));
+    assert.match(error.message, new RegExp(`^POST ${closed.url}/threads could not be reached \\(ECONNREFUSED\\); `));
     assert.match(error.message, /is the LangGraph server running there\?/);
     return true;
   });
@@ -180,7 +182,10 @@ test("a server that never answers is target_unreachable once the request's timeo
     const client = new LanggraphClient({ baseUrl: silent.url, timeoutMs: 50 });
     await assert.rejects(client.threadState("t-1"), (error: unknown) => {
       assert.ok(isFlowcheckError(error, "target_unreachable"), String(error));
-      assert.match(error.message, new RegExp(`^GET ${silent.url}/threads/t-1/state got no answer within 50 ms; `));
+      assert.match(
+        error.message,
+        new RegExp(`^GET ${silent.url}/threads/t-1/state gave no whole answer within 50 ms; `),
+      );
       return true;
     });
   } finally {
@@ -188,7 +193,20 @@ test("a server that never answers is target_unreachable once the request's timeo
   }
 });
 
-test("an error status is target_invalid_answer with the status and the body cut to 300 characters", async () => {
+test("a client made for a named target says which of its keys in flowcheck.config.json to fix", async () => {
+  const silent = await tinyServer(() => undefined);
+  try {
+    const client = new LanggraphClient({ baseUrl: silent.url, timeoutMs: 50 }, "graphs");
+    await assert.rejects(client.graphNodes("chat"), {
+      code: "target_unreachable",
+      message: `GET ${silent.url}/assistants/chat/graph gave no whole answer within 50 ms; the LangGraph server may be stuck, or slower than that: raise targets.graphs.timeoutMs in flowcheck.config.json if so, or look at the server's log.`,
+    });
+  } finally {
+    await silent.close();
+  }
+});
+
+test("an error status is target_invalid_answer with the status, the body cut to 300 characters, and what to fix", async () => {
   const failing = await tinyServer((respond) => respond(500, "x".repeat(1000)));
   try {
     const client = new LanggraphClient({ baseUrl: failing.url });
@@ -196,7 +214,9 @@ test("an error status is target_invalid_answer with the status and the body cut 
       assert.ok(isFlowcheckError(error, "target_invalid_answer"), String(error));
       assert.equal(
         error.message,
-        `POST ${failing.url}/assistants/search answered 500 Internal Server Error: "${"x".repeat(300)}…"`,
+        `POST ${failing.url}/assistants/search answered 500 Internal Server Error: ${JSON.stringify("x".repeat(1000)).slice(0, 300)}…. ` +
+          "The LangGraph server refused the request: see its log, and if the request is wrong fix the target's baseUrl " +
+          "or the target's headers in flowcheck.config.json.",
       );
       return true;
     });
@@ -213,7 +233,8 @@ test("a body that is not JSON is target_invalid_answer quoting it", async () => 
       assert.ok(isFlowcheckError(error, "target_invalid_answer"), String(error));
       assert.equal(
         error.message,
-        `POST ${html.url}/threads answered 200 with a body that is not JSON: "<html>welcome</html>"; is ${html.url}/threads a LangGraph server?`,
+        `POST ${html.url}/threads answered 200 with a body that is not JSON (content-type application/json): ` +
+          `"<html>welcome</html>". Is ${html.url}/threads a LangGraph server? Check the target's baseUrl in flowcheck.config.json.`,
       );
       return true;
     });
