@@ -75,10 +75,10 @@ function writeScenario(folder: string, name: string, scenario: object): { path: 
   };
 }
 
-function runSpecs(path: string, env: Record<string, string>): Promise<ChildRun> {
+function runSpecs(path: string, env: Record<string, string>, options: string[] = []): Promise<ChildRun> {
   return runCommand(
     process.execPath,
-    [join(ROOT, "src", "cli", "run-specs.mjs"), path],
+    [join(ROOT, "src", "cli", "run-specs.mjs"), ...options, path],
     { FLOW_TARGET: "support", SUPPORT_TOKEN: "fixture-token", JUDGE: "required", ...env },
     undefined,
     dir.path,
@@ -214,4 +214,20 @@ test("FLOW_MODEL=replay of an http target's judged scenario with no cassette fai
   assert.equal(existsSync(join(dir.path, "unjudged", "contact.cassette.json")), false);
   const replayed = await runSpecs(unjudged.path, { FLOW_MODEL: "replay" });
   assert.equal(replayed.code, 0, replayed.stdout + replayed.stderr);
+});
+
+test("FLOW_MODEL=record with --repeat 2 on an http target's judged scenario is refused, naming why, as on our engine's flows: every run would write the one cassette", async () => {
+  const { path } = writeScenario("repeated", "contact", JUDGED);
+  const fake = await fakeJudge();
+  const run = await runSpecs(
+    path,
+    { FLOW_MODEL: "record", OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL },
+    ["--repeat", "2"],
+  ).finally(() => fake.close());
+  const output = run.stdout + run.stderr;
+  assert.equal(run.code, 1, output);
+  assert.match(output, /✖ ContactFlow: contact × 2 is recorded once/);
+  assert.match(output, /ContactFlow records its cassette \(FLOW_MODEL=record\), and repeat: 2 would write it 2 times/);
+  assert.equal(fake.requests.length, 0, "nothing was played");
+  assert.equal(existsSync(join(dir.path, "repeated", "contact.cassette.json")), false);
 });

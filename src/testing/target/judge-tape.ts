@@ -1,7 +1,18 @@
 import type { Config } from "../../config.ts";
-import { Cassette } from "../cassette/cassette.ts";
+import { Cassette, type CassetteMode } from "../cassette/cassette.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import type { ScenarioTarget } from "./scenario-target.ts";
+
+/**
+ * How a scenario played against a target tapes its judge's calls: FLOW_MODEL's `record` or
+ * `replay` when it has a judged turn; undefined when it has none (no judge call to tape) or the
+ * run tapes nothing.
+ */
+export function judgeTapeMode(loaded: LoadedScenario, config: Config): CassetteMode | undefined {
+  const mode = config.flowModel;
+  if (mode !== "record" && mode !== "replay") return undefined;
+  return loaded.scenario.turns.some((turn) => turn.expectedResponse !== undefined) ? mode : undefined;
+}
 
 /**
  * A target that runs its models elsewhere with its judge's calls on tape: with FLOW_MODEL=record
@@ -15,9 +26,8 @@ export async function withJudgeTape(
   loaded: LoadedScenario,
   config: Config,
 ): Promise<ScenarioTarget> {
-  const mode = config.flowModel;
-  if (mode !== "record" && mode !== "replay") return target;
-  if (!loaded.scenario.turns.some((turn) => turn.expectedResponse !== undefined)) return target;
+  const mode = judgeTapeMode(loaded, config);
+  if (!mode) return target;
   let cassette: Cassette;
   try {
     cassette = Cassette.open(loaded, mode, { modelName: config.openai.model, ci: config.ci });
