@@ -32,6 +32,7 @@ import { describeFlowScenarios, stepState } from ${JSON.stringify(join(ROOT, "sr
 const named = (name) => (document) => assert.equal(stepState(document, "NameStep")?.name, name, "the stored name");
 describeFlowScenarios("ContactFlow", {
   flows: [],
+  dir: "chats",
   everyScenario: { eachTurn: (head) => assert.ok(stepState(head, "NameStep"), "a name is stored after every turn") },
   scenarios: { ada: { domain: named("Ada Lovelace") }, grace: { domain: named("Ada Lovelace") } },
 });
@@ -47,13 +48,13 @@ after(async () => {
   await chat?.close();
 });
 
-/** A project with `config` as flowcheck.config.json, the spec, and `scenarios` under scenarios/, by name. */
+/** A project with `config` as flowcheck.config.json, the spec, and `scenarios` under chats/, by name. */
 async function project(config: unknown, scenarios: Record<string, unknown>) {
   const dir = await tempDir("run-target-flow-spec");
   writeFileSync(join(dir.path, "flowcheck.config.json"), JSON.stringify(config));
-  mkdirSync(join(dir.path, "scenarios"));
+  mkdirSync(join(dir.path, "chats"));
   for (const [name, scenario] of Object.entries(scenarios))
-    writeFileSync(join(dir.path, "scenarios", `${name}.scenario.json`), JSON.stringify(scenario, null, 2));
+    writeFileSync(join(dir.path, "chats", `${name}.scenario.json`), JSON.stringify(scenario, null, 2));
   mkdirSync(join(dir.path, "test", "flows"), { recursive: true });
   writeFileSync(join(dir.path, SPEC), SPEC_TEXT);
   return dir;
@@ -145,7 +146,7 @@ test("describeFlowScenarios refuses at load a langgraph target's turn that asks 
     const output = run.stdout + run.stderr;
     assert.equal(run.code, 1, output);
     assert.match(output, /scenario_invalid/);
-    assert.match(output, /scenarios\/ada\.scenario\.json is not a valid scenario \(3 problems\)/);
+    assert.match(output, /chats\/ada\.scenario\.json is not a valid scenario \(3 problems\)/);
     for (const key of ["accept", "expectContentType", "expectCsvRows"])
       assert.match(
         output,
