@@ -70,6 +70,17 @@ function runSpec(cwd: string): Promise<ChildRun> {
   );
 }
 
+/** The spec under node:test alone, as an editor or `node --test` runs it: no run-specs to check the config first. */
+function runSpecAlone(cwd: string): Promise<ChildRun> {
+  return runCommand(
+    process.execPath,
+    ["--import", join(ROOT, "node_modules", "tsx", "dist", "esm", "index.mjs"), "--test", SPEC],
+    { FLOW_TARGET: "support", SUPPORT_TOKEN: "fixture-token" },
+    undefined,
+    cwd,
+  );
+}
+
 function resultsOf(cwd: string): RunResults {
   return JSON.parse(readFileSync(join(cwd, "test", ".tmp", "run-results.json"), "utf8")) as RunResults;
 }
@@ -103,7 +114,7 @@ test("describeFlowScenarios by name plays an http target's flow with checks in c
   }
 });
 
-test("an invalid flowcheck.config.json fails describeFlowScenarios with target_config_invalid, the file and each problem's JSON path; nothing is played", async () => {
+test("an invalid flowcheck.config.json fails describeFlowScenarios with target_config_invalid, the file and each problem's JSON path, and stops run-specs before anything is played", async () => {
   const config = {
     targets: {
       support: { ...sessionChatEntry(chat.url), headers: { authorization: "Bearer written-in" } },
@@ -112,16 +123,26 @@ test("an invalid flowcheck.config.json fails describeFlowScenarios with target_c
   };
   const dir = await project(config, { ada: contact("Ada Lovelace") });
   const seen = chat.requests.length;
+  const problems = [
+    /flowcheck\.config\.json is not a valid flowcheck\.config\.json \(2 problems\)/,
+    /targets\.support\.headers\.authorization is a credential written into the file/,
+    /targets\.other\.kind: "grpc" is not one of/,
+  ];
   try {
-    const run = await runSpec(dir.path);
-    const output = run.stdout + run.stderr;
-    assert.equal(run.code, 1, output);
-    assert.match(output, /✖ flowcheck\.config\.json loads/);
+    const alone = await runSpecAlone(dir.path);
+    const output = alone.stdout + alone.stderr;
+    assert.equal(alone.code, 1, output);
+    assert.match(output, /not ok \d+ - flowcheck\.config\.json loads|✖ flowcheck\.config\.json loads/);
     assert.match(output, /target_config_invalid/);
-    assert.match(output, /flowcheck\.config\.json is not a valid flowcheck\.config\.json \(2 problems\)/);
-    assert.match(output, /targets\.support\.headers\.authorization is a credential written into the file/);
-    assert.match(output, /targets\.other\.kind: "grpc" is not one of/);
+    for (const problem of problems) assert.match(output, problem);
     assert.doesNotMatch(output, /written-in/, "the credential is not quoted");
+
+    const run = await runSpec(dir.path);
+    const stopped = run.stdout + run.stderr;
+    assert.equal(run.code, 2, stopped);
+    assert.match(stopped, /stopped before playing anything: target_config_invalid/);
+    for (const problem of problems) assert.match(stopped, problem);
+    assert.doesNotMatch(stopped, /written-in/, "the credential is not quoted");
     assert.equal(chat.requests.length, seen, "no turn was sent");
   } finally {
     dir.remove();
