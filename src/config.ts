@@ -253,12 +253,6 @@ function combinationProblems(env: Readonly<Record<string, string>>): string[] {
         `FLOW_BASE_URL for a flowcheck server at that URL.`,
     );
   }
-  if ((mode === "record" || mode === "replay") && env["FLOW_TARGET"]) {
-    problems.push(
-      `FLOW_MODEL=${mode} tapes the models of an app in this process, but ` +
-        `FLOW_TARGET=${env["FLOW_TARGET"]} runs its models elsewhere; unset one of them.`,
-    );
-  }
   if ((env["FLOW_PRICE_PER_MTOK_IN"] === undefined) !== (env["FLOW_PRICE_PER_MTOK_OUT"] === undefined)) {
     problems.push(
       "FLOW_PRICE_PER_MTOK_IN and FLOW_PRICE_PER_MTOK_OUT go together: set both (in dollars per " +

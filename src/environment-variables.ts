@@ -132,8 +132,9 @@ export const ENVIRONMENT_VARIABLES = {
     doc:
       "the target of `flowcheck.config.json` ([targets](#targets)) the scenarios that name none are " +
       "played against; a scenario's own `target` wins. Unset: the app in the test process, or the " +
-      "server at `FLOW_BASE_URL`; set together with `FLOW_BASE_URL` is refused (pick one), and so is " +
-      "`FLOW_MODEL=record` or `replay`",
+      "server at `FLOW_BASE_URL`; set together with `FLOW_BASE_URL` is refused (pick one); with " +
+      "`FLOW_MODEL=record` or `replay` the target's judge calls are taped " +
+      "([cassettes](#live-runs-the-judge-and-cassettes))",
   },
   JUDGE: {
     default: "auto",

@@ -239,12 +239,17 @@ test("FLOW_TARGET is read as the target of the scenarios that name none; unset, 
   assert.equal(loadConfig({}).flowTarget, undefined);
 });
 
-test("FLOW_TARGET with FLOW_BASE_URL, with a recording or replaying FLOW_MODEL, or that is no target's name, is refused", () => {
+test("FLOW_TARGET with a recording or replaying FLOW_MODEL is read: the target's judge calls are what gets taped", () => {
+  assert.equal(loadConfig({ FLOW_TARGET: "staging", FLOW_MODEL: "replay" }).flowModel, "replay");
+  assert.equal(
+    loadConfig({ FLOW_TARGET: "staging", FLOW_MODEL: "record", OPENAI_API_KEY: "test-key" }).flowModel,
+    "record",
+  );
+});
+
+test("FLOW_TARGET with FLOW_BASE_URL, or that is no target's name, is refused", () => {
   assert.deepEqual(problemsOf({ FLOW_TARGET: "staging", FLOW_BASE_URL: "http://127.0.0.1:3000" }), [
     "FLOW_TARGET=staging and FLOW_BASE_URL=http://127.0.0.1:3000 both name the server to play against; pick one: FLOW_TARGET for a target of flowcheck.config.json, or FLOW_BASE_URL for a flowcheck server at that URL.",
-  ]);
-  assert.deepEqual(problemsOf({ FLOW_TARGET: "staging", FLOW_MODEL: "replay" }), [
-    "FLOW_MODEL=replay tapes the models of an app in this process, but FLOW_TARGET=staging runs its models elsewhere; unset one of them.",
   ]);
   assert.deepEqual(problemsOf({ FLOW_TARGET: "Staging" }), [
     'FLOW_TARGET="Staging" is not valid: expected the name of a target in flowcheck.config.json: lower-case letters, digits and dashes.',

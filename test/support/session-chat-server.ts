@@ -32,6 +32,15 @@ function json(res: http.ServerResponse, status: number, body: unknown, session?:
   res.end(JSON.stringify(body));
 }
 
+/** The session rendered as CSV, one row per stored field (`step,field,value`), as a turn asked with `Accept: text/csv` gets it. */
+function csvRendering(res: http.ServerResponse, session: string, progress: ContactProgress): void {
+  const rows = Object.entries(progress.state).flatMap(([step, fields]) =>
+    Object.entries(fields).map(([field, value]) => `${step},${field},${JSON.stringify(value)}`),
+  );
+  res.writeHead(200, { "content-type": "text/csv; charset=utf-8", "x-session-id": session });
+  res.end(["step,field,value", ...rows].join("\n") + "\n");
+}
+
 /** The answer as a Vercel AI SDK UI message stream (v5), the flow's step in a data part and the metadata. */
 function uiMessageStream(
   res: http.ServerResponse,
@@ -65,7 +74,8 @@ function uiMessageStream(
 /**
  * A chat API that keeps its sessions: `POST /chat` with `{ session, message }` (session null to
  * start one) plays the contact flow and answers `{ session, reply, step, done }` with the id in
- * `X-Session-Id` too, or with `Accept: text/event-stream` the AI SDK UI message stream;
+ * `X-Session-Id` too, or with `Accept: text/event-stream` the AI SDK UI message stream, or with
+ * `Accept: text/csv` the session's stored fields as CSV rows (`step,field,value`);
  * `GET /sessions/<id>/state` answers `{ step, done, state }`. An unknown session is a 404, a message
  * to a session that is done a 409, a message that is not a string a 400.
  */
@@ -88,6 +98,7 @@ export async function startSessionChatServer(options: SessionChatOptions = {}): 
     const { progress, reply } = contactTurn(previous, body.message);
     sessions.set(session, progress);
     if (accept.includes("text/event-stream")) return uiMessageStream(res, session, progress, reply, requests.length);
+    if (accept.includes("text/csv")) return csvRendering(res, session, progress);
     const echo = options.echoAuthorization ? ` (you sent ${req.headers.authorization})` : "";
     json(res, 200, { session, reply: `${reply}${echo}`, step: progress.step, done: progress.done }, session);
   };

@@ -69,7 +69,8 @@ function statusAndBodyChecks(expectedStatus: number, status: number, answer: Ans
   ];
 }
 
-function contentTypeCheck(expected: string, answer: Answer): Check {
+/** A turn's `expectContentType` against the answer's media type, whichever kind of target answered. */
+export function contentTypeCheck(expected: string, answer: Answer): Check {
   const wanted = expected.toLowerCase();
   return compared(
     "transport",

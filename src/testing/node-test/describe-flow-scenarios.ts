@@ -13,7 +13,11 @@ import {
 } from "../scenario/scenario-discovery.ts";
 import { loadTargetConfig, TARGET_CONFIG_FILE, type TargetConfig } from "../target/target-config.ts";
 import { isFlowcheckError } from "../../errors.ts";
-import { describeScenarioFile } from "./describe-scenario-file.ts";
+import { loadConfig } from "../../config.ts";
+import { chooseTarget } from "../target/choose-target.ts";
+import { listedFlowOutline } from "../target/flow-outline-of.ts";
+import type { FlowOutline } from "../scenario/meaning-problems.ts";
+import { describeInvalidFile, describeScenarioFile } from "./describe-scenario-file.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
 import type { SuiteOptions } from "./suite-options.ts";
 
@@ -112,8 +116,17 @@ export function describeFlowScenarios(
     return;
   }
   const suite = { ...own, targets };
-  const describe = (file: string, checks: ScenarioChecks) =>
-    describeScenarioFile(file, { ...suite, ...checks, root: dir });
+  const flowTarget = flowTargetOf();
+  const describe = (file: string, header: ScenarioHeader | undefined, checks: ScenarioChecks) => {
+    let outline: FlowOutline | undefined;
+    try {
+      outline = targetOutlineOf(targets, header, flowTarget, file);
+    } catch (error) {
+      describeInvalidFile(file, error);
+      return;
+    }
+    describeScenarioFile(file, { ...suite, ...checks, ...(outline ? { outline } : {}), root: dir });
+  };
   if (options.files) {
     describeFiles(flowName, options, options.files, describe);
     return;
@@ -146,7 +159,11 @@ export function describeFlowScenarios(
     const header = headers.get(file) ?? scenarioHeaderOf(file);
     if (!ours(header?.flowName)) continue;
     // One that does not parse, or names no registered flow, is described too: the loader says which, with the fix.
-    describe(file, header?.flowName === flowName ? checksFor(options, scenarioNameOf(file, dir), tagsOf(header)) : {});
+    describe(
+      file,
+      header,
+      header?.flowName === flowName ? checksFor(options, scenarioNameOf(file, dir), tagsOf(header)) : {},
+    );
   }
   if (flowFiles.length === 0 && !selection) {
     failing(
@@ -161,7 +178,7 @@ function describeFiles(
   flowName: string,
   options: FlowScenariosOptions,
   files: readonly string[],
-  describe: (file: string, checks: ScenarioChecks) => void,
+  describe: (file: string, header: ScenarioHeader | undefined, checks: ScenarioChecks) => void,
 ): void {
   const dir = options.dir ?? "scenarios";
   const registered = new Set(options.flows.map((entry) => entry.flow.name));
@@ -183,8 +200,34 @@ function describeFiles(
       );
       continue;
     }
-    describe(file, other === flowName ? checksFor(options, scenarioNameOf(file, dir), tagsOf(header)) : {});
+    describe(file, header, other === flowName ? checksFor(options, scenarioNameOf(file, dir), tagsOf(header)) : {});
   }
+}
+
+/** FLOW_TARGET, when the environment reads: one that does not is each suite's start test to report, with every problem. */
+function flowTargetOf(): string | undefined {
+  try {
+    return loadConfig().flowTarget;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * For a file played against a target of flowcheck.config.json (its `target`, else FLOW_TARGET),
+ * the outline its entry lists, so a flow the target serves loads by its name: the steps it lists
+ * and the turn keys its kind refuses. Throws when the target cannot be chosen.
+ */
+function targetOutlineOf(
+  targets: TargetConfig | undefined,
+  header: ScenarioHeader | undefined,
+  flowTarget: string | undefined,
+  file: string,
+): FlowOutline | undefined {
+  if (typeof header?.flowName !== "string") return undefined;
+  const own = typeof header.target === "string" ? header.target : undefined;
+  const chosen = chooseTarget(targets, own, flowTarget, file);
+  return chosen && listedFlowOutline(chosen.name, chosen.entry, header.flowName);
 }
 
 function tagsOf(header: ScenarioHeader | undefined): string[] {

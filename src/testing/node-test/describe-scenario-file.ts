@@ -5,6 +5,7 @@ import { noteNotRun } from "../report/results-recorder.ts";
 import { loadScenario, scenarioNameOf } from "../scenario/load-scenario.ts";
 import { scenarioCases } from "../scenario/scenario-cases.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
+import { judgeTapeMode } from "../target/judge-tape.ts";
 import { liveOnlySkip } from "./live-only-skip.ts";
 import { parallelPlayOf } from "./parallel-play.ts";
 import { repeatOf } from "./repeat-of.ts";
@@ -61,14 +62,17 @@ function describeConversation(loaded: LoadedScenario, options: SuiteOptions): vo
   const repeat = liveOnly ? { times: 1, passRate: 1 } : repeatOf(config, options.repeat);
   if (liveOnly) noteNotRun(loaded, options.artifactsDir ?? "test/.tmp", "skipped", liveOnly);
   const name = `${loaded.scenario.flowName}: ${loaded.name}${repeat.times > 1 ? ` × ${repeat.times}` : ""}`;
-  // A flow that a target of another kind serves has no definition here, and no cassette.
+  // A flow that a target of another kind serves has no definition here; its cassette holds the judge's calls alone.
   const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)?.flow;
-  // As FLOW_REPEAT is refused with FLOW_MODEL=record, so is a spec's repeat: every run would write the same cassette.
-  if (flow && repeat.times > 1 && config && modelModeOf(config, flow.envPrefix, "scripted") === "record") {
+  const records =
+    config !== undefined &&
+    (flow ? modelModeOf(config, flow.envPrefix, "scripted") : judgeTapeMode(loaded, config)) === "record";
+  // As FLOW_REPEAT is refused with FLOW_MODEL=record, so is a spec's or the run's repeat: every run would write the same cassette.
+  if (records && repeat.times > 1) {
     test(`${name} is recorded once`, () => {
       throw new ScenarioFailure(
         "scenario_invalid",
-        `${flow.name} records its cassette (FLOW_MODEL=record), and repeat: ${repeat.times} would write it ${repeat.times} times. Record once, then repeat with FLOW_MODEL=live or replay.`,
+        `${loaded.scenario.flowName} records its cassette (FLOW_MODEL=record), and repeat: ${repeat.times} would write it ${repeat.times} times. Record once, then repeat with FLOW_MODEL=live or replay.`,
       );
     });
     return;

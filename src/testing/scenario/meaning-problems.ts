@@ -22,6 +22,21 @@ export interface FlowOutline {
   kind: "flowcheck" | "langgraph" | "http";
 }
 
+// A LangGraph run answers its thread's values as JSON whatever the request asks for: these keys
+// would have no content type to ask for or check, and no CSV to read rows from.
+const JSON_ANSWER_KEYS = ["accept", "expectContentType", "expectCsvRows"] as const;
+
+/** The keys of a turn that a LangGraph target cannot honour, refused rather than passed with no check. */
+function answerTypeProblems(turn: ScenarioTurn, index: number, outline: FlowOutline): string[] {
+  if (outline.kind !== "langgraph") return [];
+  return JSON_ANSWER_KEYS.filter((key) => turn[key] !== undefined).map(
+    (key) =>
+      `${turnPath(turn, index, key)}: ${outline.servedBy} answers each run's values as JSON whatever is asked, ` +
+      "so there is no other content type to ask for or check and no CSV to read rows from; drop the key, " +
+      "or play the scenario against a target that renders its answers (http or flowcheck).",
+  );
+}
+
 const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
 
 function unknownStep(flow: FlowDefinition | FlowOutline, step: string): string | undefined {
@@ -167,6 +182,7 @@ export function meaningProblems(
     problems.push(...statusProblems(turn, index, touchedTurns.has(index)));
     if (engineFlow) problems.push(...stateShapeProblems(turn, index));
     if (flow) problems.push(...inputProblems(turn, index, flow));
+    if (foreign) problems.push(...answerTypeProblems(turn, index, foreign));
     checkSteps(index);
     problems.push(...keyProblems(turn, index));
   });

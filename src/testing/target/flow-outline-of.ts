@@ -4,26 +4,26 @@ import { langgraphStepNames } from "./langgraph/langgraph-step-names.ts";
 import type { TargetEntry } from "./target-config.ts";
 
 /**
+ * What the entry itself says of `flowName`, with no request: its kind, and the steps an http
+ * entry's `flows` or a LangGraph entry's `graphs` list (undefined when it lists none: they are
+ * checked when the target is asked at start).
+ */
+export function listedFlowOutline(name: string, entry: TargetEntry, flowName: string): FlowOutline {
+  const where = `${flowName} of target ${name} (${entry.baseUrl})`;
+  if (entry.kind === "langgraph")
+    return { name: flowName, stepNames: entry.graphs?.[flowName]?.steps, servedBy: `graph ${where}`, kind: entry.kind };
+  const steps = entry.kind === "http" ? entry.flows?.[flowName]?.steps : undefined;
+  return { name: flowName, stepNames: steps, servedBy: where, kind: entry.kind };
+}
+
+/**
  * The steps the target `name` lists for `flowName`, for the loader's checks: a LangGraph graph's
- * (asked of the server once per entry and graph, shared with each scenario's start, so this fails
- * when it cannot be reached), an http entry's `flows`, else none known before the target is asked
- * at start.
+ * (its entry's, else asked of the server once per entry and graph, shared with each scenario's
+ * start, so this fails when it cannot be reached), an http entry's `flows`, else none known before
+ * the target is asked at start.
  */
 export async function flowOutlineOf(name: string, entry: TargetEntry, flowName: string): Promise<FlowOutline> {
-  if (entry.kind === "langgraph") {
-    const client = new LanggraphClient(entry, name);
-    return {
-      name: flowName,
-      stepNames: await langgraphStepNames(client, entry, flowName),
-      servedBy: `graph ${flowName} of target ${name} (${entry.baseUrl})`,
-      kind: entry.kind,
-    };
-  }
-  const steps = entry.kind === "http" ? entry.flows?.[flowName]?.steps : undefined;
-  return {
-    name: flowName,
-    stepNames: steps,
-    servedBy: `${flowName} of target ${name} (${entry.baseUrl})`,
-    kind: entry.kind,
-  };
+  const listed = listedFlowOutline(name, entry, flowName);
+  if (entry.kind !== "langgraph") return listed;
+  return { ...listed, stepNames: await langgraphStepNames(new LanggraphClient(entry, name), entry, flowName) };
 }

@@ -13,6 +13,7 @@ import { httpTarget } from "./http/http-target.ts";
 import { langgraphTarget } from "./langgraph/langgraph-target.ts";
 import { loadTargetConfig, type TargetConfig, type TargetEntry } from "./target-config.ts";
 import { inProcessTarget } from "./in-process-target.ts";
+import { withJudgeTape } from "./judge-tape.ts";
 import type { ModelFaults } from "./model-faults.ts";
 import { ProviderGate } from "../limits/provider-gate.ts";
 import type { SessionView, SessionViewHead } from "./session-view.ts";
@@ -79,7 +80,7 @@ export interface ScenarioTarget {
    * this process). A target of one's own may leave it out: the environment is then read as it is.
    */
   readonly config?: Config;
-  /** With FLOW_MODEL=record or replay: the scenario's model and judge calls on tape. */
+  /** With FLOW_MODEL=record or replay: the scenario's model and judge calls on tape (a target elsewhere: its judge's alone). */
   readonly cassette?: Cassette;
   /**
    * Boots the app again on the same store, with nothing kept in memory, as a restarted process
@@ -135,7 +136,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   const chosen = chooseTarget(targets, loaded.scenario.target, config.flowTarget, loaded.file);
   if (chosen) {
     const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
-    return await namedTarget(chosen, loaded, own, scenarioKeys, label);
+    return await withJudgeTape(await namedTarget(chosen, loaded, own, scenarioKeys, label), loaded, own);
   }
   if (!config.targetUrl)
     return await inProcessTarget(loaded, options, config, scenarioKeys, new ProviderGate(config, label));

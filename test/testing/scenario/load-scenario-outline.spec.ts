@@ -5,6 +5,8 @@ import { after, before, test } from "node:test";
 import { FlowcheckError } from "../../../src/errors.ts";
 import { loadScenario } from "../../../src/testing/scenario/load-scenario.ts";
 import type { FlowOutline } from "../../../src/testing/scenario/meaning-problems.ts";
+import { listedFlowOutline } from "../../../src/testing/target/flow-outline-of.ts";
+import type { TargetEntry } from "../../../src/testing/target/target-config.ts";
 import { BasicFlow } from "../../fixtures/flows/index.ts";
 import { tempDir } from "../../support/temp-path.ts";
 
@@ -84,4 +86,42 @@ test("our engine's flow refuses a snake_case step and a state that is not an obj
     problems.find((problem) => problem.includes("expectState")) ?? "",
     /expectState\.NameStep \(turn "asks"\): "John" is not an object; a flowcheck flow keeps each step's state as an object/,
   );
+});
+
+test("a langgraph target's flow refuses the turn keys of a content type, each at its path with the turn's label and why; an http target's flow takes them", () => {
+  const file = write("rendered", {
+    flowName: "intake",
+    turns: [
+      {
+        label: "as csv",
+        input: "hi",
+        expectedActiveStep: "name_step",
+        accept: "text/csv",
+        expectContentType: "text/csv",
+        expectCsvRows: [{ name: "Ada" }],
+      },
+    ],
+  });
+  const graphs: TargetEntry = {
+    kind: "langgraph",
+    baseUrl: "http://127.0.0.1:2024",
+    graphs: { intake: { steps: ["name_step"] } },
+  };
+  const problems = problemsOf(() => loadScenario(file, [], { outline: listedFlowOutline("graphs", graphs, "intake") }));
+  assert.deepEqual(
+    problems,
+    ["accept", "expectContentType", "expectCsvRows"].map(
+      (key) =>
+        `turns[0].${key} (turn "as csv"): graph intake of target graphs (http://127.0.0.1:2024) answers each ` +
+        "run's values as JSON whatever is asked, so there is no other content type to ask for or check and no " +
+        "CSV to read rows from; drop the key, or play the scenario against a target that renders its answers (http or flowcheck).",
+    ),
+  );
+  const shop: TargetEntry = {
+    kind: "http",
+    baseUrl: "http://127.0.0.1:3100",
+    turn: { path: "/chat", body: {} },
+    answer: {},
+  };
+  assert.doesNotThrow(() => loadScenario(file, [], { outline: listedFlowOutline("shop", shop, "intake") }));
 });

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Answer } from "../../answer/read-answer.ts";
+import { parseCsv, type Csv } from "../../answer/parse-csv.ts";
 import { check, compared, type Check } from "../../checks/check.ts";
+import { contentTypeCheck } from "../../checks/transport-checks.ts";
 import { isSuccessStatus } from "../../scenario/is-success-status.ts";
 import type { ScenarioTurn } from "../../scenario/scenario.ts";
 import type { ConversationTurn, TargetConversation } from "../scenario-target.ts";
@@ -38,6 +40,7 @@ export class HttpConversation implements TargetConversation {
       {
         where: this.#where,
         ...(isSuccessStatus(turn.expectedStatus ?? 200) ? {} : { expectedStatus: turn.expectedStatus! }),
+        ...(turn.accept === undefined ? {} : { accept: turn.accept }),
       },
     );
     const millis = performance.now() - started;
@@ -45,20 +48,25 @@ export class HttpConversation implements TargetConversation {
     if (isSuccessStatus(answered.status))
       this.#messages.push({ role: "user", content: input }, { role: "assistant", content: answered.text });
     const url = new URL(answered.request.url);
+    const answer = answerOf(answered);
     return {
       exchange: {
         request: {
           method: answered.request.method,
           path: `${url.pathname}${url.search}`,
-          headers: { "content-type": "application/json" },
+          headers: { "content-type": "application/json", ...(turn.accept ? { accept: turn.accept } : {}) },
           body: answered.request.body,
         },
         response: { status: answered.status, headers: answered.headers, body: answered.raw },
         millis,
       },
-      answer: answerOf(answered),
+      answer,
       session: answered.session,
-      checks: this.#checks(turn, answered, session),
+      checks: [
+        ...this.#checks(turn, answered, session),
+        ...(turn.expectContentType === undefined ? [] : [contentTypeCheck(turn.expectContentType, answer)]),
+        ...(answer.problems.length ? [check("transport", "body", answer.problems.join("; "))] : []),
+      ],
     };
   }
 
@@ -88,16 +96,28 @@ export class HttpConversation implements TargetConversation {
   }
 }
 
+/** What the answer claims (its step and completion, as the pointers read them) and, for a CSV answer, its rows. */
 function answerOf(answered: HttpTurnAnswer): Answer {
   const claims: Record<string, unknown> = {};
   if (answered.currentStep !== undefined) claims["currentStep"] = answered.currentStep;
   if (answered.completed !== undefined) claims["completed"] = answered.completed;
+  const mediaType = (answered.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const problems: string[] = [];
+  let csv: Csv | undefined;
+  if (mediaType === "text/csv" && isSuccessStatus(answered.status)) {
+    try {
+      csv = parseCsv(answered.raw);
+    } catch (error) {
+      problems.push(`the CSV body does not parse: ${(error as Error).message}`);
+    }
+  }
   return {
-    mediaType: (answered.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase(),
+    mediaType,
     json: claims,
     events: undefined,
+    ...(csv ? { csv } : {}),
     text: answered.text,
-    problems: [],
+    problems,
     claimsOnly: true,
   };
 }

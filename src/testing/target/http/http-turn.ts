@@ -22,6 +22,12 @@ export interface HttpTargetOptions {
    * came, its body as its text, and none of the entry's answer pointers is read of it.
    */
   expectedStatus?: number;
+  /**
+   * The turn's own `accept`, sent instead of the entry's. An answer to it that is neither JSON nor
+   * the entry's stream (a CSV, say) is the session rendered: its body is its text, none of the
+   * entry's answer pointers is read of it, and its session is `answer.sessionHeader`'s or the one sent.
+   */
+  accept?: string;
 }
 
 /** One turn's answer as an http target gave it, read by the entry's `answer` pointers. */
@@ -62,6 +68,12 @@ function streamedAnswer(exchange: TargetExchange, stream: keyof typeof STREAM_RE
   }
 }
 
+/** Whether the answer is in a media type the entry's pointers do not read: neither JSON nor its stream. */
+function isRendered(exchange: TargetExchange, shape: HttpAnswerShape): boolean {
+  const type = (exchange.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  return !/^application\/(.+\+)?json$/.test(type) && !(shape.stream !== undefined && type === "text/event-stream");
+}
+
 /** The answer's body (a stream's final object) and its text. */
 function answerOf(exchange: TargetExchange, shape: HttpAnswerShape, at: string): { body: unknown; text: string } {
   if (shape.stream) {
@@ -94,9 +106,9 @@ function sessionOf(exchange: TargetExchange, body: unknown, shape: HttpAnswerSha
 }
 
 /** The request a turn sends, its path and body rendered from the entry's `turn` templates. */
-function turnRequest(entry: HttpTargetEntry, values: TemplateValues, at: string, timeoutMs: number) {
+function turnRequest(entry: HttpTargetEntry, values: TemplateValues, at: string, timeoutMs: number, asked?: string) {
   const path = renderPath(entry.turn.path, values, `${at}turn.path`);
-  const accept = entry.answer.stream ? "text/event-stream" : "application/json";
+  const accept = asked ?? (entry.answer.stream ? "text/event-stream" : "application/json");
   return {
     method: entry.turn.method ?? "POST",
     url: targetUrl(entry.baseUrl, path, at),
@@ -127,7 +139,7 @@ export async function sendHttpTurn(
 ): Promise<HttpTurnAnswer> {
   const at = options.where ? `${options.where}.` : "";
   const timeoutMs = options.timeoutMs ?? entry.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const request = turnRequest(entry, turn, at, timeoutMs);
+  const request = turnRequest(entry, turn, at, timeoutMs, options.accept);
   const exchange = await httpRequest({
     ...request,
     ...(options.expectedStatus === undefined ? {} : { expectedStatus: options.expectedStatus }),
@@ -136,6 +148,13 @@ export async function sendHttpTurn(
   if (!isSuccessStatus(exchange.status)) {
     const { status, headers, raw } = exchange;
     return { status, headers, body: raw, text: raw, session: turn.session, raw, request: sent };
+  }
+  if (options.accept !== undefined && isRendered(exchange, entry.answer)) {
+    const { status, headers, raw } = exchange;
+    const { sessionHeader } = entry.answer;
+    const session =
+      sessionHeader === undefined ? turn.session : sessionOf(exchange, raw, { sessionHeader }, at, turn.session);
+    return { status, headers, body: raw, text: raw, session, raw, request: sent };
   }
   const { body, text } = answerOf(exchange, entry.answer, at);
   const but = `${answered(exchange)}, but`;
