@@ -176,17 +176,21 @@ describe("run-specs against a LangGraph target", () => {
         summary_step: true,
       });
       assert.deepEqual(results.coverage?.["chat"]?.steps, { NameStep: true, EmailStep: true, DoneStep: true });
-      assert.match(run.stdout, /^ {2}intake +4\/4 steps · 0\/0 tools · checklist not judged/m);
-      // The checklist claims no proof a LangGraph target cannot give: those points say why not.
+      // The checklist judges what a LangGraph target shows (every turn's assertions, the completed run,
+      // the steps reached) and claims no proof it cannot give: those points say why not.
+      assert.match(run.stdout, /^ {2}intake +4\/4 steps · 0\/0 tools · checklist 2 ✓, 1 ✗ to add, 12 n\/a$/m);
       const checklist = results.checklist?.find((flow) => flow.flow === "intake");
       const status = new Map(checklist?.points.map((point) => [point.id, point.status]));
-      assert.equal(status.get("steps"), "proved");
+      assert.equal(checklist?.judged, true);
       assert.equal(status.get("1"), "not applicable");
       assert.equal(status.get("tools"), "not applicable");
       assert.deepEqual(
         checklist?.points.filter((point) => point.status === "proved").map((point) => point.id),
-        ["steps"],
+        ["7", "steps"],
       );
+      const everyTurn = checklist?.points.find((point) => point.id === "3");
+      assert.equal(everyTurn?.status, "missing");
+      assert.match(everyTurn?.detail ?? "", /^intake turn 3 'takes the name': add a check of the response/);
     },
   );
 

@@ -26,14 +26,19 @@ export function evidenceOf(
   return {
     flow,
     conversations: ran,
-    turns: ran.flatMap((conversation) =>
-      conversation.turns
-        .filter((turn) => turn.outcome !== "skipped")
-        .map((turn) => ({ ...turn, conversation: conversation.name })),
-    ),
+    turns: playedTurns(ran),
     finalChecks: ran.flatMap((conversation) => conversation.final?.checks ?? []),
     coverage: coverage[flow.name],
   };
+}
+
+/** The turns of `conversations` that were played, each with its conversation's name. */
+export function playedTurns(conversations: readonly ConversationResult[]): PlayedTurn[] {
+  return conversations.flatMap((conversation) =>
+    conversation.turns
+      .filter((turn) => turn.outcome !== "skipped")
+      .map((turn) => ({ ...turn, conversation: conversation.name })),
+  );
 }
 
 /** Whether the turn has a passed check of that contract and name (a name ending in `.` or `[` matches by prefix). */

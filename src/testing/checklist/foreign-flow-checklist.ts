@@ -1,14 +1,21 @@
 import type { FlowCoverage } from "../report/flow-coverage.ts";
 import type { RunResults } from "../report/run-results.ts";
 import { missing, notApplicable, proved, type ChecklistPoint, type FlowChecklist } from "./checklist.ts";
+import { playedTurns } from "./flow-evidence.ts";
+import { completedPoint, everyTurnPoint } from "./session-points.ts";
 
-// What a target of another kind cannot show: our engine's listing, tool log, restarts, memory,
-// child runs, migrations and answer media types.
+// Points 2 and 6 hold our transport's session id (body and header) stable from turn to turn.
+const SESSION_ITS_OWN_WAY =
+  "such a target carries its session its own way (a thread, a session pointer), not in our body and CHAT_SESSION_ID header";
+
+// What a target of another kind cannot show: our engine's listing, session header, tool log,
+// memory, child runs, migrations and answer media types.
 const CANNOT: Readonly<Record<string, string>> = {
   "1": "served by a target of another kind, which lists its steps its own way, not by GET /ai/flows",
+  "2": SESSION_ITS_OWN_WAY,
   "4": "such a target logs no tool calls to read refusals from",
   "5": "such a target logs no tool calls to read saves from",
-  "6": "such a target cannot be restarted from the tester",
+  "6": SESSION_ITS_OWN_WAY,
   "8": "such a target keeps no execution log or memory to check",
   "9": "such a target runs no child flows of ours",
   "10": "such a target's store is not ours to migrate",
@@ -17,9 +24,6 @@ const CANNOT: Readonly<Record<string, string>> = {
   tools: "such a target logs no tool calls",
   transitions: "such a target logs no moves between steps",
 };
-
-// The points its sessions could prove, which the checklist does not judge on them yet.
-const NOT_YET = "served by a target of another kind: only the steps it reached are counted yet";
 
 /** steps: every step its outline lists, reached by a turn (from the run's coverage). */
 function stepsPoint(entry: FlowCoverage[string] | undefined): ChecklistPoint {
@@ -32,17 +36,24 @@ function stepsPoint(entry: FlowCoverage[string] | undefined): ChecklistPoint {
 
 /**
  * The checklist of a flow that a target of another kind serves: what such a target cannot prove is
- * not applicable, saying why; the steps its turns reached are counted; the rest is not judged.
- * Never strict: the guide's points are about our engine's flows.
+ * not applicable, saying why; every turn's assertions (3), the completed run (7) and the steps
+ * reached are judged on the conversations that ran. Judged when every one of the run's
+ * conversations of the flow ran; never strict: the guide's points are about our engine's flows.
  */
 export function foreignFlowChecklist(flowName: string, results: RunResults): FlowChecklist {
   const conversations = results.conversations.filter((conversation) => conversation.flowName === flowName);
+  const ran = conversations.filter((conversation) => conversation.ran);
+  const judged = ran.length > 0 && ran.length === conversations.length;
+  const turns = playedTurns(ran);
+  const why = `${conversations.length - ran.length} of its ${conversations.length} conversations did not run`;
   const ids = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "steps", "tools", "transitions"];
   const points = ids.map((id): ChecklistPoint => {
-    if (id === "steps") return stepsPoint(results.coverage?.[flowName]);
-    const why = CANNOT[id];
-    return why ? notApplicable(id, why) : { id, status: "not judged", detail: NOT_YET };
+    const cannot = CANNOT[id];
+    if (cannot) return notApplicable(id, cannot);
+    if (!judged) return { id, status: "not judged", detail: why };
+    if (id === "3") return everyTurnPoint({ turns }, true);
+    if (id === "7") return completedPoint({ turns });
+    return stepsPoint(results.coverage?.[flowName]);
   });
-  const ran = conversations.filter((conversation) => conversation.ran).length;
-  return { flow: flowName, scenarios: { total: conversations.length, ran }, judged: false, strict: false, points };
+  return { flow: flowName, scenarios: { total: conversations.length, ran: ran.length }, judged, strict: false, points };
 }

@@ -22,8 +22,18 @@ export function firstAnswerPoint({ turns }: FlowEvidence): ChecklistPoint {
   return missing("2", "add a first turn that starts a session (no session id sent) and is answered 200");
 }
 
-/** What a turn leaves unasserted of its answer, stored step and run status. */
-function unasserted(turn: PlayedTurn): string[] {
+/**
+ * What a turn leaves unasserted of its answer, stored step and run status. With `unprovable`, a
+ * stored step or run status the scenario expects but its target cannot show (the check skipped,
+ * saying why) is the target's gap, not the scenario's.
+ */
+function unasserted(turn: PlayedTurn, unprovable: boolean): string[] {
+  const asserted = (name: string) =>
+    passedCheck(turn, "persisted", name) !== undefined ||
+    (unprovable &&
+      turn.checks.some(
+        (check) => check.contract === "persisted" && check.name === name && check.outcome === "skipped",
+      ));
   // Any check of the answer's content counts: its text, a CSV's rows, or a judge's grade.
   const response = turn.checks.some(
     (check) =>
@@ -34,15 +44,18 @@ function unasserted(turn: PlayedTurn): string[] {
   // An error answer has no step to move: the store is checked unchanged instead.
   if (passedCheck(turn, "transport", "error"))
     return passedCheck(turn, "persisted", "unchanged") ? gaps : [...gaps, "the stored session left unchanged"];
-  if (!passedCheck(turn, "persisted", "expectedActiveStep")) gaps.push("expectedActiveStep");
-  if (!passedCheck(turn, "persisted", "completed")) gaps.push("the run status (completed)");
+  if (!asserted("expectedActiveStep")) gaps.push("expectedActiveStep");
+  if (!asserted("completed")) gaps.push("the run status (completed)");
   return gaps;
 }
 
-/** 3: every played turn asserts its response, the stored step and the run status. */
-export function everyTurnPoint({ turns }: FlowEvidence): ChecklistPoint {
+/**
+ * 3: every played turn asserts its response, the stored step and the run status; `unprovable` for a
+ * target of another kind, which may not show them all.
+ */
+export function everyTurnPoint({ turns }: Pick<FlowEvidence, "turns">, unprovable = false): ChecklistPoint {
   const gaps = turns.flatMap((turn) => {
-    const gap = unasserted(turn);
+    const gap = unasserted(turn, unprovable);
     return gap.length ? [`${where(turn)}: add ${gap.join(", ")}`] : [];
   });
   if (turns.length === 0) return missing("3", "no turn was played");
@@ -67,7 +80,7 @@ export function resumedPoint(evidence: FlowEvidence): ChecklistPoint {
 }
 
 /** 7: a turn expects `completed: true`, and the store says `runStatus: "completed"`. */
-export function completedPoint({ turns }: FlowEvidence): ChecklistPoint {
+export function completedPoint({ turns }: Pick<FlowEvidence, "turns">): ChecklistPoint {
   const last = turns.find(
     (turn) =>
       turn.stored?.runStatus === "completed" && passedCheck(turn, "persisted", "completed")?.expected === "completed",
