@@ -117,7 +117,7 @@ export function describeFlowScenarios(
   }
   const suite = { ...own, targets };
   const flowTarget = flowTargetOf();
-  const describe = (file: string, header: ScenarioHeader | undefined, checks: ScenarioChecks) => {
+  const describe: Describe = (file, header, checks) => {
     let outline: FlowOutline | undefined;
     try {
       outline = targetOutlineOf(targets, header, flowTarget, file);
@@ -127,10 +127,19 @@ export function describeFlowScenarios(
     }
     describeScenarioFile(file, { ...suite, ...checks, ...(outline ? { outline } : {}), root: dir });
   };
-  if (options.files) {
-    describeFiles(flowName, options, options.files, describe);
-    return;
-  }
+  if (options.files) describeFiles(flowName, options, options.files, describe);
+  else describeDiscovered(flowName, options, describe);
+}
+
+/** Describes one scenario file, held to `checks`. */
+type Describe = (file: string, header: ScenarioHeader | undefined, checks: ScenarioChecks) => void;
+
+/**
+ * The flow's files under its `dir` (or those of the run's scenario paths), each described; a path
+ * that does not exist, a misnamed scenario, a scope naming no file and a flow with no file each fail.
+ */
+function describeDiscovered(flowName: string, options: FlowScenariosOptions, describe: Describe): void {
+  const dir = options.dir ?? "scenarios";
   const registered = new Set(options.flows.map((entry) => entry.flow.name));
   const selection = currentRunScope()?.scenarioPaths;
   const all = discoverScenarios(dir);
@@ -144,7 +153,8 @@ export function describeFlowScenarios(
     if (!ours(file.flowName)) continue;
     failing(
       `${file.file} is named as a scenario`,
-      `${file.file} looks like a scenario (it has flowName or turns) but is not named *.scenario.json, so no command loads it; rename it to ${file.rename}.`,
+      `${file.file} looks like a scenario (it has flowName or turns) but is not named *.scenario.json, ` +
+        `so no command loads it; rename it to ${file.rename}.`,
     );
   }
   const headers = new Map(all.files.map((file) => [file, scenarioHeaderOf(file)]));
@@ -178,7 +188,7 @@ function describeFiles(
   flowName: string,
   options: FlowScenariosOptions,
   files: readonly string[],
-  describe: (file: string, header: ScenarioHeader | undefined, checks: ScenarioChecks) => void,
+  describe: Describe,
 ): void {
   const dir = options.dir ?? "scenarios";
   const registered = new Set(options.flows.map((entry) => entry.flow.name));
