@@ -4,20 +4,14 @@
 import "./supported-node.mjs";
 import { spawnSync } from "node:child_process";
 import { register } from "tsx/esm/api";
+import { hasTestFilter, testFilterFlags } from "../testing/node-test/test-filters.mjs";
 
 // Node 22's run() ignores its name filters and `only` when it runs the files in this process
 // (nodejs/node#57399, fixed from Node 24): they are read from node's own flags alone. There,
 // a run that filters starts itself again with them as node's flags.
-const FILTER = /^--test-(name-pattern|skip-pattern|only)\b/;
 const args = process.argv.slice(2);
-if (
-  process.versions.node.startsWith("22.") &&
-  args.some((arg) => FILTER.test(arg)) &&
-  !process.execArgv.some((arg) => FILTER.test(arg))
-) {
-  const flags = args.flatMap((arg, index) =>
-    FILTER.test(arg) ? (arg.includes("=") || arg === "--test-only" ? [arg] : [arg, args[index + 1] ?? ""]) : [],
-  );
+if (process.versions.node.startsWith("22.") && hasTestFilter(args) && !hasTestFilter(process.execArgv)) {
+  const flags = testFilterFlags(args);
   const again = spawnSync(process.execPath, [...process.execArgv, ...flags, process.argv[1] ?? "", ...args], {
     stdio: "inherit",
   });

@@ -88,8 +88,20 @@ export interface TapResult {
   ok: boolean;
   /** `SKIP <reason>` or `TODO <reason>` when the test has a directive. */
   directive: string | undefined;
-  /** The `error: |-` (or `error: '…'`) of a failure, unindented. */
+  /** A failure's message: its one-line `error:` in whichever quotes, or its `error: |-` block unindented. */
   error: string | undefined;
+}
+
+const ESCAPED: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v" };
+
+/**
+ * A one-line message as the reporter writes it (util.inspect's quoting): in the first of ', " and `
+ * it does not hold, else in ' with that quote escaped; a backslash and a control character escaped.
+ */
+function unquoted(body: string): string {
+  return body.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)/g, (_, escape: string) =>
+    escape.length > 1 ? String.fromCharCode(Number.parseInt(escape.slice(1), 16)) : (ESCAPED[escape] ?? escape),
+  );
 }
 
 /** The results of a TAP stream by test name (names are unique in these runs). */
@@ -101,9 +113,9 @@ export function tapResults(tap: string): Map<string, TapResult> {
     if (!match) return;
     let error: string | undefined;
     for (let i = index + 1; i < lines.length && !/^\s*(not ok|ok) \d+ - /.test(lines[i]!); i++) {
-      const single = /^\s*error: '(.*)'$/.exec(lines[i]!);
-      if (single) {
-        error = single[1]!.replace(/''/g, "'");
+      const oneLine = /^\s*error: (['"`])(.*)\1$/.exec(lines[i]!);
+      if (oneLine) {
+        error = unquoted(oneLine[2]!);
         break;
       }
       const key = /^(\s*)error: \|-$/.exec(lines[i]!);
@@ -120,6 +132,7 @@ export function tapResults(tap: string): Map<string, TapResult> {
   return results;
 }
 
+/** The result of the test named `name`, failing with every name there is when there is none. */
 export function result(results: Map<string, TapResult>, name: string): TapResult {
   const found = results.get(name);
   assert.ok(found, `no test named ${JSON.stringify(name)}; the tests are ${[...results.keys()].join(" | ")}`);

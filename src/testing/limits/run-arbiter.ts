@@ -1,12 +1,20 @@
 const MINUTE = 60_000;
 
-export interface ConversationHold {
+/**
+ * `uncounted`: asked for by none of the run's own suites (a spec's fixture suite writing its
+ * artifacts elsewhere, a target a spec starts itself): limited with the rest, but left out of the
+ * run's summary.
+ */
+interface Counting {
+  uncounted?: boolean;
+}
+export interface ConversationHold extends Counting {
   kind: "conversation";
   limit: number;
   maxTokens?: number | undefined;
   weight?: number;
 }
-export interface RequestHold {
+export interface RequestHold extends Counting {
   kind: "request";
   key: string;
   limit: number;
@@ -17,15 +25,17 @@ export type HoldSpec = ConversationHold | RequestHold;
 export interface Grant {
   skip?: string;
 }
-export type Note =
-  | {
-      kind: "tokens";
-      scenario: string;
-      input: number;
-      output: number;
-      price?: { input: number; output: number } | undefined;
-    }
-  | { kind: "pause"; key: string; millis: number };
+export type Note = Counting &
+  (
+    | {
+        kind: "tokens";
+        scenario: string;
+        input: number;
+        output: number;
+        price?: { input: number; output: number } | undefined;
+      }
+    | { kind: "pause"; key: string; millis: number }
+  );
 export interface GateSummary {
   key: string;
   granted: number;
@@ -61,6 +71,8 @@ function heaviest(waiting: Waiter[]): Waiter {
 class Gate {
   readonly key: string;
   active = 0;
+  /** The slots held that the summary counts; `granted`, `maxActive`, `retries`, `pauses` and `skipped` count those alone. */
+  activeCounted = 0;
   granted = 0;
   maxActive = 0;
   retries = 0;
@@ -89,7 +101,10 @@ class Gate {
 export class RunArbiter {
   readonly #gates = new Map<string, Gate>();
   readonly #tokens = new Map<string, Tokens>();
+  /** The summary's total: the tokens of the run's own suites. */
   readonly #total: Tokens = { input: 0, output: 0 };
+  /** Every token used in this process, which the budget (`maxTokens`) is read against. */
+  #spent = 0;
   #price: { input: number; output: number } | undefined;
   readonly #now: () => number;
   /** Whether the run's suites are still being defined; no conversation is granted until they are. */
@@ -129,7 +144,10 @@ export class RunArbiter {
     this.#pump(gate);
     return () => {
       if (waiter.state === "waiting") gate.waiting.splice(gate.waiting.indexOf(waiter), 1);
-      if (waiter.state === "held") gate.active -= 1;
+      if (waiter.state === "held") {
+        gate.active -= 1;
+        if (!spec.uncounted) gate.activeCounted -= 1;
+      }
       waiter.state = "done";
       this.#pump(gate);
     };
@@ -138,10 +156,12 @@ export class RunArbiter {
   note(note: Note): void {
     if (note.kind === "pause") {
       const gate = this.#gate(note.key);
-      gate.pauses += 1;
+      if (!note.uncounted) gate.pauses += 1;
       gate.pausedUntil = Math.max(gate.pausedUntil, this.#now() + note.millis);
       return;
     }
+    this.#spent += note.input + note.output;
+    if (note.uncounted) return;
     const sum = this.#tokens.get(note.scenario) ?? { input: 0, output: 0 };
     sum.input += note.input;
     sum.output += note.output;
@@ -151,6 +171,7 @@ export class RunArbiter {
     if (note.price) this.#price = note.price;
   }
 
+  /** What the run's own suites took: a hold or note `uncounted` was limited (and spent the budget) but is not in it. */
   summary(): ArbiterSummary {
     const of = (gate: Gate): GateSummary => ({
       key: gate.key,
@@ -183,11 +204,11 @@ export class RunArbiter {
     while (gate.waiting.length) {
       const waiter = heaviest(gate.waiting);
       const spec = waiter.spec;
-      const used = this.#total.input + this.#total.output;
+      const used = this.#spent;
       if (spec.kind === "conversation" && spec.maxTokens !== undefined && used >= spec.maxTokens) {
         gate.waiting.splice(gate.waiting.indexOf(waiter), 1);
         waiter.state = "done";
-        gate.skipped += 1;
+        if (!spec.uncounted) gate.skipped += 1;
         waiter.onGrant({
           skip: `FLOW_MAX_TOKENS=${spec.maxTokens} was reached (${used} tokens used), so this conversation was not started`,
         });
@@ -199,9 +220,12 @@ export class RunArbiter {
       gate.waiting.splice(gate.waiting.indexOf(waiter), 1);
       waiter.state = "held";
       gate.active += 1;
-      gate.granted += 1;
-      gate.maxActive = Math.max(gate.maxActive, gate.active);
-      if (spec.kind === "request" && spec.retry) gate.retries += 1;
+      if (!spec.uncounted) {
+        gate.activeCounted += 1;
+        gate.granted += 1;
+        gate.maxActive = Math.max(gate.maxActive, gate.activeCounted);
+        if (spec.kind === "request" && spec.retry) gate.retries += 1;
+      }
       if (spec.kind === "request" && spec.rpm !== undefined) gate.starts.push(this.#now());
       waiter.onGrant({});
     }

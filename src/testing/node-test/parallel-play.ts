@@ -1,11 +1,7 @@
 import type { Config } from "../../config.ts";
 import { concurrencyOf } from "../limits/conversation-slot.ts";
 import { currentRunScope } from "../report/run-record.ts";
-
-// node:test's options that may leave a suite's tests unrun (given to run-specs, or to node itself
-// for a spec it runs alone): a conversation played ahead of its tests would then call the provider
-// for tests nobody asked for.
-const FILTERS = /^--test-(name-pattern|skip-pattern|only)/;
+import { hasTestFilter } from "./test-filters.mjs";
 
 export interface ParallelPlay {
   config: Config;
@@ -19,7 +15,9 @@ export interface ParallelPlay {
  * the problem.
  */
 export function parallelPlayOf(config: Config | undefined): ParallelPlay | undefined {
-  if (!config || currentRunScope()?.filtered || process.execArgv.some((arg) => FILTERS.test(arg))) return undefined;
+  // A filter (given to run-specs, or to node itself for a spec it runs alone) may leave the suite's
+  // tests unrun: a conversation played ahead of them would call the provider for tests nobody asked for.
+  if (!config || currentRunScope()?.filtered || hasTestFilter(process.execArgv)) return undefined;
   const concurrency = concurrencyOf(config);
   return concurrency === undefined ? undefined : { config, concurrency };
 }

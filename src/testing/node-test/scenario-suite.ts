@@ -89,6 +89,8 @@ export class ScenarioSuite {
           },
         ],
         notStarted: (why) => results.notStarted(why),
+        // The run's summary counts the requests of the suites it records, and no others.
+        runsOwn: record !== undefined,
         ...(config ? { config } : {}),
         ...("targets" in options ? { targets: options.targets } : {}),
       });

@@ -31,9 +31,16 @@ async function fakeFor(t: TestContext): Promise<FakeOpenAI> {
 
 /**
  * A flow spec in `dir` over `count` copies of BasicFlow's scenario (its first `turns` turns, all
- * by default), named `<prefix>1`…, in a folder of their own.
+ * by default), named `<prefix>1`…, in a folder of their own. Its artifacts go to the run's own
+ * folder (run-specs runs in `dir`), so its conversations are in the run's results, unless
+ * `artifactsDir` says elsewhere, as a spec's fixture suite writes them.
  */
-function writeFlowSuite(dir: string, prefix: string, count: number, turns?: number): string {
+function writeFlowSuite(
+  dir: string,
+  prefix: string,
+  count: number,
+  { turns, artifactsDir = join(dir, "test", ".tmp") }: { turns?: number; artifactsDir?: string } = {},
+): string {
   const scenarios = join(dir, `${prefix}-scenarios`);
   mkdirSync(scenarios);
   const scenario = readBasicFlow();
@@ -48,8 +55,33 @@ function writeFlowSuite(dir: string, prefix: string, count: number, turns?: numb
           finalChildren: undefined,
         };
   for (let n = 1; n <= count; n++) writeScenario(scenarios, `${prefix}${n}`, played);
-  // The run's own artifacts folder (run-specs runs in `dir`), so its conversations are in the run's results.
-  return writeFlowSpec(dir, prefix, scenarios, join(dir, "test", ".tmp"));
+  return writeFlowSpec(dir, prefix, scenarios, artifactsDir);
+}
+
+/** A spec in `dir` that plays BasicFlow's scenario on a target it starts itself, through the public API. */
+function writeOwnTargetSpec(dir: string): string {
+  const scenario = writeScenario(dir, "own-target", readBasicFlow());
+  const spec = join(dir, "own-target.spec.ts");
+  writeFileSync(
+    spec,
+    [
+      `import { test } from "node:test";`,
+      `import { loadScenario, runScenario, startScenarioTarget } from ${JSON.stringify(join(ROOT, "src", "testing", "index.ts"))};`,
+      `import { basicFlowEntry } from ${JSON.stringify(join(ROOT, "test", "fixtures", "flows", "index.ts"))};`,
+      `test("a target of the spec's own plays the scenario", async () => {`,
+      `  const loaded = loadScenario(${JSON.stringify(scenario)}, [basicFlowEntry.flow], { root: ${JSON.stringify(dir)} });`,
+      `  const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], scratchDir: ${JSON.stringify(join(dir, "own-target"))} });`,
+      "  try {",
+      "    for await (const event of runScenario(loaded, target))",
+      '      if (event.type === "scenario:end" && event.outcome === "failed") throw new Error("the scenario failed");',
+      "  } finally {",
+      "    await target.close();",
+      "  }",
+      "});",
+      "",
+    ].join("\n"),
+  );
+  return spec;
 }
 
 /** The conversations of the run-specs run in `dir`, from its results. */
@@ -101,6 +133,65 @@ describe("a run-specs run's provider limits, counted by the provider", { concurr
       `provider ${new URL(fake.baseURL).origin}: ${8 * REQUESTS_PER_CONVERSATION} requests, at most ${fake.maxInFlight} in flight, 0 SDK retries`,
     );
     assert.match(run.stdout, /^conversations: 8 played, at most \d at once$/m);
+  });
+
+  test("a fixture suite writing its artifacts elsewhere and a target a spec starts itself play live, but the run's summary has no provider, conversations or tokens line for them", async (t) => {
+    const dir = await tempDir("provider-elsewhere");
+    t.after(dir.remove);
+    const fake = await fakeFor(t);
+    const fixture = writeFlowSuite(dir.path, "f", 1, { artifactsDir: join(dir.path, "fixture-artifacts") });
+    const run = await runSpecs(
+      fake,
+      dir.path,
+      [fixture, writeOwnTargetSpec(dir.path)],
+      { FLOW_CONCURRENCY: "1" },
+      t.signal,
+    );
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /^# pass 14$/m);
+    assert.match(run.stdout, /^# fail 0$/m);
+    assert.ok(
+      fake.requests.length > REQUESTS_PER_CONVERSATION,
+      "the fixture suite and the spec's own target played live",
+    );
+    const summary = run.stdout.split("\n").filter((line) => /^(provider |conversations: |tokens )/.test(line));
+    assert.deepEqual(summary, [], run.stdout);
+  });
+
+  test("beside the run's own live suite, a fixture suite's requests share OPENAI_MAX_INFLIGHT=1 but only the run's own are counted", async (t) => {
+    const dir = await tempDir("provider-own");
+    t.after(dir.remove);
+    const fake = await fakeFor(t);
+    fake.delayMs = 5;
+    const specs = [
+      writeFlowSuite(dir.path, "f", 1, { artifactsDir: join(dir.path, "fixture-artifacts") }),
+      writeFlowSuite(dir.path, "o", 1),
+    ];
+    const run = await runSpecs(
+      fake,
+      dir.path,
+      [...specs, "--test-concurrency=2"],
+      { FLOW_CONCURRENCY: "2", OPENAI_MAX_INFLIGHT: "1" },
+      t.signal,
+    );
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.equal(fake.requests.length, 2 * REQUESTS_PER_CONVERSATION);
+    assert.equal(fake.maxInFlight, 1, "the two suites' requests were limited together");
+    assert.equal(
+      providerLine(fake, run.stdout),
+      `provider ${new URL(fake.baseURL).origin}: ${REQUESTS_PER_CONVERSATION} requests, at most 1 in flight, 0 SDK retries`,
+    );
+    const lines = run.stdout.split("\n");
+    assert.ok(lines.includes("conversations: 1 played, at most 1 at once"), run.stdout);
+    assert.deepEqual(
+      lines.filter((line) => line.startsWith("tokens ")).map((line) => line.split(":")[0]),
+      ["tokens BasicFlow", "tokens in total"],
+      run.stdout,
+    );
+    assert.ok(
+      lines.some((line) => line.startsWith("tokens BasicFlow: o1: ")),
+      run.stdout,
+    );
   });
 
   test("every third request answered 429 with Retry-After: 0.2 still ends green, the SDK's retries and the pauses counted in the summary", async (t) => {
@@ -206,7 +297,7 @@ describe("a run-specs run's provider limits, counted by the provider", { concurr
     const long = writeFlowSuite(dir.path, "b-long", 1);
     // The long conversation's spec asks for its slot well after the other has asked for theirs.
     writeFileSync(long, `await new Promise((resolve) => setTimeout(resolve, 500));\n${readFileSync(long, "utf8")}`);
-    const specs = [writeFlowSuite(dir.path, "a-short", 3, 2), long];
+    const specs = [writeFlowSuite(dir.path, "a-short", 3, { turns: 2 }), long];
     const run = await runSpecs(fake, dir.path, [...specs, "--test-concurrency=2"], { FLOW_CONCURRENCY: "1" }, t.signal);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const started = conversationsIn(dir.path)

@@ -157,3 +157,25 @@ test("suites that are never said to be defined hold the conversations back no lo
   assert.deepEqual(slot.granted, {});
   slot.release();
 });
+
+test("a suite the run does not own is held to the same limits, and spends the same budget, but is left out of the summary", () => {
+  const arbiter = new RunArbiter();
+  const outside = ask(arbiter, request(1, { uncounted: true, retry: true }));
+  const own = ask(arbiter, request(1));
+  assert.deepEqual([outside.granted !== undefined, own.granted !== undefined], [true, false]);
+  outside.release();
+  assert.ok(own.granted, "the run's own request is granted once the other gives its slot back");
+  own.release();
+  arbiter.note({ kind: "pause", key: "http://127.0.0.1:1", millis: 0, uncounted: true });
+  arbiter.note({ kind: "tokens", scenario: "Fixture: f1", input: 600, output: 0, uncounted: true });
+  arbiter.note({ kind: "tokens", scenario: "BasicFlow: o1", input: 300, output: 100 });
+  const skipped = ask(arbiter, { kind: "conversation", limit: 1, maxTokens: 1000, uncounted: true });
+  assert.match(skipped.granted?.skip ?? "", /\(1000 tokens used\)/);
+  const summary = arbiter.summary();
+  assert.deepEqual(summary.providers, [
+    { key: "http://127.0.0.1:1", granted: 1, maxActive: 1, retries: 0, pauses: 0, skipped: 0 },
+  ]);
+  assert.deepEqual(summary.conversations?.skipped, 0);
+  assert.deepEqual(summary.tokens, [{ scenario: "BasicFlow: o1", input: 300, output: 100 }]);
+  assert.deepEqual(summary.total, { input: 300, output: 100 });
+});

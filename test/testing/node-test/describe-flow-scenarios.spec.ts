@@ -233,7 +233,6 @@ describe("describeFlowScenarios over a scenarios folder", { concurrency: 2 }, ()
     const results = tapResults(child.stdout);
     assert.equal(result(results, 'RelayFlow: the checks for "renamed-away" have a scenario').ok, false);
     assert.equal(result(results, 'RelayFlow: the checks for the tag "nightly" have a scenario').ok, false);
-    // Messages quoting both kinds of quotes are quoted with backticks in TAP, which tapResults does not read.
     assert.match(
       child.stdout,
       /no RelayFlow scenario file under .* has that name; the names are relay, team\/deep\/nested\. Rename the key/,

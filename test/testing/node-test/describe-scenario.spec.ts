@@ -12,6 +12,7 @@ import type { RunResults } from "../../../src/testing/report/run-results.ts";
 import { tempDir } from "../../support/temp-path.ts";
 import { turnLocation } from "../../support/turn-location.ts";
 import { FakeChatServer, jsonReply } from "../../support/fake-chat-server.ts";
+import { result, tapResults } from "../../support/child-run.ts";
 
 // Each test writes a spec file that calls describeFlowScenarios with one file (`files`) and runs it with node:test in a child
 // process, as `npm run test:flows` would, then reads its TAP output and its artifacts.
@@ -57,49 +58,6 @@ function runNode(args: string[], extra: Record<string, string> = {}, cwd = ROOT)
 
 function runSpec(spec: string, options: string[] = [], extra: Record<string, string> = {}): Promise<ChildRun> {
   return runNode(["--import", "tsx", "--test", "--test-reporter=tap", ...options, spec], extra);
-}
-
-interface TapResult {
-  ok: boolean;
-  /** `SKIP <reason>` or `TODO <reason>` when the test has a directive. */
-  directive: string | undefined;
-  /** A failure's message: its one-line `error:` in whichever quotes, or its `error: |-` block unindented. */
-  error: string | undefined;
-}
-
-/** The results of a TAP stream by test name (names are unique in these fixtures). */
-function tapResults(tap: string): Map<string, TapResult> {
-  const lines = tap.split("\n");
-  const results = new Map<string, TapResult>();
-  lines.forEach((line, index) => {
-    const match = /^\s*(not ok|ok) \d+ - (.+?)(?: # ((?:SKIP|TODO).*))?$/.exec(line);
-    if (!match) return;
-    let error: string | undefined;
-    for (let i = index + 1; i < lines.length && !/^\s*(not ok|ok) \d+ - /.test(lines[i]!); i++) {
-      // A one-line message is wrapped in a quote it does not hold (', then ", then `), a longer one is a block.
-      const oneLine = /^\s*error: (['"`])(.*)\1$/.exec(lines[i]!);
-      if (oneLine) {
-        error = oneLine[2]!;
-        break;
-      }
-      const key = /^(\s*)error: \|-$/.exec(lines[i]!);
-      if (!key) continue;
-      const indent = key[1]!.length;
-      const block: string[] = [];
-      for (let j = i + 1; j < lines.length && /^\s*/.exec(lines[j]!)![0].length > indent; j++)
-        block.push(lines[j]!.slice(indent + 2));
-      error = block.join("\n");
-      break;
-    }
-    results.set(match[2]!, { ok: match[1] === "ok", directive: match[3], error });
-  });
-  return results;
-}
-
-function result(results: Map<string, TapResult>, name: string): TapResult {
-  const found = results.get(name);
-  assert.ok(found, `no test named ${JSON.stringify(name)}; the tests are ${[...results.keys()].join(" | ")}`);
-  return found;
 }
 
 /** The BasicFlow scenario with its third turn expecting WeatherStep, where the flow is on AddressStep. */
