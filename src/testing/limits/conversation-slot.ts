@@ -1,6 +1,6 @@
 import type { Config } from "../../config.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
-import { runLimits, type Held } from "./run-limits.ts";
+import type { Held, RunLimits } from "./run-limits.ts";
 
 /**
  * How many conversations the run plays at once: `FLOW_CONCURRENCY`, else, when the run calls a
@@ -21,8 +21,13 @@ export function concurrencyOf(config: Config): number | undefined {
  * spent. Longer conversations are granted first (by turns), so the longest one does not start last
  * and hold up the end of the run.
  */
-export function conversationSlot(config: Config, concurrency: number, loaded: LoadedScenario): Promise<Held> {
-  return runLimits().hold({
+export function conversationSlot(
+  limits: RunLimits,
+  config: Config,
+  concurrency: number,
+  loaded: LoadedScenario,
+): Promise<Held> {
+  return limits.hold({
     kind: "conversation",
     limit: concurrency,
     maxTokens: config.limits.maxTokens,

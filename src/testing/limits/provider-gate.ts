@@ -1,5 +1,5 @@
 import type { Config } from "../../config.ts";
-import { runLimits, type RunLimits } from "./run-limits.ts";
+import type { RunLimits } from "./run-limits.ts";
 import { UsageMeter, type CallKind } from "./usage-meter.ts";
 
 type Fetch = typeof globalThis.fetch;
@@ -38,11 +38,14 @@ export class ProviderGate {
   readonly #scenario: string;
   readonly #limits: RunLimits;
 
-  /** `scenario` names the conversation in the run's token summary, e.g. `BasicFlow: basic-flow`. */
-  constructor(config: Config, scenario: string) {
+  /**
+   * `scenario` names the conversation in the run's token summary, e.g. `BasicFlow: basic-flow`;
+   * `limits` are the run's (`runLimits`), counted in its summary or not.
+   */
+  constructor(config: Config, scenario: string, limits: RunLimits) {
     this.#config = config;
     this.#scenario = scenario;
-    this.#limits = runLimits();
+    this.#limits = limits;
   }
 
   fetchFor(kind: CallKind): Fetch {

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { RunArbiter, type Grant, type HoldSpec, type Note } from "./run-arbiter.ts";
 
 /** A slot held: a skip instead when the run's token budget is spent before it was granted. */
@@ -51,20 +50,12 @@ const uncounted: RunLimits = {
   note: (note) => limits.note({ ...note, uncounted: true }),
 };
 
-// Whose a conversation's limits are: the provider gates are made deep in its target, which knows
-// nothing of the run, so that travels with the call that starts it.
-const own = new AsyncLocalStorage<true>();
-
 /**
- * Calls `start` so that the limits it and all it calls take (`runLimits`) are counted in the
- * summary the run prints: a suite of the run's own does. Any other (a spec's fixture suite writing
- * its artifacts elsewhere, a target a spec starts itself) is limited alike, but left out of it.
+ * The limits this process's conversations ask for their slots. `counted`: a conversation of one of
+ * the run's own suites, whose slots and requests the summary the run prints counts. Any other (a
+ * spec's fixture suite writing its artifacts elsewhere, a target a spec starts itself) is limited
+ * alike, but left out of it.
  */
-export function asTheRunsOwn<T>(start: () => T): T {
-  return own.run(true, start);
-}
-
-/** The limits this process's conversations ask for their slots. */
-export function runLimits(): RunLimits {
-  return own.getStore() ? limits : uncounted;
+export function runLimits(counted: boolean): RunLimits {
+  return counted ? limits : uncounted;
 }

@@ -5,7 +5,7 @@ import { flowProblems } from "../checks/flow-problems.ts";
 import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
 import { ChatClient } from "../client/chat-client.ts";
 import { conversationSlot } from "../limits/conversation-slot.ts";
-import { asTheRunsOwn } from "../limits/run-limits.ts";
+import { runLimits } from "../limits/run-limits.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { startScenarioTarget, type ScenarioTarget } from "../target/scenario-target.ts";
 import type { TargetConfig } from "../target/target-config.ts";
@@ -85,7 +85,7 @@ export class ScenarioPlay {
    * the slot back once its target is closed; whoever asks for a turn then gets what it played.
    */
   playInBackground(config: Config, concurrency: number): void {
-    const slot = this.#limited(() => conversationSlot(config, concurrency, this.loaded));
+    const slot = conversationSlot(runLimits(this.#options.runsOwn === true), config, concurrency, this.loaded);
     this.#ready = slot.then((held) => (held.skip ? this.#unstarted(held.skip) : this.#prepare()));
     // Whoever awaits it still gets its rejection.
     this.#ready.catch(() => undefined);
@@ -131,11 +131,6 @@ export class ScenarioPlay {
     return this.run.complete();
   }
 
-  /** `take`, its limits counted in the run's summary when the conversation is the run's own. */
-  #limited<T>(take: () => T): T {
-    return this.#options.runsOwn ? asTheRunsOwn(take) : take();
-  }
-
   #unstarted(why: string): PlayStart {
     this.#options.notStarted(why);
     return { state: "unstarted", why };
@@ -146,13 +141,12 @@ export class ScenarioPlay {
     try {
       const { config, flows } = this.#options;
       if (config instanceof Error) throw config;
-      target = this.#target = await this.#limited(() =>
-        startScenarioTarget(this.loaded, {
-          flows,
-          ...(config ? { config } : {}),
-          ...("targets" in this.#options ? { targets: this.#options.targets } : {}),
-        }),
-      );
+      target = this.#target = await startScenarioTarget(this.loaded, {
+        flows,
+        ...(config ? { config } : {}),
+        ...("targets" in this.#options ? { targets: this.#options.targets } : {}),
+        counted: this.#options.runsOwn === true,
+      });
     } catch (error) {
       this.#options.notStarted(`the target did not start: ${(error as Error).message}`);
       return { state: "failed", error };

@@ -16,6 +16,7 @@ import { inProcessTarget } from "./in-process-target.ts";
 import { withJudgeTape } from "./judge-tape.ts";
 import type { ModelFaults } from "./model-faults.ts";
 import { ProviderGate } from "../limits/provider-gate.ts";
+import { runLimits } from "../limits/run-limits.ts";
 import type { SessionView, SessionViewHead } from "./session-view.ts";
 
 /** Where the persisted contract reads sessions from: a store, or what a target of another kind says of its sessions. */
@@ -117,6 +118,12 @@ export interface TargetOptions {
    * Not given: it is read from the working directory, its references from the run's configuration.
    */
   targets?: TargetConfig | undefined;
+  /**
+   * Whether the summary the run prints counts this conversation's provider requests: true for a
+   * suite of the run's own (writing to its artifacts). Default false: a target a spec starts itself
+   * is held to the same limits, but left out of the run's figures.
+   */
+  counted?: boolean;
 }
 
 /**
@@ -132,17 +139,18 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   const scenarioKeys = Object.keys(scenarioEnv);
   const config = options.config ?? loadConfig(options.env, scenarioEnv);
   const label = `${loaded.scenario.flowName}: ${loaded.name}`;
+  const limits = runLimits(options.counted === true);
+  const gate = (of: Config) => new ProviderGate(of, label, limits);
   const targets = "targets" in options ? options.targets : loadTargetConfig(process.cwd(), config.env);
   const chosen = chooseTarget(targets, loaded.scenario.target, config.flowTarget, loaded.file);
   if (chosen) {
     const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
-    return await withJudgeTape(await namedTarget(chosen, loaded, own, scenarioKeys, label), loaded, own);
+    return await withJudgeTape(await namedTarget(chosen, loaded, own, scenarioKeys, gate), loaded, own);
   }
-  if (!config.targetUrl)
-    return await inProcessTarget(loaded, options, config, scenarioKeys, new ProviderGate(config, label));
+  if (!config.targetUrl) return await inProcessTarget(loaded, options, config, scenarioKeys, gate(config));
   // A server elsewhere booted with its own environment: the flow's settings cannot reach it, and only the run settings reach this runner.
   const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
-  return { ...(await externalTarget(config.targetUrl, own, scenarioKeys)), provider: new ProviderGate(own, label) };
+  return { ...(await externalTarget(config.targetUrl, own, scenarioKeys)), provider: gate(own) };
 }
 
 /** A target of flowcheck.config.json: a flowcheck server at its baseUrl (its SQLite file read), a LangGraph server, or a team's own http API. */
@@ -151,12 +159,12 @@ async function namedTarget(
   loaded: LoadedScenario,
   own: Config,
   scenarioKeys: readonly string[],
-  label: string,
+  gate: (config: Config) => ProviderGate,
 ): Promise<ScenarioTarget> {
   const elsewhere = `target ${name} (${entry.kind})`;
   if (entry.kind === "langgraph")
-    return { ...langgraphTarget(entry, name, loaded.scenario.flowName, own, label), elsewhere };
-  if (entry.kind === "http") return { ...httpTarget(entry, name, loaded.scenario.flowName, own, label), elsewhere };
+    return { ...langgraphTarget(entry, name, loaded.scenario.flowName, own, gate(own)), elsewhere };
+  if (entry.kind === "http") return { ...httpTarget(entry, name, loaded.scenario.flowName, own, gate(own)), elsewhere };
   // The entry's headers and SQLite file over the run's own, as FLOW_HEADERS and SQLITE_PATH would give them.
   const config: Config = {
     ...own,
@@ -166,7 +174,7 @@ async function namedTarget(
   };
   return {
     ...(await externalTarget(entry.baseUrl, config, scenarioKeys)),
-    provider: new ProviderGate(config, label),
+    provider: gate(config),
     elsewhere,
   };
 }

@@ -1,5 +1,5 @@
 import type { Config } from "../../../config.ts";
-import { ProviderGate } from "../../limits/provider-gate.ts";
+import type { ProviderGate } from "../../limits/provider-gate.ts";
 import { stepReferences } from "../../scenario/step-references.ts";
 import type { ScenarioTarget } from "../scenario-target.ts";
 import type { HttpTargetEntry } from "../target-config.ts";
@@ -16,7 +16,7 @@ export function httpTarget(
   name: string,
   flowName: string,
   config: Config,
-  label: string,
+  provider: ProviderGate,
 ): ScenarioTarget {
   const where = `targets.${name}`;
   const steps = entry.flows?.[flowName]?.steps;
@@ -30,7 +30,7 @@ export function httpTarget(
         }),
     pins: {},
     config,
-    provider: new ProviderGate(config, label),
+    provider,
     conversation: new HttpConversation(entry, where),
     servingProblems: async (scenario) =>
       steps === undefined

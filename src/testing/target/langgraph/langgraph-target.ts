@@ -1,5 +1,5 @@
 import type { Config } from "../../../config.ts";
-import { ProviderGate } from "../../limits/provider-gate.ts";
+import type { ProviderGate } from "../../limits/provider-gate.ts";
 import type { Scenario } from "../../scenario/scenario.ts";
 import { stepReferences } from "../../scenario/step-references.ts";
 import type { ScenarioTarget } from "../scenario-target.ts";
@@ -20,7 +20,7 @@ export function langgraphTarget(
   name: string,
   graphId: string,
   config: Config,
-  label: string,
+  provider: ProviderGate,
 ): ScenarioTarget {
   const client = new LanggraphClient(entry, name);
   const pointers = langgraphGraphPointers(entry.graphs?.[graphId]);
@@ -29,7 +29,7 @@ export function langgraphTarget(
     sessions: new LanggraphSessions(client, entry.baseUrl, graphId, pointers),
     pins: {},
     config,
-    provider: new ProviderGate(config, label),
+    provider,
     conversation: new LanggraphConversation(client, graphId, pointers),
     servingProblems: (scenario) => servingProblems(client, entry, graphId, scenario),
     close: async () => undefined,

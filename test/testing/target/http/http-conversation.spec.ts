@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { loadConfig } from "../../../../src/config.ts";
 import { runScenario } from "../../../../src/testing/index.ts";
+import { ProviderGate } from "../../../../src/testing/limits/provider-gate.ts";
+import { runLimits } from "../../../../src/testing/limits/run-limits.ts";
 import type { Scenario, ScenarioTurn } from "../../../../src/testing/scenario/scenario.ts";
 import { httpTarget } from "../../../../src/testing/target/http/http-target.ts";
 import { checkNamed, collect, failures } from "../../../support/fake-chat-server.ts";
@@ -50,7 +52,9 @@ const AS_CSV: ScenarioTurn = {
 async function play(turns: ScenarioTurn[]) {
   const scenario: Scenario = { flowName: "ContactFlow", turns };
   const loaded = { file: "test/testing/target/http/contact.scenario.json", name: "contact", scenario };
-  const target = httpTarget(sessionChatEntry(chat.url), "support", "ContactFlow", loadConfig({}), "contact");
+  const config = loadConfig({});
+  const provider = new ProviderGate(config, "contact", runLimits(false));
+  const target = httpTarget(sessionChatEntry(chat.url), "support", "ContactFlow", config, provider);
   return await collect(runScenario(loaded, target));
 }
 
