@@ -110,37 +110,9 @@ async function playSpecs(files: readonly string[], request: RunRequest, record: 
  */
 export async function runSpecsCommand(args: readonly string[]): Promise<number> {
   const startedAt = new Date().toISOString();
-  let request: RunRequest | undefined;
-  try {
-    request = runRequestOf(args);
-  } catch (error) {
-    if (!(error instanceof ArgumentError)) throw error;
-    console.error(`run-specs: ${error.message} See run-specs --help.`);
-    return 2;
-  }
-  if (!request) {
-    console.log(USAGE);
-    return 0;
-  }
-  // A project whose flows all run on targets may have no spec folder at all: given scenarios, a spec
-  // folder that does not exist holds no specs (npm run test:flows names test/flows either way).
-  const missing = missingPaths(request.paths);
-  const scenariosGiven = request.paths.some((path) => !missing.includes(path) && isScenarioPath(path));
-  const absent = missing.filter((path) => !scenariosGiven || /\.(json|ts)$/.test(path));
-  if (absent.length) {
-    console.error(`run-specs: ${absent.join(", ")}: no such file or folder.`);
-    return 2;
-  }
-  request = { ...request, paths: request.paths.filter((path) => !missing.includes(path)) };
-  // FLOW_TARGET decides which scenarios without a spec can still be played; the one setting read here.
-  let flowTarget: string | undefined;
-  try {
-    flowTarget = checkedFlowTarget();
-  } catch (error) {
-    if (!isFlowcheckError(error)) throw error;
-    console.error(`run-specs: stopped before playing anything: ${error.code}: ${error.message}`);
-    return 2;
-  }
+  const checked = checkedRequestOf(args);
+  if (typeof checked === "number") return checked;
+  const { request, flowTarget } = checked;
   const plan = planOf(request, flowTarget);
   const shard = request.shard ? { shard: `${request.shard.index}/${request.shard.total}` } : {};
   if ("nothing" in plan) {
@@ -173,6 +145,44 @@ export async function runSpecsCommand(args: readonly string[]): Promise<number> 
   const checklistFailed = failOnChecklist(results);
   if (request.junit) console.log(`junit:   ${relative(".", request.junit)}`);
   return passed && !checklistFailed ? 0 : 1;
+}
+
+/**
+ * The run `args` ask for, its paths there and its configuration sound, with FLOW_TARGET; else the
+ * exit code, the reason printed: 0 after --help, 2 for a bad argument, a missing path or an
+ * invalid configuration, before anything plays.
+ */
+function checkedRequestOf(args: readonly string[]): { request: RunRequest; flowTarget: string | undefined } | number {
+  let request: RunRequest | undefined;
+  try {
+    request = runRequestOf(args);
+  } catch (error) {
+    if (!(error instanceof ArgumentError)) throw error;
+    console.error(`run-specs: ${error.message} See run-specs --help.`);
+    return 2;
+  }
+  if (!request) {
+    console.log(USAGE);
+    return 0;
+  }
+  // A project whose flows all run on targets may have no spec folder at all: given scenarios, a spec
+  // folder that does not exist holds no specs (npm run test:flows names test/flows either way).
+  const missing = missingPaths(request.paths);
+  const scenariosGiven = request.paths.some((path) => !missing.includes(path) && isScenarioPath(path));
+  const absent = missing.filter((path) => !scenariosGiven || /\.(json|ts)$/.test(path));
+  if (absent.length) {
+    console.error(`run-specs: ${absent.join(", ")}: no such file or folder.`);
+    return 2;
+  }
+  // FLOW_TARGET decides which scenarios without a spec can still be played; the one setting read here.
+  try {
+    const flowTarget = checkedFlowTarget();
+    return { request: { ...request, paths: request.paths.filter((path) => !missing.includes(path)) }, flowTarget };
+  } catch (error) {
+    if (!isFlowcheckError(error)) throw error;
+    console.error(`run-specs: stopped before playing anything: ${error.code}: ${error.message}`);
+    return 2;
+  }
 }
 
 /**
