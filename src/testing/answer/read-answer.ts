@@ -68,8 +68,14 @@ function readEventStream(
   return { json, events };
 }
 
+/** The answer's media type, lower case, without its parameters (`text/csv; charset=utf-8` → `text/csv`); "" without one. */
+export function mediaTypeOf(headers: Readonly<Record<string, string | string[] | undefined>>): string {
+  const type = headers["content-type"];
+  return (typeof type === "string" ? type : "").split(";")[0]!.trim().toLowerCase();
+}
+
 export function readAnswer(headers: IncomingHttpHeaders, body: string): Answer {
-  const mediaType = (headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const mediaType = mediaTypeOf(headers);
   const problems: string[] = [];
   let json: Record<string, unknown> | undefined;
   let events: StreamEvent[] | undefined;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Answer } from "../../answer/read-answer.ts";
+import { mediaTypeOf, type Answer } from "../../answer/read-answer.ts";
 import { parseCsv, type Csv } from "../../answer/parse-csv.ts";
 import { check, compared, type Check } from "../../checks/check.ts";
 import { contentTypeCheck } from "../../checks/transport-checks.ts";
@@ -101,7 +101,7 @@ function answerOf(answered: HttpTurnAnswer): Answer {
   const claims: Record<string, unknown> = {};
   if (answered.currentStep !== undefined) claims["currentStep"] = answered.currentStep;
   if (answered.completed !== undefined) claims["completed"] = answered.completed;
-  const mediaType = (answered.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const mediaType = mediaTypeOf(answered.headers);
   const problems: string[] = [];
   let csv: Csv | undefined;
   if (mediaType === "text/csv" && isSuccessStatus(answered.status)) {

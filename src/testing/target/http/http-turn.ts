@@ -1,4 +1,5 @@
 import { FlowcheckError, isFlowcheckError } from "../../../errors.ts";
+import { mediaTypeOf } from "../../answer/read-answer.ts";
 import { isSuccessStatus } from "../../scenario/is-success-status.ts";
 import { show } from "../../scenario/show.ts";
 import type { HttpAnswerShape, HttpTargetEntry } from "./http-target-entry.ts";
@@ -70,7 +71,7 @@ function streamedAnswer(exchange: TargetExchange, stream: keyof typeof STREAM_RE
 
 /** Whether the answer is in a media type the entry's pointers do not read: neither JSON nor its stream. */
 function isRendered(exchange: TargetExchange, shape: HttpAnswerShape): boolean {
-  const type = (exchange.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = mediaTypeOf(exchange.headers);
   return !/^application\/(.+\+)?json$/.test(type) && !(shape.stream !== undefined && type === "text/event-stream");
 }
 
