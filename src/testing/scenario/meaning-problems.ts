@@ -148,8 +148,12 @@ export function meaningProblems(
   outline?: FlowOutline,
 ): string[] {
   const problems: string[] = [];
-  const engineFlow = flows.find((candidate) => candidate.name === scenario.flowName);
-  const foreign = !engineFlow && outline?.name === scenario.flowName ? outline : undefined;
+  // The target the scenario is played against decides: one of another kind serves it even when a
+  // flow of our engine has its name; a flowcheck server runs our engine's flow where it is registered.
+  const named = flows.find((candidate) => candidate.name === scenario.flowName);
+  const served = outline !== undefined && outline.name === scenario.flowName;
+  const foreign = served && (outline.kind !== "flowcheck" || !named) ? outline : undefined;
+  const engineFlow = foreign ? undefined : named;
   const flow = engineFlow ?? foreign;
   if (!flow && scenario.flowName !== undefined) {
     const names = flows.map((candidate) => candidate.name);

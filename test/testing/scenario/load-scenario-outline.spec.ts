@@ -125,3 +125,22 @@ test("a langgraph target's flow refuses the turn keys of a content type, each at
   };
   assert.doesNotThrow(() => loadScenario(file, [], { outline: listedFlowOutline("shop", shop, "intake") }));
 });
+
+test("a scenario played against a LangGraph target is checked against the graph even when a flow of our engine has its name", () => {
+  const graph: FlowOutline = { ...intake, name: "BasicFlow", stepNames: ["name_step"] };
+  const file = write("same-name", {
+    flowName: "BasicFlow",
+    turns: [{ label: "confirms", input: { confirm: true }, expectedActiveStep: "name_step" }],
+  });
+  const loaded = loadScenario(file, [BasicFlow], { outline: graph });
+  assert.deepEqual(loaded.scenario.turns[0]!.input, { confirm: true });
+  // A flowcheck server runs our engine's BasicFlow: its steps and text inputs are the rules.
+  const server: FlowOutline = { ...graph, kind: "flowcheck" };
+  const problems = problemsOf(() => loadScenario(file, [BasicFlow], { outline: server }));
+  assert.equal(problems.length, 2, problems.join("\n"));
+  assert.match(
+    problems.join("\n"),
+    /turns\[0\]\.input \(turn "confirms"\): \{"confirm":true\} is an object, but BasicFlow is a flowcheck flow/,
+  );
+  assert.match(problems.join("\n"), /turns\[0\]\.expectedActiveStep.*name_step/);
+});
