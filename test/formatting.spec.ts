@@ -2,13 +2,14 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
 
 // The code is formatted by Biome as biome.json says (120 columns; the data files, scenarios/ and
 // test/fixtures/, are left as written). This runs the repository's own Biome on the whole tree,
-// without --write, as `npm run format` would run it with --write.
+// without --write, as `npm run format` would run it with --write. Biome's linter holds one rule, for
+// src/ alone: no function over 50 lines.
 
 const ROOT = resolve(import.meta.dirname, "..");
 // The package's launcher picks the native binary for this platform; run by this Node, it needs no shell.
@@ -22,9 +23,9 @@ interface BiomeRun {
 
 const run = promisify(execFile);
 
-/** `biome format .` in the repository, its summary as plain text. */
-async function biomeFormatCheck(): Promise<BiomeRun> {
-  const args = [BIOME, "format", "--reporter=summary", "--colors=off", "--max-diagnostics=none", "."];
+/** `biome <command> .` in the repository, with that reporter, its output as plain text. */
+async function biome(command: "format" | "lint", reporter: "summary" | "github"): Promise<BiomeRun> {
+  const args = [BIOME, command, `--reporter=${reporter}`, "--colors=off", "--max-diagnostics=none", "."];
   return run(process.execPath, args, { cwd: ROOT }).then(
     ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
     (error: { code: number; stdout: string; stderr: string }) => ({
@@ -41,7 +42,7 @@ function unformattedFiles(output: string): string[] {
 }
 
 test("every source and config file is formatted as biome.json says (npm run format formats them)", async () => {
-  const { code, output } = await biomeFormatCheck();
+  const { code, output } = await biome("format", "summary");
   const checked = Number(/Checked (\d+) files?/.exec(output)?.[1] ?? 0);
   assert.ok(checked > 100, `Biome checked ${checked} files, not the repository's code:\n${output}`);
   const files = unformattedFiles(output);
@@ -73,4 +74,14 @@ test(`src/ has at most ${MOST_LONG_LINES} lines over ${LONG} characters (long me
     `${long.length} lines of src/ are over ${LONG} characters (at most ${MOST_LONG_LINES}); break the longest:\n` +
       long.join("\n"),
   );
+});
+
+test("no function in src/ is over 50 lines, as Biome's linter counts them (biome.json)", async () => {
+  const { code, output } = await biome("lint", "github");
+  // The github reporter prints a line per diagnostic: ::error title=<rule>,file=<path>,line=<n>,…::<message>
+  const long = [...output.matchAll(/^::error title=([^,]+),file=([^,]+),line=(\d+)[^:]*::(.*)$/gm)].map(
+    ([, rule, file, line, message]) => `${relative(ROOT, file!)}:${line}: ${message} (${rule})`,
+  );
+  assert.deepEqual(long, [], `split these functions into named parts:\n${long.join("\n")}`);
+  assert.equal(code, 0, `biome lint failed without naming a function:\n${output}`);
 });

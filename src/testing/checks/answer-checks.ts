@@ -29,11 +29,23 @@ export function answerChecks(turn: ScenarioTurn, answer: Answer): Check[] {
       ),
     ];
 
+  const checks = claimChecks(turn, json);
+  // A target of another kind's answer claims only some of these: what it does not claim is not checked, saying so.
+  if (!answer.claimsOnly) return checks;
+  return checks.map((check) =>
+    check.name in json
+      ? check
+      : skipped("answer", check.name, `the answer claims no ${check.name}, and the store cannot be read to check it`),
+  );
+}
+
+/** The answer's `currentStep`, `runStatus` and `completed` against what the turn expects of them. */
+function claimChecks(turn: ScenarioTurn, json: Record<string, unknown>): Check[] {
   const step = stepClaim(json["currentStep"]);
   const where = typeof json["currentStep"] === "string" ? ` (on ${json["currentStep"]})` : "";
   const completed = turn.completed ?? false;
   const wantedStatus = completed ? "completed" : "running";
-  const checks = [
+  return [
     compared(
       "answer",
       "currentStep",
@@ -63,11 +75,4 @@ export function answerChecks(turn: ScenarioTurn, answer: Answer): Check[] {
       json["completed"],
     ),
   ];
-  // A target of another kind's answer claims only some of these: what it does not claim is not checked, saying so.
-  if (!answer.claimsOnly) return checks;
-  return checks.map((check) =>
-    check.name in json
-      ? check
-      : skipped("answer", check.name, `the answer claims no ${check.name}, and the store cannot be read to check it`),
-  );
 }

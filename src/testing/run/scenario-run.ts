@@ -185,12 +185,7 @@ export class ScenarioRun {
     if (sent.modelCalls !== undefined) checks.push(failModelCallCheck(turn.failModelCall!, sent.modelCalls));
     // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
     const failures = checks.filter((c) => c.outcome === "failed");
-    if (turn.expectedResponse !== undefined) {
-      const verdict = failures.length
-        ? skipped("judge", "expectedResponse", `turn ${index + 1} failed its contracts`)
-        : this.#judge(turn, answer);
-      checks.push(verdict instanceof Promise ? await verdict : verdict);
-    }
+    if (turn.expectedResponse !== undefined) checks.push(await this.#verdict(index, turn, answer, failures.length > 0));
     if (stored) this.#stored = viewHeadOf(stored);
     this.#lastWhole =
       expectsError && stored ? { turns: this.reports.length + 1, document: stored as SessionView } : undefined;
@@ -207,6 +202,13 @@ export class ScenarioRun {
       checks,
       millis: { http: sent.exchange.millis, store: storeMillis },
     });
+  }
+
+  /** The judge's verdict on the answer; skipped, saying so, once the turn failed its contracts. */
+  async #verdict(index: number, turn: ScenarioTurn, answer: Answer, contractsFailed: boolean): Promise<Check> {
+    return contractsFailed
+      ? skipped("judge", "expectedResponse", `turn ${index + 1} failed its contracts`)
+      : this.#judge(turn, answer);
   }
 
   /** Labels the turn's calls on the tape, and marks the tokens used so far, for the turn's own. */
