@@ -164,6 +164,10 @@ describe("docs/testing-langgraph.md", () => {
         ],
       );
       assertPrinted(output, guide.output("A passing run ends with:"));
+      // The guide quotes the graph's summary line in its text, where it wraps: the checklist it can show.
+      const summary = /^ {2}(booking +3\/3 steps · 0\/0 tools · checklist \S+ ✓, \d+ n\/a)$/m.exec(output)?.[1];
+      assert.ok(summary, output);
+      assert.ok(guide.text.replace(/\s+/g, " ").includes(`\`${summary.replace(/\s+/g, " ")}\``), summary);
     },
   );
 
