@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { FlowcheckError } from "../../../src/errors.ts";
 import { loadScenario } from "../../../src/testing/scenario/load-scenario.ts";
 import type { FlowOutline } from "../../../src/testing/scenario/meaning-problems.ts";
 import { listedFlowOutline } from "../../../src/testing/target/flow-outline-of.ts";
 import type { TargetEntry } from "../../../src/testing/target/target-config.ts";
 import { BasicFlow } from "../../fixtures/flows/index.ts";
+import { refusalProblems as problemsOf } from "../../support/scenario-refusal.ts";
 import { tempDir } from "../../support/temp-path.ts";
 
 // A flow a target of another kind serves is checked against the outline of steps that target
@@ -29,16 +29,6 @@ function write(name: string, content: unknown): string {
   const file = join(dir.path, `${name}.scenario.json`);
   writeFileSync(file, JSON.stringify(content, null, 2));
   return file;
-}
-
-function problemsOf(load: () => unknown): string[] {
-  try {
-    load();
-  } catch (error) {
-    assert.ok(error instanceof FlowcheckError && error.code === "scenario_invalid", String(error));
-    return error.details as string[];
-  }
-  return assert.fail("the file loaded, but it should have been refused");
 }
 
 test("a scenario of a flow a target serves loads against the target's snake_case steps, its expectState keyed by state with any value", () => {

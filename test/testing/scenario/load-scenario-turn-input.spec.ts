@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { FlowcheckError } from "../../../src/errors.ts";
 import { loadScenario } from "../../../src/testing/scenario/load-scenario.ts";
 import type { FlowOutline } from "../../../src/testing/scenario/meaning-problems.ts";
 import { BasicFlow } from "../../fixtures/flows/index.ts";
+import { refusalProblems } from "../../support/scenario-refusal.ts";
 import { tempDir } from "../../support/temp-path.ts";
 
 // A turn's input is text, except where a LangGraph target resumes the thread's pending interrupt
@@ -32,15 +32,11 @@ function write(name: string, flowName: string, turns: Record<string, unknown>[])
   return file;
 }
 
+/** The problems the load is refused with; its message names the file first. */
 function problemsOf(load: () => unknown): string[] {
-  try {
-    load();
-  } catch (error) {
-    assert.ok(error instanceof FlowcheckError && error.code === "scenario_invalid", String(error));
-    assert.ok(error.message.startsWith(`${dir.path}`), "the error names the file");
-    return error.details as string[];
-  }
-  return assert.fail("the file loaded, but it should have been refused");
+  const problems = refusalProblems(load);
+  assert.throws(load, (error: Error) => error.message.startsWith(dir.path), "the error names the file");
+  return problems;
 }
 
 test("a LangGraph target's scenario loads a JSON value of every kind as a turn's input, kept as it is", () => {
