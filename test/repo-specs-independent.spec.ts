@@ -34,7 +34,7 @@ const DEPENDENCIES: readonly { what: string; pattern: RegExp }[] = [
   {
     what: "names a path in scenarios/ other than the schema",
     pattern:
-      /(?<!fixtures\/)(?<![\w.-])scenarios\/(?!(scenario|flowcheck\.config)\.schema\.json\b)|(?<!["'`]fixtures["'`],\s*)["'`]scenarios["'`](?!\s*,\s*["'`](scenario|flowcheck\.config)\.schema\.json["'`])/,
+      /(?<!fixtures\/)(?<![\w.-])scenarios\/(?!scenario\.schema\.json\b)|(?<!["'`]fixtures["'`],\s*)["'`]scenarios["'`](?!\s*,\s*["'`]scenario\.schema\.json["'`])/,
   },
   { what: "calls discoverScenarios() without a folder, which reads scenarios/", pattern: /\bdiscoverScenarios\(\s*\)/ },
   { what: "uses registeredFlows, which holds the flows a team registers", pattern: /\bregisteredFlows\b/ },
@@ -65,7 +65,7 @@ function tsFilesUnder(dir: string): string[] {
   });
 }
 
-test("no spec, support or fixture file outside test/flows/ imports the demo flows or reads a scenario file in scenarios/ other than the schemas", () => {
+test("no spec, support or fixture file outside test/flows/ imports the demo flows or reads a scenario file in scenarios/ other than the schema", () => {
   const files = tsFilesUnder(TEST_ROOT);
   assert.ok(files.length > 50, `only ${files.length} files were scanned`);
   const found = files.flatMap((file) =>
@@ -102,8 +102,6 @@ test("the scan names an import of the demo flows, the registries, paths into sce
     'import { BasicFlow } from "../fixtures/flows/index.ts";',
     'const schema = join(ROOT, "scenarios", "scenario.schema.json");',
     'const pointer = { $schema: "../../../scenarios/scenario.schema.json" };',
-    'import configSchema from "../../../scenarios/flowcheck.config.schema.json" with { type: "json" };',
-    'const config = join(ROOT, "scenarios", "flowcheck.config.schema.json");',
     'const file = join(import.meta.dirname, "..", "fixtures", "scenarios", "basic-flow.scenario.json");',
     "// The demo's scenarios/basic-flow.scenario.json and src/flows/ are named in a comment only.",
   ].join("\n");

@@ -28,7 +28,7 @@ before(async () => {
     "tsconfig.json",
     "tsconfig.contract.json",
     "scenarios/scenario.schema.json",
-    "scenarios/flowcheck.config.schema.json",
+    "flowcheck.config.schema.json",
   ]) {
     cpSync(join(ROOT, part), join(copy.path, part), { recursive: true });
   }

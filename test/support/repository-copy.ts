@@ -40,7 +40,7 @@ export async function repositoryCopy(prefix: string, teamFlows: readonly string[
     "tsconfig.json",
     "tsconfig.contract.json",
     "scenarios/scenario.schema.json",
-    "scenarios/flowcheck.config.schema.json",
+    "flowcheck.config.schema.json",
     ...(teamFlows.length ? ["test/fixtures/flows"] : []),
   ];
   for (const part of parts) cpSync(join(ROOT, part), join(path, part), { recursive: true });

@@ -27,7 +27,7 @@ export function chooseTarget(
   if (config === undefined) {
     throw new FlowcheckError(
       "target_config_invalid",
-      `${named} names a target, but there is no ${TARGET_CONFIG_FILE}; create one at the project root with "targets": { "${name}": { "kind": …, "baseUrl": … } } (its schema is scenarios/flowcheck.config.schema.json).`,
+      `${named} names a target, but there is no ${TARGET_CONFIG_FILE}; create one at the project root with "targets": { "${name}": { "kind": …, "baseUrl": … } } (its schema is flowcheck.config.schema.json).`,
     );
   }
   const entry = Object.hasOwn(config.targets, name) ? config.targets[name] : undefined;

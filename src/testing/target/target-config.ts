@@ -9,7 +9,7 @@ import { shownPath } from "../scenario/scenario-location.ts";
 import type { HttpTargetEntry } from "./http/http-target-entry.ts";
 import type { LanggraphGraphEntry } from "./langgraph/langgraph-turn-view.ts";
 import { resolveTargetReferences } from "./resolve-target-references.ts";
-import configSchema from "../../../scenarios/flowcheck.config.schema.json" with { type: "json" };
+import configSchema from "../../../flowcheck.config.schema.json" with { type: "json" };
 
 /** What every kind of target has: where the server is, how long a request may take, what every request carries. */
 export interface TargetEntryBase {

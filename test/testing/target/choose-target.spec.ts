@@ -58,7 +58,7 @@ test("a name no config inherits from Object, such as constructor, is no target",
 test("naming a target without a flowcheck.config.json says to create one", () => {
   assert.equal(
     refusal(() => chooseTarget(undefined, "staging", undefined, WHERE)),
-    `${WHERE}: "target": "staging" names a target, but there is no flowcheck.config.json; create one at the project root with "targets": { "staging": { "kind": …, "baseUrl": … } } (its schema is scenarios/flowcheck.config.schema.json).`,
+    `${WHERE}: "target": "staging" names a target, but there is no flowcheck.config.json; create one at the project root with "targets": { "staging": { "kind": …, "baseUrl": … } } (its schema is flowcheck.config.schema.json).`,
   );
   assert.match(
     refusal(() => chooseTarget(undefined, undefined, "staging", WHERE)),

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { after, before, test } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import configSchema from "../../../scenarios/flowcheck.config.schema.json" with { type: "json" };
+import configSchema from "../../../flowcheck.config.schema.json" with { type: "json" };
 import { FlowcheckError } from "../../../src/errors.ts";
 import { loadTargetConfig, type TargetConfig } from "../../../src/testing/target/target-config.ts";
 import { tempDir } from "../../support/temp-path.ts";
@@ -48,7 +48,7 @@ function problemsOf(path: string, env: Record<string, string | undefined> = {}):
   assert.fail(`${path} was accepted`);
 }
 
-test("scenarios/flowcheck.config.schema.json is a valid JSON Schema 2020-12 document, every key of it described", () => {
+test("flowcheck.config.schema.json is a valid JSON Schema 2020-12 document, every key of it described", () => {
   const ajv = new Ajv2020({ strict: true });
   assert.equal(ajv.validateSchema(configSchema), true, JSON.stringify(ajv.errors));
   const undescribed: string[] = [];
