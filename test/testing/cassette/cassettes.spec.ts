@@ -110,6 +110,25 @@ function beforeJsonFields(request: JudgeRequest): JudgeRequest {
 const REPLAY_SUMMARY = "judge: 0 calls made, 0 cached, 5 replayed; 600 tokens (500 prompt, 100 completion)";
 
 // Each test has its own folder, fake provider and child run, and reads the recording alone, so they run side by side.
+/** The BasicFlow spec run with CI=1 and FLOW_MODEL=`mode` against the fake provider: it fails at its first test, which it returns. */
+async function underCi(dir: string, mode: "record" | "replay", signal: AbortSignal) {
+  const scenario = writeScenario(dir, "basic-flow", readBasicFlow());
+  const run = await withFake((fake) =>
+    runSpec(
+      writeSpec(dir, scenario, join(dir, "artifacts")),
+      { CI: "1", FLOW_MODEL: mode, OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL },
+      signal,
+    ),
+  );
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  const suite = result(
+    tapResults(run.stdout),
+    "the target starts, serves the flow, and the persisted contract can be checked",
+  );
+  assert.equal(suite.ok, false);
+  return { scenario, run, suite };
+}
+
 describe("cassettes of BasicFlow", { concurrency: 2 }, () => {
   describe("a cassette of BasicFlow, recorded against a local OpenAI-compatible server", () => {
     let fake: FakeOpenAI;
@@ -350,20 +369,7 @@ describe("cassettes of BasicFlow", { concurrency: 2 }, () => {
     test("with CI=1, FLOW_MODEL=record is refused with config_invalid before any request, and no cassette is written", async (t) => {
       const dir = await tempDir("live-ci-record");
       try {
-        const scenario = writeScenario(dir.path, "basic-flow", readBasicFlow());
-        const run = await withFake((fake) =>
-          runSpec(
-            writeSpec(dir.path, scenario, join(dir.path, "artifacts")),
-            { CI: "1", FLOW_MODEL: "record", OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL },
-            t.signal,
-          ),
-        );
-        assert.equal(run.code, 1, run.stdout + run.stderr);
-        const suite = result(
-          tapResults(run.stdout),
-          "the target starts, serves the flow, and the persisted contract can be checked",
-        );
-        assert.equal(suite.ok, false);
+        const { run, suite } = await underCi(dir.path, "record", t.signal);
         assert.equal(
           suite.error,
           "The environment is not valid:\n" +
@@ -386,20 +392,7 @@ describe("cassettes of BasicFlow", { concurrency: 2 }, () => {
     test("with CI=1 and FLOW_MODEL=replay, a missing cassette fails with cassette_missing and makes no request, even with a key", async (t) => {
       const dir = await tempDir("live-ci-replay");
       try {
-        const scenario = writeScenario(dir.path, "basic-flow", readBasicFlow());
-        const run = await withFake((fake) =>
-          runSpec(
-            writeSpec(dir.path, scenario, join(dir.path, "artifacts")),
-            { CI: "1", FLOW_MODEL: "replay", OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL },
-            t.signal,
-          ),
-        );
-        assert.equal(run.code, 1, run.stdout + run.stderr);
-        const suite = result(
-          tapResults(run.stdout),
-          "the target starts, serves the flow, and the persisted contract can be checked",
-        );
-        assert.equal(suite.ok, false);
+        const { scenario, run, suite } = await underCi(dir.path, "replay", t.signal);
         assert.equal(
           suite.error,
           `FLOW_MODEL=replay has no cassette for ${scenario}: ${join(dir.path, "basic-flow.cassette.json")} does not exist. ` +
