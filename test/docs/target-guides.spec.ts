@@ -96,6 +96,31 @@ function assertPrinted(output: string, printed: string) {
 }
 
 /** Every `json` block of a section whose first key is "kind": a target entry, loaded as the config loader does. */
+/**
+ * Runs the guide's command that starts with `prefix`, literally, in `copy`: it exits 0, its one
+ * conversation passed with each turn stored on its step, and it prints the guide's passing output.
+ * Resolves to what it printed.
+ */
+async function assertPassingRun(
+  copy: RepositoryCopy,
+  guide: Guide,
+  prefix: string,
+  steps: [label: string, step: string][],
+): Promise<string> {
+  const run = await runPrinted(copy, guide.command(prefix));
+  const output = run.stdout + run.stderr;
+  assert.equal(run.code, 0, output);
+  const [conversation, ...others] = resultsOf(copy).conversations;
+  assert.equal(others.length, 0, output);
+  assert.equal(conversation?.outcome, "passed", output);
+  assert.deepEqual(
+    conversation!.turns.map((turn) => [turn.label, turn.outcome, turn.stored?.step]),
+    steps.map(([label, step]) => [label, "passed", step]),
+  );
+  assertPrinted(output, guide.output("A passing run ends with:"));
+  return output;
+}
+
 async function assertEntriesLoad(guide: Guide, env: Record<string, string>) {
   const entries = [...guide.text.matchAll(/^```json\n(\{\n {2}"kind"[\s\S]*?)\n```$/gm)].map((block) => block[1]!);
   assert.ok(entries.length > 0);
@@ -148,22 +173,12 @@ describe("docs/testing-langgraph.md", () => {
     "the printed command plays the printed scenario against the served graph, every turn passing",
     live,
     async () => {
-      const run = await runPrinted(copy!, guide.command("FLOW_TARGET="));
-      const output = run.stdout + run.stderr;
-      assert.equal(run.code, 0, output);
-      const [conversation, ...others] = resultsOf(copy!).conversations;
-      assert.equal(others.length, 0, output);
-      assert.equal(conversation?.outcome, "passed", output);
-      assert.deepEqual(
-        conversation!.turns.map((turn) => [turn.label, turn.outcome, turn.stored?.step]),
-        [
-          ["asks the party size", "passed", "party_size"],
-          ["refuses twelve guests", "passed", "party_size"],
-          ["takes four guests", "passed", "booking_day"],
-          ["books Friday", "passed", "confirm_booking"],
-        ],
-      );
-      assertPrinted(output, guide.output("A passing run ends with:"));
+      const output = await assertPassingRun(copy!, guide, "FLOW_TARGET=", [
+        ["asks the party size", "party_size"],
+        ["refuses twelve guests", "party_size"],
+        ["takes four guests", "booking_day"],
+        ["books Friday", "confirm_booking"],
+      ]);
       // The guide quotes the graph's summary line in its text, where it wraps: the checklist it can show.
       const summary = /^ {2}(booking +3\/3 steps · 0\/0 tools · checklist \S+ ✓, \d+ n\/a)$/m.exec(output)?.[1];
       assert.ok(summary, output);
@@ -254,21 +269,11 @@ describe("docs/testing-http-api.md", () => {
     assertEntriesLoad(guide, { ASSISTANT_API_TOKEN: "token" }));
 
   test("the printed command plays the printed scenario against the running server, every turn passing", async () => {
-    const run = await runPrinted(copy!, guide.command("SUPPORT_API_TOKEN=dev-token FLOW_TARGET="));
-    const output = run.stdout + run.stderr;
-    assert.equal(run.code, 0, output);
-    const [conversation, ...others] = resultsOf(copy!).conversations;
-    assert.equal(others.length, 0, output);
-    assert.equal(conversation?.outcome, "passed", output);
-    assert.deepEqual(
-      conversation!.turns.map((turn) => [turn.label, turn.outcome, turn.stored?.step]),
-      [
-        ["asks for the order number", "passed", "OrderStep"],
-        ["takes the order number", "passed", "ReasonStep"],
-        ["takes the reason", "passed", "ReasonStep"],
-      ],
-    );
-    assertPrinted(output, guide.output("A passing run ends with:"));
+    await assertPassingRun(copy!, guide, "SUPPORT_API_TOKEN=dev-token FLOW_TARGET=", [
+      ["asks for the order number", "OrderStep"],
+      ["takes the order number", "ReasonStep"],
+      ["takes the reason", "ReasonStep"],
+    ]);
     // The token is the run's: it never reaches what the run wrote.
     assert.doesNotMatch(readFileSync(join(copy!.path, "test", ".tmp", "run-results.json"), "utf8"), /dev-token/);
   });
