@@ -12,8 +12,8 @@ import { createHandler, type Handler } from "./http/create-handler.ts";
 import { openSessionStore } from "./open-session-store.ts";
 
 export interface AppOptions {
-  /** Default: the registered flows (`src/flows/index.ts`: the demo flows and your own). */
-  flows?: readonly FlowEntry[];
+  /** The flows the app serves, each with the scripts of its scripted model. */
+  flows: readonly FlowEntry[];
   /** Default: the environment, read now by `loadConfig()`. */
   config?: Config;
   /** Default: the store `SESSION_STORE` names. */
@@ -130,10 +130,9 @@ function composeModels(
  * Builds the engine, store and HTTP handler from the configuration, read once. Pins in the
  * environment (`<FLOW>_CURRENT_DATE`, `<FLOW>_USE_SCRIPTED_MODEL`) must be set before this call.
  */
-export async function createApp(options: AppOptions = {}): Promise<App> {
+export async function createApp(options: AppOptions): Promise<App> {
   const config = options.config ?? loadConfig();
-  // Imported only here: an app given its flows (a scenario's) need not load every registered one.
-  const entries = options.flows ?? (await import("./flows/index.ts")).registeredFlows;
+  const entries = options.flows;
   const plan = planModels(entries, config, options.defaultModelMode ?? "scripted");
   const modes = checkModes(plan.modelModes, config, options.cassette);
   const store = options.store ?? (await openSessionStore(config, options.defaultSqlitePath ?? "data/flowcheck.sqlite"));

@@ -10,4 +10,3 @@ export { loadConfig, MODEL_MODES, type Config, type ModelMode } from "./config.t
 export { FlowcheckError, errorCatalogue, isFlowcheckError, type ErrorCode } from "./errors.ts";
 export { SqliteSessionStore } from "./store/sqlite/sqlite-session-store.ts";
 export { SESSION_HEADER, type HttpRequest, type HttpResponse } from "./http/http-exchange.ts";
-export { registeredFlows } from "./flows/index.ts";

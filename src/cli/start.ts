@@ -4,6 +4,7 @@ import { isFlowcheckError } from "../errors.ts";
 import { serve } from "../serve.ts";
 import { answerHelp } from "./answer-help.ts";
 import { dotenvDefaults } from "./dotenv-defaults.ts";
+import { registeredFlows } from "../flows/index.ts";
 
 answerHelp(`Usage: npm start
 
@@ -19,7 +20,7 @@ const dotenv = dotenvDefaults();
 try {
   const config = loadConfig(undefined, dotenv);
   const fallback = config.openai.apiKey ? "live" : "scripted";
-  const app = await createApp({ config, defaultModelMode: fallback });
+  const app = await createApp({ flows: registeredFlows, config, defaultModelMode: fallback });
   const why = config.flowModel
     ? `FLOW_MODEL=${config.flowModel}`
     : `FLOW_MODEL unset, ${config.openai.apiKey ? "OPENAI_API_KEY set" : "no OPENAI_API_KEY"}`;
