@@ -81,7 +81,9 @@ export const ENVIRONMENT_VARIABLES = {
     default: "SQLITE",
     schema: { enum: SESSION_STORES },
     hint: `one of ${SESSION_STORES.join(", ")}`,
-    doc: "the session store: `SQLITE`, or `MONGO` for several server processes sharing sessions",
+    doc:
+      "the session store: `SQLITE`, or `MONGO` for several server processes sharing sessions; " +
+      "each needs its driver installed beside flowcheck (`npm i -D better-sqlite3`, `npm i -D mongodb`)",
   },
   MONGO_URL: {
     schema: { pattern: "^mongodb(\\+srv)?://" },

@@ -57,6 +57,10 @@ export const errorCatalogue = {
   config_invalid: { status: undefined, summary: "The environment or options given at start-up are invalid." },
   flow_invalid: { status: undefined, summary: "A flow definition is invalid (steps, tools or schemas)." },
   port_in_use: { status: undefined, summary: "npm start cannot listen: another process has the port." },
+  store_driver_missing: {
+    status: undefined,
+    summary: "The session store chosen needs its driver package (better-sqlite3 or mongodb), which is not installed.",
+  },
   session_unreadable: {
     status: undefined,
     summary: "A stored session cannot be read by this version; the engine starts a new one in its place.",

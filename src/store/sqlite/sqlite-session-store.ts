@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { FlowcheckError } from "../../errors.ts";
+import { requireStoreDriver } from "../store-driver.ts";
 import type { KeptAnswer, TurnWrite } from "../../engine/session-document.ts";
 import { SessionStoreBase } from "../session-store-base.ts";
 import type { StoredSession } from "../stored-session.ts";
@@ -93,6 +94,14 @@ DROP TABLE session_messages;
 DROP TABLE session_execution;
 `;
 
+let driver: typeof Database | undefined;
+
+/** better-sqlite3, loaded by the first store that opens a file: importing flowcheck never needs it. */
+function sqlite(): typeof Database {
+  driver ??= requireStoreDriver<typeof Database>("better-sqlite3");
+  return driver;
+}
+
 /** Parsed JSON, or the text itself when it does not parse: the migration then names the problem. */
 function parsed(text: string): unknown {
   try {
@@ -128,10 +137,11 @@ function prepareLayout(db: Database.Database): void {
 
 /** The connection, with the file's settings and its table layout ready; `store_unavailable` when it cannot be. */
 function openDatabase(path: string, options: SqliteStoreOptions): Database.Database {
+  const Driver = sqlite();
   try {
     let db: Database.Database;
     if (options.readonly) {
-      db = new Database(path, { readonly: true, fileMustExist: true });
+      db = new Driver(path, { readonly: true, fileMustExist: true });
       const layout = db.pragma("user_version", { simple: true });
       if (layout !== LAYOUT) {
         throw new Error(
@@ -140,7 +150,7 @@ function openDatabase(path: string, options: SqliteStoreOptions): Database.Datab
       }
     } else {
       if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-      db = new Database(path);
+      db = new Driver(path);
       for (const setting of options.scratch ? SCRATCH_SETTINGS : SHARED_SETTINGS) db.pragma(setting);
       prepareLayout(db);
     }
@@ -302,7 +312,7 @@ export class SqliteSessionStore extends SessionStoreBase {
   // Every SQLite failure (a lock held past busy_timeout, a read-only or full disk, an I/O error)
   // leaves the transaction rolled back: nothing of the turn is in the file.
   protected override failureOf(error: unknown): unknown {
-    if (!(error instanceof Database.SqliteError)) return error;
+    if (!(error instanceof sqlite().SqliteError)) return error;
     return new FlowcheckError(
       "store_unavailable",
       `The session store (${this.description}) failed: ${error.message} (${error.code}). ` +

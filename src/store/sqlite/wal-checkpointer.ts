@@ -1,5 +1,5 @@
-import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import { storeDriverPath } from "../store-driver.ts";
 
 // The worker is plain CommonJS, evaluated as a string: it needs no TypeScript loader, whatever ran
 // this process. It opens its own connection and copies the WAL into the database file, PASSIVE so
@@ -29,8 +29,6 @@ parentPort.once("message", () => {
 });
 `;
 
-const DRIVER = createRequire(import.meta.url).resolve("better-sqlite3");
-
 /**
  * Copies a SQLite file's write-ahead log into the database on another thread, every
  * `intervalMs`. Without it the connection that commits a turn also copies the log when it grows
@@ -42,7 +40,10 @@ export class WalCheckpointer {
 
   /** `onFailure` runs if the worker cannot run: the serving connection must then checkpoint again. */
   constructor(path: string, intervalMs: number, onFailure: () => void) {
-    this.#worker = new Worker(WORKER, { eval: true, workerData: { driver: DRIVER, path, intervalMs } });
+    this.#worker = new Worker(WORKER, {
+      eval: true,
+      workerData: { driver: storeDriverPath("better-sqlite3"), path, intervalMs },
+    });
     // It must never keep the process alive, nor take it down.
     this.#worker.unref();
     this.#worker.on("error", onFailure);

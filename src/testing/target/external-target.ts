@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import type { Config } from "../../config.ts";
+import { openMongoSessionStore } from "../../store/mongo/open-mongo-session-store.ts";
 import { SqliteSessionStore } from "../../store/sqlite/sqlite-session-store.ts";
 import { keepAliveAgent } from "../client/chat-client.ts";
 import type { ScenarioTarget, SessionReader } from "./scenario-target.ts";
@@ -11,8 +12,7 @@ type ClosableReader = SessionReader & { close(): Promise<void> };
 async function openTargetSessions(config: Config): Promise<{ sessions?: ClosableReader; unavailable?: string }> {
   const unread = "so the target's store cannot be read; the persisted contract is not checked";
   if (config.sessionStore === "MONGO") {
-    const { MongoSessionStore } = await import("../../store/mongo/mongo-session-store.ts");
-    return { sessions: await MongoSessionStore.open(config.mongo.url!, config.mongo.database) };
+    return { sessions: await openMongoSessionStore(config.mongo.url!, config.mongo.database) };
   }
   const path = config.sqlitePath;
   if (!path) return { unavailable: `FLOW_BASE_URL is set but SQLITE_PATH is not, ${unread}` };

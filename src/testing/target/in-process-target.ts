@@ -6,6 +6,7 @@ import { loadConfig, type Config } from "../../config.ts";
 import { createApp, type App } from "../../create-app.ts";
 import type { SessionStore } from "../../engine/session-store.ts";
 import { createNodeServer, listen } from "../../http/node-server.ts";
+import { openMongoSessionStore } from "../../store/mongo/open-mongo-session-store.ts";
 import { SqliteSessionStore } from "../../store/sqlite/sqlite-session-store.ts";
 import { Cassette } from "../cassette/cassette.ts";
 import { keepAliveAgent } from "../client/chat-client.ts";
@@ -22,9 +23,8 @@ import { pinsOf } from "./target-pins.ts";
  */
 async function openRunStore(config: Config, scratch: string): Promise<{ store: SessionStore; kept: string }> {
   if (config.sessionStore === "MONGO") {
-    const { MongoSessionStore } = await import("../../store/mongo/mongo-session-store.ts");
     return {
-      store: await MongoSessionStore.open(config.mongo.url!, config.mongo.database),
+      store: await openMongoSessionStore(config.mongo.url!, config.mongo.database),
       kept: "kept after the scenario",
     };
   }
