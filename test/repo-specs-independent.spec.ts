@@ -20,12 +20,15 @@ const NAMES_THE_TARGET_GUIDES = join(TEST_ROOT, "docs", "target-guides.spec.ts")
 const SCAFFOLDS_A_COPY = join(TEST_ROOT, "cli", "new-flow.spec.ts");
 // It makes those copies: it unregisters the demo flows there and registers fixture flows in their place.
 const MAKES_COPIES = join(TEST_ROOT, "support", "repository-copy.ts");
+// It checks that the packed package holds neither the demo flows (dist/src/flows/) nor their registry.
+const CHECKS_THE_PACKAGE = join(TEST_ROOT, "package", "package-install.spec.ts");
 const EXEMPT = new Set([
   import.meta.filename,
   NAMES_THE_GUIDE,
   NAMES_THE_TARGET_GUIDES,
   SCAFFOLDS_A_COPY,
   MAKES_COPIES,
+  CHECKS_THE_PACKAGE,
 ]);
 
 const DEPENDENCIES: readonly { what: string; pattern: RegExp }[] = [

@@ -1,8 +1,8 @@
 import { existsSync, globSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-// Scratch output, benchmarks and fixture projects hold spec files that are not the suite's own.
-const SKIPPED_FOLDERS = ["node_modules", ".tmp", "bench", "fixtures"];
+// Scratch output, benchmarks, fixture projects and the package's build hold spec files that are not the suite's own.
+const SKIPPED_FOLDERS = ["node_modules", ".tmp", "bench", "fixtures", "dist"];
 
 /** The *.spec.ts files under `path` (or `path` itself), sorted. */
 export function specsUnder(path: string): string[] {

@@ -1,0 +1,137 @@
+import assert from "node:assert/strict";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, runCommand, type ChildRun } from "./child-run.ts";
+
+// The package as a team gets it: this repository packed by `npm pack` (which builds it) and the
+// tarball installed into a new project that holds nothing else, fully offline. The project lives
+// outside the repository, so that nothing it resolves can come from this repository's node_modules.
+
+interface LockEntry {
+  version: string;
+  name?: string;
+  resolved?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+
+interface Manifest {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+}
+
+export interface PackedInstall {
+  /** The project the tarball is installed in. */
+  project: string;
+  /** The tarball's files, as `tar -tzf` lists them (`package/dist/...`). */
+  tarballFiles: string[];
+  /** How long `npm install` of the tarball took, in ms, and the size of the node_modules it made, in bytes. */
+  installMs: number;
+  nodeModulesBytes: number;
+  /** `command <args>` in the project. */
+  run(command: string, args: string[]): Promise<ChildRun>;
+  remove(): Promise<void>;
+}
+
+/** The lock path a dependency `name` of the package at `from` resolves to, walking up as Node does. */
+function lockedPath(packages: Record<string, LockEntry>, from: string, name: string): string | undefined {
+  for (let base = from; ; base = base.slice(0, Math.max(0, base.lastIndexOf("/node_modules/")))) {
+    const path = `${base ? `${base}/` : ""}node_modules/${name}`;
+    if (packages[path]) return path;
+    if (!base) return undefined;
+  }
+}
+
+/** The registry URL of an entry's tarball, as npm writes it unless told to omit it. */
+function tarballUrl(path: string, entry: LockEntry): string {
+  const name = entry.name ?? path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length);
+  return `https://registry.npmjs.org/${name}/-/${name.split("/").pop()}-${entry.version}.tgz`;
+}
+
+/** This repository's locked entries for `roots` and everything they depend on (optional platform builds too). */
+function lockedClosure(roots: readonly string[]): Record<string, LockEntry> {
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, LockEntry>;
+  };
+  const kept: Record<string, LockEntry> = {};
+  const visit = (from: string, name: string) => {
+    const path = lockedPath(lock.packages, from, name);
+    // Unlocked: an optional dependency of another platform, or an optional peer nobody installed.
+    if (!path || path in kept) return;
+    const entry = lock.packages[path]!;
+    kept[path] = { ...entry, resolved: entry.resolved ?? tarballUrl(path, entry) };
+    for (const dependency of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies }))
+      visit(path, dependency);
+  };
+  for (const root of roots) visit("", root);
+  return kept;
+}
+
+/**
+ * A project that has not installed anything yet, but whose package-lock.json already holds this
+ * repository's locked entries for the package's production closure and for @types/node (its own
+ * dev dependency, which a TypeScript project has). Why: a CI machine's npm cache holds the tarballs
+ * `npm ci` fetched, found by their integrity, but no registry metadata, so npm cannot resolve a
+ * version range offline; with every dependency of the tarball already locked it resolves nothing
+ * and only unpacks. The tarball URLs are written because this repository's lockfile may omit them
+ * (omit-lockfile-registry-resolved), and without one npm asks the registry where a tarball is.
+ */
+function writeProject(project: string): void {
+  const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Manifest;
+  const devDependencies = { "@types/node": manifest.devDependencies["@types/node"]! };
+  const root = { name: "consumer", version: "1.0.0", private: true, type: "module", devDependencies };
+  writeFileSync(join(project, "package.json"), `${JSON.stringify(root, null, 2)}\n`);
+  const packages = lockedClosure([...Object.keys(manifest.dependencies), "@types/node"]);
+  const rootEntry = { name: root.name, version: root.version, devDependencies };
+  const lock = {
+    name: root.name,
+    version: root.version,
+    lockfileVersion: 3,
+    requires: true,
+    packages: { "": rootEntry, ...packages },
+  };
+  writeFileSync(join(project, "package-lock.json"), `${JSON.stringify(lock, null, 2)}\n`);
+}
+
+/** The bytes of the files under `folder`, links not followed. */
+function bytesUnder(folder: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) bytes += lstatSync(join(entry.parentPath, entry.name)).size;
+  return bytes;
+}
+
+/** Packs this repository and installs the tarball, offline, into a new project of its own. */
+export async function packedInstall(): Promise<PackedInstall> {
+  const work = await mkdtemp(join(tmpdir(), "flowcheck-package-"));
+  const remove = () => rm(work, { recursive: true, force: true });
+  try {
+    const packed = await runCommand("npm", ["pack", "--pack-destination", work]);
+    assert.equal(packed.code, 0, packed.stderr);
+    const tarball = join(work, packed.stdout.trim().split("\n").pop()!);
+    const listed = await runCommand("tar", ["-tzf", tarball]);
+    const project = join(work, "consumer");
+    mkdirSync(project);
+    writeProject(project);
+    const run = (command: string, args: string[]) => runCommand(command, args, {}, undefined, project);
+    const started = performance.now();
+    // The unreachable registry makes any lookup the lock does not answer fail at once, never go out.
+    const offline = ["--offline", "--no-audit", "--no-fund", "--registry", "http://127.0.0.1:9/"];
+    const installed = await run("npm", ["install", ...offline, tarball]);
+    const installMs = performance.now() - started;
+    assert.equal(installed.code, 0, installed.stderr);
+    return {
+      project,
+      tarballFiles: listed.stdout.trim().split("\n"),
+      installMs,
+      nodeModulesBytes: bytesUnder(join(project, "node_modules")),
+      run,
+      remove,
+    };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+}
