@@ -20,9 +20,10 @@ const NAMES_THE_TARGET_GUIDES = join(TEST_ROOT, "docs", "target-guides.spec.ts")
 const SCAFFOLDS_A_COPY = join(TEST_ROOT, "cli", "new-flow.spec.ts");
 // It makes those copies: it unregisters the demo flows there and registers fixture flows in their place.
 const MAKES_COPIES = join(TEST_ROOT, "support", "repository-copy.ts");
-// They write projects of their own in temp folders, each with its scenarios/ and a flows module
-// that exports registeredFlows (of fixture flows), as flowcheck.config.json's "flows" asks.
+// They write projects of their own in temp folders, scenarios/ included: flowcheck init's, and
+// projects whose flows module exports registeredFlows (of fixture flows), as a config's "flows" asks.
 const WRITE_PROJECTS = [
+  join(TEST_ROOT, "cli", "init-command.spec.ts"),
   join(TEST_ROOT, "cli", "run-project-flows.spec.ts"),
   join(TEST_ROOT, "testing", "target", "project-flows.spec.ts"),
 ];
