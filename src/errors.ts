@@ -106,6 +106,20 @@ export const errorCatalogue = {
     summary:
       "npm run new:flow cannot find the teamFlows list in src/flows/team-flows.ts to register the flow in; nothing was written.",
   },
+  flows_module_missing: {
+    status: undefined,
+    summary: 'The module flowcheck.config.json names in "flows" does not exist; nothing was run.',
+  },
+  flows_module_failed: {
+    status: undefined,
+    summary:
+      'The module flowcheck.config.json names in "flows" threw, or did not compile, when imported; nothing was run.',
+  },
+  flows_module_invalid: {
+    status: undefined,
+    summary:
+      'The module flowcheck.config.json names in "flows" exports no registeredFlows, or one that is not an array of flow entries; nothing was run.',
+  },
   checklist_failed: {
     status: undefined,
     summary:

@@ -4,6 +4,8 @@ import { run } from "node:test";
 import { loadConfig } from "../config.ts";
 import { isFlowcheckError } from "../errors.ts";
 import { chooseTarget } from "../testing/target/choose-target.ts";
+import type { FlowEntry } from "../engine/index.ts";
+import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { loadTargetConfig } from "../testing/target/target-config.ts";
 import { runArbiter } from "../testing/limits/run-limits.ts";
 import { limitsSummaryLines } from "../testing/limits/limits-summary.ts";
@@ -29,15 +31,22 @@ interface Plan {
   files: string[];
   /** The scenario paths the run is narrowed to; undefined: every file. */
   scenarioPaths?: string[] | undefined;
-  /** The scenario files no spec describes, played against their targets by TARGET_SCENARIOS. */
+  /** The scenario files no spec describes, played against their targets or the project's flows by TARGET_SCENARIOS. */
   targetScenarios?: string[];
 }
 
-/** The runner's own spec module, which plays the scenario files no spec describes against their targets. */
+/** The runner's own spec module, which plays the scenario files no spec describes against their targets or the project's flows. */
 const TARGET_SCENARIOS = resolve(import.meta.dirname, "target-scenarios.ts");
 
-/** The spec files `request` runs and the scenarios it narrows them to; a string says why nothing runs. */
-function planOf(request: RunRequest, flowTarget: string | undefined): Plan | { nothing: string; code: number } {
+/**
+ * The spec files `request` runs and the scenarios it narrows them to, `projectFlows` being the names
+ * of the flows flowcheck.config.json names; a string says why nothing runs.
+ */
+function planOf(
+  request: RunRequest,
+  flowTarget: string | undefined,
+  projectFlows: readonly string[],
+): Plan | { nothing: string; code: number } {
   const scenarioPaths = request.paths.filter(isScenarioPath);
   const specPaths = request.paths.filter((path) => !isScenarioPath(path));
   // Scenario paths alone run through the project's specs under test/, if it has any.
@@ -45,13 +54,13 @@ function planOf(request: RunRequest, flowTarget: string | undefined): Plan | { n
   let plan: Plan = { files: specRoots.flatMap(specsUnder) };
   let targetScenarios: string[] = [];
   if (scenarioPaths.length) {
-    const found = specsForScenarios(plan.files, scenarioPaths, flowTarget);
+    const found = specsForScenarios(plan.files, scenarioPaths, flowTarget, projectFlows);
     plan = { files: found.specs, scenarioPaths };
     targetScenarios = found.targetScenarios;
   }
   if (request.shard) {
     const { index, total } = request.shard;
-    const sharded = shardOf(plan.files, scenarioPaths, request.shard, flowTarget);
+    const sharded = shardOf(plan.files, scenarioPaths, request.shard, flowTarget, projectFlows);
     targetScenarios = sharded.targetScenarios ?? [];
     if (sharded.files.length + targetScenarios.length === 0) {
       return {
@@ -110,10 +119,14 @@ async function playSpecs(files: readonly string[], request: RunRequest, record: 
  */
 export async function runSpecsCommand(args: readonly string[]): Promise<number> {
   const startedAt = new Date().toISOString();
-  const checked = checkedRequestOf(args);
+  const checked = await checkedRequestOf(args);
   if (typeof checked === "number") return checked;
-  const { request, flowTarget } = checked;
-  const plan = planOf(request, flowTarget);
+  const { request, flowTarget, flows } = checked;
+  const plan = planOf(
+    request,
+    flowTarget,
+    flows.map((entry) => entry.flow.name),
+  );
   const shard = request.shard ? { shard: `${request.shard.index}/${request.shard.total}` } : {};
   if ("nothing" in plan) {
     (plan.code ? console.error : console.log)(plan.nothing);
@@ -130,10 +143,10 @@ export async function runSpecsCommand(args: readonly string[]): Promise<number> 
   });
   const passed = await playSpecs(plan.files, request, record);
   const lines = record.close();
-  // The registered flows, for the checklist: only a run that played conversations has one.
-  const flows = lines.some((line) => "conversation" in line) ? (await import("../flows/index.ts")).registeredFlows : [];
   const info = { startedAt, endedAt: new Date().toISOString(), ...shard };
-  const results = writeRunResults(ARTIFACTS, lines, info, record.coverage, flows, {
+  // The project's flows, for the checklist: only a run that played conversations has one.
+  const checklistFlows = lines.some((line) => "conversation" in line) ? flows : [];
+  const results = writeRunResults(ARTIFACTS, lines, info, record.coverage, checklistFlows, {
     everyTable: request.everyTable,
     typechecked: request.typechecked,
   });
@@ -147,12 +160,19 @@ export async function runSpecsCommand(args: readonly string[]): Promise<number> 
   return passed && !checklistFailed ? 0 : 1;
 }
 
+/** The run a request asks for, FLOW_TARGET, and the project's flows (flowcheck.config.json's "flows"). */
+interface CheckedRequest {
+  request: RunRequest;
+  flowTarget: string | undefined;
+  flows: readonly FlowEntry[];
+}
+
 /**
- * The run `args` ask for, its paths there and its configuration sound, with FLOW_TARGET; else the
- * exit code, the reason printed: 0 after --help, 2 for a bad argument, a missing path or an
- * invalid configuration, before anything plays.
+ * The run `args` ask for, its paths there and its configuration sound, with FLOW_TARGET and the
+ * project's flows; else the exit code, the reason printed: 0 after --help, 2 for a bad argument, a
+ * missing path, an invalid configuration or a flows module that does not load, before anything plays.
  */
-function checkedRequestOf(args: readonly string[]): { request: RunRequest; flowTarget: string | undefined } | number {
+async function checkedRequestOf(args: readonly string[]): Promise<CheckedRequest | number> {
   let request: RunRequest | undefined;
   try {
     request = runRequestOf(args);
@@ -174,10 +194,12 @@ function checkedRequestOf(args: readonly string[]): { request: RunRequest; flowT
     console.error(`run-specs: ${absent.join(", ")}: no such file or folder.`);
     return 2;
   }
-  // FLOW_TARGET decides which scenarios without a spec can still be played; the one setting read here.
+  // FLOW_TARGET and the project's flows decide which scenarios without a spec can still be played.
   try {
     const flowTarget = checkedFlowTarget();
-    return { request: { ...request, paths: request.paths.filter((path) => !missing.includes(path)) }, flowTarget };
+    const flows = await loadProjectFlows();
+    const paths = request.paths.filter((path) => !missing.includes(path));
+    return { request: { ...request, paths }, flowTarget, flows };
   } catch (error) {
     if (!isFlowcheckError(error)) throw error;
     console.error(`run-specs: stopped before playing anything: ${error.code}: ${error.message}`);

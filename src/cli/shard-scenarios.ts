@@ -14,7 +14,7 @@ export interface ShardRun {
   scenarioPaths: string[];
   /** How many scenario files there are across all shards. */
   scenarios: number;
-  /** Those of its slice that no spec describes but a target serves (their `target`, or `flowTarget`). */
+  /** Those of its slice that no spec describes but a target serves (their `target`, or `flowTarget`), or a project's flow runs. */
   targetScenarios?: string[];
 }
 
@@ -29,6 +29,7 @@ export function shardOf(
   scenarioPaths: readonly string[] | undefined,
   shard: Shard,
   flowTarget?: string,
+  projectFlows: readonly string[] = [],
 ): ShardRun {
   const scenarios = discoverSelected(scenarioPaths?.length ? scenarioPaths : ["scenarios"]);
   // The flow specs are those named after a flow of these scenarios (`InvoiceFlow` → `invoice-flow.spec.ts`).
@@ -36,8 +37,11 @@ export function shardOf(
     files,
     scenarios.files.map((file) => scenarioHeaderOf(file)?.flowName),
   );
-  // Without a flow spec or a target no scenario runs at all, whatever scenarios/ holds.
-  const targeted = scenarios.files.some((file) => typeof (scenarioHeaderOf(file)?.target ?? flowTarget) === "string");
+  // Without a flow spec, a target or a project's flow no scenario runs at all, whatever scenarios/ holds.
+  const targeted = scenarios.files.some((file) => {
+    const header = scenarioHeaderOf(file);
+    return typeof (header?.target ?? flowTarget) === "string" || projectFlows.some((name) => name === header?.flowName);
+  });
   const found = flowSpecs.length || targeted ? scenarios : { files: [], misnamed: [], missing: [] };
   const all = found.files;
   const from = Math.floor(((shard.index - 1) * all.length) / shard.total);
@@ -46,7 +50,7 @@ export function shardOf(
   const odd = shard.index === 1 ? [...found.misnamed.map((file) => file.file), ...found.missing] : [];
   const slice = [...all.slice(from, to), ...odd];
   const { specs, targetScenarios } = slice.length
-    ? specsForScenarios([...flowSpecs], slice, flowTarget)
+    ? specsForScenarios([...flowSpecs], slice, flowTarget, projectFlows)
     : { specs: [], targetScenarios: [] };
   const runs = (file: string) => specs.includes(file) || (shard.index === 1 && !flowSpecs.includes(file));
   return {

@@ -6,14 +6,16 @@ import { flowSpecName, specsOfFlows } from "../testing/node-test/flow-spec-name.
 /**
  * The specs that run the scenarios at `scenarioPaths`: those among `files` named after the flows
  * of those files (`InvoiceFlow` → `invoice-flow.spec.ts`). A scenario whose flow has no spec
- * among them is played against its target (its `target`, else `flowTarget`) by the runner's own
- * module, and one without a target either would be run by none, so that stops the run, saying
- * which spec to add or which flow was meant.
+ * among them is played by the runner's own module: against its target (its `target`, else
+ * `flowTarget`), or in process when its flow is one of `projectFlows` (the flows
+ * flowcheck.config.json names). One with neither would be run by none, so that stops the run,
+ * saying which spec to add or which flow was meant.
  */
 export function specsForScenarios(
   files: string[],
   scenarioPaths: string[],
   flowTarget?: string,
+  projectFlows: readonly string[] = [],
 ): { specs: string[]; targetScenarios: string[] } {
   const found = discoverSelected(scenarioPaths);
   if (found.files.length + found.misnamed.length === 0) {
@@ -24,11 +26,12 @@ export function specsForScenarios(
   const flowNames = headers.map((header) => header?.flowName);
   const hasSpec = (name: string) => specsOfFlows(files, [name]).length > 0;
   const runs = [...new Set(flowNames.filter((name): name is string => typeof name === "string" && hasSpec(name)))];
-  // A scenario no spec describes is played against its target, when it has one: no spec is needed.
+  // A scenario no spec describes is played against its target, or the project's flow it names: no spec is needed.
   const targetScenarios = found.files.filter((_, index) => {
     const flowName = flowNames[index];
     const target = headers[index]?.target ?? flowTarget;
-    return typeof flowName === "string" && !runs.includes(flowName) && typeof target === "string";
+    if (typeof flowName !== "string" || runs.includes(flowName)) return false;
+    return typeof target === "string" || projectFlows.includes(flowName);
   });
   let unrun = 0;
   found.files.forEach((file, index) => {
@@ -38,7 +41,7 @@ export function specsForScenarios(
     const guess = closestName(flowName, runs);
     console.error(
       `run-specs: ${file} has "flowName": "${flowName}", but no spec given runs ${flowName}'s scenarios (they run ${runs.join(", ") || "no flow's"})` +
-        `${guess ? `; did you mean ${guess}?` : "."} Fix the flowName, or add test/flows/${flowSpecName(flowName)} calling describeFlowScenarios(${flowName}, { flows: registeredFlows }), or play it against a target of flowcheck.config.json ("target" in the file, or FLOW_TARGET).`,
+        `${guess ? `; did you mean ${guess}?` : "."} Fix the flowName, or add test/flows/${flowSpecName(flowName)} calling describeFlowScenarios(${flowName}, { flows: registeredFlows }), or play it against a target of flowcheck.config.json ("target" in the file, or FLOW_TARGET), or, for a flow of your own, name the module that exports it in flowcheck.config.json's "flows".`,
     );
   });
   if (unrun) process.exit(1);

@@ -1,8 +1,13 @@
 // The runner's own spec module: run-specs gives it to node:test's run() when the scenarios it is
 // asked for include some that no flow spec describes but a target of flowcheck.config.json serves
-// (their `target`, or FLOW_TARGET). It describes those files, which the run's scope names.
+// (their `target`, or FLOW_TARGET) or a flow of the project's runs (the config's "flows"). It
+// describes those files, which the run's scope names.
 import { currentRunScope } from "../testing/report/run-record.ts";
 import { describeTargetScenarios } from "../testing/node-test/describe-target-scenarios.ts";
+import { loadProjectFlows } from "../testing/target/project-flows.ts";
 
 const scope = currentRunScope();
-await describeTargetScenarios(scope?.targetScenarios ?? [], scope ? { artifactsDir: scope.artifactsDir } : {});
+await describeTargetScenarios(scope?.targetScenarios ?? [], {
+  flows: await loadProjectFlows(),
+  ...(scope ? { artifactsDir: scope.artifactsDir } : {}),
+});

@@ -41,6 +41,8 @@ export async function repositoryCopy(prefix: string, teamFlows: readonly string[
     "tsconfig.contract.json",
     "scenarios/scenario.schema.json",
     "flowcheck.config.schema.json",
+    // It names src/flows/index.ts as the project's flows, which the runner's checklist reads.
+    "flowcheck.config.json",
     ...(teamFlows.length ? ["test/fixtures/flows"] : []),
   ];
   for (const part of parts) cpSync(join(ROOT, part), join(path, part), { recursive: true });

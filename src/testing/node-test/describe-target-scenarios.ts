@@ -1,4 +1,5 @@
 import { loadConfig } from "../../config.ts";
+import type { FlowEntry } from "../../engine/scripted-model.ts";
 import { scenarioHeaderOf } from "../scenario/scenario-discovery.ts";
 import type { FlowOutline } from "../scenario/meaning-problems.ts";
 import { chooseTarget } from "../target/choose-target.ts";
@@ -11,12 +12,15 @@ export interface TargetScenariosOptions {
   artifactsDir?: string;
   /** The environment the targets' references and FLOW_TARGET are read from. Default: this process's. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The project's flows (flowcheck.config.json's "flows"): a file of one of them with no target plays it in process. Default none. */
+  flows?: readonly FlowEntry[];
 }
 
 /**
  * Scenario files that no flow spec describes, each played against the target of
- * flowcheck.config.json that its `target` or FLOW_TARGET names, as the same node:test suites a
- * spec's are (without checks in code). The config is read once; each flow's outline (the steps its
+ * flowcheck.config.json that its `target` or FLOW_TARGET names, or with neither against the
+ * project's `flows` in process, as the same node:test suites a spec's are (without checks in code):
+ * as `describeFlowScenarios(flow, { flows })` would play them. The config is read once; each flow's outline (the steps its
  * target lists) is asked of the target once per target and flow (`flowOutlineOf`), so the loader
  * checks the file against it and the scenario's start checks it again without asking. A file whose
  * target cannot be chosen or asked is one failing test saying why.
@@ -52,7 +56,7 @@ export async function describeTargetScenarios(
       continue;
     }
     describeScenarioFile(file, {
-      flows: [],
+      flows: options.flows ?? [],
       targets,
       ...(outline ? { outline } : {}),
       ...(options.artifactsDir ? { artifactsDir: options.artifactsDir } : {}),

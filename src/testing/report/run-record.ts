@@ -15,7 +15,7 @@ export interface RunScope {
   repeat?: number | undefined;
   /** Whether node:test's filters (name patterns, `only`) may leave some of the suites' tests unrun. */
   filtered?: boolean;
-  /** The scenario files no flow spec describes, played against their targets by the runner's own module. */
+  /** The scenario files no flow spec describes, played by the runner's own module against their targets or the project's flows. */
   targetScenarios?: readonly string[];
 }
 

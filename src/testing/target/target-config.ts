@@ -44,13 +44,23 @@ export type TargetEntry = FlowcheckTargetEntry | LanggraphTargetEntry | HttpTarg
 export interface TargetConfig {
   /** The file it was read from. */
   path: string;
+  /** Empty when the file names none. */
   targets: Record<string, TargetEntry>;
+}
+
+/** A project's `flowcheck.config.json` as written: valid JSON that matches the schema, its references unread. */
+export interface ConfigFile {
+  /** The file it was read from. */
+  path: string;
+  targets?: Record<string, TargetEntry>;
+  /** The module that exports the project's flows as `registeredFlows`, relative to the file's folder. */
+  flows?: string;
 }
 
 /** The file's name at a project's root. */
 export const TARGET_CONFIG_FILE = "flowcheck.config.json";
 
-const validateConfig = compileSchema<{ targets: Record<string, TargetEntry> }>(configSchema, "2020-12");
+const validateConfig = compileSchema<Omit<ConfigFile, "path">>(configSchema, "2020-12");
 
 function schemaProblems(data: unknown): string[] {
   if (validateConfig(data)) return [];
@@ -79,25 +89,49 @@ export function loadTargetConfig(
   root: string,
   env: Readonly<Record<string, string | undefined>>,
 ): TargetConfig | undefined {
+  const read = readConfig(root);
+  if (!read) return undefined;
+  const resolved = resolveTargetReferences(read.data?.targets ?? {}, env);
+  const problems = [...read.problems, ...resolved.problems];
+  if (problems.length) throw configInvalid(read.path, problems);
+  return frozenCopy({ path: read.path, targets: resolved.targets as Record<string, TargetEntry> }) as TargetConfig;
+}
+
+/**
+ * `<root>/flowcheck.config.json` as written, proved valid JSON matching the schema, with no
+ * `${VAR}` read: for what needs none of the targets, such as the project's flows. Undefined when
+ * there is none; its problems are `target_config_invalid`, as `loadTargetConfig`'s.
+ */
+export function loadConfigFile(root: string): ConfigFile | undefined {
+  const read = readConfig(root);
+  if (!read) return undefined;
+  if (read.problems.length) throw configInvalid(read.path, read.problems);
+  return frozenCopy({ ...read.data, path: read.path }) as ConfigFile;
+}
+
+function configInvalid(path: string, problems: readonly string[]): Error {
+  return invalidFile("target_config_invalid", shownPath(path), TARGET_CONFIG_FILE, "no scenario was run", problems);
+}
+
+/** The file's data and the problems of its JSON and schema; undefined when there is no file. */
+function readConfig(
+  root: string,
+): { path: string; data: Omit<ConfigFile, "path"> | null; problems: string[] } | undefined {
   const path = join(root, TARGET_CONFIG_FILE);
   if (!existsSync(path)) return undefined;
-  const fail = (problems: readonly string[]): never => {
-    throw invalidFile("target_config_invalid", shownPath(path), TARGET_CONFIG_FILE, "no scenario was run", problems);
-  };
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
     const reason = (error as Error).message;
-    return fail([
+    const problem =
       error instanceof SyntaxError
         ? `the file is not valid JSON${describeJsonError(reason)}`
-        : `the file cannot be read: ${reason}`,
-    ]);
+        : `the file cannot be read: ${reason}`;
+    return { path, data: null, problems: [problem] };
   }
   const problems = schemaProblems(data);
-  const resolved = resolveTargetReferences((data as { targets?: unknown } | null)?.targets, env);
-  problems.push(...resolved.problems);
-  if (problems.length) return fail(problems);
-  return frozenCopy({ path, targets: resolved.targets as Record<string, TargetEntry> }) as TargetConfig;
+  // Only an object can carry targets; the schema's problems say what else it is.
+  const object = data !== null && typeof data === "object" && !Array.isArray(data);
+  return { path, data: object ? (data as Omit<ConfigFile, "path">) : null, problems };
 }
