@@ -29,6 +29,7 @@ before(async () => {
     "tsconfig.contract.json",
     "scenarios/scenario.schema.json",
     "flowcheck.config.schema.json",
+    "flowcheck.config.json",
   ]) {
     cpSync(join(ROOT, part), join(copy.path, part), { recursive: true });
   }

@@ -41,6 +41,7 @@ export async function repositoryCopy(prefix: string, teamFlows: readonly string[
     "tsconfig.contract.json",
     "scenarios/scenario.schema.json",
     "flowcheck.config.schema.json",
+    "flowcheck.config.json",
     ...(teamFlows.length ? ["test/fixtures/flows"] : []),
   ];
   for (const part of parts) cpSync(join(ROOT, part), join(path, part), { recursive: true });

@@ -3,6 +3,7 @@ import { dirname, relative, resolve } from "node:path";
 import { run } from "node:test";
 import { loadConfig } from "../config.ts";
 import { isFlowcheckError } from "../errors.ts";
+import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { chooseTarget } from "../testing/target/choose-target.ts";
 import { loadTargetConfig } from "../testing/target/target-config.ts";
 import { runArbiter } from "../testing/limits/run-limits.ts";
@@ -55,7 +56,7 @@ function planOf(request: RunRequest, flowTarget: string | undefined): Plan | { n
     targetScenarios = sharded.targetScenarios ?? [];
     if (sharded.files.length + targetScenarios.length === 0) {
       return {
-        nothing: `run-specs: shard ${index}/${total} has nothing to run (${sharded.scenarios} scenario files in ${total} shards).`,
+        nothing: `flowcheck test: shard ${index}/${total} has nothing to run (${sharded.scenarios} scenario files in ${total} shards).`,
         code: 0,
       };
     }
@@ -65,7 +66,7 @@ function planOf(request: RunRequest, flowTarget: string | undefined): Plan | { n
   if (targetScenarios.length) plan = { ...plan, files: [...plan.files, TARGET_SCENARIOS], targetScenarios };
   if (plan.files.length === 0) {
     return {
-      nothing: `run-specs: no *.spec.ts under ${request.paths.join(", ") || "(no path given)"}; nothing to run.`,
+      nothing: `flowcheck test: no *.spec.ts under ${request.paths.join(", ")}; nothing to run.`,
       code: 1,
     };
   }
@@ -104,11 +105,11 @@ async function playSpecs(files: readonly string[], request: RunRequest, record: 
 }
 
 /**
- * `run-specs`: the flow suites and the repository's specs, played by node:test in this one
+ * `flowcheck test`: the flow suites and the project's specs, played by node:test in this one
  * process, then the run's one result (`test/.tmp/run-results.json`) and what is rendered from
  * it: the summary, the checklist, the page, JUnit on request. Resolves to the exit code.
  */
-export async function runSpecsCommand(args: readonly string[]): Promise<number> {
+export async function testCommand(args: readonly string[]): Promise<number> {
   const startedAt = new Date().toISOString();
   const checked = checkedRequestOf(args);
   if (typeof checked === "number") return checked;
@@ -130,8 +131,8 @@ export async function runSpecsCommand(args: readonly string[]): Promise<number> 
   });
   const passed = await playSpecs(plan.files, request, record);
   const lines = record.close();
-  // The registered flows, for the checklist: only a run that played conversations has one.
-  const flows = lines.some((line) => "conversation" in line) ? (await import("../flows/index.ts")).registeredFlows : [];
+  // The project's flows, for the checklist: only a run that played conversations has one.
+  const flows = lines.some((line) => "conversation" in line) ? await loadProjectFlows() : [];
   const info = { startedAt, endedAt: new Date().toISOString(), ...shard };
   const results = writeRunResults(ARTIFACTS, lines, info, record.coverage, flows, {
     everyTable: request.everyTable,
@@ -149,8 +150,8 @@ export async function runSpecsCommand(args: readonly string[]): Promise<number> 
 
 /**
  * The run `args` ask for, its paths there and its configuration sound, with FLOW_TARGET; else the
- * exit code, the reason printed: 0 after --help, 2 for a bad argument, a missing path or an
- * invalid configuration, before anything plays.
+ * exit code, the reason printed: 0 after --help, 1 when no path is given and there is no
+ * scenarios/, 2 for a bad argument, a missing path or an invalid configuration, before anything plays.
  */
 function checkedRequestOf(args: readonly string[]): { request: RunRequest; flowTarget: string | undefined } | number {
   let request: RunRequest | undefined;
@@ -158,12 +159,20 @@ function checkedRequestOf(args: readonly string[]): { request: RunRequest; flowT
     request = runRequestOf(args);
   } catch (error) {
     if (!(error instanceof ArgumentError)) throw error;
-    console.error(`run-specs: ${error.message} See run-specs --help.`);
+    console.error(`flowcheck test: ${error.message} See flowcheck test --help.`);
     return 2;
   }
   if (!request) {
     console.log(USAGE);
     return 0;
+  }
+  // Without a path, the project's scenarios, as `flowcheck test scenarios` runs them.
+  if (request.paths.length === 0) {
+    if (!existsSync("scenarios")) {
+      console.error("flowcheck test: no path given and no scenarios/ folder here; nothing to run.");
+      return 1;
+    }
+    request = { ...request, paths: ["scenarios"] };
   }
   // A project whose flows all run on targets may have no spec folder at all: given scenarios, a spec
   // folder that does not exist holds no specs (npm run test:flows names test/flows either way).
@@ -171,7 +180,7 @@ function checkedRequestOf(args: readonly string[]): { request: RunRequest; flowT
   const scenariosGiven = request.paths.some((path) => !missing.includes(path) && isScenarioPath(path));
   const absent = missing.filter((path) => !scenariosGiven || /\.(json|ts)$/.test(path));
   if (absent.length) {
-    console.error(`run-specs: ${absent.join(", ")}: no such file or folder.`);
+    console.error(`flowcheck test: ${absent.join(", ")}: no such file or folder.`);
     return 2;
   }
   // FLOW_TARGET decides which scenarios without a spec can still be played; the one setting read here.
@@ -180,7 +189,7 @@ function checkedRequestOf(args: readonly string[]): { request: RunRequest; flowT
     return { request: { ...request, paths: request.paths.filter((path) => !missing.includes(path)) }, flowTarget };
   } catch (error) {
     if (!isFlowcheckError(error)) throw error;
-    console.error(`run-specs: stopped before playing anything: ${error.code}: ${error.message}`);
+    console.error(`flowcheck test: stopped before playing anything: ${error.code}: ${error.message}`);
     return 2;
   }
 }
