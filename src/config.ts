@@ -66,7 +66,7 @@ export interface Config {
   env: Readonly<Record<string, string>>;
 }
 
-/** What a run may take of its provider: the flow suites hold to it across a whole run-specs invocation. */
+/** What a run may take of its provider: the flow suites hold to it across a whole flowcheck test run. */
 export interface RunLimitsConfig {
   /** Conversations in flight at once (`FLOW_CONCURRENCY`); undefined: the default for the run's mode. */
   concurrency: number | undefined;
@@ -359,7 +359,7 @@ export function modelModeOf(config: Config, envPrefix: string, fallback: ModelMo
 
 /**
  * Whether the new-flow checklist fails the run for the flow with this prefix: `FLOW_CHECKLIST=strict`
- * for every flow, or the flow's own `<FLOW>_STRICT_CHECKLIST=1`. Read alone, by the run-specs
+ * for every flow, or the flow's own `<FLOW>_STRICT_CHECKLIST=1`. Read alone, by the flowcheck test
  * process that prints the checklist.
  */
 export function checklistStrictOf(envPrefix: string, env: Environment = process.env): boolean {

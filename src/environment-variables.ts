@@ -205,7 +205,7 @@ export const ENVIRONMENT_VARIABLES = {
     schema: { pattern: POSITIVE },
     hint: "a whole number of conversations, 1 or more (1 plays them one after another)",
     doc:
-      "conversations (scenarios, cases, repeats) in flight at once across one `run-specs` invocation; " +
+      "conversations (scenarios, cases, repeats) in flight at once across one `flowcheck test` run; " +
       "`1` plays them one after another. Unset in a scripted or replay run: conversations play one " +
       "after another, as node:test reaches them",
   },
@@ -215,13 +215,13 @@ export const ENVIRONMENT_VARIABLES = {
     hint: "a whole number of requests, 1 or more",
     doc:
       "requests in flight at once to one provider (the base URL's server), the app's model and the " +
-      "judge together, across one `run-specs` invocation",
+      "judge together, across one `flowcheck test` run",
   },
   OPENAI_MAX_RPM: {
     shown: "unset: no limit",
     schema: { pattern: POSITIVE },
     hint: "a whole number of requests per minute, 1 or more, or unset for no limit",
-    doc: "requests started per minute to one provider, across one `run-specs` invocation",
+    doc: "requests started per minute to one provider, across one `flowcheck test` run",
   },
   FLOW_MAX_TOKENS: {
     shown: "unset: no budget",

@@ -2,13 +2,19 @@ import { isFlowcheckError } from "../errors.ts";
 import { answerHelp } from "./answer-help.ts";
 import { planScaffold, writeScaffold } from "./new-flow/scaffold-flow.ts";
 
-answerHelp(`Usage: npm run new:flow -- <FlowName> [--dry-run] [--root <folder>]
+if (
+  answerHelp(
+    `Usage: npm run new:flow -- <FlowName> [--dry-run] [--root <folder>]
 
 Writes a small working flow under src/flows/<name>/ (two steps, tools that refuse bad input with
 stay, its scripted model), registers it in src/flows/team-flows.ts, and writes its scenario
 (scenarios/<name>-flow.scenario.json) and spec (test/flows/<name>-flow.spec.ts): npm test and
 npm run test:flows pass at once. A name is PascalCase ending in Flow (TeaFlow). --dry-run lists
-the files without writing; --root scaffolds into another checkout. Nothing is written on error.`);
+the files without writing; --root scaffolds into another checkout. Nothing is written on error.`,
+    process.argv.slice(2),
+  )
+)
+  process.exit(0);
 
 function parse(args: string[]): { name: string | undefined; dryRun: boolean; root: string } {
   let root = ".";

@@ -32,7 +32,7 @@ export function readResults(file: string): RunResults {
   } catch (error) {
     throw new FlowcheckError(
       "results_invalid",
-      `cannot read ${file} as JSON: ${(error as Error).message}; give the run-results.json that run-specs writes.`,
+      `cannot read ${file} as JSON: ${(error as Error).message}; give the run-results.json that flowcheck test writes.`,
     );
   }
   return asRunResults(data, file);

@@ -2,23 +2,23 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
-export const USAGE = `Usage: run-specs <folder|spec file|scenario file or folder>... [options]
-   as: npm test [-- …], npm run test:flows [-- …], npm run test:<flow> [-- …]
+export const USAGE = `Usage: flowcheck test [<folder|spec file|scenario file or folder>...] [options]
 
 Runs the *.spec.ts files under the folders given, in this one process, then prints the totals and
 a line per flow: the steps and tools its scenarios reached, and its new-flow checklist counted,
 with the table of each flow that has a point to add (✗). Given scenario files or folders
 (scenarios/team, scenarios/basic-flow.scenario.json), it runs just those scenarios, through the
 specs of their flows, with those specs' checks: a flow's spec is named after it (InvoiceFlow:
-invoice-flow.spec.ts). Every run writes test/.tmp/run-results.json and its page,
-test/.tmp/report.html; npm run results:merge merges shards' results into one, and npm run report
+invoice-flow.spec.ts); a scenario no spec describes is played against its target. Without a path
+it runs scenarios/ so. Every run writes test/.tmp/run-results.json and its page,
+test/.tmp/report.html; flowcheck merge merges shards' results into one, and flowcheck report
 renders results as a page again.
 
 Options:
   --repeat N                 play every scenario N times, its tests held to FLOW_PASS_RATE
   --checklist                print every flow's checklist table, not only those with a ✗
                              (FLOW_CHECKLIST=strict fails the run on a point not proved)
-  --typechecked              the project's typecheck has passed (npm test says so after it):
+  --typechecked              the project's typecheck has passed (say so after running it):
                              proves the checklist's point 12
   --junit FILE               write the run's results as JUnit XML to FILE too
   --test-shard i/n           run shard i of n: an even slice of the scenario files (those given,
@@ -36,7 +36,7 @@ Options:
   --import MODULE            load MODULE (TypeScript too) before the specs; may repeat
   -h, --help                 print this`;
 
-/** What one run-specs command asks for. */
+/** What one flowcheck test command asks for. */
 export interface RunRequest {
   paths: string[];
   repeat?: number;
@@ -58,7 +58,7 @@ export function moduleSpecifier(name: string): string {
   return name.startsWith(".") || name.startsWith("/") ? pathToFileURL(resolve(name)).href : name;
 }
 
-/** A command line run-specs cannot take: printed as is, with the usage's pointer. */
+/** A command line flowcheck test cannot take: printed as is, with the usage's pointer. */
 export class ArgumentError extends Error {}
 
 const OPTIONS = {

@@ -19,7 +19,7 @@ export function specsForScenarios(
 ): { specs: string[]; targetScenarios: string[] } {
   const found = discoverSelected(scenarioPaths);
   if (found.files.length + found.misnamed.length === 0) {
-    console.error(`run-specs: no *.scenario.json under ${scenarioPaths.join(", ")}; nothing to run.`);
+    console.error(`flowcheck test: no *.scenario.json under ${scenarioPaths.join(", ")}; nothing to run.`);
     process.exit(1);
   }
   const headers = found.files.map((file) => scenarioHeaderOf(file));
@@ -40,7 +40,7 @@ export function specsForScenarios(
     unrun += 1;
     const guess = closestName(flowName, runs);
     console.error(
-      `run-specs: ${file} has "flowName": "${flowName}", but no spec given runs ${flowName}'s scenarios (they run ${runs.join(", ") || "no flow's"})` +
+      `flowcheck test: ${file} has "flowName": "${flowName}", but no spec given runs ${flowName}'s scenarios (they run ${runs.join(", ") || "no flow's"})` +
         `${guess ? `; did you mean ${guess}?` : "."} Fix the flowName, or add test/flows/${flowSpecName(flowName)} calling describeFlowScenarios(${flowName}, { flows: registeredFlows }), or play it against a target of flowcheck.config.json ("target" in the file, or FLOW_TARGET), or, for a flow of your own, name the module that exports it in flowcheck.config.json's "flows".`,
     );
   });

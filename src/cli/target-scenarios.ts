@@ -1,4 +1,4 @@
-// The runner's own spec module: run-specs gives it to node:test's run() when the scenarios it is
+// The runner's own spec module: flowcheck test gives it to node:test's run() when the scenarios it is
 // asked for include some that no flow spec describes but a target of flowcheck.config.json serves
 // (their `target`, or FLOW_TARGET) or a flow of the project's runs (the config's "flows"). It
 // describes those files, which the run's scope names.

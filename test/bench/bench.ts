@@ -538,7 +538,7 @@ async function measureGrowth(dir: string): Promise<GrowthResult> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The runner as users run it: `run-specs <spec>` (what `npm test` and `npm run test:<flow>` call), one
+// The runner as users run it: `flowcheck test <spec>` (what `npm test` and `npm run test:<flow>` call), one
 // test per turn, timed whole.
 
 /** A spec like the flow suites' own: one scenario file, registered with describeFlowScenarios (`files`). */
@@ -598,7 +598,7 @@ function writeEmptySpec(dir: string, tests: number): string {
 }
 
 /**
- * The wall time of `run-specs <spec>`, start-up and exit included, checking that
+ * The wall time of `flowcheck test <spec>`, start-up and exit included, checking that
  * exactly `expectedPasses` tests passed. A child still running at `timeoutMillis` is killed (the
  * bench must end in two minutes), and the time so far is returned as a lower bound.
  */
@@ -620,7 +620,7 @@ async function timeSpec(
   }>((done, fail) => {
     // A group of its own, so that whatever the spec starts goes down with it. Like any run, it
     // leaves the (empty) results of a run in test/.tmp: the suite's own artifacts go to `dir`.
-    const child = spawn(process.execPath, [...flags, join(ROOT, "src", "cli", "run-specs.mjs"), spec], {
+    const child = spawn(process.execPath, [...flags, join(ROOT, "src", "cli", "flowcheck.mjs"), "test", spec], {
       cwd: ROOT,
       env: childEnv(),
       stdio: ["ignore", "pipe", "pipe"],
@@ -660,7 +660,7 @@ async function timeSpec(
   });
   const millis = Number(process.hrtime.bigint() - started) / 1e6;
   if (timedOut) return { millis, timedOut };
-  // run-specs reports with node:test's spec reporter (`ℹ pass N`).
+  // flowcheck test reports with node:test's spec reporter (`ℹ pass N`).
   const passed = Number(/^ℹ pass (\d+)$/m.exec(output)?.[1] ?? -1);
   if (code !== 0 || passed !== expectedPasses) {
     const why = signal
@@ -1045,7 +1045,7 @@ async function main(): Promise<void> {
         storeReadMicros: { first: round(growth.firstStoreMicros), last: round(growth.lastStoreMicros) },
       },
       runner: {
-        command: "node src/cli/run-specs.mjs <spec>",
+        command: "node src/cli/flowcheck.mjs test <spec>",
         shortTurns: RUNNER.short,
         shortMillis: round(runner.shortMillis, 0),
         longTurns: RUNNER.long,

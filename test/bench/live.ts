@@ -1,7 +1,7 @@
 // npm run bench:live (tsx test/bench/live.ts): how much of a live run's wall time its parallel
 // conversations save. Not a test: nothing here asserts a timing. A local OpenAI-compatible server
 // answers every request after --latency ms (the model from the demo flows' scripts, the judge with a
-// passing verdict); the demo scenarios then run live with JUDGE=required through run-specs, as
+// passing verdict); the demo scenarios then run live with JUDGE=required through flowcheck test, as
 // `npm run test:live -- scenarios` would, each run timed from command start to exit:
 //
 //   alone    each scenario file by itself (a file's cases are played together);
@@ -41,7 +41,7 @@ interface Timed {
   code: number | null;
 }
 
-/** `run-specs <args>` live against `fake`, from command start to exit, with the server's counts. */
+/** `flowcheck test <args>` live against `fake`, from command start to exit, with the server's counts. */
 async function timedRun(fake: FakeOpenAI, args: string[], env: Record<string, string> = {}): Promise<Timed> {
   fake.requests.length = 0;
   fake.maxInFlight = 0;
@@ -58,7 +58,7 @@ async function timedRun(fake: FakeOpenAI, args: string[], env: Record<string, st
   });
   const started = performance.now();
   // As `npm run test:live -- <scenario paths>`: the flow specs, narrowed to the scenarios given.
-  const child = spawn(process.execPath, ["src/cli/run-specs.mjs", "test/flows", ...args], {
+  const child = spawn(process.execPath, ["src/cli/flowcheck.mjs", "test", "test/flows", ...args], {
     cwd: ROOT,
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],
@@ -68,7 +68,7 @@ async function timedRun(fake: FakeOpenAI, args: string[], env: Record<string, st
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   const code = await new Promise<number | null>((done) => child.on("close", done));
   const wallMillis = Math.round(performance.now() - started);
-  if (code !== 0) process.stderr.write(`run-specs ${args.join(" ")} ended with ${code}:\n${output}\n`);
+  if (code !== 0) process.stderr.write(`flowcheck test ${args.join(" ")} ended with ${code}:\n${output}\n`);
   return { wallMillis, requests: fake.requests.length, maxInFlight: fake.maxInFlight, code };
 }
 

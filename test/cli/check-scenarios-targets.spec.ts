@@ -2,12 +2,9 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { ROOT, runCommand } from "../support/child-run.ts";
+import { runFlowcheck } from "../support/child-run.ts";
 import { closedPort } from "../support/loopback-server.ts";
 import { tempDir } from "../support/temp-path.ts";
-
-// The TypeScript commands run from the project's folder, which has no node_modules of its own.
-const TSX = join(ROOT, "node_modules", "tsx", "dist", "esm", "index.mjs");
 
 /** A project of its own: flowcheck.config.json with `targets`, and `scenarios` under conversations/. */
 async function project(targets: object, scenarios: Record<string, object>) {
@@ -20,13 +17,7 @@ async function project(targets: object, scenarios: Record<string, object>) {
 }
 
 function checkScenarios(cwd: string, env: Record<string, string> = {}) {
-  return runCommand(
-    process.execPath,
-    ["--import", TSX, join(ROOT, "src", "cli", "check-scenarios.ts"), "conversations"],
-    env,
-    undefined,
-    cwd,
-  );
+  return runFlowcheck(["check", "conversations"], env, undefined, cwd);
 }
 
 test("scenarios:check checks an http target's scenarios against the steps its entry lists, and says when a LangGraph target cannot be reached", async (t) => {

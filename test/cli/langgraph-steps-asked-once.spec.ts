@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { test } from "node:test";
-import { ROOT, runCommand } from "../support/child-run.ts";
+import { runFlowcheck } from "../support/child-run.ts";
 import { listenOnLoopback } from "../support/loopback-server.ts";
 import { tempDir } from "../support/temp-path.ts";
 
@@ -53,13 +53,7 @@ test("a run asks the LangGraph server for a graph's steps once, however many of 
     const scenario = { flowName: "chat", target: "graphs", turns: [turn] };
     writeFileSync(join(dir.path, "conversations", `${name}.scenario.json`), JSON.stringify(scenario));
   }
-  const run = await runCommand(
-    process.execPath,
-    [join(ROOT, "src", "cli", "run-specs.mjs"), "conversations", "--test-reporter=spec"],
-    {},
-    undefined,
-    dir.path,
-  );
+  const run = await runFlowcheck(["test", "conversations", "--test-reporter=spec"], {}, undefined, dir.path);
   assert.equal(run.code, 0, run.stdout + run.stderr);
   // Three scenarios played, each on a thread of its own...
   assert.equal(server.requests.filter((request) => request === "POST /threads").length, 3, run.stdout);

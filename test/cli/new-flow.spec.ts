@@ -42,7 +42,7 @@ const newFlowScript = (...args: string[]) =>
 const kettleSuite = (env: Record<string, string> = {}): Promise<ChildRun> =>
   scaffolded.run(
     process.execPath,
-    ["src/cli/run-specs.mjs", "test/flows/kettle-flow.spec.ts", "--test-reporter=tap"],
+    ["src/cli/flowcheck.mjs", "test", "test/flows/kettle-flow.spec.ts", "--test-reporter=tap"],
     env,
   );
 const kettleChecklist = (): FlowChecklist => {

@@ -4,11 +4,11 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
 import { parseTinyYaml } from "../support/tiny-yaml.ts";
-import { ROOT, runCommand } from "../support/child-run.ts";
+import { ROOT, runCommand, runFlowcheck } from "../support/child-run.ts";
 
-// Each has its own folder and run-specs child in it, so they run side by side.
-describe("run-specs as the nightly job runs it, writing JUnit into folders it makes", { concurrency: 2 }, () => {
-  test("run-specs makes the folder a reporter writes to, so a JUnit report in a fresh checkout's test/.tmp/ is written", async () => {
+// Each has its own folder and flowcheck test child in it, so they run side by side.
+describe("flowcheck test as the nightly job runs it, writing JUnit into folders it makes", { concurrency: 2 }, () => {
+  test("flowcheck test makes the folder a reporter writes to, so a JUnit report in a fresh checkout's test/.tmp/ is written", async () => {
     const dir = await tempDir("nightly-job");
     try {
       writeFileSync(
@@ -19,7 +19,8 @@ describe("run-specs as the nightly job runs it, writing JUnit into folders it ma
       const run = await runCommand(
         process.execPath,
         [
-          join(ROOT, "src", "cli", "run-specs.mjs"),
+          join(ROOT, "src", "cli", "flowcheck.mjs"),
+          "test",
           dir.path,
           "--test-reporter=spec",
           "--test-reporter-destination=stdout",
@@ -46,7 +47,7 @@ describe("run-specs as the nightly job runs it, writing JUnit into folders it ma
     const nightly = scripts["test:nightly"] ?? "";
     assert.match(
       nightly,
-      /^FLOW_MODEL=\$\{FLOW_MODEL:-live\} JUDGE=\$\{JUDGE:-required\} node src\/cli\/run-specs\.mjs test\/flows /,
+      /^FLOW_MODEL=\$\{FLOW_MODEL:-live\} JUDGE=\$\{JUDGE:-required\} node src\/cli\/flowcheck\.mjs test test\/flows /,
     );
     assert.match(nightly, / --junit test\/\.tmp\/junit\.xml$/);
   });
@@ -70,13 +71,7 @@ describe("run-specs as the nightly job runs it, writing JUnit into folders it ma
           `describeFlowScenarios("RelayFlow", { flows: relayFlows, dir: "relay" });\n`,
       );
       const junit = join(dir.path, "not", "yet", "there", "junit.xml");
-      const run = await runCommand(
-        process.execPath,
-        [join(ROOT, "src", "cli", "run-specs.mjs"), "relay-flow.spec.ts", "--junit", junit],
-        {},
-        undefined,
-        dir.path,
-      );
+      const run = await runFlowcheck(["test", "relay-flow.spec.ts", "--junit", junit], {}, undefined, dir.path);
       assert.equal(run.code, 0, run.stdout + run.stderr);
       const xml = readFileSync(junit, "utf8");
       assert.match(xml, /<testsuite [^>]*name="RelayFlow: relay"/);

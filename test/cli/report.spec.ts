@@ -5,18 +5,12 @@ import { after, before, test } from "node:test";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
 import { sampleConversation, sampleRunResults, sampleTurn } from "../support/sample-run-results.ts";
 import { tempDir } from "../support/temp-path.ts";
-import { ROOT, runCommand, type ChildRun } from "../support/child-run.ts";
+import { type ChildRun, runFlowcheck } from "../support/child-run.ts";
 
 let dir: { path: string; remove(): void };
 
 function report(...args: string[]): Promise<ChildRun> {
-  return runCommand(
-    process.execPath,
-    ["--import", "tsx", join(ROOT, "src", "cli", "report.ts"), ...args],
-    {},
-    undefined,
-    dir.path,
-  );
+  return runFlowcheck(["report", ...args], {}, undefined, dir.path);
 }
 
 function writeResults(path: string, results: RunResults): void {
@@ -83,17 +77,17 @@ test("a file that is not a results file, a missing one and an unknown option are
   const cases: [string[], RegExp][] = [
     [
       ["other.json", "--out", "bad.html"],
-      /^report: other\.json is not a flowcheck results file of version 1 \(it says "results": 99\); .* \(results_invalid\)$/m,
+      /^flowcheck report: other\.json is not a flowcheck results file of version 1 \(it says "results": 99\); .* \(results_invalid\)$/m,
     ],
     [
       ["absent.json", "--out", "bad.html"],
-      /^report: absent\.json: no such file or folder; give a run-results\.json or a folder holding one\. \(results_invalid\)$/m,
+      /^flowcheck report: absent\.json: no such file or folder; give a run-results\.json or a folder holding one\. \(results_invalid\)$/m,
     ],
     [
       ["shards", "--out", "bad.html", "--compare", "other.json"],
       /other\.json is not a flowcheck results file .*\(results_invalid\)$/m,
     ],
-    [["shards", "--pages", "x"], /^report: unknown option --pages; the options are --out and --compare\.$/m],
+    [["shards", "--pages", "x"], /^flowcheck report: unknown option --pages; the options are --out and --compare\.$/m],
   ];
   for (const [args, message] of cases) {
     const child = await report(...args);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ArgumentError, runRequestOf } from "../../src/cli/run-arguments.ts";
 
-test("run-specs' arguments: paths anywhere, node:test's options before or after them, values not taken for paths", () => {
+test("flowcheck test's arguments: paths anywhere, node:test's options before or after them, values not taken for paths", () => {
   const request = runRequestOf([
     "--test-name-pattern",
     "BasicFlow",
@@ -42,7 +42,7 @@ test("--help and -h ask for the usage, not a run", () => {
   assert.equal(runRequestOf(["test", "-h"]), undefined);
 });
 
-test("a value run-specs cannot use is refused, saying which option and what it got", () => {
+test("a value flowcheck test cannot use is refused, saying which option and what it got", () => {
   const refused = (args: string[], message: RegExp) =>
     assert.throws(
       () => runRequestOf(args),

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
 import { basicFlowEntry } from "../fixtures/flows/index.ts";
-import { ROOT, runCommand } from "../support/child-run.ts";
+import { runFlowcheck } from "../support/child-run.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { writeScenarioSpec } from "../support/scenario-spec.ts";
 import { tempDir } from "../support/temp-path.ts";
@@ -17,11 +17,10 @@ test("a spec of one file played against a server at FLOW_BASE_URL is in the run'
     const scenario = JSON.parse(readFileSync(fixtureScenario("basic-flow"), "utf8")) as { turns: unknown[] };
     const file = join(dir.path, "basic-flow.scenario.json");
     writeFileSync(file, JSON.stringify(scenario));
-    // The run's own artifacts folder (run-specs runs in the test's folder), so the conversation is the run's.
+    // The run's own artifacts folder (flowcheck test runs in the test's folder), so the conversation is the run's.
     const spec = writeScenarioSpec(dir.path, "basic-flow", file, join(dir.path, "test", ".tmp"));
-    const run = await runCommand(
-      process.execPath,
-      [join(ROOT, "src", "cli", "run-specs.mjs"), spec, "--test-reporter=tap"],
+    const run = await runFlowcheck(
+      ["test", spec, "--test-reporter=tap"],
       { FLOW_BASE_URL: server.url, SQLITE_PATH: server.sqlitePath },
       undefined,
       dir.path,
@@ -55,13 +54,7 @@ test("a scenario with no spec whose target is a flowcheck server of flowcheck.co
     );
     const targets = { local: { kind: "flowcheck", baseUrl: server.url, sqlitePath: server.sqlitePath } };
     writeFileSync(join(dir.path, "flowcheck.config.json"), JSON.stringify({ targets }));
-    const run = await runCommand(
-      process.execPath,
-      [join(ROOT, "src", "cli", "run-specs.mjs"), "conversations", "--test-reporter=tap"],
-      {},
-      undefined,
-      dir.path,
-    );
+    const run = await runFlowcheck(["test", "conversations", "--test-reporter=tap"], {}, undefined, dir.path);
 
     const results = JSON.parse(readFileSync(join(dir.path, "test", ".tmp", "run-results.json"), "utf8")) as RunResults;
     assert.equal(run.code, 0, run.stdout + run.stderr);

@@ -3,7 +3,7 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { after, before, test } from "node:test";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
-import { ROOT, runCommand, type ChildRun } from "../support/child-run.ts";
+import { type ChildRun, runFlowcheck } from "../support/child-run.ts";
 import { sessionChatEntry, startSessionChatServer, type SessionChatServer } from "../support/session-chat-server.ts";
 import {
   startStatelessChatServer,
@@ -14,7 +14,7 @@ import { tempDir } from "../support/temp-path.ts";
 
 // A project with no flow spec: flowcheck.config.json names three http targets (a chat API that
 // keeps sessions, the same with a state endpoint that disagrees with its answers, and an
-// OpenAI-compatible API that keeps nothing), and run-specs plays the scenario files against them.
+// OpenAI-compatible API that keeps nothing), and flowcheck test plays the scenario files against them.
 const SCENARIOS = resolve(import.meta.dirname, "..", "fixtures", "http-scenarios");
 
 let support: SessionChatServer;
@@ -51,9 +51,8 @@ after(async () => {
 });
 
 function runSpecs(path: string, target = "support", specs: string[] = []): Promise<ChildRun> {
-  return runCommand(
-    process.execPath,
-    [join(ROOT, "src", "cli", "run-specs.mjs"), ...specs, path],
+  return runFlowcheck(
+    ["test", ...specs, path],
     { FLOW_TARGET: target, SUPPORT_TOKEN: "fixture-token" },
     undefined,
     dir.path,

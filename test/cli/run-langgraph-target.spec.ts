@@ -3,7 +3,7 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
-import { ROOT, runCommand, type ChildRun } from "../support/child-run.ts";
+import { type ChildRun, runFlowcheck } from "../support/child-run.ts";
 import {
   langgraphFixtureMissing,
   startLanggraphDevServer,
@@ -12,13 +12,11 @@ import {
 import { tempDir } from "../support/temp-path.ts";
 
 // A project with no flow spec at all: flowcheck.config.json names the fixture's LangGraph dev server
-// as the target "graphs", and run-specs plays the scenario files it is given against it.
+// as the target "graphs", and flowcheck test plays the scenario files it is given against it.
 const SCENARIOS = resolve(import.meta.dirname, "..", "fixtures", "langgraph-scenarios");
 const live = { skip: langgraphFixtureMissing() };
-// The TypeScript commands run from the project's folder, which has no node_modules of its own.
-const TSX = join(ROOT, "node_modules", "tsx", "dist", "esm", "index.mjs");
 
-describe("run-specs against a LangGraph target", () => {
+describe("flowcheck test against a LangGraph target", () => {
   let server: LanggraphDevServer;
   let dir: { path: string; remove(): void };
 
@@ -37,28 +35,16 @@ describe("run-specs against a LangGraph target", () => {
     await server?.close();
   });
 
-  /** run-specs in the project's folder, FLOW_TARGET naming the target for the files that name none. */
+  /** flowcheck test in the project's folder, FLOW_TARGET naming the target for the files that name none. */
   function runSpecs(...args: string[]): Promise<ChildRun> {
-    return runCommand(
-      process.execPath,
-      [join(ROOT, "src", "cli", "run-specs.mjs"), ...args, "--test-reporter=spec"],
-      { FLOW_TARGET: "graphs" },
-      undefined,
-      dir.path,
-    );
+    return runFlowcheck(["test", ...args, "--test-reporter=spec"], { FLOW_TARGET: "graphs" }, undefined, dir.path);
   }
 
   test(
     "scenarios:check checks the scenarios of a graph against the nodes the server lists, with did you mean",
     live,
     async () => {
-      const check = await runCommand(
-        process.execPath,
-        ["--import", TSX, join(ROOT, "src", "cli", "check-scenarios.ts"), "conversations"],
-        { FLOW_TARGET: "graphs" },
-        undefined,
-        dir.path,
-      );
+      const check = await runFlowcheck(["check", "conversations"], { FLOW_TARGET: "graphs" }, undefined, dir.path);
       assert.equal(check.code, 1, check.stdout + check.stderr);
       assert.match(check.stdout, /^6 valid, 1 invalid$/m);
       assert.match(
@@ -128,15 +114,8 @@ describe("run-specs against a LangGraph target", () => {
       assert.deepEqual((confirms.request?.body as { command?: unknown }).command, { resume: { confirm: true } });
       const report = readFileSync(join(dir.path, "test", ".tmp", "report.html"), "utf8");
       assert.match(report, /<div class="bubble user"><pre class="text">\{&quot;confirm&quot;:true\}<\/pre><\/div>/);
-      const transcript = await runCommand(
-        process.execPath,
-        [
-          "--import",
-          TSX,
-          join(ROOT, "src", "cli", "transcript.ts"),
-          join("test", ".tmp", "run-results.json"),
-          "intake",
-        ],
+      const transcript = await runFlowcheck(
+        ["transcript", join("test", ".tmp", "run-results.json"), "intake"],
         {},
         undefined,
         dir.path,
@@ -145,16 +124,8 @@ describe("run-specs against a LangGraph target", () => {
       assert.match(transcript.stdout, /^ {3}user {7}\{"confirm":true\}$/m);
       // results:merge reads the value back as it is.
       const merged = join("test", ".tmp", "merged-run-results.json");
-      const merge = await runCommand(
-        process.execPath,
-        [
-          "--import",
-          TSX,
-          join(ROOT, "src", "cli", "results-merge.ts"),
-          join("test", ".tmp", "run-results.json"),
-          "--out",
-          merged,
-        ],
+      const merge = await runFlowcheck(
+        ["merge", join("test", ".tmp", "run-results.json"), "--out", merged],
         {},
         undefined,
         dir.path,

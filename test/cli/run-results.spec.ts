@@ -6,9 +6,9 @@ import type { ConversationResult, RunResults } from "../../src/testing/report/ru
 import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { wellFormedXml } from "../support/well-formed-xml.ts";
-import { ROOT, runCommand, type ChildRun } from "../support/child-run.ts";
+import { ROOT, type ChildRun, runFlowcheck } from "../support/child-run.ts";
 
-// A project of the test's own, run by run-specs in child processes in its folder: BasicFlow's
+// A project of the test's own, run by flowcheck test in child processes in its folder: BasicFlow's
 // fixture scenarios as a passing, a failing, a skipped (live-only) conversation and a file that
 // does not load, a unit spec and a spec that does not import.
 
@@ -19,17 +19,11 @@ let dir: string;
 let whole: { child: ChildRun; results: RunResults };
 
 function runSpecs(dir: string, ...args: string[]): Promise<ChildRun> {
-  return runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...args], {}, undefined, dir);
+  return runFlowcheck(["test", ...args], {}, undefined, dir);
 }
 
 function resultsMerge(dir: string, ...args: string[]): Promise<ChildRun> {
-  return runCommand(
-    process.execPath,
-    ["--import", "tsx", join(ROOT, "src", "cli", "results-merge.ts"), ...args],
-    {},
-    undefined,
-    dir,
-  );
+  return runFlowcheck(["merge", ...args], {}, undefined, dir);
 }
 
 /** The run's results, copied to `<name>.json` so that the next run in the folder does not overwrite them. */
@@ -94,7 +88,7 @@ async function projectOf(t: TestContext): Promise<string> {
 }
 
 // The runs that write results have a project folder each, and the first run's is only read after it, so the tests run side by side.
-describe("run-specs's results of a project's run", { concurrency: 2 }, () => {
+describe("flowcheck test's results of a project's run", { concurrency: 2 }, () => {
   before(async () => {
     first = await project();
     dir = first.path;

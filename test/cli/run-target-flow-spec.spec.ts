@@ -3,13 +3,13 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
-import { ROOT, runCommand, type ChildRun } from "../support/child-run.ts";
+import { ROOT, runCommand, type ChildRun, runFlowcheck } from "../support/child-run.ts";
 import { sessionChatEntry, startSessionChatServer, type SessionChatServer } from "../support/session-chat-server.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 // A flow spec for a flow a target of flowcheck.config.json serves: describeFlowScenarios by the
 // flow's name, its checks in code reading the state the target stored (untyped), played by
-// run-specs in a project of its own.
+// flowcheck test in a project of its own.
 
 const SPEC = "test/flows/contact-flow.spec.ts";
 const TOKEN = { authorization: "Bearer ${SUPPORT_TOKEN}" };
@@ -61,16 +61,10 @@ async function project(config: unknown, scenarios: Record<string, unknown>) {
 }
 
 function runSpec(cwd: string): Promise<ChildRun> {
-  return runCommand(
-    process.execPath,
-    [join(ROOT, "src", "cli", "run-specs.mjs"), SPEC],
-    { FLOW_TARGET: "support", SUPPORT_TOKEN: "fixture-token" },
-    undefined,
-    cwd,
-  );
+  return runFlowcheck(["test", SPEC], { FLOW_TARGET: "support", SUPPORT_TOKEN: "fixture-token" }, undefined, cwd);
 }
 
-/** The spec under node:test alone, as an editor or `node --test` runs it: no run-specs to check the config first. */
+/** The spec under node:test alone, as an editor or `node --test` runs it: no flowcheck test to check the config first. */
 function runSpecAlone(cwd: string): Promise<ChildRun> {
   return runCommand(
     process.execPath,
@@ -114,7 +108,7 @@ test("describeFlowScenarios by name plays an http target's flow with checks in c
   }
 });
 
-test("an invalid flowcheck.config.json fails describeFlowScenarios with target_config_invalid, the file and each problem's JSON path, and stops run-specs before anything is played", async () => {
+test("an invalid flowcheck.config.json fails describeFlowScenarios with target_config_invalid, the file and each problem's JSON path, and stops flowcheck test before anything is played", async () => {
   const config = {
     targets: {
       support: { ...sessionChatEntry(chat.url), headers: { authorization: "Bearer written-in" } },

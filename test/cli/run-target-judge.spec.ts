@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import type { CassetteFile } from "../../src/testing/cassette/cassette.ts";
 import type { JudgeMaterial } from "../../src/testing/judge/judge-prompt.ts";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
-import { ROOT, runCommand, type ChildRun } from "../support/child-run.ts";
+import { type ChildRun, runFlowcheck } from "../support/child-run.ts";
 import { startFakeOpenAI, type CompletionRequest, type FakeOpenAI } from "../support/fake-openai-server.ts";
 import { sessionChatEntry, startSessionChatServer, type SessionChatServer } from "../support/session-chat-server.ts";
 import { tempDir } from "../support/temp-path.ts";
@@ -76,9 +76,8 @@ function writeScenario(folder: string, name: string, scenario: object): { path: 
 }
 
 function runSpecs(path: string, env: Record<string, string>, options: string[] = []): Promise<ChildRun> {
-  return runCommand(
-    process.execPath,
-    [join(ROOT, "src", "cli", "run-specs.mjs"), ...options, path],
+  return runFlowcheck(
+    ["test", ...options, path],
     { FLOW_TARGET: "support", SUPPORT_TOKEN: "fixture-token", JUDGE: "required", ...env },
     undefined,
     dir.path,

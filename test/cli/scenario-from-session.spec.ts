@@ -101,11 +101,9 @@ describe("scenario:from-session in a copy of the repository", { concurrency: 2 }
       await holdConversation([basicFlowEntry], "BasicFlow", BASIC_INPUTS.slice(0, 1), sqlite);
       const none = join(dir, "none");
       const convert = (path: string) =>
-        copy.run(
-          process.execPath,
-          ["--import", "tsx", "src/cli/scenario-from-session.ts", "no-such-session", "--dir", none],
-          { SQLITE_PATH: path },
-        );
+        copy.run(process.execPath, ["src/cli/flowcheck.mjs", "from-session", "no-such-session", "--dir", none], {
+          SQLITE_PATH: path,
+        });
       const unknown = await convert(sqlite);
       assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /session_not_found: No session "no-such-session"/);

@@ -95,21 +95,9 @@ describe("scenario:record in a copy of the repository", { concurrency: 2 }, () =
       assert.match(taken.stderr, /scenario_name_invalid: "Bad_Name"/);
       const forced = await record(copy, "John Wick\\n/save taken --force\\n/quit\\n");
       assert.equal(forced.code, 0, forced.stderr);
-      const unknown = await copy.run(process.execPath, ["--import", "tsx", "src/cli/scenario-record.ts", "NoSuchFlow"]);
+      const unknown = await copy.run(process.execPath, ["src/cli/flowcheck.mjs", "record", "NoSuchFlow"]);
       assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /unknown_flow: There is no flow "NoSuchFlow"\. The flows are: BasicFlow\./);
-    });
-
-    test("scenario:record and scenario:from-session answer --help with their usage", async () => {
-      const copy = copyOf();
-      for (const [command, usage] of [
-        ["scenario-record.ts", /^Usage: npm run scenario:record -- <FlowName>/],
-        ["scenario-from-session.ts", /^Usage: npm run scenario:from-session -- <session id>/],
-      ] as const) {
-        const run = await copy.run(process.execPath, ["--import", "tsx", `src/cli/${command}`, "--help"]);
-        assert.equal(run.code, 0, run.stderr);
-        assert.match(run.stdout, usage);
-      }
     });
 
     test("with the live model scenario:record writes the cassette too, /undo asks the model nothing again, and the scenario replays with FLOW_MODEL=replay", async (t) => {

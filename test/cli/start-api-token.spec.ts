@@ -18,7 +18,7 @@ const CONFIGURING = /^(HOST|PORT|SQLITE_PATH|SESSION_STORE|MONGO_URL|FLOW_MODEL|
 /** `npm start`'s entry in a child process with `env`, and everything it printed; `url` once it says where it serves. */
 function startServer(env: Record<string, string>) {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !CONFIGURING.test(key)));
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/start.ts"], {
+  const child = spawn(process.execPath, ["src/cli/flowcheck.mjs", "serve"], {
     cwd: ROOT,
     env: { ...inherited, HOST: "127.0.0.1", PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -18,7 +18,7 @@ test("npm start on a port another process holds prints one line naming the port 
   const { port } = holder.address() as net.AddressInfo;
   const dir = await tempDir("busy-port");
   try {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/start.ts"], {
+    const child = spawn(process.execPath, ["src/cli/flowcheck.mjs", "serve"], {
       cwd: ROOT,
       env: {
         ...process.env,

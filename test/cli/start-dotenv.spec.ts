@@ -2,20 +2,19 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { test } from "node:test";
+import { FLOWCHECK } from "../support/child-run.ts";
 import { tempDir } from "../support/temp-path.ts";
 
-const START = resolve(import.meta.dirname, "..", "..", "src", "cli", "start.ts");
-
-/** What `npm start`'s entry prints in `cwd` until it says where it serves, when it is stopped. */
+/** What `flowcheck serve` prints in `cwd` until it says where it serves, when it is stopped. */
 async function startedIn(cwd: string, env: Record<string, string>): Promise<string> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
       ([key]) => !/^(HOST|PORT|SQLITE_PATH|SESSION_STORE|FLOW_MODEL|OPENAI_API_KEY|CI)$/.test(key),
     ),
   );
-  const child = spawn(process.execPath, ["--import", "tsx", START], {
+  const child = spawn(process.execPath, [FLOWCHECK, "serve"], {
     cwd,
     env: { ...inherited, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -41,8 +41,19 @@ test("on Node 20 an npm script's tsx, as package.json runs it, prints that one l
   const run = await runCommand(OLD_NODE, [
     join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"),
     ...CHECK,
-    "src/cli/start.ts",
+    "src/cli/new-flow.ts",
   ]);
+  assert.deepEqual(run, {
+    code: 1,
+    stdout: "",
+    stderr: `flowcheck needs Node 22.18 or later (22, 24 or 26); this is ${oldVersion}\n`,
+  });
+});
+
+test("on Node 20 flowcheck itself, as package.json and the package's bin run it, prints that one line and no stack", {
+  skip: noOldNode,
+}, async () => {
+  const run = await runCommand(OLD_NODE, [join(ROOT, "src", "cli", "flowcheck.mjs"), "test", "--help"]);
   assert.deepEqual(run, {
     code: 1,
     stdout: "",
@@ -71,18 +82,24 @@ test("package.json's engines floor and Node lines are the check's", () => {
   );
 });
 
-test("every npm script that runs flowcheck's code checks the Node first: the runner's own entry, the others by preloading it", () => {
-  const entry = readFileSync(join(ROOT, "src", "cli", "run-specs.mjs"), "utf8");
+test("every npm script that runs flowcheck's code checks the Node first: flowcheck's own entry, the others by preloading it", () => {
+  const entry = readFileSync(join(ROOT, "src", "cli", "flowcheck.mjs"), "utf8");
+  assert.match(entry, /^#!\/usr\/bin\/env node\n/, "flowcheck.mjs is the package's bin");
   assert.match(
     entry.split("\n").find((line) => line.startsWith("import ")) ?? "",
     /^import "\.\/supported-node\.mjs";$/,
-    "run-specs.mjs imports the check before anything else",
+    "flowcheck.mjs imports the check before anything else",
   );
   for (const [name, script] of Object.entries(packageJson.scripts)) {
     // The typecheck, the formatter and the build (which prepack runs) run no code of ours.
     if (["typecheck", "format", "build", "prepack"].includes(name)) continue;
     if (name === "test" || name.startsWith("test:"))
-      assert.match(script, /node src\/cli\/run-specs\.mjs /, `${name}: ${script}`);
-    else assert.match(script, /^(node|tsx) --import \.\/src\/cli\/supported-node\.mjs /, `${name}: ${script}`);
+      assert.match(script, /node src\/cli\/flowcheck\.mjs test /, `${name}: ${script}`);
+    else
+      assert.match(
+        script,
+        /^(node src\/cli\/flowcheck\.mjs |(node|tsx) --import \.\/src\/cli\/supported-node\.mjs )/,
+        `${name}: ${script}`,
+      );
   }
 });

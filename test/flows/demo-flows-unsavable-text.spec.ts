@@ -80,7 +80,7 @@ for (const [name, call] of Object.entries(TEXT_TOOLS)) {
 }
 
 // In a describe, so the server (and the loopback guard a scripted app holds) lives only while these
-// tests run: specs share a process under run-specs, and a file's top-level hooks would span them all.
+// tests run: specs share a process under flowcheck test, and a file's top-level hooks would span them all.
 describe("the demo flows over HTTP", () => {
   let server: TestServer;
   let client: ReturnType<typeof jsonClient>;

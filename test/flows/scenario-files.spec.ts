@@ -28,7 +28,7 @@ for (const file of files) {
       `${file}: set "$schema": "${expected}" so editors check it`,
     );
     if (typeof scenario.flowName !== "string" || !registered.has(scenario.flowName)) return;
-    // run-specs finds a flow's spec by its name alone: InvoiceFlow's is test/flows/invoice-flow.spec.ts.
+    // flowcheck test finds a flow's spec by its name alone: InvoiceFlow's is test/flows/invoice-flow.spec.ts.
     const spec = flowSpecName(scenario.flowName);
     assert.ok(
       existsSync(join(import.meta.dirname, spec)),

@@ -75,6 +75,19 @@ export function runCommand(
   });
 }
 
+/** The flowcheck command's entry, as package.json's scripts and the package's bin run it. */
+export const FLOWCHECK = join(ROOT, "src", "cli", "flowcheck.mjs");
+
+/** `node src/cli/flowcheck.mjs <args>` in the project folder (or `cwd`), with the environment `runNode` gives. */
+export function runFlowcheck(
+  args: string[],
+  env: Record<string, string> = {},
+  signal?: AbortSignal,
+  cwd = ROOT,
+): Promise<ChildRun> {
+  return runCommand(process.execPath, [FLOWCHECK, ...args], env, signal, cwd);
+}
+
 /** `node --import tsx --test --test-reporter=tap <spec>`, with the live settings every run needs. */
 export function runSpec(spec: string, env: Record<string, string>, signal?: AbortSignal): Promise<ChildRun> {
   return runNode(

@@ -4,7 +4,7 @@ import { TMP_ROOT } from "./temp-path.ts";
 
 /**
  * Notes in this run's results that a project-wide checklist point's test passed: call it as the
- * test's last line, so only a test that got there notes it. Outside run-specs nothing is recorded.
+ * test's last line, so only a test that got there notes it. Outside flowcheck test nothing is recorded.
  */
 export function noteProjectProof(point: ProjectProof["point"], key: string): void {
   runRecordFor(TMP_ROOT)?.add({ projectProof: { point, key } });

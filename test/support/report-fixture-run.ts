@@ -1,13 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, runCommand, type ChildRun } from "./child-run.ts";
+import { ROOT, type ChildRun, runFlowcheck } from "./child-run.ts";
 import { fixtureScenario } from "./fixture-scenario.ts";
 
 /** Inputs a page must show as text: markup that would run if it were not escaped. */
 export const INJECTIONS = ["<script>alert(1)</script>", `"><img src=x onerror=alert(2)>`];
 
 /**
- * Runs, with run-specs in child processes in `dir` (so its results and page are written to
+ * Runs, with flowcheck test in child processes in `dir` (so its results and page are written to
  * `<dir>/test/.tmp/`), BasicFlow's fixture scenario as it is (passing), with its second turn expecting
  * the wrong step (failing), and with the injection inputs as a user's name.
  */
@@ -48,5 +48,5 @@ export function runReportFixture(dir: string, env: Record<string, string> = {}):
     `import { describeFlowScenarios } from ${from("src/testing/index.ts")};\nimport { basicFlowEntry } from ${from("test/fixtures/flows/index.ts")};\n` +
       `describeFlowScenarios("BasicFlow", { flows: [basicFlowEntry], dir: "journeys" });\n`,
   );
-  return runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), "specs"], env, undefined, dir);
+  return runFlowcheck(["test", "specs"], env, undefined, dir);
 }

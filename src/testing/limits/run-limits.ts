@@ -39,7 +39,7 @@ function localLimits(arbiter: RunArbiter): RunLimits {
   };
 }
 
-/** The run's one arbiter: every conversation of this process asks it, run-specs' suites and a spec run alone alike. */
+/** The run's one arbiter: every conversation of this process asks it, flowcheck test's suites and a spec run alone alike. */
 export const runArbiter = new RunArbiter();
 
 const limits = localLimits(runArbiter);

@@ -15,7 +15,7 @@ export interface ParallelPlay {
  * the problem.
  */
 export function parallelPlayOf(config: Config | undefined): ParallelPlay | undefined {
-  // A filter (given to run-specs, or to node itself for a spec it runs alone) may leave the suite's
+  // A filter (given to flowcheck test, or to node itself for a spec it runs alone) may leave the suite's
   // tests unrun: a conversation played ahead of them would call the provider for tests nobody asked for.
   if (!config || currentRunScope()?.filtered || hasTestFilter(process.execArgv)) return undefined;
   const concurrency = concurrencyOf(config);

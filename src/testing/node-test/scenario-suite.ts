@@ -265,7 +265,7 @@ export class ScenarioSuite {
   /** Fails the test; the turn's (or, without an index, the final expectations') line leads, for editors to open. */
   #fail(failure: string | undefined, turnIndex: number | undefined, after = ""): never {
     const path = this.#runs[0]!.writer.path;
-    const transcript = path ? `\nTranscript: ${path} (npm run transcript -- ${path})` : "";
+    const transcript = path ? `\nTranscript: ${path} (flowcheck transcript ${path})` : "";
     throw new ScenarioFailure(
       "scenario_failed",
       `${failure}${after}${transcript}`,

@@ -1,5 +1,5 @@
 // node:test's options that may leave some of a run's tests unrun, read in one place. Plain
-// JavaScript: run-specs.mjs reads them before tsx is registered, the suites once it is.
+// JavaScript: flowcheck.mjs reads them before tsx is registered, the suites once it is.
 
 const FILTER = /^--test-(name-pattern|skip-pattern|only)\b/;
 

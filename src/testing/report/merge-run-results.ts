@@ -153,7 +153,7 @@ export function asRunResults(data: unknown, file: string): RunResults {
         : "";
     throw new FlowcheckError(
       "results_invalid",
-      `${file} is not a flowcheck results file of version ${RESULTS_VERSION}${version}; give the run-results.json that run-specs writes, or a folder holding it.`,
+      `${file} is not a flowcheck results file of version ${RESULTS_VERSION}${version}; give the run-results.json that flowcheck test writes, or a folder holding it.`,
     );
   }
   return { specsNotLoaded: [], ...results } as RunResults;

@@ -3,7 +3,7 @@ import { coverageInOrder, reachOf, type FlowCoverage } from "./flow-coverage.ts"
 import type { FlowChecklist, RunResults } from "./run-results.ts";
 
 export interface RunSummaryOptions {
-  /** Every judged flow's checklist table (run-specs' `--checklist`), not only those of flows with a point to add. */
+  /** Every judged flow's checklist table (flowcheck test's `--checklist`), not only those of flows with a point to add. */
   everyTable?: boolean;
   /** Where the run's results and page were written, and its flow coverage when it has one. */
   files: { results: string; report: string; coverage?: string };

@@ -25,7 +25,7 @@ export interface OpenConversation {
 }
 
 /**
- * What one run-specs run records as its suites play, in this process: every conversation's
+ * What one flowcheck test run records as its suites play, in this process: every conversation's
  * result, what the scenarios reached of each flow, and the spec files that did not load. The
  * runner reads it once node:test is done and writes the run's one result from it.
  */
@@ -75,7 +75,7 @@ export class RunRecord {
 
 let current: RunRecord | undefined;
 
-/** Starts recording a run in this process (run-specs does, before node:test imports the specs). */
+/** Starts recording a run in this process (flowcheck test does, before node:test imports the specs). */
 export function beginRun(scope: RunScope): RunRecord {
   current = new RunRecord(scope);
   return current;
@@ -89,7 +89,7 @@ export function runRecordFor(artifactsDir: string): RunRecord | undefined {
   return current?.owns(artifactsDir) ? current : undefined;
 }
 
-/** The scope of the run this process plays, if run-specs started it. */
+/** The scope of the run this process plays, if flowcheck test started it. */
 export function currentRunScope(): RunScope | undefined {
   return current?.scope;
 }

@@ -26,7 +26,7 @@ export const RESERVED_PREFIXES: readonly string[] = Object.freeze([
   "USER_",
 ]);
 
-// `<FLOW>_STRICT_CHECKLIST` is read by the run-specs process from its own environment: in a
+// `<FLOW>_STRICT_CHECKLIST` is read by the flowcheck test process from its own environment: in a
 // scenario it would take no effect, so it is refused like the run's other settings.
 const RUN_SUFFIXES: readonly string[] = ["_STRICT_CHECKLIST"];
 

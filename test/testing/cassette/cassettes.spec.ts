@@ -357,7 +357,7 @@ describe("cassettes of BasicFlow", { concurrency: 2 }, () => {
           error:
             `${finalLocation(folder.file, ROOT)}: final state: every recorded call made: 5 recorded calls were never made, from call 15 (turn 5 'address completes the flow', BasicFlow/AddressStep) in ${folder.cassette}. ` +
             "The flow now makes fewer calls than when it was recorded; record it again if that is intended.\n" +
-            `Transcript: ${shown} (npm run transcript -- ${shown})`,
+            `Transcript: ${shown} (flowcheck transcript ${shown})`,
         });
       } finally {
         folder.remove();

@@ -7,9 +7,9 @@ import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-serv
 import { writeFlowSpec } from "../../support/scenario-spec.ts";
 import { tempDir } from "../../support/temp-path.ts";
 import type { ConversationResult, RunResults } from "../../../src/testing/report/run-results.ts";
-import { readBasicFlow, ROOT, runCommand, writeScenario } from "../../support/child-run.ts";
+import { readBasicFlow, ROOT, writeScenario, runFlowcheck } from "../../support/child-run.ts";
 
-// A run-specs invocation, as a user runs it, of BasicFlow conversations played live against a
+// A flowcheck test invocation, as a user runs it, of BasicFlow conversations played live against a
 // local OpenAI-compatible server: its limits hold across all its specs, counted by the server.
 
 // BasicFlow's conversation: 14 model calls and 5 judge calls, 120 tokens each at the fake.
@@ -32,7 +32,7 @@ async function fakeFor(t: TestContext): Promise<FakeOpenAI> {
 /**
  * A flow spec in `dir` over `count` copies of BasicFlow's scenario (its first `turns` turns, all
  * by default), named `<prefix>1`…, in a folder of their own. Its artifacts go to the run's own
- * folder (run-specs runs in `dir`), so its conversations are in the run's results, unless
+ * folder (flowcheck test runs in `dir`), so its conversations are in the run's results, unless
  * `artifactsDir` says elsewhere, as a spec's fixture suite writes them.
  */
 function writeFlowSuite(
@@ -84,31 +84,30 @@ function writeOwnTargetSpec(dir: string): string {
   return spec;
 }
 
-/** The conversations of the run-specs run in `dir`, from its results. */
+/** The conversations of the flowcheck test run in `dir`, from its results. */
 function conversationsIn(dir: string): ConversationResult[] {
   return (JSON.parse(readFileSync(join(dir, "test", ".tmp", "run-results.json"), "utf8")) as RunResults).conversations;
 }
 
-/** run-specs in `dir` against `fake`, so the run's own results and page go to `dir`'s test/.tmp, never the user's. */
+/** flowcheck test in `dir` against `fake`, so the run's own results and page go to `dir`'s test/.tmp, never the user's. */
 function runSpecs(fake: FakeOpenAI, dir: string, specs: string[], env: Record<string, string>, signal: AbortSignal) {
-  return runCommand(
-    process.execPath,
-    [join(ROOT, "src", "cli", "run-specs.mjs"), ...specs, "--test-reporter=tap"],
+  return runFlowcheck(
+    ["test", ...specs, "--test-reporter=tap"],
     { ...LIVE, OPENAI_BASE_URL: fake.baseURL, ...env },
     signal,
     dir,
   );
 }
 
-/** run-specs's summary line for the fake provider. */
+/** flowcheck test's summary line for the fake provider. */
 function providerLine(fake: FakeOpenAI, stdout: string): string {
   const line = stdout.split("\n").find((each) => each.startsWith(`provider ${new URL(fake.baseURL).origin}:`));
   assert.ok(line, `no provider summary line in:\n${stdout}`);
   return line;
 }
 
-// Each test has its own fake provider, folder and run-specs child, so they run side by side.
-describe("a run-specs run's provider limits, counted by the provider", { concurrency: 2 }, () => {
+// Each test has its own fake provider, folder and flowcheck test child, so they run side by side.
+describe("a flowcheck test run's provider limits, counted by the provider", { concurrency: 2 }, () => {
   test("8 conversations in flight over two specs never have more than OPENAI_MAX_INFLIGHT=4 requests open at the server, and all pass", async (t) => {
     const dir = await tempDir("provider-limits");
     t.after(dir.remove);

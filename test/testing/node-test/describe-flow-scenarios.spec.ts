@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { after, before, describe, test, type TestContext } from "node:test";
 import { tempDir } from "../../support/temp-path.ts";
 import { turnLocation } from "../../support/turn-location.ts";
-import { result, ROOT, runCommand, runNode, tapResults, type ChildRun } from "../../support/child-run.ts";
+import { result, ROOT, runNode, tapResults, type ChildRun, runFlowcheck } from "../../support/child-run.ts";
 
 // describeFlowScenarios over a scenarios folder of the test's own, played by a real node:test
 // child process on RelayFlow (test/support/relay-flow.ts), with ClockFlow as another registered flow.
@@ -23,7 +23,7 @@ interface Project {
   writeJson(path: string, content: unknown): string;
   /** The spec, by node:test in a child process. */
   run(): Promise<ChildRun>;
-  /** The spec narrowed to `paths`, as `npm run test:flows -- <paths>` narrows a run: through run-specs, in the project's folder. */
+  /** The spec narrowed to `paths`, as `npm run test:flows -- <paths>` narrows a run: through flowcheck test, in the project's folder. */
   runOn(paths: string[]): Promise<ChildRun>;
 }
 
@@ -70,14 +70,7 @@ async function project(): Promise<Project> {
     spec,
     writeJson,
     run: () => runNode(["--import", "tsx", "--test", "--test-reporter=tap", spec]),
-    runOn: (paths) =>
-      runCommand(
-        process.execPath,
-        [join(ROOT, "src", "cli", "run-specs.mjs"), spec, ...paths, "--test-reporter=tap"],
-        {},
-        undefined,
-        dir.path,
-      ),
+    runOn: (paths) => runFlowcheck(["test", spec, ...paths, "--test-reporter=tap"], {}, undefined, dir.path),
   };
 }
 

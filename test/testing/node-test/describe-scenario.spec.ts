@@ -78,11 +78,15 @@ describe("a scenario played by describeFlowScenarios in a child node:test run", 
   test("a scenario whose third turn expects the wrong step fails that turn with the message and the transcript, and skips the rest", async () => {
     const dir = await tempDir("describe-scenario");
     try {
-      // Run by run-specs in the temporary folder, whose test/.tmp is then the run's: its results land there.
+      // Run by flowcheck test in the temporary folder, whose test/.tmp is then the run's: its results land there.
       const artifacts = join(dir.path, "test", ".tmp");
       const scenarioFile = writeWrongStepScenario(dir.path);
       const spec = writeScenarioSpec(dir.path, "wrong-step", scenarioFile, artifacts);
-      const run = await runNode([join(ROOT, "src", "cli", "run-specs.mjs"), spec, "--test-reporter=tap"], {}, dir.path);
+      const run = await runNode(
+        [join(ROOT, "src", "cli", "flowcheck.mjs"), "test", spec, "--test-reporter=tap"],
+        {},
+        dir.path,
+      );
       assert.equal(run.code, 1, run.stderr);
       const results = tapResults(run.stdout);
 
@@ -93,7 +97,7 @@ describe("a scenario played by describeFlowScenarios in a child node:test run", 
       assert.equal(
         third.error,
         `${turnLocation(scenarioFile, "two cities", dir.path)}: turn 3 'two cities': expected active step WeatherStep, stored AddressStep (runStatus running); response: ${TURN_3_RESPONSE}\n` +
-          `Transcript: ${shown} (npm run transcript -- ${shown})`,
+          `Transcript: ${shown} (flowcheck transcript ${shown})`,
       );
 
       assert.deepEqual(
@@ -136,7 +140,7 @@ describe("a scenario played by describeFlowScenarios in a child node:test run", 
       assert.deepEqual(final, { outcome: "skipped", skipReason: "turn 3 failed", checks: [] });
       assert.equal(stored?.turns, 3, "the transcript keeps the whole session as the failed turn left it");
 
-      const rendered = await runNode(["--import", "tsx", "src/cli/transcript.ts", artifact]);
+      const rendered = await runNode(["src/cli/flowcheck.mjs", "transcript", artifact]);
       assert.equal(rendered.code, 0, rendered.stderr);
       const lines = rendered.stdout.split("\n");
       assert.match(lines[0]!, /^BasicFlow · wrong-step \(.*wrong-step\.scenario\.json\) — FAILED \(contract\)$/);
@@ -154,21 +158,15 @@ describe("a scenario played by describeFlowScenarios in a child node:test run", 
       // The run's results render the same conversation the same way, the failed one by default.
       const runResults = JSON.parse(readFileSync(join(artifacts, "run-results.json"), "utf8")) as RunResults;
       assert.equal(runResults.conversations.length, 1);
-      const fromResults = await runNode([
-        "--import",
-        "tsx",
-        "src/cli/transcript.ts",
-        join(artifacts, "run-results.json"),
-      ]);
+      const fromResults = await runNode(["src/cli/flowcheck.mjs", "transcript", join(artifacts, "run-results.json")]);
       assert.equal(fromResults.code, 0, fromResults.stderr);
       const resultLines = fromResults.stdout.split("\n");
       assert.equal(resultLines[0], lines[0]);
       for (const line of lines.filter((line) => /^ {3}(✗|stored|user|assistant|key)|^── /.test(line)))
         assert.ok(resultLines.includes(line), `${line}\n${fromResults.stdout}`);
       const unknown = await runNode([
-        "--import",
-        "tsx",
-        "src/cli/transcript.ts",
+        "src/cli/flowcheck.mjs",
+        "transcript",
         join(artifacts, "run-results.json"),
         "no-such",
       ]);

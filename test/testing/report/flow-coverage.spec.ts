@@ -106,7 +106,7 @@ test("merged coverage reaches what either reached and counts both runs' scenario
   assert.deepEqual(merged["BasicFlow"]!.transitions, ["NameStep→WeatherStep", "WeatherStep→AddressStep"]);
 });
 
-test("run-specs merges what its processes' scenarios reached into test/.tmp/flow-coverage.json and closes with a line per flow saying how much", async () => {
+test("flowcheck test merges what its processes' scenarios reached into test/.tmp/flow-coverage.json and closes with a line per flow saying how much", async () => {
   const dir = await tempDir("flow-coverage");
   try {
     const spec = writeScenarioSpec(dir.path, "first-two", firstTurns(dir.path, 2));
@@ -114,7 +114,7 @@ test("run-specs merges what its processes' scenarios reached into test/.tmp/flow
     for (const name of ["NODE_TEST_CONTEXT", "FLOW_BASE_URL", "FLOW_MODEL", "OPENAI_API_KEY", "FLOW_REPEAT"])
       delete env[name];
     // In the test's folder, so what it writes to test/.tmp/ is not written over the project's.
-    const child = spawn(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), spec], {
+    const child = spawn(process.execPath, [join(ROOT, "src", "cli", "flowcheck.mjs"), "test", spec], {
       cwd: dir.path,
       env,
       stdio: ["ignore", "pipe", "pipe"],

@@ -92,7 +92,7 @@ test("a child flow's point to add shows the child's own points under its line, a
   );
 });
 
-test("everyTable (run-specs --checklist) shows the table of every judged flow, each under its line", () => {
+test("everyTable (flowcheck test --checklist) shows the table of every judged flow, each under its line", () => {
   const lines = renderRunSummary(fixtureRun(), { files: FILES, everyTable: true });
   assert.match(lines[2]!, /\(✓ proved, ✗ to add, – not applicable, \? not judged\):$/);
   const at = (line: string) => lines.findIndex((each) => each.startsWith(line));

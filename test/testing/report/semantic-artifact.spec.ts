@@ -69,7 +69,7 @@ test("a judge failing turn 2 writes the semantic artifact with the whole transcr
     assert.deepEqual(result(results, "2. name accepted · judge"), {
       ok: false,
       directive: undefined,
-      error: `${turnLocation(BASIC_FLOW_FILE, "name accepted", ROOT)}: turn 2 'name accepted': ${MESSAGE}\nTranscript: ${shown} (npm run transcript -- ${shown})`,
+      error: `${turnLocation(BASIC_FLOW_FILE, "name accepted", ROOT)}: turn 2 'name accepted': ${MESSAGE}\nTranscript: ${shown} (flowcheck transcript ${shown})`,
     });
     // A judge failure does not stop the conversation: every turn and the final state still pass.
     for (const name of [...TURN_TESTS, "final state", ...JUDGE_TESTS.filter((n) => !n.startsWith("2."))]) {

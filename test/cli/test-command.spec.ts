@@ -5,11 +5,11 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
-import { runCommand } from "../support/child-run.ts";
+import { runFlowcheck } from "../support/child-run.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 
-/** Runs run-specs with `args`, its temporary files in `tmp`. */
+/** Runs flowcheck test with `args`, its temporary files in `tmp`. */
 function runSpecs(
   args: string[],
   tmp: string,
@@ -19,7 +19,7 @@ function runSpecs(
   delete env["NODE_TEST_CONTEXT"];
   return new Promise((resolvePromise, reject) => {
     // In `tmp` too, so its test/.tmp/run-results.json is written there, not over the project's.
-    const child = spawn(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...args], {
+    const child = spawn(process.execPath, [join(ROOT, "src", "cli", "flowcheck.mjs"), "test", ...args], {
       cwd: tmp,
       env,
       stdio: ["ignore", "pipe", "pipe"],
@@ -32,10 +32,10 @@ function runSpecs(
   });
 }
 
-// Each test has its own folder and its own run-specs child in it, so they run side by side.
-describe("run-specs as a command", { concurrency: 3 }, () => {
-  test("run-specs runs every spec file in its own process, one after another, and reports a file that cannot load as one failing test naming it", async () => {
-    const dir = await tempDir("run-specs");
+// Each test has its own folder and its own flowcheck test child in it, so they run side by side.
+describe("flowcheck test as a command", { concurrency: 3 }, () => {
+  test("flowcheck test runs every spec file in its own process, one after another, and reports a file that cannot load as one failing test naming it", async () => {
+    const dir = await tempDir("test-command");
     try {
       const pids = join(dir.path, "pids.txt");
       writeFileSync(pids, "");
@@ -63,7 +63,7 @@ describe("run-specs as a command", { concurrency: 3 }, () => {
       assert.deepEqual(
         ran,
         ["a", "b", "c", "d"].map((name) => `${name} ${pid}`),
-        "in file order, in run-specs' own process",
+        "in file order, in flowcheck test's own process",
       );
       const results = JSON.parse(readFileSync(join(tmp, "test", ".tmp", "run-results.json"), "utf8")) as {
         specsNotLoaded: { file: string; message: string }[];
@@ -77,7 +77,7 @@ describe("run-specs as a command", { concurrency: 3 }, () => {
   });
 
   test("a TypeScript module given to --import loads ahead of the specs", async () => {
-    const dir = await tempDir("run-specs-import");
+    const dir = await tempDir("test-command-import");
     try {
       writeFileSync(
         join(dir.path, "setup.ts"),
@@ -104,7 +104,7 @@ describe("run-specs as a command", { concurrency: 3 }, () => {
   });
 
   test("node:test's name filter and reporters work as under node --test: a test left out is never reported as passed", async () => {
-    const dir = await tempDir("run-specs-one");
+    const dir = await tempDir("test-command-one");
     try {
       writeFileSync(
         join(dir.path, "one.spec.ts"),
@@ -146,8 +146,8 @@ describe("run-specs as a command", { concurrency: 3 }, () => {
     }
   });
 
-  test("a command line run-specs cannot take stops it before any test, saying what was wrong", async () => {
-    const dir = await tempDir("run-specs-arguments");
+  test("a command line flowcheck test cannot take stops it before any test, saying what was wrong", async () => {
+    const dir = await tempDir("test-command-arguments");
     try {
       for (const [args, message] of [
         [["--repeat", "two"], /--repeat takes a whole number of runs, got two\./],
@@ -161,16 +161,10 @@ describe("run-specs as a command", { concurrency: 3 }, () => {
           /--test-reporter-destination is given 2 times for 1 --test-reporter/,
         ],
       ] as const) {
-        const run = await runCommand(
-          process.execPath,
-          [join(ROOT, "src", "cli", "run-specs.mjs"), "test", ...args],
-          {},
-          undefined,
-          dir.path,
-        );
+        const run = await runFlowcheck(["test", "test", ...args], {}, undefined, dir.path);
         assert.equal(run.code, 2, run.stdout + run.stderr);
         assert.match(run.stderr, message);
-        assert.match(run.stderr, /^run-specs: .* See run-specs --help\.$/m);
+        assert.match(run.stderr, /^flowcheck test: .* See flowcheck test --help\.$/m);
         assert.equal(run.stdout, "");
       }
     } finally {
@@ -179,7 +173,7 @@ describe("run-specs as a command", { concurrency: 3 }, () => {
   });
 
   test("a green run closes with six lines: its totals, a line per flow with what its scenarios reached, and where its results and report are", async () => {
-    const dir = await tempDir("run-specs-summary");
+    const dir = await tempDir("test-command-summary");
     try {
       const from = (path: string) => JSON.stringify(join(ROOT, path));
       const flows = [
@@ -218,9 +212,8 @@ describe("run-specs as a command", { concurrency: 3 }, () => {
       // --checklist shows every flow's table: these flows are registered nowhere, so they have none.
       for (const args of [[], ["--checklist"]]) {
         // In the test's folder, so what it writes to test/.tmp/ is not written over the project's.
-        const run = await runCommand(
-          process.execPath,
-          [join(ROOT, "src", "cli", "run-specs.mjs"), ...args, "relay-flow.spec.ts", "tally-flow.spec.ts"],
+        const run = await runFlowcheck(
+          ["test", ...args, "relay-flow.spec.ts", "tally-flow.spec.ts"],
           {},
           undefined,
           dir.path,

@@ -3,9 +3,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test, type TestContext } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
-import { ROOT, runCommand, runNode, tapResults, type ChildRun } from "../support/child-run.ts";
+import { ROOT, tapResults, type ChildRun, runFlowcheck } from "../support/child-run.ts";
 
-// run-specs given scenario files or folders runs just those scenarios through the specs that
+// flowcheck test given scenario files or folders runs just those scenarios through the specs that
 // describe their flows: here a spec of the test's own, on RelayFlow (test/support/relay-flow.ts).
 
 let dir: { path: string; remove(): void };
@@ -18,17 +18,17 @@ const turns = [
 ];
 
 /**
- * run-specs in a folder of its own, removed after the test, so its test/.tmp/run-results.json (and
+ * flowcheck test in a folder of its own, removed after the test, so its test/.tmp/run-results.json (and
  * the suite's artifacts) are written there, not over the project's or another test's.
  */
 async function runSpecs(t: TestContext, ...args: string[]): Promise<ChildRun> {
-  const cwd = await tempDir("run-specs-scenarios-cwd");
+  const cwd = await tempDir("test-command-scenarios-cwd");
   t.after(cwd.remove);
-  return runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), ...args], {}, undefined, cwd.path);
+  return runFlowcheck(["test", ...args], {}, undefined, cwd.path);
 }
 
 before(async () => {
-  dir = await tempDir("run-specs-scenarios");
+  dir = await tempDir("test-command-scenarios");
   specs = join(dir.path, "specs");
   scenarios = join(dir.path, "our-scenarios");
   mkdirSync(join(scenarios, "team"), { recursive: true });
@@ -47,8 +47,8 @@ before(async () => {
 
 after(() => dir.remove());
 
-// The specs and scenarios are only read; each run-specs child has a folder of its own, so the tests run side by side.
-describe("run-specs given scenario files or folders", { concurrency: 3 }, () => {
+// The specs and scenarios are only read; each flowcheck test child has a folder of its own, so the tests run side by side.
+describe("flowcheck test given scenario files or folders", { concurrency: 3 }, () => {
   test("a scenario file given runs that file's scenarios alone, through the spec of its flow and no other spec", async (t) => {
     const child = await runSpecs(t, specs, join(scenarios, "first.scenario.json"), "--test-reporter=tap");
     assert.equal(child.code, 0, child.stdout + child.stderr);
@@ -113,22 +113,4 @@ describe("run-specs given scenario files or folders", { concurrency: 3 }, () => 
     assert.equal(child.code, 2);
     assert.match(child.stderr, /absent\.scenario\.json: no such file or folder/);
   });
-
-  for (const [command, usage] of [
-    ["run-specs.mjs", /^Usage: run-specs /],
-    ["check-scenarios.ts", /^Usage: npm run scenarios:check/],
-    ["transcript.ts", /^Usage: npm run transcript -- /],
-    ["results-merge.ts", /^Usage: npm run results:merge -- /],
-    ["start.ts", /^Usage: npm start/],
-  ] as const) {
-    test(`${command} answers --help and -h with its usage, and takes neither for a file`, async () => {
-      for (const flag of ["--help", "-h"]) {
-        // run-specs is plain JavaScript, run by plain node; the other commands are TypeScript.
-        const loader = command.endsWith(".mjs") ? [] : ["--import", "tsx"];
-        const child = await runNode([...loader, join(ROOT, "src", "cli", command), flag]);
-        assert.equal(child.code, 0, child.stderr);
-        assert.match(child.stdout, usage);
-      }
-    });
-  }
 });

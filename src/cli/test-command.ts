@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, relative, resolve } from "node:path";
+import { dirname, extname, relative, resolve } from "node:path";
 import { run } from "node:test";
 import { loadConfig } from "../config.ts";
 import { isFlowcheckError } from "../errors.ts";
@@ -36,7 +36,8 @@ interface Plan {
 }
 
 /** The runner's own spec module, which plays the scenario files no spec describes against their targets or the project's flows. */
-const TARGET_SCENARIOS = resolve(import.meta.dirname, "target-scenarios.ts");
+// Named with this file's own extension: .ts in this repository, .js in the package's build.
+const TARGET_SCENARIOS = resolve(import.meta.dirname, `target-scenarios${extname(import.meta.filename)}`);
 
 /**
  * The spec files `request` runs and the scenarios it narrows them to, `projectFlows` being the names
@@ -64,7 +65,7 @@ function planOf(
     targetScenarios = sharded.targetScenarios ?? [];
     if (sharded.files.length + targetScenarios.length === 0) {
       return {
-        nothing: `run-specs: shard ${index}/${total} has nothing to run (${sharded.scenarios} scenario files in ${total} shards).`,
+        nothing: `flowcheck test: shard ${index}/${total} has nothing to run (${sharded.scenarios} scenario files in ${total} shards).`,
         code: 0,
       };
     }
@@ -74,7 +75,7 @@ function planOf(
   if (targetScenarios.length) plan = { ...plan, files: [...plan.files, TARGET_SCENARIOS], targetScenarios };
   if (plan.files.length === 0) {
     return {
-      nothing: `run-specs: no *.spec.ts under ${request.paths.join(", ") || "(no path given)"}; nothing to run.`,
+      nothing: `flowcheck test: no *.spec.ts under ${request.paths.join(", ")}; nothing to run.`,
       code: 1,
     };
   }
@@ -113,11 +114,11 @@ async function playSpecs(files: readonly string[], request: RunRequest, record: 
 }
 
 /**
- * `run-specs`: the flow suites and the repository's specs, played by node:test in this one
+ * `flowcheck test`: the flow suites and the project's specs, played by node:test in this one
  * process, then the run's one result (`test/.tmp/run-results.json`) and what is rendered from
  * it: the summary, the checklist, the page, JUnit on request. Resolves to the exit code.
  */
-export async function runSpecsCommand(args: readonly string[]): Promise<number> {
+export async function testCommand(args: readonly string[]): Promise<number> {
   const startedAt = new Date().toISOString();
   const checked = await checkedRequestOf(args);
   if (typeof checked === "number") return checked;
@@ -169,8 +170,9 @@ interface CheckedRequest {
 
 /**
  * The run `args` ask for, its paths there and its configuration sound, with FLOW_TARGET and the
- * project's flows; else the exit code, the reason printed: 0 after --help, 2 for a bad argument, a
- * missing path, an invalid configuration or a flows module that does not load, before anything plays.
+ * project's flows; else the exit code, the reason printed: 0 after --help, 1 when no path is given
+ * and there is no scenarios/, 2 for a bad argument, a missing path, an invalid configuration or a
+ * flows module that does not load, before anything plays.
  */
 async function checkedRequestOf(args: readonly string[]): Promise<CheckedRequest | number> {
   let request: RunRequest | undefined;
@@ -178,12 +180,20 @@ async function checkedRequestOf(args: readonly string[]): Promise<CheckedRequest
     request = runRequestOf(args);
   } catch (error) {
     if (!(error instanceof ArgumentError)) throw error;
-    console.error(`run-specs: ${error.message} See run-specs --help.`);
+    console.error(`flowcheck test: ${error.message} See flowcheck test --help.`);
     return 2;
   }
   if (!request) {
     console.log(USAGE);
     return 0;
+  }
+  // Without a path, the project's scenarios, as `flowcheck test scenarios` runs them.
+  if (request.paths.length === 0) {
+    if (!existsSync("scenarios")) {
+      console.error("flowcheck test: no path given and no scenarios/ folder here; nothing to run.");
+      return 1;
+    }
+    request = { ...request, paths: ["scenarios"] };
   }
   // A project whose flows all run on targets may have no spec folder at all: given scenarios, a spec
   // folder that does not exist holds no specs (npm run test:flows names test/flows either way).
@@ -191,7 +201,7 @@ async function checkedRequestOf(args: readonly string[]): Promise<CheckedRequest
   const scenariosGiven = request.paths.some((path) => !missing.includes(path) && isScenarioPath(path));
   const absent = missing.filter((path) => !scenariosGiven || /\.(json|ts)$/.test(path));
   if (absent.length) {
-    console.error(`run-specs: ${absent.join(", ")}: no such file or folder.`);
+    console.error(`flowcheck test: ${absent.join(", ")}: no such file or folder.`);
     return 2;
   }
   // FLOW_TARGET and the project's flows decide which scenarios without a spec can still be played.
@@ -202,7 +212,7 @@ async function checkedRequestOf(args: readonly string[]): Promise<CheckedRequest
     return { request: { ...request, paths }, flowTarget, flows };
   } catch (error) {
     if (!isFlowcheckError(error)) throw error;
-    console.error(`run-specs: stopped before playing anything: ${error.code}: ${error.message}`);
+    console.error(`flowcheck test: stopped before playing anything: ${error.code}: ${error.message}`);
     return 2;
   }
 }

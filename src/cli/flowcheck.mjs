@@ -1,6 +1,7 @@
-// The command `npm test` and `npm run test:*` run. Plain JavaScript, so that an unsupported Node
+#!/usr/bin/env node
+// `flowcheck <command>`, the package's one command: plain JavaScript, so that an unsupported Node
 // is told so in one line before anything else loads; then tsx's hooks, in this thread, load the
-// TypeScript of the runner, the specs and the code under test.
+// TypeScript of the commands, and of the specs and the code under test that `flowcheck test` runs.
 import "./supported-node.mjs";
 import { spawnSync } from "node:child_process";
 import { register } from "tsx/esm/api";
@@ -8,10 +9,11 @@ import { hasTestFilter, testFilterFlags } from "../testing/node-test/test-filter
 
 // Node 22's run() ignores its name filters and `only` when it runs the files in this process
 // (nodejs/node#57399, fixed from Node 24): they are read from node's own flags alone. There,
-// a run that filters starts itself again with them as node's flags.
+// a `flowcheck test` that filters starts itself again with them as node's flags.
 const args = process.argv.slice(2);
-if (process.versions.node.startsWith("22.") && hasTestFilter(args) && !hasTestFilter(process.execArgv)) {
-  const flags = testFilterFlags(args);
+const testArgs = args[0] === "test" ? args.slice(1) : [];
+if (process.versions.node.startsWith("22.") && hasTestFilter(testArgs) && !hasTestFilter(process.execArgv)) {
+  const flags = testFilterFlags(testArgs);
   const again = spawnSync(process.execPath, [...process.execArgv, ...flags, process.argv[1] ?? "", ...args], {
     stdio: "inherit",
   });
@@ -19,5 +21,5 @@ if (process.versions.node.startsWith("22.") && hasTestFilter(args) && !hasTestFi
 }
 
 register();
-const { runSpecsCommand } = await import("./run-specs-command.ts");
-process.exitCode = await runSpecsCommand(args);
+const { flowcheckCommand } = await import("./flowcheck-command.ts");
+process.exitCode = await flowcheckCommand(args);

@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
-import { ROOT, runCommand, type ChildRun } from "../support/child-run.ts";
+import { type ChildRun, runFlowcheck } from "../support/child-run.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 // A project with one scenario file on the target "support" and the given flowcheck.config.json,
 // where nothing listens: a run that played anything would fail otherwise than the config's error.
 async function project(t: TestContext, config: unknown): Promise<string> {
-  const dir = await tempDir("run-specs-invalid-config");
+  const dir = await tempDir("test-command-invalid-config");
   t.after(() => dir.remove());
   mkdirSync(join(dir.path, "conversations"));
   const turn = { label: "greets", input: "hi", expectedActiveStep: "greet" };
@@ -21,13 +21,7 @@ async function project(t: TestContext, config: unknown): Promise<string> {
 }
 
 function runSpecs(cwd: string, env: Record<string, string> = {}): Promise<ChildRun> {
-  return runCommand(
-    process.execPath,
-    [join(ROOT, "src", "cli", "run-specs.mjs"), "conversations"],
-    env,
-    undefined,
-    cwd,
-  );
+  return runFlowcheck(["test", "conversations"], env, undefined, cwd);
 }
 
 /** The run stopped before playing anything, saying so once on stderr, with no stack trace. */
@@ -36,7 +30,7 @@ function assertStoppedOnce(run: ChildRun, cwd: string, code: string): void {
   assert.equal(run.code, 2, output);
   assert.equal(run.stdout, "", "nothing was played or summed up");
   assert.equal(output.split(code).length - 1, 1, `${code} is said once: ${output}`);
-  assert.match(run.stderr, new RegExp(`^run-specs: stopped before playing anything: ${code}: `));
+  assert.match(run.stderr, new RegExp(`^flowcheck test: stopped before playing anything: ${code}: `));
   assert.doesNotMatch(output, /^\s+at /m, "no stack trace");
   assert.equal(
     existsSync(join(cwd, "test", ".tmp", "run-results.json")),
@@ -52,7 +46,7 @@ const support = {
   answer: { text: "/reply" },
 };
 
-test("an invalid flowcheck.config.json stops run-specs before it plays anything, saying once which file, which keys and what to write", async (t) => {
+test("an invalid flowcheck.config.json stops flowcheck test before it plays anything, saying once which file, which keys and what to write", async (t) => {
   const cwd = await project(t, {
     targets: { support: { ...support, timeoutMS: 5000, headers: { "x-api-key": "${SUPPORT_KEY}" } } },
   });
@@ -66,7 +60,7 @@ test("an invalid flowcheck.config.json stops run-specs before it plays anything,
   assert.match(run.stderr, /^- targets\.support\.headers\.x-api-key\b.*SUPPORT_KEY/m);
 });
 
-test("a FLOW_TARGET that names no target of flowcheck.config.json stops run-specs before it plays anything, with the name meant", async (t) => {
+test("a FLOW_TARGET that names no target of flowcheck.config.json stops flowcheck test before it plays anything, with the name meant", async (t) => {
   const cwd = await project(t, { targets: { support } });
   const run = await runSpecs(cwd, { FLOW_TARGET: "suport" });
   assertStoppedOnce(run, cwd, "target_config_invalid");
@@ -74,7 +68,7 @@ test("a FLOW_TARGET that names no target of flowcheck.config.json stops run-spec
   assert.match(run.stderr, /use one of those names, or add "suport" to its "targets"\.$/m);
 });
 
-test("an environment that does not read stops run-specs before it plays anything, every problem in one config_invalid", async (t) => {
+test("an environment that does not read stops flowcheck test before it plays anything, every problem in one config_invalid", async (t) => {
   const cwd = await project(t, { targets: { support } });
   const run = await runSpecs(cwd, { FLOW_TARGET: "support", FLOW_BASE_URL: "http://127.0.0.1:9", FLOW_REPEAT: "none" });
   assertStoppedOnce(run, cwd, "config_invalid");

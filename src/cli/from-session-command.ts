@@ -2,13 +2,13 @@ import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.ts";
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
-import { registeredFlows } from "../flows/index.ts";
 import { openSessionStore } from "../open-session-store.ts";
 import { scenarioFromSession } from "../testing/capture/scenario-from-session.ts";
+import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { answerHelp } from "./answer-help.ts";
 import { dotenvDefaults } from "./dotenv-defaults.ts";
 
-const USAGE = `Usage: npm run scenario:from-session -- <session id> [--dir <folder>] [--force]
+const USAGE = `Usage: flowcheck from-session <session id> [--dir <folder>] [--force]
 
 Turns a stored session (SQLITE_PATH, default data/flowcheck.sqlite; MongoDB with
 SESSION_STORE=MONGO) into <folder>/<flow>-<first 8 characters of the id>.scenario.json and its
@@ -16,13 +16,13 @@ cassette (folder default: scenarios). The stored inputs are played again in this
 stored replies, with the flow's clock pinned to the session's start; each turn's step, run status
 and changed state become its expectations, and the final state the scenario's. Refuses to overwrite
 an existing scenario or cassette unless --force.`;
-answerHelp(USAGE);
 
 const DEFAULT_SQLITE = "data/flowcheck.sqlite";
 
-function parsed(): { id: string; dir: string; force: boolean } {
+function parsed(args: readonly string[]): { id: string; dir: string; force: boolean } | undefined {
   try {
     const { values, positionals } = parseArgs({
+      args: [...args],
       options: { dir: { type: "string" }, force: { type: "boolean" } },
       allowPositionals: true,
     });
@@ -32,12 +32,11 @@ function parsed(): { id: string; dir: string; force: boolean } {
     console.error((error as Error).message);
   }
   console.error(USAGE);
-  process.exit(2);
+  return undefined;
 }
 
-const { id, dir, force } = parsed();
-
-try {
+/** Writes the scenario and cassette of the session `id` in the store the environment names. */
+async function writeScenario(id: string, dir: string, force: boolean): Promise<void> {
   const env = { ...dotenvDefaults(), ...process.env };
   const config = loadConfig(env);
   const sqlite = config.sqlitePath ?? DEFAULT_SQLITE;
@@ -45,18 +44,30 @@ try {
   if (config.sessionStore === "SQLITE" && !existsSync(sqlite)) {
     throw new FlowcheckError(
       "session_not_found",
-      `There is no SQLite file at ${sqlite}, so no session "${id}"; set SQLITE_PATH to the file npm start kept its sessions in, or SESSION_STORE=MONGO.`,
+      `There is no SQLite file at ${sqlite}, so no session "${id}"; set SQLITE_PATH to the file flowcheck serve kept its sessions in, or SESSION_STORE=MONGO.`,
     );
   }
   const store = await openSessionStore(config, DEFAULT_SQLITE);
   try {
-    const written = await scenarioFromSession({ id, store, flows: registeredFlows, env, dir, force });
+    const flows = await loadProjectFlows();
+    const written = await scenarioFromSession({ id, store, flows, env, dir, force });
     console.log(`flowcheck: wrote ${written.file} (${written.scenario.turns.length} turns) and ${written.cassette}`);
-    console.log(`flowcheck: run it with FLOW_MODEL=replay npm run test:flows -- ${written.file}`);
+    console.log(`flowcheck: run it with FLOW_MODEL=replay flowcheck test ${written.file}`);
   } finally {
     await store.close();
   }
-} catch (error) {
-  console.error(isFlowcheckError(error) ? `flowcheck: ${error.code}: ${error.message}` : error);
-  process.exit(1);
+}
+
+/** `flowcheck from-session <session id> [--dir] [--force]`: 0 once written, 1 when it cannot be, 2 for a bad command line. */
+export async function fromSessionCommand(args: readonly string[]): Promise<number> {
+  if (answerHelp(USAGE, args)) return 0;
+  const request = parsed(args);
+  if (!request) return 2;
+  try {
+    await writeScenario(request.id, request.dir, request.force);
+    return 0;
+  } catch (error) {
+    console.error(isFlowcheckError(error) ? `flowcheck: ${error.code}: ${error.message}` : error);
+    return 1;
+  }
 }
