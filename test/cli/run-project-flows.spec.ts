@@ -3,11 +3,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, test, type TestContext } from "node:test";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
-import { ROOT, runCommand, type ChildRun } from "../support/child-run.ts";
+import { ROOT, runFlowcheck, type ChildRun } from "../support/child-run.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 // A project that builds on flowcheck's engine and has no flow spec: flowcheck.config.json names its
-// flows module, and run-specs plays the scenario files of those flows in process.
+// flows module, and flowcheck test plays the scenario files of those flows in process.
 const BASIC_FLOW_ENTRY = resolve(import.meta.dirname, "..", "fixtures", "flows", "basic", "basic-flow-entry.ts");
 
 const turns = [
@@ -43,14 +43,14 @@ async function project(
 }
 
 function runSpecs(cwd: string): Promise<ChildRun> {
-  return runCommand(process.execPath, [join(ROOT, "src", "cli", "run-specs.mjs"), "scenarios"], {}, undefined, cwd);
+  return runFlowcheck(["test", "scenarios"], {}, undefined, cwd);
 }
 
 function resultsOf(cwd: string): RunResults {
   return JSON.parse(readFileSync(join(cwd, "test", ".tmp", "run-results.json"), "utf8")) as RunResults;
 }
 
-describe("run-specs plays the scenarios of the flows flowcheck.config.json names, with no spec", {
+describe("flowcheck test plays the scenarios of the flows flowcheck.config.json names, with no spec", {
   concurrency: 4,
 }, () => {
   test("a scenario of a project flow is played in process on its scripted model, into the results and the checklist", async (t) => {
@@ -106,7 +106,7 @@ describe("run-specs plays the scenarios of the flows flowcheck.config.json names
     assert.equal(run.stdout, "");
     assert.match(
       run.stderr,
-      /^run-specs: stopped before playing anything: flows_module_missing: flowcheck\.config\.json names "flows": "\.\/src\/flows\/index\.ts", but there is no /,
+      /^flowcheck test: stopped before playing anything: flows_module_missing: flowcheck\.config\.json names "flows": "\.\/src\/flows\/index\.ts", but there is no /,
     );
     assert.equal(existsSync(join(cwd, "test", ".tmp", "run-results.json")), false);
   });

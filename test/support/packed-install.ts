@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { ROOT, runCommand, type ChildRun } from "./child-run.ts";
 
 // The package as a team gets it: this repository packed by `npm pack` (which builds it) and the
@@ -30,8 +30,8 @@ export interface PackedInstall {
   /** How long `npm install` of the tarball took, in ms, and the size of the node_modules it made, in bytes. */
   installMs: number;
   nodeModulesBytes: number;
-  /** `command <args>` in the project. */
-  run(command: string, args: string[]): Promise<ChildRun>;
+  /** `command <args>` in the project (or `cwd`), this process's Node first on the PATH (`npx flowcheck` runs on it), plus `env`. */
+  run(command: string, args: string[], env?: Record<string, string>, cwd?: string): Promise<ChildRun>;
   remove(): Promise<void>;
 }
 
@@ -103,19 +103,44 @@ function bytesUnder(folder: string): number {
   return bytes;
 }
 
-/** Packs this repository and installs the tarball, offline, into a new project of its own. */
+interface Packed {
+  tarball: string;
+  /** The tarball's files, as `tar -tzf` lists them. */
+  files: string[];
+}
+
+let packing: Promise<Packed> | undefined;
+
+/**
+ * This repository packed by `npm pack` (which builds dist/), once per process: every spec file run
+ * in it shares the tarball, so that no two packs rewrite dist/ at once. The tarball's folder goes
+ * when the process exits.
+ */
+export function packedTarball(): Promise<Packed> {
+  packing ??= (async () => {
+    const folder = await mkdtemp(join(tmpdir(), "flowcheck-tarball-"));
+    process.once("exit", () => rmSync(folder, { recursive: true, force: true }));
+    const packed = await runCommand("npm", ["pack", "--pack-destination", folder]);
+    assert.equal(packed.code, 0, packed.stderr);
+    const tarball = join(folder, packed.stdout.trim().split("\n").pop()!);
+    const listed = await runCommand("tar", ["-tzf", tarball]);
+    return { tarball, files: listed.stdout.trim().split("\n") };
+  })();
+  return packing;
+}
+
+/** The package's tarball installed, offline, into a new project of its own that holds nothing else. */
 export async function packedInstall(): Promise<PackedInstall> {
+  const { tarball, files } = await packedTarball();
   const work = await mkdtemp(join(tmpdir(), "flowcheck-package-"));
   const remove = () => rm(work, { recursive: true, force: true });
   try {
-    const packed = await runCommand("npm", ["pack", "--pack-destination", work]);
-    assert.equal(packed.code, 0, packed.stderr);
-    const tarball = join(work, packed.stdout.trim().split("\n").pop()!);
-    const listed = await runCommand("tar", ["-tzf", tarball]);
     const project = join(work, "consumer");
     mkdirSync(project);
     writeProject(project);
-    const run = (command: string, args: string[]) => runCommand(command, args, {}, undefined, project);
+    const path = `${dirname(process.execPath)}${delimiter}${process.env["PATH"] ?? ""}`;
+    const run = (command: string, args: string[], env: Record<string, string> = {}, cwd = project) =>
+      runCommand(command, args, { PATH: path, ...env }, undefined, cwd);
     const started = performance.now();
     // The unreachable registry makes any lookup the lock does not answer fail at once, never go out.
     const offline = ["--offline", "--no-audit", "--no-fund", "--registry", "http://127.0.0.1:9/"];
@@ -124,7 +149,7 @@ export async function packedInstall(): Promise<PackedInstall> {
     assert.equal(installed.code, 0, installed.stderr);
     return {
       project,
-      tarballFiles: listed.stdout.trim().split("\n"),
+      tarballFiles: files,
       installMs,
       nodeModulesBytes: bytesUnder(join(project, "node_modules")),
       run,
