@@ -24,9 +24,11 @@ const RUNS_A_PROJECT = join(TEST_ROOT, "cli", "test-command-default.spec.ts");
 const MAKES_COPIES = join(TEST_ROOT, "support", "repository-copy.ts");
 // It checks that the packed package holds neither the demo flows (dist/src/flows/) nor their registry.
 const CHECKS_THE_PACKAGE = join(TEST_ROOT, "package", "package-install.spec.ts");
-// They write projects of their own in temp folders, scenarios/ included: flowcheck init's, and
-// projects whose flows module exports registeredFlows (of fixture flows), as a config's "flows" asks.
+// They write projects of their own in temp folders, scenarios/ included: flowcheck init's, a team's
+// project with the package installed, and projects whose flows module exports registeredFlows (of
+// fixture flows), as a config's "flows" asks.
 const WRITE_PROJECTS = [
+  join(TEST_ROOT, "package", "consumer-project.spec.ts"),
   join(TEST_ROOT, "cli", "init-command.spec.ts"),
   join(TEST_ROOT, "cli", "run-project-flows.spec.ts"),
   join(TEST_ROOT, "testing", "target", "project-flows.spec.ts"),
