@@ -13,8 +13,6 @@ const NOT_SCANNED = new Set(["flows", "bench", ".tmp"].map((folder) => join(TEST
 // It names the files the first-flow guide adds (src/flows/feedback/, scenarios/feedback-flow…), and
 // writes them in a copy of the repository, never in this one.
 const NAMES_THE_GUIDE = join(TEST_ROOT, "docs", "readme-example.spec.ts");
-// The same for the target guides' scenarios (scenarios/booking/, scenarios/returns/), in copies of their own.
-const NAMES_THE_TARGET_GUIDES = join(TEST_ROOT, "docs", "target-guides.spec.ts");
 // It runs new:flow in a copy of the repository and checks the files it writes there (src/flows/kettle/,
 // scenarios/kettle-flow…), with or without the demo flows in it.
 const SCAFFOLDS_A_COPY = join(TEST_ROOT, "cli", "new-flow.spec.ts");
@@ -25,11 +23,13 @@ const MAKES_COPIES = join(TEST_ROOT, "support", "repository-copy.ts");
 // It checks that the packed package holds neither the demo flows (dist/src/flows/) nor their registry.
 const CHECKS_THE_PACKAGE = join(TEST_ROOT, "package", "package-install.spec.ts");
 // They write projects of their own in temp folders, scenarios/ included: flowcheck init's, a team's
-// project with the package installed, and projects whose flows module exports registeredFlows (of
-// fixture flows), as a config's "flows" asks.
+// with only the installed package (a LangGraph project's, the target guides' scenarios/booking/ and
+// scenarios/returns/), and projects whose flows module exports registeredFlows (of fixture flows),
+// as a config's "flows" asks.
 const WRITE_PROJECTS = [
-  join(TEST_ROOT, "package", "consumer-project.spec.ts"),
   join(TEST_ROOT, "cli", "init-command.spec.ts"),
+  join(TEST_ROOT, "package", "consumer-project.spec.ts"),
+  join(TEST_ROOT, "docs", "target-guides.spec.ts"),
   join(TEST_ROOT, "cli", "run-project-flows.spec.ts"),
   join(TEST_ROOT, "testing", "target", "project-flows.spec.ts"),
 ];
@@ -37,7 +37,6 @@ const EXEMPT = new Set([
   import.meta.filename,
   ...WRITE_PROJECTS,
   NAMES_THE_GUIDE,
-  NAMES_THE_TARGET_GUIDES,
   SCAFFOLDS_A_COPY,
   RUNS_A_PROJECT,
   MAKES_COPIES,

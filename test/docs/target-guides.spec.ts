@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
 import { loadTargetConfig } from "../../src/testing/target/target-config.ts";
-import type { ChildRun } from "../support/child-run.ts";
 import {
   langgraphFixtureMissing,
   startLanggraphDevServer,
@@ -13,22 +12,26 @@ import {
 } from "../support/langgraph-dev-server.ts";
 import { closedPort } from "../support/loopback-server.ts";
 import { printedFiles } from "../support/markdown.ts";
-import { repositoryCopy, type RepositoryCopy } from "../support/repository-copy.ts";
+import { npxFlowcheck, shellIn } from "../support/npx-flowcheck.ts";
+import { packedInstall, packedTarball, type PackedInstall } from "../support/packed-install.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 // The guides "Testing a LangGraph graph" (docs/testing-langgraph.md) and "Testing your own HTTP API"
-// (docs/testing-http-api.md) print every file a team writes. This builds exactly those files (the
-// server's in a folder of its own, flowcheck's in a copy of the repository), serves the server as
-// the guide says, and runs the guide's command literally, with only the port changed; then it makes
-// the change to the scenario the guide describes and checks the failure the guide prints.
+// (docs/testing-http-api.md) print every file a team writes in its own repository. This installs
+// the packed package in a new project that holds nothing of this repository's, runs the guide's
+// install line there, builds exactly the printed files (the server's in its folder), serves the
+// server as the guide says, and runs the guide's command literally, with only the port changed;
+// then it makes the change to the scenario the guide describes and checks the failure the guide
+// prints. The guide's `npx flowcheck init` runs in a project of its own.
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 
 interface Guide {
   text: string;
-  /** The printed files under the server's folder (its prefix removed), and the rest. */
+  /** The server's folder, the printed files under it (its prefix removed), and the rest: flowcheck's. */
+  serverFolder: string;
   server: Map<string, string>;
-  checkout: Map<string, string>;
+  flowcheck: Map<string, string>;
   /** The `sh` lines that start with `prefix`, as printed. */
   command(prefix: string): string;
   /** The fenced `text` block that follows the line `marker`. */
@@ -38,15 +41,16 @@ interface Guide {
 function guideOf(file: string, serverFolder: string): Guide {
   const text = readFileSync(join(ROOT, "docs", file), "utf8");
   const server = new Map<string, string>();
-  const checkout = new Map<string, string>();
+  const flowcheck = new Map<string, string>();
   for (const [path, content] of printedFiles(text)) {
     if (path.startsWith(`${serverFolder}/`)) server.set(path.slice(serverFolder.length + 1), content);
-    else checkout.set(path, content);
+    else flowcheck.set(path, content);
   }
   return {
     text,
+    serverFolder,
     server,
-    checkout,
+    flowcheck,
     command(prefix) {
       const lines = [...text.matchAll(/^```sh\n([\s\S]*?)\n```$/gm)].flatMap((block) => block[1]!.split("\n"));
       const found = lines.filter((line) => line.startsWith(prefix));
@@ -69,13 +73,29 @@ function writeFiles(root: string, files: Map<string, string>, change: (text: str
   }
 }
 
-/** The printed command, run by a shell in the copy as a user types it. */
-function runPrinted(copy: RepositoryCopy, line: string): Promise<ChildRun> {
-  return copy.run("/bin/sh", ["-c", line]);
+/**
+ * A new project with the package installed as the guide says: the tarball put where the guide's
+ * install line looks for it and that line run; then the server's printed files in their folder.
+ */
+async function guideProject(guide: Guide): Promise<PackedInstall> {
+  const project = await packedInstall();
+  try {
+    const line = guide.command("npm i -D ");
+    const tarball = resolve(project.project, line.slice("npm i -D ".length));
+    mkdirSync(dirname(tarball), { recursive: true });
+    copyFileSync((await packedTarball()).tarball, tarball);
+    const installed = await shellIn(project, line);
+    assert.equal(installed.code, 0, installed.stdout + installed.stderr);
+    writeFiles(join(project.project, guide.serverFolder), guide.server);
+    return project;
+  } catch (error) {
+    await project.remove();
+    throw error;
+  }
 }
 
-function resultsOf(copy: RepositoryCopy): RunResults {
-  return JSON.parse(readFileSync(join(copy.path, "test", ".tmp", "run-results.json"), "utf8")) as RunResults;
+function resultsOf(project: PackedInstall): RunResults {
+  return JSON.parse(readFileSync(join(project.project, "test", ".tmp", "run-results.json"), "utf8")) as RunResults;
 }
 
 /** `file:line` of the line of `file` (in the guide's printed files) that holds `needle`. */
@@ -95,22 +115,21 @@ function assertPrinted(output: string, printed: string) {
     assert.ok(output.includes(line.trim()), `the run did not print the guide's line:\n${line}\n---\n${output}`);
 }
 
-/** Every `json` block of a section whose first key is "kind": a target entry, loaded as the config loader does. */
 /**
- * Runs the guide's command that starts with `prefix`, literally, in `copy`: it exits 0, its one
+ * Runs the guide's command that starts with `prefix`, literally, in `project`: it exits 0, its one
  * conversation passed with each turn stored on its step, and it prints the guide's passing output.
  * Resolves to what it printed.
  */
 async function assertPassingRun(
-  copy: RepositoryCopy,
+  project: PackedInstall,
   guide: Guide,
   prefix: string,
   steps: [label: string, step: string][],
 ): Promise<string> {
-  const run = await runPrinted(copy, guide.command(prefix));
+  const run = await shellIn(project, guide.command(prefix));
   const output = run.stdout + run.stderr;
   assert.equal(run.code, 0, output);
-  const [conversation, ...others] = resultsOf(copy).conversations;
+  const [conversation, ...others] = resultsOf(project).conversations;
   assert.equal(others.length, 0, output);
   assert.equal(conversation?.outcome, "passed", output);
   assert.deepEqual(
@@ -135,36 +154,95 @@ async function assertEntriesLoad(guide: Guide, env: Record<string, string>) {
   }
 }
 
+/**
+ * The guide's install line names the tarball `npm pack` makes and the published package, and
+ * installed it as a dev dependency; each printed `$schema` names a schema the installed package holds.
+ */
+function assertInstalled(project: PackedInstall, guide: Guide, tarball: string) {
+  assert.equal(basename(guide.command("npm i -D ")), basename(tarball));
+  assert.ok(guide.text.includes("`npm i -D flowcheck`"), "the guide names the published package's install line");
+  const manifest = JSON.parse(readFileSync(join(project.project, "package.json"), "utf8")) as {
+    devDependencies?: Record<string, string>;
+  };
+  assert.ok(manifest.devDependencies?.["flowcheck"], JSON.stringify(manifest));
+  for (const [path, text] of guide.flowcheck) {
+    const { $schema } = JSON.parse(text) as { $schema?: string };
+    assert.ok($schema, `${path} names no $schema`);
+    assert.ok(existsSync(join(project.project, dirname(path), $schema)), `${path}: ${$schema} is not in the project`);
+  }
+}
+
+/**
+ * The guide's `npx flowcheck init`, run literally in `project`, writes files `npx flowcheck check`
+ * accepts, its config's `$schema` the printed config's; then, as the guide says, its first scenario
+ * is deleted and the printed files (through `change`) take the place of its config, and the
+ * guide's check line accepts the printed scenario.
+ */
+async function assertInitAsPrinted(
+  project: PackedInstall,
+  guide: Guide,
+  checkPrefix: string,
+  change: (text: string) => string,
+) {
+  const init = await shellIn(project, guide.command("npx flowcheck init"));
+  assert.equal(init.code, 0, init.stdout + init.stderr);
+  const first = await npxFlowcheck(project, ["check"]);
+  assert.equal(first.code, 0, first.stdout + first.stderr);
+  assert.match(first.stdout, /^1 valid, 0 invalid$/m);
+  const schemaOf = (text: string) => (JSON.parse(text) as { $schema?: string }).$schema;
+  assert.equal(
+    schemaOf(readFileSync(join(project.project, "flowcheck.config.json"), "utf8")),
+    schemaOf(guide.flowcheck.get("flowcheck.config.json")!),
+  );
+  rmSync(join(project.project, "scenarios", "first.scenario.json"));
+  writeFiles(project.project, guide.flowcheck, change);
+  const printed = await shellIn(project, guide.command(checkPrefix));
+  assert.equal(printed.code, 0, printed.stdout + printed.stderr);
+  assert.match(printed.stdout, /^1 valid, 0 invalid$/m);
+  return printed.stdout;
+}
+
 describe("docs/testing-langgraph.md", () => {
   const guide = guideOf("testing-langgraph.md", "booking-graph");
   const live = { skip: langgraphFixtureMissing() };
   const SCENARIO = "scenarios/booking/table-for-four.scenario.json";
   let server: LanggraphDevServer | undefined;
-  let project: { path: string; remove(): void } | undefined;
-  let copy: RepositoryCopy | undefined;
+  let project: PackedInstall | undefined;
+  let initProject: PackedInstall | undefined;
+
+  /** The printed files' server address made the served graph's, or one nothing listens at. */
+  let toServer: (text: string) => string = (text) => text;
 
   before(async () => {
-    if (live.skip) return;
-    project = await tempDir("target-guide-langgraph-project");
-    writeFiles(project.path, guide.server);
-    server = await startLanggraphDevServer(project.path);
-    copy = await repositoryCopy("target-guide-langgraph");
-    writeFiles(copy.path, guide.checkout, (text) => text.replaceAll("http://127.0.0.1:2024", server!.baseUrl));
+    [project, initProject] = await Promise.all([guideProject(guide), packedInstall()]);
+    // The dev server serves a copy of the graph's folder, its packages the fixture project's.
+    if (!live.skip) server = await startLanggraphDevServer(join(project.project, guide.serverFolder));
+    const baseUrl = server?.baseUrl ?? `http://127.0.0.1:${await closedPort()}`;
+    toServer = (text) => text.replaceAll("http://127.0.0.1:2024", baseUrl);
+    writeFiles(project.project, guide.flowcheck, toServer);
   });
 
   after(async () => {
-    copy?.remove();
     await server?.close();
-    project?.remove();
+    await Promise.all([project?.remove(), initProject?.remove()]);
   });
 
   test("the guide prints the graph project, the config and the scenario", () => {
     assert.deepEqual([...guide.server.keys()].sort(), ["langgraph.json", "package.json", "src/booking.ts"]);
-    assert.deepEqual([...guide.checkout.keys()].sort(), ["flowcheck.config.json", SCENARIO]);
+    assert.deepEqual([...guide.flowcheck.keys()].sort(), ["flowcheck.config.json", SCENARIO]);
     // The dev server command the guide prints: the flags the harness serves the graph with.
     const serve = guide.command("LANGGRAPH_CLI_NO_ANALYTICS=1 ");
     for (const flag of ["dev", "--port 2024", "--host 127.0.0.1", "--no-browser"])
       assert.ok(serve.includes(flag), serve);
+  });
+
+  test("the printed install line installs the packed tarball as a dev dependency, and every printed $schema is in it", async () =>
+    assertInstalled(project!, guide, (await packedTarball()).tarball));
+
+  test("the printed init writes files check accepts, and the printed check accepts the printed ones in their place", async () => {
+    const checked = await assertInitAsPrinted(initProject!, guide, "FLOW_TARGET=booking npx flowcheck check", toServer);
+    // With the graph served, check held the scenario's steps to its nodes.
+    if (server) assert.doesNotMatch(checked, /not reachable/);
   });
 
   test("the guide's graph entry for a step kept in a state key loads", () => assertEntriesLoad(guide, {}));
@@ -173,7 +251,7 @@ describe("docs/testing-langgraph.md", () => {
     "the printed command plays the printed scenario against the served graph, every turn passing",
     live,
     async () => {
-      const output = await assertPassingRun(copy!, guide, "FLOW_TARGET=", [
+      const output = await assertPassingRun(project!, guide, "FLOW_TARGET=booking npx flowcheck test", [
         ["asks the party size", "party_size"],
         ["refuses twelve guests", "party_size"],
         ["takes four guests", "booking_day"],
@@ -190,25 +268,23 @@ describe("docs/testing-langgraph.md", () => {
     "the change the guide describes fails at its turn, with the file's line, as the guide prints",
     live,
     async () => {
-      const scenario = guide.checkout.get(SCENARIO)!;
+      const file = join(project!.project, SCENARIO);
+      const scenario = readFileSync(file, "utf8");
       assert.ok(scenario.includes('"expectState": { "guests": 4 }'));
-      writeFileSync(
-        join(copy!.path, SCENARIO),
-        scenario.replace('"expectState": { "guests": 4 }', '"expectState": { "guests": 6 }'),
-      );
+      writeFileSync(file, scenario.replace('"expectState": { "guests": 4 }', '"expectState": { "guests": 6 }'));
       try {
-        const run = await runPrinted(copy!, guide.command("FLOW_TARGET="));
+        const run = await shellIn(project!, guide.command("FLOW_TARGET=booking npx flowcheck test"));
         const output = run.stdout + run.stderr;
         assert.equal(run.code, 1, output);
-        const where = lineOf(guide.checkout, SCENARIO, '"label": "takes four guests"');
+        const where = lineOf(guide.flowcheck, SCENARIO, '"label": "takes four guests"');
         assert.match(output, new RegExp(`${where.replaceAll(".", "\\.")}: turn 3 'takes four guests': `), output);
         assertPrinted(output, guide.output("It fails at that turn:"));
         assert.deepEqual(
-          resultsOf(copy!).conversations[0]!.turns.map((turn) => turn.outcome),
+          resultsOf(project!).conversations[0]!.turns.map((turn) => turn.outcome),
           ["passed", "passed", "failed", "skipped"],
         );
       } finally {
-        writeFileSync(join(copy!.path, SCENARIO), scenario);
+        writeFileSync(file, scenario);
       }
     },
   );
@@ -241,61 +317,74 @@ async function startPrinted(line: string, cwd: string): Promise<{ url: string; c
 describe("docs/testing-http-api.md", () => {
   const guide = guideOf("testing-http-api.md", "returns-api");
   const SCENARIO = "scenarios/returns/broken-lamp.scenario.json";
-  let project: { path: string; remove(): void } | undefined;
+  let project: PackedInstall | undefined;
+  let initProject: PackedInstall | undefined;
   let server: { url: string; close(): Promise<void> } | undefined;
-  let copy: RepositoryCopy | undefined;
 
   before(async () => {
-    project = await tempDir("target-guide-http-project");
-    writeFiles(project.path, guide.server);
+    [project, initProject] = await Promise.all([guideProject(guide), packedInstall()]);
     const port = String(await closedPort());
-    server = await startPrinted(guide.command("SUPPORT_API_TOKEN=dev-token PORT=").replace("3100", port), project.path);
-    copy = await repositoryCopy("target-guide-http");
-    writeFiles(copy.path, guide.checkout, (text) => text.replaceAll("http://127.0.0.1:3100", server!.url));
+    server = await startPrinted(
+      guide.command("SUPPORT_API_TOKEN=dev-token PORT=").replace("3100", port),
+      join(project.project, guide.serverFolder),
+    );
+    writeFiles(project.project, guide.flowcheck, (text) => text.replaceAll("http://127.0.0.1:3100", server!.url));
   });
 
   after(async () => {
-    copy?.remove();
     await server?.close();
-    project?.remove();
+    await Promise.all([project?.remove(), initProject?.remove()]);
   });
 
   test("the guide prints the server, the config and the scenario", () => {
     assert.deepEqual([...guide.server.keys()], ["server.mjs"]);
-    assert.deepEqual([...guide.checkout.keys()].sort(), ["flowcheck.config.json", SCENARIO]);
+    assert.deepEqual([...guide.flowcheck.keys()].sort(), ["flowcheck.config.json", SCENARIO]);
+  });
+
+  test("the printed install line installs the packed tarball as a dev dependency, and every printed $schema is in it", async () =>
+    assertInstalled(project!, guide, (await packedTarball()).tarball));
+
+  test("the printed init writes files check accepts, and the printed check accepts the printed ones in their place, no server needed", async () => {
+    const check = "SUPPORT_API_TOKEN=dev-token FLOW_TARGET=returns npx flowcheck check";
+    await assertInitAsPrinted(initProject!, guide, check, (text) => text);
   });
 
   test("the guide's entries for a stateless endpoint and an event stream load", () =>
     assertEntriesLoad(guide, { ASSISTANT_API_TOKEN: "token" }));
 
   test("the printed command plays the printed scenario against the running server, every turn passing", async () => {
-    await assertPassingRun(copy!, guide, "SUPPORT_API_TOKEN=dev-token FLOW_TARGET=", [
+    await assertPassingRun(project!, guide, "SUPPORT_API_TOKEN=dev-token FLOW_TARGET=returns npx flowcheck test", [
       ["asks for the order number", "OrderStep"],
       ["takes the order number", "ReasonStep"],
       ["takes the reason", "ReasonStep"],
     ]);
     // The token is the run's: it never reaches what the run wrote.
-    assert.doesNotMatch(readFileSync(join(copy!.path, "test", ".tmp", "run-results.json"), "utf8"), /dev-token/);
+    const results = readFileSync(join(project!.project, "test", ".tmp", "run-results.json"), "utf8");
+    assert.doesNotMatch(results, /dev-token/);
   });
 
   test("the change the guide describes fails at its turn, with the file's line, as the guide prints", async () => {
-    const scenario = guide.checkout.get(SCENARIO)!;
+    const file = join(project!.project, SCENARIO);
+    const scenario = readFileSync(file, "utf8");
     const changed = scenario.replace('"order": "A-12345"', '"order": "A-12346"');
     assert.notEqual(changed, scenario);
-    writeFileSync(join(copy!.path, SCENARIO), changed);
+    writeFileSync(file, changed);
     try {
-      const run = await runPrinted(copy!, guide.command("SUPPORT_API_TOKEN=dev-token FLOW_TARGET="));
+      const run = await shellIn(
+        project!,
+        guide.command("SUPPORT_API_TOKEN=dev-token FLOW_TARGET=returns npx flowcheck test"),
+      );
       const output = run.stdout + run.stderr;
       assert.equal(run.code, 1, output);
-      const where = lineOf(guide.checkout, SCENARIO, '"label": "takes the order number"');
+      const where = lineOf(guide.flowcheck, SCENARIO, '"label": "takes the order number"');
       assert.match(output, new RegExp(`${where.replaceAll(".", "\\.")}: turn 2 'takes the order number': `), output);
       assertPrinted(output, guide.output("fails at that turn:"));
       assert.deepEqual(
-        resultsOf(copy!).conversations[0]!.turns.map((turn) => turn.outcome),
+        resultsOf(project!).conversations[0]!.turns.map((turn) => turn.outcome),
         ["passed", "failed", "skipped"],
       );
     } finally {
-      writeFileSync(join(copy!.path, SCENARIO), scenario);
+      writeFileSync(file, scenario);
     }
   });
 });

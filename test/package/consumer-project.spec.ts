@@ -3,23 +3,17 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
-import type { ChildRun } from "../support/child-run.ts";
 import {
   langgraphFixtureMissing,
   startLanggraphDevServer,
   type LanggraphDevServer,
 } from "../support/langgraph-dev-server.ts";
+import { npxFlowcheck } from "../support/npx-flowcheck.ts";
 import { packedInstall, type PackedInstall } from "../support/packed-install.ts";
 
 // A team's own repository, as the README's second path sets it up: the packed package installed as
-// a dev dependency and nothing of this repository's, then `npx flowcheck …` there. npx finds the
-// installed bin; offline, it never asks the registry for anything it lacks.
-const NPX_OFFLINE = { npm_config_offline: "true", npm_config_registry: "http://127.0.0.1:9/" };
+// a dev dependency and nothing of this repository's, then `npx flowcheck …` there.
 const SCENARIOS = resolve(import.meta.dirname, "..", "fixtures", "langgraph-scenarios", "passing");
-
-function npxFlowcheck(project: PackedInstall, args: string[], env: Record<string, string> = {}): Promise<ChildRun> {
-  return project.run("npx", ["flowcheck", ...args], { ...NPX_OFFLINE, ...env });
-}
 
 describe("a LangGraph project with flowcheck installed: only its config and scenarios", () => {
   const live = { skip: langgraphFixtureMissing() };
