@@ -96,9 +96,9 @@ async function checkFile(file: string, servers: Servers): Promise<boolean> {
 export async function checkCommand(args: readonly string[]): Promise<number> {
   if (answerHelp(USAGE, args)) return 0;
   const found = args.length ? discoverSelected(args) : discoverScenarios("scenarios");
-  const flows = (await loadProjectFlows()).map((entry) => entry.flow);
   let servers: Servers;
   try {
+    const flows = (await loadProjectFlows()).map((entry) => entry.flow);
     servers = { flows, targets: loadTargetConfig(process.cwd(), process.env), flowTarget: loadConfig().flowTarget };
   } catch (error) {
     console.log(`fail  ${(error as Error).message}`);

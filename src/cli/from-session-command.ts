@@ -1,12 +1,13 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.ts";
-import { FlowcheckError, isFlowcheckError } from "../errors.ts";
+import { FlowcheckError } from "../errors.ts";
 import { openSessionStore } from "../open-session-store.ts";
 import { scenarioFromSession } from "../testing/capture/scenario-from-session.ts";
 import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { answerHelp } from "./answer-help.ts";
 import { dotenvDefaults } from "./dotenv-defaults.ts";
+import { printFailure } from "./print-failure.ts";
 
 const USAGE = `Usage: flowcheck from-session <session id> [--dir <folder>] [--force]
 
@@ -67,7 +68,7 @@ export async function fromSessionCommand(args: readonly string[]): Promise<numbe
     await writeScenario(request.id, request.dir, request.force);
     return 0;
   } catch (error) {
-    console.error(isFlowcheckError(error) ? `flowcheck: ${error.code}: ${error.message}` : error);
+    printFailure(error);
     return 1;
   }
 }

@@ -1,11 +1,11 @@
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { isFlowcheckError } from "../errors.ts";
 import { ConversationRecorder } from "../testing/capture/conversation-recorder.ts";
 import { describeTurn } from "../testing/capture/describe-turn.ts";
 import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { answerHelp } from "./answer-help.ts";
 import { dotenvDefaults } from "./dotenv-defaults.ts";
+import { printFailure } from "./print-failure.ts";
 
 const USAGE = `Usage: flowcheck record <FlowName> [--dir <folder>]
 
@@ -31,10 +31,6 @@ function parsed(args: readonly string[]): { flowName: string; dir: string } | un
   }
   console.error(USAGE);
   return undefined;
-}
-
-function printFailure(error: unknown): void {
-  console.error(isFlowcheckError(error) ? `flowcheck: ${error.code}: ${error.message}` : error);
 }
 
 /** A conversation being held: its flow, its recorder, and whether it has turns, or lost one, since it was last saved. */

@@ -5,6 +5,7 @@ import { serve } from "../serve.ts";
 import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { answerHelp } from "./answer-help.ts";
 import { dotenvDefaults } from "./dotenv-defaults.ts";
+import { printFailure } from "./print-failure.ts";
 
 const USAGE = `Usage: flowcheck serve
 
@@ -48,7 +49,7 @@ export async function serveCommand(args: readonly string[]): Promise<number> {
   } catch (error) {
     // A busy port is what a second `flowcheck serve` meets: its one line says the fix and nothing more.
     if (isFlowcheckError(error, "port_in_use")) console.error(`flowcheck: ${error.message}`);
-    else console.error(isFlowcheckError(error) ? `flowcheck: ${error.code}: ${error.message}` : error);
+    else printFailure(error);
     return 1;
   }
 }
