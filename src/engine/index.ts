@@ -25,5 +25,13 @@ export {
   type Scripts,
   type FlowEntry,
 } from "./scripted-model.ts";
+export type {
+  ScriptedUser,
+  UserProfile,
+  UserMessage,
+  UserReply,
+  UserStyle,
+  UserTurnRequest,
+} from "./scripted-user.ts";
 export type { ModelReply } from "./chat-model.ts";
 export type { MemoryEntry, RunStatus, StepStates } from "./session-document.ts";

@@ -3,6 +3,7 @@ import type { ChatModel, ModelContext, ModelReply, ModelRequest } from "./chat-m
 import type { FlowDefinition } from "./flow.ts";
 import type { ModelWrapper } from "./model-factory.ts";
 import type { MemoryEntry } from "./session-document.ts";
+import type { ScriptedUser } from "./scripted-user.ts";
 
 export interface ScriptRequest extends ModelRequest {
   context: ModelContext;
@@ -86,4 +87,6 @@ export interface FlowEntry {
   flow: FlowDefinition;
   /** Scripts for the flow and each of its children, by flow name. */
   scripts?: Scripts;
+  /** The flow's scripted user, which plays its scenarios' simulated users in the scripted mode. */
+  user?: ScriptedUser;
 }

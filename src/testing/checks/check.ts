@@ -1,8 +1,17 @@
 /**
- * Which contract a check belongs to; `judge` checks are graded by a model, and `answer` checks hold
- * the answer's own claims to the turn when the store cannot be read to check what was stored.
+ * Which contract a check belongs to; `judge` checks are graded by a model, `answer` checks hold
+ * the answer's own claims to the turn when the store cannot be read to check what was stored, and
+ * `success` checks hold a simulated conversation to its scenario's `success`.
  */
-export type Contract = "transport" | "persisted" | "answer" | "expectation" | "domain" | "judge" | "cassette";
+export type Contract =
+  | "transport"
+  | "persisted"
+  | "answer"
+  | "expectation"
+  | "domain"
+  | "judge"
+  | "cassette"
+  | "success";
 
 /** What the judge must answer, as JSON; a judged check carries it. */
 export interface Verdict {

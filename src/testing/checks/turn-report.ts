@@ -37,8 +37,31 @@ export interface TurnReport {
   stored?: SessionViewHead;
   checks: Check[];
   millis?: { http: number; store: number };
-  /** What the turn's model calls (the app's, in this process) and its judge call used, when known. */
-  tokens?: { model?: TokenCount; judge?: TokenCount };
+  /** What the turn's model calls (the app's, in this process), its judge call and its simulated user's call used, when known. */
+  tokens?: { model?: TokenCount; judge?: TokenCount; user?: TokenCount };
+  /** For a turn a simulated user wrote: its number among the user's messages, and why it said it, when it said. */
+  simulated?: { turn: number; reason?: string };
+}
+
+/**
+ * Why a simulated conversation ended: the user said it was done (the goal reached, or out of
+ * reach), the flow completed, the user reached `maxTurns`, a turn failed its contracts, or the
+ * user's model (or script) failed.
+ */
+export type SimulationEndReason = "user-done" | "flow-completed" | "max-turns" | "turn-failed" | "user-failed";
+
+export interface SimulationEnd {
+  reason: SimulationEndReason;
+  /** In words, for a person: the user's own reason, the turn that failed, what the user's model sent. */
+  detail: string;
+}
+
+/** A simulated conversation as it went: who played the user, how many messages it wrote, and why it ended. */
+export interface SimulationReport {
+  /** `scripted`, `live gpt-4o-mini`, `replay` — what wrote the user's messages. */
+  player: string;
+  userTurns: number;
+  end: SimulationEnd;
 }
 
 export interface FinalReport {
@@ -50,4 +73,6 @@ export interface FinalReport {
   checks: Check[];
   /** The whole session as the store held it at the end, after the last turn played. */
   stored?: SessionView;
+  /** For a simulated conversation: how it went; its `success` checks are among `checks`. */
+  simulation?: SimulationReport;
 }

@@ -1,6 +1,7 @@
 import type { ExecutionEntry, RunStatus } from "../../engine/session-document.ts";
 import type { Check } from "../checks/check.ts";
-import type { Outcome, TokenCount, TurnReport } from "../checks/turn-report.ts";
+import type { UserStyle } from "../../engine/scripted-user.ts";
+import type { Outcome, SimulationEnd, TokenCount, TurnReport } from "../checks/turn-report.ts";
 import type { FlowCoverage } from "./flow-coverage.ts";
 import type { StoredSummary } from "./stored-summary.ts";
 
@@ -31,6 +32,29 @@ export interface RunResults {
   coverage?: FlowCoverage;
   /** The new-flow checklist of every registered flow, measured on this run. */
   checklist?: FlowChecklist[];
+  /** The simulated scenarios' successes over their repeats, and pass^k; recomputed from `conversations` when shards merge. */
+  simulated?: SimulatedSummary;
+}
+
+/**
+ * A simulated scenario's tries: `successes` of `tries` conversations passed, and `passK[k - 1]`,
+ * for k = 1…tries, the chance that k tries drawn from them all succeed, C(successes, k) / C(tries, k).
+ */
+export interface SimulatedScenarioResult {
+  file: string;
+  name: string;
+  flowName?: string;
+  tries: number;
+  successes: number;
+  passK: number[];
+  /** It succeeded in some tries and not in others. */
+  flaky: boolean;
+}
+
+export interface SimulatedSummary {
+  scenarios: SimulatedScenarioResult[];
+  /** Over the run: `passK[k - 1]` is the mean of pass^k over the scenarios tried at least k times. */
+  passK: number[];
 }
 
 /** A project-wide fact a checklist point rests on, noted by the spec that proved it: point `10` keys `v1`…, `reset`; point `12` key `typecheck`. */
@@ -80,8 +104,17 @@ export interface ConversationResult {
   models: Record<string, string>;
   startedAt?: string;
   millis?: number;
-  tokens: { model: TokenCount; judge: TokenCount };
+  tokens: { model: TokenCount; judge: TokenCount; user?: TokenCount };
   turns: TurnResult[];
+  /** For a simulated conversation: its user as the scenario gives it, who played it, and how it ended. */
+  simulation?: {
+    persona: string;
+    goal: string;
+    style: UserStyle;
+    player: string;
+    userTurns: number;
+    end: SimulationEnd;
+  };
   final?: { outcome: Outcome; skipReason?: string; failure?: string; location?: string; checks: Check[] };
 }
 

@@ -1,6 +1,7 @@
 import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
 import type { ChatClientOptions } from "../client/chat-client.ts";
 import type { Judge } from "../judge/judge.ts";
+import type { UserSimulator } from "../user/user-simulator.ts";
 
 export interface RunOptions {
   judge?: Judge;
@@ -13,6 +14,9 @@ export interface RunOptions {
   eachTurn?: TurnCheck;
   /** How long a turn may take, from sending it to the answer's last byte; unset: no limit. */
   turnTimeoutMs?: number;
+  /** Plays a scenario's simulated user; unset: `userUnavailable` says why, and a simulated scenario fails with it. */
+  user?: UserSimulator;
+  userUnavailable?: string;
   /** Headers added to every request (`FLOW_HEADERS`); their values never reach a report or transcript. */
   headers?: Readonly<Record<string, string>>;
 }

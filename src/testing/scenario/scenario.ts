@@ -1,3 +1,4 @@
+import type { UserStyle } from "../../engine/scripted-user.ts";
 import type { TurnInput } from "./turn-input.ts";
 
 /** A scenario file, as `scenarios/scenario.schema.json` describes it. */
@@ -12,13 +13,46 @@ export interface Scenario {
   judgeModel?: string;
   judgeMinScore?: number;
   judgeInstructions?: string;
+  /** The fixed turns; with `user`, the ones that open the conversation (the loader makes an absent list `[]`). */
   turns: ScenarioTurn[];
+  /** A simulated user who goes on after the fixed turns, toward a goal. */
+  user?: SimulatedUser;
+  /** What must hold once a simulated conversation ends; given with `user`. */
+  success?: ScenarioSuccess;
   finalState?: Record<string, Record<string, unknown>>;
   finalExecution?: Record<string, unknown>[];
   finalChildren?: Record<string, unknown>[];
   finalMemory?: Record<string, Record<string, unknown>[]>;
   /** The conversation once per case, each `{{name}}` replaced by the case's value. */
   cases?: ScenarioCase[];
+}
+
+/** A scenario's simulated user, as the file gives it. */
+export interface SimulatedUser {
+  persona: string;
+  goal: string;
+  /** What the user knows and may tell: a name, dates, a card. */
+  facts?: Record<string, unknown>;
+  /** How many messages the simulated user may write; default `DEFAULT_MAX_USER_TURNS`. */
+  maxTurns?: number;
+  /** Default `cooperative`. */
+  style?: UserStyle;
+}
+
+/** What must hold at the end of a simulated conversation, graded on what the flow stored. */
+export interface ScenarioSuccess {
+  /** Whether the flow's run is completed at the end. */
+  completed?: boolean;
+  /** Each step's stored state, matched partially: the domain contract. */
+  finalState?: Record<string, Record<string, unknown>>;
+  /** Each phrase somewhere in the assistant's answers, case-insensitive. */
+  responseMustInclude?: string[];
+  /** No phrase in any answer, case-insensitive: checked on every turn as it is played. */
+  responseMustNotInclude?: string[];
+  /** A criterion the judge grades over the whole conversation. */
+  judge?: string;
+  /** The score the judge's verdict needs; default the scenario's `judgeMinScore`, else 0.75. */
+  minScore?: number;
 }
 
 export interface ScenarioCase {
@@ -61,3 +95,6 @@ export interface LoadedScenario {
 }
 
 export const DEFAULT_JUDGE_MIN_SCORE = 0.75;
+
+/** How many messages a simulated user writes at most when its scenario does not say. */
+export const DEFAULT_MAX_USER_TURNS = 10;
