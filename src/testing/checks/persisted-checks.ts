@@ -11,6 +11,8 @@ import { isSuccessStatus } from "../scenario/is-success-status.ts";
  * error answer, the stored session must be exactly as it was: the caller then passes the whole
  * session, conversation included, as it was before the turn and after it. Sessions read without a
  * turn count (no `turns`), or that do not say their flow, skip that check with `unknown`'s reason.
+ * A turn a simulated user wrote expects no step and no run status: the stored step must be one of
+ * the flow's `steps` (when they are known), and the run may have ended or not.
  */
 export function persistedChecks(
   turn: ScenarioTurn,
@@ -21,34 +23,54 @@ export function persistedChecks(
   where: string,
   session: string | undefined,
   unknown: { turns?: string | undefined; flow?: string | undefined } = {},
+  simulated?: { steps: readonly string[] | undefined },
 ): Check[] {
   if (!isSuccessStatus(turn.expectedStatus ?? 200)) return previous ? [unchangedCheck(previous, stored)] : [];
   if (session === undefined)
     return [failed("persisted", "stored", "the answer carries no session id, so the store could not be read")];
   if (!stored) return [failed("persisted", "stored", `session ${session} is not in ${where}`)];
-  return [...headChecks(turn, flowName, stored, previous, unknown), ...claimChecks(answer, stored)];
+  const head = simulated
+    ? [flowCheck(flowName, stored, unknown.flow), stepOfFlowCheck(flowName, stored, simulated.steps)]
+    : headChecks(turn, flowName, stored, unknown);
+  return [...head, turnsCheck(stored, previous, unknown.turns), ...claimChecks(answer, stored)];
 }
 
-/** The stored session is on the turn's flow, step and run status, with exactly one more turn than before. */
+function flowCheck(flowName: string, stored: SessionViewHead, unknown: string | undefined): Check {
+  return unknown === undefined
+    ? compared(
+        "persisted",
+        "flow",
+        stored.flow.name === flowName ? undefined : `expected flow ${flowName}, stored ${stored.flow.name}`,
+        flowName,
+        stored.flow.name,
+      )
+    : skipped("persisted", "flow", unknown);
+}
+
+/** The stored step is one of the flow's, when the flow's steps are known. */
+function stepOfFlowCheck(flowName: string, stored: SessionViewHead, steps: readonly string[] | undefined): Check {
+  const step = stored.flow.currentStep;
+  if (!steps) return skipped("persisted", "step of the flow", `the steps of ${flowName} are not known here`);
+  return compared(
+    "persisted",
+    "step of the flow",
+    steps.includes(step) ? undefined : `stored step ${step} is not a step of ${flowName} (${steps.join(", ")})`,
+    steps,
+    step,
+  );
+}
+
+/** The stored session is on the turn's flow, step and run status. */
 function headChecks(
   turn: ScenarioTurn,
   flowName: string,
   stored: SessionViewHead,
-  previous: SessionViewHead | undefined,
   unknown: { turns?: string | undefined; flow?: string | undefined },
 ): Check[] {
   const wantedStatus = turn.completed ? "completed" : "running";
   const state = `(runStatus ${stored.runStatus})`;
   return [
-    unknown.flow === undefined
-      ? compared(
-          "persisted",
-          "flow",
-          stored.flow.name === flowName ? undefined : `expected flow ${flowName}, stored ${stored.flow.name}`,
-          flowName,
-          stored.flow.name,
-        )
-      : skipped("persisted", "flow", unknown.flow),
+    flowCheck(flowName, stored, unknown.flow),
     compared(
       "persisted",
       "expectedActiveStep",
@@ -65,7 +87,6 @@ function headChecks(
       wantedStatus,
       stored.runStatus,
     ),
-    turnsCheck(stored, previous, unknown.turns),
   ];
 }
 

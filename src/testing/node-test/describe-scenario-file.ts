@@ -1,5 +1,6 @@
 import { after, before, describe, test } from "node:test";
 import { modelModeOf } from "../../config.ts";
+import { preview } from "../../engine/scripted-model.ts";
 import { isFlowcheckError } from "../../errors.ts";
 import { noteNotRun } from "../report/results-recorder.ts";
 import { loadScenario, scenarioNameOf } from "../scenario/load-scenario.ts";
@@ -18,7 +19,8 @@ import type { SuiteOptions } from "./suite-options.ts";
  * One scenario file as node:test suites: a `describe` per conversation (a file with `cases` has
  * one per case, named `<name>.<case>`) and the same tests whether it is played once or `repeat`
  * times: the start test, `"<n>. <label>"` per turn, `"<n>. <label> · judge"` after a judged turn,
- * then `final state`. After a failed turn the rest are skipped with the reason. What cannot be
+ * `simulated user: <persona>` when a simulated user goes on from there (a test of its own for
+ * each message it wrote), then `final state`. After a failed turn the rest are skipped with the reason. What cannot be
  * checked (no judge, no store to read) is a skipped test saying why, never a pass. A file that does
  * not load is one failing test carrying every problem, and none of its turns runs.
  */
@@ -89,6 +91,8 @@ function describeConversation(loaded: LoadedScenario, options: SuiteOptions): vo
       if (turn.expectedResponse !== undefined)
         test(`${index + 1}. ${turn.label} · judge`, (t) => suite.judgeTest(t, index));
     });
+    const user = loaded.scenario.user;
+    if (user) test(`simulated user: ${preview(user.persona, 60)}`, (t) => suite.simulationTest(t));
     test("final state", (t) => suite.finalTest(t));
   });
 }

@@ -1,6 +1,6 @@
 import type { TestContext } from "node:test";
 import type { Config } from "../../config.ts";
-import type { FinalReport } from "../checks/turn-report.ts";
+import type { FinalReport, SimulationReport } from "../checks/turn-report.ts";
 import { ResultsRecorder } from "../report/results-recorder.ts";
 import { runRecordFor } from "../report/run-record.ts";
 import { TranscriptWriter } from "../report/transcript-writer.ts";
@@ -27,6 +27,11 @@ const NOT_STARTED = "the target did not start; the first test has the error";
 // that one reason: the first test says it once, and the turns are skipped.
 const NOT_SERVED =
   "the target does not serve this scenario's flow as the file expects; the first test has the problems";
+
+/** How a simulated conversation ended, in words. */
+function endText(simulation: SimulationReport): string {
+  return `${simulation.end.reason} (${simulation.end.detail})`;
+}
 
 /** Why a play's turns cannot be played, or undefined when they can. */
 function unready(start: PlayStart): string | undefined {
@@ -78,7 +83,7 @@ export class ScenarioSuite {
       const reached = new Set<string>();
       const play = new ScenarioPlay(loaded, {
         flows: options.flows,
-        runOptions: (target) => suiteRunOptions(target, options, artifactsDir),
+        runOptions: (target) => suiteRunOptions(target, options, artifactsDir, loaded.scenario.flowName),
         listeners: [
           writer.listener,
           results.listener,
@@ -177,6 +182,48 @@ export class ScenarioSuite {
       }),
     );
     this.#holdRate(t, outcomes, `the judge of ${name}`, index, true);
+  }
+
+  /**
+   * The simulated user's conversation: a subtest for each message the user wrote, named by its
+   * number and the message, with the turn's contracts; then how the conversation ended. Over several
+   * runs each run is a subtest saying how it went, and the test holds the pass rate over the runs
+   * whose user's side ended well (the final state grades their success).
+   */
+  async simulationTest(t: TestContext): Promise<void> {
+    const fixed = this.#loaded.scenario.turns.length;
+    const simulations = await this.#each((play) => play.run.simulation());
+    if (this.#runs.length === 1) {
+      const [simulation] = simulations;
+      if (typeof simulation === "string") return t.skip(simulation);
+      this.#claimEarlierFailure(fixed, " (played before the simulated user, who goes on from it)");
+      if (!simulation) return t.skip(`turn ${this.#runs[0]!.play.run.failedTurn?.number} failed`);
+      for (const report of this.#runs[0]!.play.run.simulatedReports)
+        await t.test(`${report.number}. ${report.label}`, (turn) => {
+          if (report.outcome === "failed") this.#fail(report.failure, undefined);
+          if (report.outcome === "skipped") turn.skip(report.skipReason);
+        });
+      t.diagnostic(`${simulation.player} wrote ${simulation.userTurns} messages; ended: ${endText(simulation)}`);
+      if (simulation.end.reason === "user-failed")
+        this.#fail(`the simulated user failed: ${simulation.end.detail}`, undefined);
+      return;
+    }
+    const outcomes = await Promise.all(
+      simulations.map(async (simulation, index): Promise<RunOutcome> => {
+        const name = `run ${index + 1}`;
+        if (typeof simulation === "string" || !simulation) {
+          const why = typeof simulation === "string" ? simulation : "an opening turn failed";
+          await t.test(name, (run) => run.skip(why));
+          return { outcome: "skipped", why };
+        }
+        await t.test(name, (run) => {
+          run.diagnostic(`${simulation.player} wrote ${simulation.userTurns} messages; ended: ${endText(simulation)}`);
+        });
+        const failedEnd = simulation.end.reason === "user-failed" || simulation.end.reason === "turn-failed";
+        return failedEnd ? { outcome: "failed", why: endText(simulation) } : { outcome: "passed" };
+      }),
+    );
+    this.#holdRate(t, outcomes, "the simulated user's conversation", undefined);
   }
 
   async finalTest(t: TestContext): Promise<void> {

@@ -13,18 +13,22 @@ export function suiteRunOptions(
   target: ScenarioTarget,
   options: SuiteOptions,
   artifactsDir: string,
+  flowName: string,
 ): { run: RunOptions; judging: JudgeSetup | undefined } {
   const config = target.config ?? loadConfig();
   const judging = options.judge
     ? undefined
     : judgeForRun(config, target.cassette, artifactsDir, target.provider?.fetchFor("judge"));
   const judge = options.judge ?? judging?.judge;
+  const steps =
+    options.flows.find((entry) => entry.flow.name === flowName)?.flow.stepNames ?? options.outline?.stepNames;
   const run: RunOptions = {
     ...(judge ? { judge } : {}),
     ...(judging?.unavailable ? { judgeUnavailable: judging.unavailable } : {}),
     ...(judging?.required ? { judgeRequired: true } : {}),
     ...(options.domain ? { domain: options.domain } : {}),
     ...(options.eachTurn ? { eachTurn: options.eachTurn } : {}),
+    ...(steps ? { steps } : {}),
     turnTimeoutMs: config.turnTimeoutMs,
     ...(Object.keys(config.requestHeaders).length ? { headers: config.requestHeaders } : {}),
   };

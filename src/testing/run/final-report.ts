@@ -1,6 +1,8 @@
 import { check, failed } from "../checks/check.ts";
 import { finalChecks } from "../checks/final-checks.ts";
-import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
+import { skipped, type Check } from "../checks/check.ts";
+import { successChecks } from "../checks/success-checks.ts";
+import type { FinalReport, SimulationReport, TurnReport } from "../checks/turn-report.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
 import type { ScenarioTarget } from "../target/scenario-target.ts";
@@ -12,12 +14,16 @@ interface PlayedSoFar {
   failedTurn: TurnReport | undefined;
   /** The whole session as the last turn read it, when it did: nothing to read again. */
   last: SessionView | undefined;
+  /** Every turn played, the simulated user's too. */
+  reports: readonly TurnReport[];
+  /** For a simulated conversation, how it went: its `success` is checked too. */
+  simulation?: SimulationReport | undefined;
 }
 
 /**
  * The domain contract on the stored session after the last turn: the scenario's final
- * expectations, every recorded call made (in replay), and the spec's own domain checks; skipped
- * after a failed turn or without a store, saying why.
+ * expectations, a simulated conversation's `success`, every recorded call made (in replay), and the
+ * spec's own domain checks; skipped after a failed turn or without a store, saying why.
  */
 export async function finalReport(
   loaded: LoadedScenario,
@@ -27,8 +33,9 @@ export async function finalReport(
 ): Promise<FinalReport> {
   const sessions = target.sessions;
   let report: FinalReport;
+  const simulation = played.simulation ? { simulation: played.simulation } : {};
   if (played.failedTurn) {
-    report = { outcome: "skipped", skipReason: `turn ${played.failedTurn.number} failed`, checks: [] };
+    report = { outcome: "skipped", skipReason: `turn ${played.failedTurn.number} failed`, checks: [], ...simulation };
     // For the transcript: the whole session as the failure left it, when it can be read at all.
     const stored =
       sessions && played.session ? await sessions.fetchAll(played.session).catch(() => undefined) : undefined;
@@ -36,9 +43,19 @@ export async function finalReport(
     return report;
   }
   if (!sessions)
-    return { outcome: "skipped", skipReason: target.sessionsUnavailable ?? "no store to read", checks: [] };
+    return {
+      outcome: "skipped",
+      skipReason: target.sessionsUnavailable ?? "no store to read",
+      checks: [],
+      ...simulation,
+    };
   const stored = played.last ?? (played.session ? await sessions.fetchAll(played.session) : undefined);
   const checks = finalChecks(loaded.scenario, stored);
+  const success = loaded.scenario.success;
+  if (played.simulation && success) {
+    checks.push(...successChecks(success, played.simulation, stored, played.reports));
+    if (success.judge !== undefined) checks.push(await wholeVerdict(loaded, success, played.reports, options));
+  }
   const cassette = target.cassette;
   if (cassette?.mode === "replay") checks.push(check("cassette", "every recorded call made", cassette.leftovers()));
   if (options.domain) {
@@ -58,8 +75,41 @@ export async function finalReport(
         checks,
       }
     : { outcome: "passed", checks };
+  if (played.simulation) report.simulation = played.simulation;
   if (stored) report.stored = stored;
   const location = report.outcome === "failed" ? scenarioLocation(loaded) : undefined;
   if (location) report.location = location;
   return report;
+}
+
+/** The judge's verdict on `success.judge` over the whole conversation; skipped (or, under JUDGE=required, failed) without a judge. */
+async function wholeVerdict(
+  loaded: LoadedScenario,
+  success: NonNullable<LoadedScenario["scenario"]["success"]>,
+  reports: readonly TurnReport[],
+  options: RunOptions,
+): Promise<Check> {
+  const unavailable =
+    options.judgeUnavailable ?? "no LLM judge is configured in this run, so success.judge is not graded";
+  const last = reports.at(-1);
+  if (!options.judge)
+    return options.judgeRequired
+      ? failed("success", "success.judge", `JUDGE=required, but ${unavailable}`)
+      : skipped("success", "success.judge", unavailable);
+  if (!last || last.answer === undefined)
+    return failed("success", "success.judge", "the conversation has no answer to judge");
+  const verdict = await options.judge({
+    scenario: loaded.scenario,
+    turn: {
+      label: "the whole conversation",
+      input: last.input,
+      expectedResponse: success.judge!,
+      ...(success.minScore === undefined ? {} : { minScore: success.minScore }),
+    },
+    // The judge reads the last answer's text; what it was sent as does not matter to a whole conversation.
+    answer: { mediaType: "", json: undefined, events: undefined, text: last.answer, problems: [] },
+    history: reports.slice(0, -1),
+    whole: true,
+  });
+  return { ...verdict, contract: "success", name: "success.judge" };
 }

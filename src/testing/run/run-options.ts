@@ -17,6 +17,8 @@ export interface RunOptions {
   /** Plays a scenario's simulated user; unset: `userUnavailable` says why, and a simulated scenario fails with it. */
   user?: UserSimulator;
   userUnavailable?: string;
+  /** The flow's step names, when known: a simulated user's turn must leave the session on one of them. */
+  steps?: readonly string[];
   /** Headers added to every request (`FLOW_HEADERS`); their values never reach a report or transcript. */
   headers?: Readonly<Record<string, string>>;
 }

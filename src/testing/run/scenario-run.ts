@@ -13,12 +13,13 @@ import type { ScenarioTarget } from "../target/scenario-target.ts";
 import { viewHeadOf, type SessionView, type SessionViewHead } from "../target/session-view.ts";
 import { eachTurnCheck } from "../checks/domain-check.ts";
 import { transportChecks } from "../checks/transport-checks.ts";
-import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
+import type { FinalReport, SimulationReport, TurnReport } from "../checks/turn-report.ts";
 import { clientOptions, type RunOptions } from "./run-options.ts";
 import { finalReport } from "./final-report.ts";
 import { restartCheck } from "./restart-check.ts";
 import type { ScenarioEvent } from "./scenario-event.ts";
 import { sendTurn } from "./send-turn.ts";
+import { simulateUser } from "./simulate-user.ts";
 import { readAfterTurn, readBeforeTurn } from "./session-reads.ts";
 import { turnFailure } from "./turn-failure.ts";
 import type { UsageMeter } from "../limits/usage-meter.ts";
@@ -71,6 +72,11 @@ export class ScenarioRun {
   #failedTurn: TurnReport | undefined;
   /** Each turn as it is played (or skipped), once, whoever asks for it first. */
   readonly #turns: Promise<TurnReport>[] = [];
+  /** Every turn to play: the scenario's, then each message its simulated user wrote, as it wrote it. */
+  readonly #script: ScenarioTurn[];
+  /** The simulated user's turns, by the turn the user wrote. */
+  readonly #simulated = new Map<ScenarioTurn, NonNullable<TurnReport["simulated"]>>();
+  #simulation: Promise<SimulationReport | undefined> | undefined;
   #finished: Promise<FinalReport> | undefined;
   /** Each turn's Idempotency-Key is this and its number: unique to the turn, the same for each sending of it. */
   readonly #keyPrefix = randomUUID();
@@ -81,6 +87,7 @@ export class ScenarioRun {
     this.#target = target;
     this.#client = new ChatClient(target.baseUrl, target.agent, clientOptions(options));
     this.#options = options;
+    this.#script = [...loaded.scenario.turns];
   }
 
   get session(): string | undefined {
@@ -141,17 +148,49 @@ export class ScenarioRun {
     return this.#turns[index];
   }
 
-  /** Every turn not played yet, then the final state, once. */
+  /** Every turn not played yet, the simulated user's conversation, then the final state, once. */
   complete(): Promise<FinalReport> {
     return (this.#finished ??= (async () => {
-      const turns = this.loaded.scenario.turns.length;
-      if (turns > 0) await this.turn(turns - 1);
+      await this.simulation();
       return this.finish();
     })());
   }
 
+  /**
+   * After the scenario's turns, its simulated user's conversation, played once: undefined for a
+   * scenario without a user, or when an opening turn failed (its turns are then not played).
+   */
+  simulation(): Promise<SimulationReport | undefined> {
+    return (this.#simulation ??= (async () => {
+      const turns = this.loaded.scenario.turns.length;
+      if (turns > 0) await this.turn(turns - 1);
+      if (!this.loaded.scenario.user || this.failedTurn) return undefined;
+      const { user, userUnavailable } = this.#options;
+      return simulateUser({
+        scenario: this.loaded.scenario,
+        user,
+        unavailable: userUnavailable,
+        reports: this.reports,
+        beforeUser: (turn) => {
+          this.#target.cassette?.beginTurn(this.#script.length + 1, `simulated user message ${turn}`);
+          this.#usageBefore = this.#target.provider?.usage.snapshot();
+        },
+        play: (turn, simulated) => {
+          this.#simulated.set(turn, simulated);
+          const index = this.#script.push(turn) - 1;
+          return (this.#turns[index] = this.playTurn(index));
+        },
+      });
+    })());
+  }
+
+  /** The simulated user's turns as they were played. */
+  get simulatedReports(): TurnReport[] {
+    return this.reports.filter((report) => report.simulated !== undefined);
+  }
+
   async playTurn(index: number): Promise<TurnReport> {
-    const turn = this.loaded.scenario.turns[index]!;
+    const turn = this.#script[index]!;
     if (turn.failModelCall !== undefined && !this.#target.faults) {
       // An error turn leaves the session as it was, so the turns after a skipped one still hold.
       return this.skipTurn(
@@ -211,10 +250,13 @@ export class ScenarioRun {
       : this.#judge(turn, answer);
   }
 
-  /** Labels the turn's calls on the tape, and marks the tokens used so far, for the turn's own. */
+  /**
+   * Labels the turn's calls on the tape, and marks the tokens used so far, for the turn's own; a
+   * simulated turn's mark was taken before its user wrote it, so the user's tokens count with it.
+   */
   #beginTurn(index: number, turn: ScenarioTurn): void {
     this.#target.cassette?.beginTurn(index + 1, turn.label);
-    this.#usageBefore = this.#target.provider?.usage.snapshot();
+    this.#usageBefore ??= this.#target.provider?.usage.snapshot();
   }
 
   /**
@@ -251,7 +293,7 @@ export class ScenarioRun {
 
   /** A turn that failed before it had an answer: a restart that failed, or a request (sent under `idempotencyKey`) that did. */
   #unanswered(index: number, message: string | undefined, checks: Check[], idempotencyKey?: string): TurnReport {
-    const turn = this.loaded.scenario.turns[index]!;
+    const turn = this.#script[index]!;
     const failure = `turn ${index + 1} '${turn.label}': ${message}`;
     return this.#record({
       number: index + 1,
@@ -272,6 +314,7 @@ export class ScenarioRun {
     previous: SessionViewHead | SessionView | undefined,
   ): Check[] {
     const sessions = this.#target.sessions;
+    const simulated = this.#simulated.has(turn);
     const unreadable = sessions ? undefined : (this.#target.sessionsUnavailable ?? "no store to read");
     const persisted = sessions
       ? persistedChecks(
@@ -283,8 +326,10 @@ export class ScenarioRun {
           sessions.description,
           this.#session,
           { turns: sessions.turnsUnknown, flow: sessions.flowUnknown },
+          simulated ? { steps: this.#options.steps } : undefined,
         )
-      : [skipped("persisted", "persisted contract", unreadable!), ...answerChecks(turn, answer)];
+      : // A simulated user's turn expects no step or run status for the answer to claim.
+        [skipped("persisted", "persisted contract", unreadable!), ...(simulated ? [] : answerChecks(turn, answer))];
     // A target of another kind keeps its own state object, not a state per step.
     const keyedBy = this.#target.conversation ? "state key" : "step";
     return [...persisted, ...expectationChecks(turn, answer, stored, unreadable, keyedBy)];
@@ -316,7 +361,7 @@ export class ScenarioRun {
   }
 
   skipTurn(index: number, reason: string): TurnReport {
-    const turn = this.loaded.scenario.turns[index]!;
+    const turn = this.#script[index]!;
     return this.#record({
       number: index + 1,
       label: turn.label,
@@ -332,6 +377,8 @@ export class ScenarioRun {
     const tokens = this.#usageBefore && this.#target.provider?.usage.since(this.#usageBefore);
     if (tokens) report.tokens = tokens;
     this.#usageBefore = undefined;
+    const simulated = this.#simulated.get(this.#script[report.number - 1]!);
+    if (simulated) report.simulated = simulated;
     const location = report.outcome === "failed" ? scenarioLocation(this.loaded, report.number - 1) : undefined;
     if (location) report.location = location;
     this.reports.push(report);
@@ -348,6 +395,8 @@ export class ScenarioRun {
       session: this.#session,
       failedTurn: this.failedTurn,
       last,
+      reports: this.reports,
+      simulation: await this.#simulation,
     });
     this.#final = report;
     this.#emit({ type: "final", report });

@@ -37,7 +37,11 @@ test("a live turn's report holds the tokens of its own model calls and of its ju
   };
   const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], env, scratchDir: dir.path });
   t.after(() => target.close());
-  const run = new ScenarioRun(loaded, target, suiteRunOptions(target, { flows: [basicFlowEntry] }, dir.path).run);
+  const run = new ScenarioRun(
+    loaded,
+    target,
+    suiteRunOptions(target, { flows: [basicFlowEntry] }, dir.path, loaded.scenario.flowName).run,
+  );
   for (const index of [0, 1]) {
     const before = fake.requests.length;
     const report = await run.playTurn(index);
