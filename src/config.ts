@@ -13,10 +13,14 @@ import {
 export { CHECKLIST_MODES, JUDGE_MODES, MODEL_MODES, SESSION_STORES };
 
 /**
- * The variables that hold a provider's key (the flows' live model and the judge share it): it goes
+ * The variables that hold a provider's key (the flows' live model and the judge share one, the
+ * simulated user may have its own): each goes
  * to the provider alone, never to a target, whether by FLOW_HEADERS or flowcheck.config.json.
  */
-export const PROVIDER_KEY_VARIABLES = Object.freeze(["OPENAI_API_KEY"] as const satisfies readonly VariableName[]);
+export const PROVIDER_KEY_VARIABLES = Object.freeze([
+  "OPENAI_API_KEY",
+  "USER_API_KEY",
+] as const satisfies readonly VariableName[]);
 
 export type ModelMode = (typeof MODEL_MODES)[number];
 
@@ -44,6 +48,13 @@ export interface Config {
     model: string;
     /** Reuse verdicts over identical answers (`JUDGE_CACHE`, default on). */
     cache: boolean;
+  };
+  /** The model that plays a scenario's simulated user in live and record runs. */
+  user: {
+    model: string;
+    baseURL: string | undefined;
+    /** Undefined when `USER_BASE_URL` is set without `USER_API_KEY`: no user model can then be reached. */
+    apiKey: string | undefined;
   };
   /** How long the runner waits for a turn's whole answer before failing it (`FLOW_TURN_TIMEOUT_MS`). */
   turnTimeoutMs: number;
@@ -74,7 +85,7 @@ export interface RunLimitsConfig {
   maxInflight: number;
   /** Requests started per minute to one provider (`OPENAI_MAX_RPM`); undefined: no limit. */
   maxRpm: number | undefined;
-  /** Tokens (model and judge) after which no new conversation starts (`FLOW_MAX_TOKENS`). */
+  /** Tokens (model, judge and simulated user) after which no new conversation starts (`FLOW_MAX_TOKENS`). */
   maxTokens: number | undefined;
   /** Dollars per million tokens, for the summary's estimate (`FLOW_PRICE_PER_MTOK_IN`/`_OUT`). */
   price: { input: number; output: number } | undefined;
@@ -219,15 +230,21 @@ function envProblems(env: Readonly<Record<string, string>>): string[] {
  * The provider's key goes to the provider alone (docs/reference.md, "Where a secret may go"): a
  * FLOW_HEADERS value that carries it would send it to the target with every turn.
  */
-function providerKeyInHeaders(headers: Readonly<Record<string, string>>, apiKey: string | undefined): string[] {
-  if (apiKey === undefined || apiKey.length < 8) return [];
-  return Object.entries(headers)
-    .filter(([, value]) => value.includes(apiKey))
-    .map(
-      ([name]) =>
-        `FLOW_HEADERS has ${name} carrying OPENAI_API_KEY's value (not shown), which would send the ` +
-        `provider's key to the target; give the target its own credential.`,
-    );
+function providerKeyInHeaders(
+  headers: Readonly<Record<string, string>>,
+  env: Readonly<Record<string, string>>,
+): string[] {
+  return PROVIDER_KEY_VARIABLES.flatMap((variable) => {
+    const apiKey = env[variable];
+    if (apiKey === undefined || apiKey.length < 8) return [];
+    return Object.entries(headers)
+      .filter(([, value]) => value.includes(apiKey))
+      .map(
+        ([name]) =>
+          `FLOW_HEADERS has ${name} carrying ${variable}'s value (not shown), which would send the ` +
+          `provider's key to the target; give the target its own credential.`,
+      );
+  });
 }
 
 /** Settings that need each other: a store's address, a live model's key, no recording under CI. */
@@ -291,7 +308,7 @@ export function loadConfig(source: Environment = process.env, defaults: Readonly
   }
   const problems = envProblems(env);
   const requestHeaders = headersOf(env["FLOW_HEADERS"], problems);
-  problems.push(...providerKeyInHeaders(requestHeaders, env["OPENAI_API_KEY"]));
+  problems.push(...providerKeyInHeaders(requestHeaders, env));
   const apiToken = apiTokenOf(env["FLOW_API_TOKEN"], problems);
   problems.push(...combinationProblems(env));
   if (problems.length) {
@@ -318,6 +335,7 @@ export function loadConfig(source: Environment = process.env, defaults: Readonly
       model: env["JUDGE_MODEL"] ?? DEFAULTS.JUDGE_MODEL,
       cache: (env["JUDGE_CACHE"] ?? DEFAULTS.JUDGE_CACHE) === "on",
     }),
+    user: userOf(env),
     turnTimeoutMs: Number(env["FLOW_TURN_TIMEOUT_MS"] ?? DEFAULTS.FLOW_TURN_TIMEOUT_MS),
     requestHeaders: Object.freeze(requestHeaders),
     apiToken,
@@ -328,6 +346,20 @@ export function loadConfig(source: Environment = process.env, defaults: Readonly
     flowTarget: env["FLOW_TARGET"],
     limits: limitsOf(env),
     env: Object.freeze(env),
+  });
+}
+
+/**
+ * The user's model falls back on the flows' provider. Its key follows its address: with a
+ * USER_BASE_URL of its own, only USER_API_KEY goes there, so OPENAI_API_KEY never reaches a host
+ * it was not given for.
+ */
+function userOf(env: Readonly<Record<string, string>>): Config["user"] {
+  const own = env["USER_BASE_URL"];
+  return Object.freeze({
+    model: env["USER_MODEL"] ?? DEFAULTS.USER_MODEL,
+    baseURL: own ?? env["OPENAI_BASE_URL"],
+    apiKey: env["USER_API_KEY"] ?? (own ? undefined : env["OPENAI_API_KEY"]),
   });
 }
 

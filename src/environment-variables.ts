@@ -155,6 +155,23 @@ export const ENVIRONMENT_VARIABLES = {
     hint: "on or off",
     doc: "`off` asks the judge again on every run",
   },
+  USER_MODEL: {
+    default: "gpt-4o-mini",
+    schema: { minLength: 1 },
+    doc: "the model that plays a scenario's simulated `user` in `live` and `record` runs",
+  },
+  USER_BASE_URL: {
+    shown: "`OPENAI_BASE_URL`'s",
+    schema: { pattern: "^https?://" },
+    hint: "an http:// or https:// URL",
+    doc:
+      "an OpenAI-compatible server for the simulated user's model; set, the user's key is " +
+      "`USER_API_KEY` alone, so `OPENAI_API_KEY` never goes to another host",
+  },
+  USER_API_KEY: {
+    shown: "`OPENAI_API_KEY` when `USER_BASE_URL` is unset",
+    doc: "the key for the simulated user's model (a provider key: it goes to that provider alone)",
+  },
   FLOW_REPEAT: {
     default: "1",
     schema: { pattern: POSITIVE },
@@ -228,7 +245,7 @@ export const ENVIRONMENT_VARIABLES = {
     schema: { pattern: POSITIVE },
     hint: "a whole number of tokens, 1 or more, or unset for no budget",
     doc:
-      "tokens (model and judge, as the provider's `usage` counts them) after which no new " +
+      "tokens (model, judge and simulated user, as the provider's `usage` counts them) after which no new " +
       "conversation starts; those not started are skipped saying so. Per invocation, so per shard " +
       "when sharded",
   },

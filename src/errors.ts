@@ -135,6 +135,15 @@ export const errorCatalogue = {
     summary:
       "A target's server answered otherwise than its API or flowcheck.config.json describes: a status that is not 2xx, a body that is not JSON or not the stream named, or a pointer that finds nothing.",
   },
+  user_model_failed: {
+    status: undefined,
+    summary:
+      "The model playing a scenario's simulated user could not be reached, or answered badly twice running; the conversation failed.",
+  },
+  user_script_unmatched: {
+    status: undefined,
+    summary: "A flow's scripted user has no message for the conversation so far; the conversation failed.",
+  },
   target_run_failed: {
     status: undefined,
     summary: "A LangGraph run played for a turn ended in an error raised by the graph.",

@@ -139,6 +139,36 @@ test("the judge, repeat and CI settings are read with their defaults", () => {
   assert.equal(set.ci, true);
 });
 
+test("the simulated user's model defaults to gpt-4o-mini on the flows' provider and key", () => {
+  assert.deepEqual(loadConfig({}).user, { model: "gpt-4o-mini", baseURL: undefined, apiKey: undefined });
+  const shared = loadConfig({ OPENAI_API_KEY: "sk-flows", OPENAI_BASE_URL: "http://127.0.0.1:8080/v1" });
+  assert.deepEqual(shared.user, { model: "gpt-4o-mini", baseURL: "http://127.0.0.1:8080/v1", apiKey: "sk-flows" });
+  const ownKey = loadConfig({ OPENAI_API_KEY: "sk-flows", USER_API_KEY: "sk-user", USER_MODEL: "small-user" });
+  assert.deepEqual(ownKey.user, { model: "small-user", baseURL: undefined, apiKey: "sk-user" });
+  assert.ok(Object.isFrozen(shared.user));
+});
+
+test("USER_BASE_URL takes USER_API_KEY alone: OPENAI_API_KEY never goes to the user's own host", () => {
+  const base = { OPENAI_API_KEY: "sk-flows", USER_BASE_URL: "http://127.0.0.1:9090/v1" };
+  assert.deepEqual(loadConfig(base).user, {
+    model: "gpt-4o-mini",
+    baseURL: "http://127.0.0.1:9090/v1",
+    apiKey: undefined,
+  });
+  assert.equal(loadConfig({ ...base, USER_API_KEY: "sk-user" }).user.apiKey, "sk-user");
+});
+
+test("a bad USER_BASE_URL or an empty-valued USER_MODEL is refused or unset, and USER_API_KEY in FLOW_HEADERS is refused unquoted", () => {
+  assert.deepEqual(problemsOf({ USER_BASE_URL: "127.0.0.1:9090" }), [
+    'USER_BASE_URL="127.0.0.1:9090" is not valid: expected an http:// or https:// URL.',
+  ]);
+  assert.equal(loadConfig({ USER_MODEL: "" }).user.model, "gpt-4o-mini");
+  const problems = problemsOf({ USER_API_KEY: "sk-user-0123456789", FLOW_HEADERS: '{"X-Key": "sk-user-0123456789"}' });
+  assert.deepEqual(problems, [
+    "FLOW_HEADERS has X-Key carrying USER_API_KEY's value (not shown), which would send the provider's key to the target; give the target its own credential.",
+  ]);
+});
+
 test("bad judge and repeat settings are refused, naming each", () => {
   const problems = problemsOf({ JUDGE: "maybe", JUDGE_CACHE: "yes", FLOW_REPEAT: "0", FLOW_PASS_RATE: "1.5" });
   assert.deepEqual(
@@ -227,7 +257,12 @@ test("no credential in the table of variables has a schema, so no refusal ever q
   const credentials = Object.entries(ENVIRONMENT_VARIABLES).filter(([name]) =>
     /_(KEY|TOKEN|SECRET|PASSWORD|HEADERS)$/.test(name),
   );
-  assert.deepEqual(credentials.map(([name]) => name).sort(), ["FLOW_API_TOKEN", "FLOW_HEADERS", "OPENAI_API_KEY"]);
+  assert.deepEqual(credentials.map(([name]) => name).sort(), [
+    "FLOW_API_TOKEN",
+    "FLOW_HEADERS",
+    "OPENAI_API_KEY",
+    "USER_API_KEY",
+  ]);
   assert.deepEqual(
     credentials.filter(([, variable]) => "schema" in variable).map(([name]) => name),
     [],

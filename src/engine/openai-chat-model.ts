@@ -2,8 +2,9 @@ import type OpenAI from "openai";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { FlowcheckError } from "../errors.ts";
 import type { ChatModel, ModelContext, ModelReply, ModelRequest } from "./chat-model.ts";
-import { loadOpenAI } from "./load-openai.ts";
+import { providerFailure } from "./provider-failure.ts";
 import { redactSecret } from "./redact-secret.ts";
+import { shownUrl } from "./shown-url.ts";
 import type { MemoryEntry } from "./session-document.ts";
 
 function toOpenAIMessage(entry: MemoryEntry): ChatCompletionMessageParam {
@@ -28,15 +29,6 @@ function toOpenAIMessage(entry: MemoryEntry): ChatCompletionMessageParam {
           }
         : { role: "assistant", content: entry.content };
   }
-}
-
-/** The server's URL as a message may show it: without any user name or password in it. */
-function shownUrl(url: string): string {
-  if (!URL.canParse(url)) return url;
-  const parsed = new URL(url);
-  parsed.username = "";
-  parsed.password = "";
-  return parsed.href.replace(/\/$/, "");
 }
 
 /** How a hand-off reads on the wire: `Hand-off from NameStep: Saved the name Ada.` */
@@ -69,13 +61,10 @@ export class OpenAIChatModel implements ChatModel {
         ...(tools.length ? { tools } : {}),
       });
     } catch (error) {
-      const status = error instanceof loadOpenAI().APIError && error.status ? ` (HTTP ${error.status})` : "";
-      // The SDK's messages end in a period of their own ("Connection error."): one sentence end, not two.
-      const reason = (error as Error).message.replace(/\.+$/, "");
       throw new FlowcheckError(
         "model_error",
         redactSecret(
-          `The model "${this.#model}" failed for ${this.#context.flow}/${this.#context.step}${status}: ${reason}. ` +
+          `The model "${this.#model}" failed for ${this.#context.flow}/${this.#context.step}${providerFailure(error)}. ` +
             `The turn was not applied; send the message again, ` +
             `or check that OPENAI_BASE_URL (${shownUrl(this.#client.baseURL)}) reaches the model and OPENAI_API_KEY is valid.`,
           this.#client.apiKey,

@@ -1,6 +1,6 @@
 import type OpenAI from "openai";
-import { loadOpenAI } from "../../engine/load-openai.ts";
 import { redactSecret } from "../../engine/redact-secret.ts";
+import { providerClient, type ProviderSettings } from "../provider-client.ts";
 
 export interface JudgeRequest {
   model: string;
@@ -18,24 +18,9 @@ export interface JudgeCompletion {
 /** One call to a judge model. */
 export type JudgeClient = (request: JudgeRequest) => Promise<JudgeCompletion>;
 
-export interface JudgeClientSettings {
-  apiKey: string;
-  baseURL: string | undefined;
-  maxRetries: number;
-  timeoutMs: number;
-  /** How the SDK sends its requests (the runner's provider limits); default the global `fetch`. */
-  fetch?: typeof globalThis.fetch;
-}
-
 /** The judge on the OpenAI chat API: temperature 0 and a JSON object answer, for stable verdicts. */
-export function openAIJudgeClient(settings: JudgeClientSettings): JudgeClient {
-  const client = new (loadOpenAI())({
-    apiKey: settings.apiKey,
-    baseURL: settings.baseURL,
-    maxRetries: settings.maxRetries,
-    timeout: settings.timeoutMs,
-    ...(settings.fetch ? { fetch: settings.fetch } : {}),
-  });
+export function openAIJudgeClient(settings: ProviderSettings): JudgeClient {
+  const client = providerClient(settings);
   return async (request) => {
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {

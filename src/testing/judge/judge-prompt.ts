@@ -1,3 +1,5 @@
+import { promptMaterial } from "../prompt-material.ts";
+
 export interface JudgePromptInput {
   /** Earlier turns, oldest first. */
   conversation: { user: string; assistant: string }[];
@@ -38,10 +40,8 @@ Reply with one JSON object and nothing else:
 
 /**
  * The judge's system prompt and user message for one judged turn. The untrusted texts (the
- * conversation, the input, the answer) and the expectation travel as one JSON object rather than
- * in labelled sections or behind a random boundary: JSON escaping keeps every quote and line break
- * of a value inside its string, so no value can end its field or start another, with no boundary
- * for a text to guess and no escaping rule of our own to get right.
+ * conversation, the input, the answer) and the expectation travel as one JSON object
+ * (`promptMaterial`) rather than in labelled sections or behind a random boundary.
  */
 export function judgePrompt(input: JudgePromptInput): { system: string; user: string } {
   const system = input.instructions?.trim()
@@ -53,11 +53,6 @@ export function judgePrompt(input: JudgePromptInput): { system: string; user: st
     answer: input.answer,
     expectation: input.expectation,
   };
-  // JSON.stringify leaves U+0085, U+2028 and U+2029 raw, and some readers break lines at them;
-  // escaped, every line of the message is a line of the object's own layout.
-  const user = JSON.stringify(material, null, 2).replace(
-    /[\u0085\u2028\u2029]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  const user = promptMaterial(material);
   return { system, user };
 }

@@ -26,7 +26,7 @@ async function usageOf(response: Response): Promise<{ input: number; output: num
 }
 
 /**
- * The way one conversation's model and judge calls reach their provider (the OpenAI SDK's
+ * The way one conversation's model, judge and simulated-user calls reach their provider (the OpenAI SDK's
  * `fetch`): each request waits for a slot of its provider (`OPENAI_MAX_INFLIGHT`,
  * `OPENAI_MAX_RPM`), a 429's `Retry-After` pauses every conversation's requests to that provider,
  * and the tokens each answer used are counted for the turn and against the run's budget. The SDK

@@ -1,10 +1,16 @@
 import type { TokenCount, TurnReport } from "../checks/turn-report.ts";
 
-export type CallKind = "model" | "judge";
+/** Whose call it is: the flow's model, the judge, or the model playing a simulated user. */
+export type CallKind = "model" | "judge" | "user";
 
-/** The tokens one conversation's model and judge calls used, as their providers' `usage` says. */
+const KINDS: readonly CallKind[] = ["model", "judge", "user"];
+
+/** The tokens one conversation's calls used, by kind, as their providers' `usage` says. */
 export class UsageMeter {
-  readonly #used: Record<CallKind, TokenCount> = { model: { input: 0, output: 0 }, judge: { input: 0, output: 0 } };
+  readonly #used = Object.fromEntries(KINDS.map((kind) => [kind, { input: 0, output: 0 }])) as Record<
+    CallKind,
+    TokenCount
+  >;
 
   add(kind: CallKind, tokens: TokenCount): void {
     this.#used[kind].input += tokens.input;
@@ -12,13 +18,13 @@ export class UsageMeter {
   }
 
   snapshot(): Record<CallKind, TokenCount> {
-    return { model: { ...this.#used.model }, judge: { ...this.#used.judge } };
+    return Object.fromEntries(KINDS.map((kind) => [kind, { ...this.#used[kind] }])) as Record<CallKind, TokenCount>;
   }
 
   /** What was used since `before`, for a turn's report; undefined when nothing was. */
   since(before: Record<CallKind, TokenCount>): TurnReport["tokens"] {
     const tokens: NonNullable<TurnReport["tokens"]> = {};
-    for (const kind of ["model", "judge"] as const) {
+    for (const kind of KINDS) {
       const input = this.#used[kind].input - before[kind].input;
       const output = this.#used[kind].output - before[kind].output;
       if (input || output) tokens[kind] = { input, output };
