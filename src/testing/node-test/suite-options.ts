@@ -1,4 +1,5 @@
 import type { FlowEntry } from "../../engine/scripted-model.ts";
+import type { ScriptedUser } from "../../engine/scripted-user.ts";
 import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
 import type { Judge } from "../judge/judge.ts";
 import type { FlowOutline } from "../scenario/meaning-problems.ts";
@@ -13,6 +14,11 @@ export interface SuiteOptions {
   /** Domain checks in code, run on the stored head after every answered turn (invariants). */
   eachTurn?: TurnCheck;
   judge?: Judge;
+  /**
+   * Scripted users, by flow name, for flows that a target of another kind serves (a flow of
+   * `flows` has its own in its FlowEntry): they play its simulated scenarios in the scripted mode.
+   */
+  users?: Readonly<Record<string, ScriptedUser>>;
   /** Where failure transcripts go. Default `test/.tmp`. */
   artifactsDir?: string;
   /** How many times each conversation is played; unset: `FLOW_REPEAT`. */

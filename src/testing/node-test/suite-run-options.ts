@@ -1,4 +1,5 @@
-import { loadConfig } from "../../config.ts";
+import { loadConfig, modelModeOf } from "../../config.ts";
+import { userForRun } from "../user/user-for-run.ts";
 import type { SuiteOptions } from "./suite-options.ts";
 import { judgeForRun, type JudgeSetup } from "../run/judge-for-run.ts";
 import type { RunOptions } from "../run/run-options.ts";
@@ -20,14 +21,25 @@ export function suiteRunOptions(
     ? undefined
     : judgeForRun(config, target.cassette, artifactsDir, target.provider?.fetchFor("judge"));
   const judge = options.judge ?? judging?.judge;
-  const steps =
-    options.flows.find((entry) => entry.flow.name === flowName)?.flow.stepNames ?? options.outline?.stepNames;
+  const entry = options.flows.find((each) => each.flow.name === flowName);
+  const steps = entry?.flow.stepNames ?? options.outline?.stepNames;
+  // A simulated user is played as the flow's model is: its scripted user, a live model, or the tape.
+  const mode = entry ? modelModeOf(config, entry.flow.envPrefix, "scripted") : (config.flowModel ?? "scripted");
+  const user = userForRun(
+    config,
+    mode,
+    entry?.user ?? options.users?.[flowName],
+    flowName,
+    target.provider?.fetchFor("user"),
+  );
   const run: RunOptions = {
     ...(judge ? { judge } : {}),
     ...(judging?.unavailable ? { judgeUnavailable: judging.unavailable } : {}),
     ...(judging?.required ? { judgeRequired: true } : {}),
     ...(options.domain ? { domain: options.domain } : {}),
     ...(options.eachTurn ? { eachTurn: options.eachTurn } : {}),
+    ...(user.user ? { user: user.user } : {}),
+    ...(user.unavailable ? { userUnavailable: user.unavailable } : {}),
     ...(steps ? { steps } : {}),
     turnTimeoutMs: config.turnTimeoutMs,
     ...(Object.keys(config.requestHeaders).length ? { headers: config.requestHeaders } : {}),
