@@ -82,7 +82,9 @@ async function checkFile(file: string, servers: Servers): Promise<boolean> {
     const { outline, note } = await targetOutline(file, servers);
     const { scenario } = loadScenario(file, servers.flows, outline ? { outline } : {});
     const cases = scenario.cases ? `, ${scenario.cases.length} cases` : "";
-    console.log(`ok    ${file} (${scenario.flowName}, ${scenario.turns.length} turns${cases}${note})`);
+    const turns = `${scenario.turns.length} ${scenario.user ? "opening " : ""}turns`;
+    const user = scenario.user ? `, a simulated user (${scenario.user.style ?? "cooperative"})` : "";
+    console.log(`ok    ${file} (${scenario.flowName}, ${turns}${user}${cases}${note})`);
     return true;
   } catch (error) {
     // A scenario's problems and its target's choice name the file already; a server's answer does not.

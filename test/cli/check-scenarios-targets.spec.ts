@@ -16,6 +16,15 @@ async function project(targets: object, scenarios: Record<string, object>) {
   return dir;
 }
 
+/** An http target whose entry lists the steps of its flow `support`. */
+const SUPPORT_API = {
+  kind: "http",
+  baseUrl: "http://127.0.0.1:9",
+  turn: { path: "/chat", body: { text: "{{input}}" } },
+  answer: {},
+  flows: { support: { steps: ["greet", "ticket"] } },
+};
+
 function checkScenarios(cwd: string, env: Record<string, string> = {}) {
   return runFlowcheck(["check", "conversations"], env, undefined, cwd);
 }
@@ -24,13 +33,7 @@ test("scenarios:check checks an http target's scenarios against the steps its en
   const port = await closedPort();
   const dir = await project(
     {
-      api: {
-        kind: "http",
-        baseUrl: "http://127.0.0.1:9",
-        turn: { path: "/chat", body: { text: "{{input}}" } },
-        answer: {},
-        flows: { support: { steps: ["greet", "ticket"] } },
-      },
+      api: SUPPORT_API,
       down: { kind: "langgraph", baseUrl: `http://127.0.0.1:${port}` },
     },
     {
@@ -84,4 +87,38 @@ test("scenarios:check fails a scenario that names a target the config lacks, lis
     /^fail {2}conversations\/stray\.scenario\.json: "target": "apj" names no target of flowcheck\.config\.json; did you mean "api"\?/m,
   );
   assert.match(check.stdout, /^0 valid, 1 invalid$/m);
+});
+
+test("scenarios:check accepts a simulated user without turns, and lists every problem of one without success", async (t) => {
+  const dir = await project(
+    {
+      api: SUPPORT_API,
+    },
+    {
+      simulated: {
+        flowName: "support",
+        target: "api",
+        user: { persona: "A customer whose parcel is late", goal: "Get a ticket opened", style: "rule-bender" },
+        success: { responseMustInclude: ["ticket"] },
+      },
+      unfinished: {
+        flowName: "support",
+        target: "api",
+        turns: [{ label: "hello", input: "hi", expectedActiveStep: "greet" }],
+        user: { persona: "A customer", goal: "Get a ticket opened", stile: "terse" },
+      },
+    },
+  );
+  t.after(dir.remove);
+  const check = await checkScenarios(dir.path);
+  assert.equal(check.code, 1, check.stdout + check.stderr);
+  assert.match(
+    check.stdout,
+    /^ok {4}conversations\/simulated\.scenario\.json \(support, 0 opening turns, a simulated user \(rule-bender\); target api\)$/m,
+  );
+  assert.match(
+    check.stdout,
+    /^fail {2}conversations\/unfinished\.scenario\.json is not a valid scenario \(2 problems\); no turn was run:\n- user\.stile: `stile` is not a known key; did you mean `style`\?\n- user: needs `success` beside it: a simulated conversation must say what success is: add `success` /m,
+  );
+  assert.match(check.stdout, /^1 valid, 1 invalid$/m);
 });

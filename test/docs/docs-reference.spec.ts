@@ -27,7 +27,12 @@ const DOCUMENTED_IN: Record<string, { heading: string; row?: string }> = {
   "$defs/childRun": { heading: "`finalChildren` runs" },
   "$defs/memoryEntry": { heading: "`finalMemory` messages" },
   "$defs/memoryEntry/properties/toolCalls/items": { heading: "`finalMemory` messages", row: "toolCalls" },
+  "properties/user": { heading: "Simulated users" },
+  "properties/success": { heading: "`success` keys" },
 };
+
+// They constrain keys declared beside them (turns unless `user`, one of success's keys), declaring none.
+const CONDITIONS = new Set(["if", "then", "else", "anyOf", "allOf", "oneOf", "not"]);
 
 /** Every object in the schema that declares keys, by its path: `$defs/turn` → its keys. */
 function keyedObjects(node: unknown, path: string[] = []): Map<string, string[]> {
@@ -40,7 +45,7 @@ function keyedObjects(node: unknown, path: string[] = []): Map<string, string[]>
     const properties = (node as Record<string, unknown>)["properties"];
     if (properties !== null && typeof properties === "object") found.set(path.join("/"), Object.keys(properties));
     for (const [key, value] of Object.entries(node))
-      keyedObjects(value, [...path, key]).forEach((keys, at) => found.set(at, keys));
+      if (!CONDITIONS.has(key)) keyedObjects(value, [...path, key]).forEach((keys, at) => found.set(at, keys));
   }
   return found;
 }

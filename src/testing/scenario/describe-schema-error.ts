@@ -26,6 +26,13 @@ export function kindOf(value: unknown): string {
         : `a ${typeof value}`;
 }
 
+/** The keys of an anyOf whose every branch requires one key: "at least one of these". */
+function requiredOfEach(branches: unknown): string[] | undefined {
+  if (!Array.isArray(branches)) return undefined;
+  const keys = branches.map((branch) => (branch as { required?: unknown[] }).required);
+  return keys.every((key) => key?.length === 1) ? keys.map((key) => String(key![0])) : undefined;
+}
+
 /**
  * One of ajv's errors (compiled with `verbose`, so it carries the value and its schema) as a
  * problem of a file: the JSON path, the value found and what is allowed there, with the key meant
@@ -50,6 +57,20 @@ export function describeSchemaError(
     }
     case "required":
       return `${at}: the required key \`${String(error.params["missingProperty"])}\` is missing.`;
+    case "dependentRequired": {
+      const key = String(error.params["property"]);
+      const keyAt = where(jsonPath(error.instancePath, key), error.instancePath);
+      return `${keyAt}: needs \`${String(error.params["missingProperty"])}\` beside it.`;
+    }
+    case "anyOf": {
+      const needed = requiredOfEach(error.schema);
+      return needed
+        ? `${at}: says none of ${needed.map((key) => `\`${key}\``).join(", ")}; give at least one of them.`
+        : `${at}: ${show(value)} matches none of the forms the schema allows.`;
+    }
+    case "minLength":
+      if (error.params["limit"] === 1) return `${at}: is an empty string; expected text.`;
+      break;
     case "type":
       return `${at}: ${show(value)} is ${kindOf(value)}; expected ${String(error.params["type"])}.`;
     case "enum":
@@ -59,7 +80,6 @@ export function describeSchemaError(
       const shown = propertyName === undefined ? show(value) : `the key ${show(propertyName)}`;
       return `${at}: ${shown} is not ${PATTERN_HINTS[pattern] ?? `matching ${pattern}`}.`;
     }
-    default:
-      return `${at}: ${show(value)} ${error.message ?? "is not valid"}.`;
   }
+  return `${at}: ${show(value)} ${error.message ?? "is not valid"}.`;
 }

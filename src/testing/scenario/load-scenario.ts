@@ -20,11 +20,11 @@ export function scenarioNameOf(file: string, root = "scenarios"): string {
   return name.replace(/\.scenario\.json$|\.json$/, "");
 }
 
-/** Each turn's line (its label's, else its own) and the final expectations' (the first of them, else the file's end). */
+/** Each turn's line (its label's, else its own) and the final expectations' (the first of them, success among them, else the file's end). */
 function linesOf(text: string, scenario: Scenario): NonNullable<LoadedScenario["lines"]> {
   const lines = jsonLines(text);
   const turns = scenario.turns.map((_, index) => lines.get(`/turns/${index}/label`) ?? lines.get(`/turns/${index}`)!);
-  const finals = ["finalState", "finalExecution", "finalChildren", "finalMemory"].flatMap(
+  const finals = ["finalState", "finalExecution", "finalChildren", "finalMemory", "success"].flatMap(
     (key) => lines.get(`/${key}`) ?? [],
   );
   return { turns, final: finals.length ? Math.min(...finals) : text.split("\n").length };
@@ -62,6 +62,7 @@ export function loadScenario(
   const { scenario: sound, touchedTurns } = soundPart(data, errors);
   problems.push(...meaningProblems(sound, flows, touchedTurns, options.outline), ...caseProblems(sound));
   if (problems.length) return fail(problems);
-  const scenario = data as Scenario;
+  // Opening turns are optional beside a simulated user: the rest of flowcheck reads a list either way.
+  const scenario = { ...data, turns: (data as Partial<Scenario>).turns ?? [] } as Scenario;
   return { file, name: scenarioNameOf(file, options.root), scenario, lines: linesOf(text, scenario) };
 }

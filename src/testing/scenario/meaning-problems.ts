@@ -135,6 +135,12 @@ function keyProblems(turn: ScenarioTurn, index: number): string[] {
   return problems;
 }
 
+/** A success's keys that need others, as a turn's minScore needs its expectedResponse. */
+function successProblems(success: Scenario["success"]): string[] {
+  if (success?.minScore === undefined || success.judge !== undefined) return [];
+  return ["success.minScore: has no effect without judge; add the criterion the judge grades, or drop minScore."];
+}
+
 /**
  * What the schema cannot say: unique labels, a registered flow, existing steps, regexes that compile,
  * an input that is not text only where a LangGraph target resumes an interrupt with it.
@@ -191,5 +197,6 @@ export function meaningProblems(
     problems.push(...keyProblems(turn, index));
   });
   checkSteps(undefined);
+  problems.push(...successProblems(scenario.success));
   return problems;
 }

@@ -3,8 +3,8 @@ import { compilePattern } from "./compile-pattern.ts";
 
 const PLACEHOLDER = /\{\{([A-Za-z][A-Za-z0-9_]*)\}\}/g;
 
-/** The parts of a scenario a case's values go into: the turns and the final expectations. */
-const TEMPLATED = ["turns", "finalState", "finalExecution", "finalChildren", "finalMemory"] as const;
+/** The parts of a scenario a case's values go into: the turns, the simulated user, and the final expectations. */
+const TEMPLATED = ["turns", "user", "success", "finalState", "finalExecution", "finalChildren", "finalMemory"] as const;
 
 /** Every string in `value` with `replace` applied, and the path of each string, depth first. */
 function mapStrings(value: unknown, path: string, replace: (text: string, path: string) => string): unknown {
@@ -73,7 +73,9 @@ export function caseProblems(scenario: Scenario): string[] {
     }
     for (const name of Object.keys(scenarioCase.values)) {
       if (!used.has(name))
-        problems.push(`${at}.values.${name}: {{${name}}} is used nowhere in the turns or the final expectations.`);
+        problems.push(
+          `${at}.values.${name}: {{${name}}} is used nowhere in the turns, user, success or the final expectations.`,
+        );
     }
     (expandCase(scenario, scenarioCase).turns ?? []).forEach((turn, turnIndex) => {
       for (const pattern of turn.responseMatches === undefined ? [] : [turn.responseMatches].flat()) {

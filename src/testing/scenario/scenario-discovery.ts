@@ -53,6 +53,7 @@ export interface ScenarioHeader {
   target?: unknown;
   tags?: unknown;
   turns?: unknown;
+  user?: unknown;
 }
 
 /** The file's top level, or `undefined` when it is not a JSON object. */
@@ -70,10 +71,10 @@ function renameOf(file: string): string {
   return file.replace(/(\.scenario)?\.json$/, SCENARIO_SUFFIX);
 }
 
-/** A JSON object with `flowName` or `turns` was meant as a scenario; anything else may be data. */
+/** A JSON object with `flowName`, `turns` or a simulated `user` was meant as a scenario; anything else may be data. */
 function misnamedScenario(file: string): MisnamedScenario | undefined {
   const header = scenarioHeaderOf(file);
-  if (!header || !("flowName" in header || "turns" in header)) return undefined;
+  if (!header || !("flowName" in header || "turns" in header || "user" in header)) return undefined;
   return {
     file,
     rename: renameOf(file),
@@ -97,7 +98,7 @@ export function discoverScenarios(dir = "scenarios"): ScenarioDiscovery {
     const designed = NOT_SCENARIOS.find(([pattern]) => pattern.test(name))?.[1];
     const misnamed = designed === undefined ? misnamedScenario(file) : undefined;
     if (misnamed) found.misnamed.push(misnamed);
-    else found.others.push({ file, why: designed ?? "JSON with no flowName or turns: data, not a scenario" });
+    else found.others.push({ file, why: designed ?? "JSON with no flowName, turns or user: data, not a scenario" });
   }
   return found;
 }

@@ -22,8 +22,26 @@ const ONE_OF_EXPECTED: Record<string, string> = {
   responseMatches: "a pattern string or a list of pattern strings",
 };
 
+// Why a key needs the other: a simulated conversation is graded by its success, and only it is.
+const DEPENDENT_WHY: Record<string, string> = {
+  user: "a simulated conversation must say what success is: add `success` with at least one of completed, finalState, responseMustInclude, responseMustNotInclude, judge",
+  success:
+    "success is what a simulated user's conversation must reach: add `user`, or check the turns and the final expectations instead",
+};
+
+// Without `user`, the schema's else asks for turns: said with the other way to write a conversation.
+const WITHOUT_USER: Record<string, string> = {
+  required:
+    "(the file): the required key `turns` is missing; give the conversation's turns, or a simulated `user` and its `success`.",
+  minItems:
+    "turns: is empty; give the conversation at least one turn, or a simulated `user` and its `success` to play it.",
+};
+
 function describeError(error: ErrorObject, data: unknown): string {
   const at = (path: string, pointer: string) => where(data, path, pointer);
+  if (error.schemaPath.startsWith("#/else/") && WITHOUT_USER[error.keyword]) return WITHOUT_USER[error.keyword]!;
+  if (error.keyword === "dependentRequired")
+    return `${describeSchemaError(error, at).slice(0, -1)}: ${DEPENDENT_WHY[String(error.params["property"])]}.`;
   if (error.keyword !== "oneOf") return describeSchemaError(error, at);
   const value = error.data;
   const expected =
@@ -45,11 +63,15 @@ export function schemaProblems(data: unknown): { problems: string[]; errors: Err
   if (validateScenario(data)) return { problems: [], errors: [] };
   const errors = validateScenario.errors ?? [];
   const oneOfPaths = new Set(errors.filter((e) => e.keyword === "oneOf").map((e) => e.instancePath));
+  // An anyOf is described as a whole, not by each branch it tried; an if by its branch's own errors.
+  const anyOfs = errors.filter((e) => e.keyword === "anyOf").map((e) => `${e.schemaPath}/`);
   const problems = errors
-    .filter((e) => e.keyword !== "propertyNames" && !isEnvReservation(e))
+    .filter((e) => !["propertyNames", "if"].includes(e.keyword) && !isEnvReservation(e))
     .filter((e) => e.keyword === "oneOf" || !oneOfPaths.has(e.instancePath))
+    .filter((e) => !anyOfs.some((anyOf) => e.schemaPath.startsWith(anyOf)))
     .map((e) => describeError(e, data));
-  return { problems, errors };
+  // Without `user`, turns is checked twice, as every scenario's and as the one without a simulated user.
+  return { problems: [...new Set(problems)], errors };
 }
 
 /**

@@ -13,8 +13,8 @@ export interface StepReference {
 }
 
 /**
- * Every step of its flow that a scenario names (expectedActiveStep, expectState, finalState,
- * finalExecution, a child run's parentStep, a finalMemory namespace other than `flow`), in file
+ * Every step of its flow that a scenario names (expectedActiveStep, expectState, finalState and
+ * success's, finalExecution, a child run's parentStep, a finalMemory namespace other than `flow`), in file
  * order: the loader checks them against the registered flow, and the runner against the flow the
  * target lists.
  */
@@ -31,6 +31,8 @@ export function stepReferences(scenario: Scenario): StepReference[] {
   });
   for (const step of Object.keys(scenario.finalState ?? {}))
     references.push({ path: `finalState.${step}`, step, state: true });
+  for (const step of Object.keys(scenario.success?.finalState ?? {}))
+    references.push({ path: `success.finalState.${step}`, step, state: true });
   scenario.finalExecution?.forEach((entry, index) => {
     if (typeof entry["step"] === "string")
       references.push({ path: `finalExecution[${index}].step`, step: entry["step"] });

@@ -107,7 +107,7 @@ test("unknown top-level keys are refused, each with the closest key or else the 
   const file = write("top", { flowName: "BasicFlow", turns: [turn("one")], finalStates: {}, color: "blue" });
   assert.deepEqual(problemsOf(file), [
     "finalStates: `finalStates` is not a known key; did you mean `finalState`?",
-    "color: `color` is not a known key; the keys allowed here are $schema, flowName, target, description, tags, env, judgeModel, judgeMinScore, judgeInstructions, turns, finalState, finalExecution, finalChildren, finalMemory, cases.",
+    "color: `color` is not a known key; the keys allowed here are $schema, flowName, target, description, tags, env, judgeModel, judgeMinScore, judgeInstructions, turns, user, success, finalState, finalExecution, finalChildren, finalMemory, cases.",
   ]);
 });
 
@@ -142,10 +142,13 @@ test("values outside what the schema allows are refused saying what is allowed",
   ]);
 });
 
-test("a file without flowName and turns is refused naming both required keys", () => {
+test("a file without flowName and turns is refused naming both required keys, and the simulated user that may stand for the turns", () => {
   assert.deepEqual(problemsOf(write("empty", {})), [
+    "(the file): the required key `turns` is missing; give the conversation's turns, or a simulated `user` and its `success`.",
     "(the file): the required key `flowName` is missing.",
-    "(the file): the required key `turns` is missing.",
+  ]);
+  assert.deepEqual(problemsOf(write("no-turn", { flowName: "BasicFlow", turns: [] })), [
+    "turns: is empty; give the conversation at least one turn, or a simulated `user` and its `success` to play it.",
   ]);
 });
 
@@ -331,7 +334,7 @@ test("cases are refused when a placeholder has no value, a value is used nowhere
     turns: [turn("placeholder", { input: "{{name}}", responseMatches: "{{name}} is not" })],
   });
   assert.deepEqual(problemsOf(file), [
-    'cases[0] (case "Jane Doe").values.extra: {{extra}} is used nowhere in the turns or the final expectations.',
+    'cases[0] (case "Jane Doe").values.extra: {{extra}} is used nowhere in the turns, user, success or the final expectations.',
     'cases[1] (case "jane doe").label: "jane doe" names the same suite as cases[0]; each case needs a label of its own.',
     'cases[1] (case "jane doe"): turns[0].responseMatches becomes "( is not", which is not a valid regular expression (Invalid regular expression: /( is not/: Unterminated group).',
     'cases[2] (case "nobody").values: no value for {{name}}, which turns[0].input uses.',

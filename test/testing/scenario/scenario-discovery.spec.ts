@@ -21,6 +21,7 @@ before(async () => {
   write("team/deep/c.scenario.json", { flowName: "HotelFlow", turns: [] });
   write("team/forgot-suffix.json", { flowName: "HotelFlow", turns: [] });
   write("team/turns-only.scenario.JSON.json", { turns: [] });
+  write("team/user-only.json", { user: { persona: "A guest", goal: "Book a room" } });
   write("team/rates.json", { rates: [1, 2] });
   write("team/list.json", [{ flowName: "BasicFlow" }]);
   write("scenario.schema.json", { type: "object", properties: { flowName: {}, turns: {} } });
@@ -39,10 +40,11 @@ test("every *.scenario.json is found at any depth, sorted, whether or not it par
   ]);
 });
 
-test("a JSON object with flowName or turns under another name is reported with the rename; data, the schema and cassettes are not", () => {
+test("a JSON object with flowName, turns or a simulated user under another name is reported with the rename; data, the schema and cassettes are not", () => {
   assert.deepEqual(discoverScenarios(dir.path).misnamed, [
     { file: at("team/forgot-suffix.json"), rename: at("team/forgot-suffix.scenario.json"), flowName: "HotelFlow" },
     { file: at("team/turns-only.scenario.JSON.json"), rename: at("team/turns-only.scenario.JSON.scenario.json") },
+    { file: at("team/user-only.json"), rename: at("team/user-only.scenario.json") },
   ]);
 });
 
@@ -50,8 +52,8 @@ test("every other JSON file is listed with what it is, so none is passed over si
   assert.deepEqual(discoverScenarios(dir.path).others, [
     { file: at("b.cassette.json"), why: "a cassette, replayed with the scenario of its name" },
     { file: at("scenario.schema.json"), why: "the schema of scenario files, not a scenario" },
-    { file: at("team/list.json"), why: "JSON with no flowName or turns: data, not a scenario" },
-    { file: at("team/rates.json"), why: "JSON with no flowName or turns: data, not a scenario" },
+    { file: at("team/list.json"), why: "JSON with no flowName, turns or user: data, not a scenario" },
+    { file: at("team/rates.json"), why: "JSON with no flowName, turns or user: data, not a scenario" },
   ]);
 });
 
@@ -64,7 +66,12 @@ test("selected paths: a folder is discovered whole, a file taken as it is, a mis
   assert.deepEqual(found.files, [at("b.scenario.json"), at("team/deep/c.scenario.json")]);
   assert.deepEqual(
     found.misnamed.map((entry) => entry.file),
-    [at("team/forgot-suffix.json"), at("team/turns-only.scenario.JSON.json"), at("team/rates.json")],
+    [
+      at("team/forgot-suffix.json"),
+      at("team/turns-only.scenario.JSON.json"),
+      at("team/user-only.json"),
+      at("team/rates.json"),
+    ],
   );
   assert.deepEqual(found.missing, [at("nowhere")]);
 });
