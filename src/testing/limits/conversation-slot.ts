@@ -1,5 +1,5 @@
 import type { Config } from "../../config.ts";
-import type { LoadedScenario } from "../scenario/scenario.ts";
+import { DEFAULT_MAX_USER_TURNS, type LoadedScenario } from "../scenario/scenario.ts";
 import type { Held, RunLimits } from "./run-limits.ts";
 
 /**
@@ -31,6 +31,9 @@ export function conversationSlot(
     kind: "conversation",
     limit: concurrency,
     maxTokens: config.limits.maxTokens,
-    weight: loaded.scenario.turns.length,
+    // A simulated user may write up to maxTurns messages: counted at most, as it may well.
+    weight:
+      loaded.scenario.turns.length +
+      (loaded.scenario.user ? (loaded.scenario.user.maxTurns ?? DEFAULT_MAX_USER_TURNS) : 0),
   });
 }

@@ -153,7 +153,7 @@ function describeDiscovered(flowName: string, options: FlowScenariosOptions, des
     if (!ours(file.flowName)) continue;
     failing(
       `${file.file} is named as a scenario`,
-      `${file.file} looks like a scenario (it has flowName or turns) but is not named *.scenario.json, ` +
+      `${file.file} looks like a scenario (it has flowName, turns or user) but is not named *.scenario.json, ` +
         `so no command loads it; rename it to ${file.rename}.`,
     );
   }
