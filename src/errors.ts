@@ -81,6 +81,10 @@ export const errorCatalogue = {
     summary:
       "A file given to results:merge or report is not a run's results, or two of them hold the same conversation.",
   },
+  pass_k_invalid: {
+    status: undefined,
+    summary: "pass^k was asked of counts that are not whole numbers with 0 ≤ successes ≤ tries.",
+  },
   scenario_exists: {
     status: undefined,
     summary: "scenario:from-session or scenario:record would overwrite a scenario or cassette; nothing was written.",

@@ -4,6 +4,7 @@ import { mergeRunResults } from "../testing/report/merge-run-results.ts";
 import { renderJunit } from "../testing/report/render-junit.ts";
 import { renderSummary } from "../testing/report/render-summary.ts";
 import { totalsLine } from "../testing/report/render-run-summary.ts";
+import { simulatedLines } from "../testing/report/render-simulated.ts";
 import type { RunResults } from "../testing/report/run-results.ts";
 import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { answerHelp } from "./answer-help.ts";
@@ -61,6 +62,7 @@ export async function mergeCommand(args: readonly string[]): Promise<number> {
   if (checklist) merged.checklist = checklist;
   write(out, `${JSON.stringify(merged, null, 2)}\n`);
   console.log(`merged ${files.length} result file${files.length === 1 ? "" : "s"} into ${out}: ${totalsLine(merged)}`);
+  for (const line of simulatedLines(merged.simulated)) console.log(line);
   if (options["--junit"]) {
     write(options["--junit"], renderJunit(merged));
     console.log(`JUnit report: ${options["--junit"]}`);

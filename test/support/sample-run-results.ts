@@ -57,3 +57,33 @@ export function sampleRunResults(conversations: ConversationResult[], fields: Pa
     ...fields,
   };
 }
+
+/** Repeat `index` of `of` of a simulated scenario `name`: two user turns, `outcome` as given, its user and end reason filled in. */
+export function sampleSimulated(
+  name: string,
+  repeat: ConversationResult["repeat"],
+  outcome: "passed" | "failed",
+  fields: Partial<ConversationResult> = {},
+): ConversationResult {
+  const turns = [1, 2].map((number) =>
+    sampleTurn(number, { label: `user ${number}`, simulated: { turn: number, reason: `asks step ${number}` } }),
+  );
+  return sampleConversation(name, turns, {
+    id: `journeys/${name}.scenario.json#${name}@${repeat.index}`,
+    repeat,
+    outcome,
+    tokens: { model: { input: 10, output: 5 }, judge: { input: 0, output: 0 }, user: { input: 7, output: 3 } },
+    simulation: {
+      persona: "Ada, a busy nurse",
+      goal: "book a visit for Friday",
+      style: "terse",
+      player: "scripted",
+      userTurns: 2,
+      end:
+        outcome === "passed"
+          ? { reason: "user-done", detail: "booked for Friday" }
+          : { reason: "max-turns", detail: "the user wrote 2 messages, its maxTurns" },
+    },
+    ...fields,
+  });
+}

@@ -1,5 +1,6 @@
 import { FlowcheckError } from "../../errors.ts";
 import { mergeCoverage, type FlowCoverage } from "./flow-coverage.ts";
+import { simulatedSummary } from "./pass-k.ts";
 import type { Outcome } from "../checks/turn-report.ts";
 import {
   RESULTS_VERSION,
@@ -24,6 +25,7 @@ export function totalsOf(conversations: readonly ConversationResult[]): ResultTo
     conversations.reduce((total, conversation) => total + pick(conversation), 0);
   const model = { input: sum((c) => c.tokens.model.input), output: sum((c) => c.tokens.model.output) };
   const judged = { input: sum((c) => c.tokens.judge.input), output: sum((c) => c.tokens.judge.output) };
+  const user = { input: sum((c) => c.tokens.user?.input ?? 0), output: sum((c) => c.tokens.user?.output ?? 0) };
   return {
     conversations: counts(conversations.map((conversation) => conversation.outcome)),
     turns: counts(turns.map((turn) => turn.outcome)),
@@ -34,7 +36,12 @@ export function totalsOf(conversations: readonly ConversationResult[]): ResultTo
       skipped: judge.skipped,
       passRate: graded ? judge.passed / graded : null,
     },
-    tokens: { model, judge: judged, total: model.input + model.output + judged.input + judged.output },
+    tokens: {
+      model,
+      judge: judged,
+      ...(conversations.some((c) => c.tokens.user) ? { user } : {}),
+      total: [model, judged, user].reduce((total, count) => total + count.input + count.output, 0),
+    },
   };
 }
 
@@ -77,6 +84,7 @@ export interface RunInfo {
 /** One run's results from the lines its suites recorded (or a shard's, merged). */
 export function runResultsOf(lines: readonly RunRecordLine[], info: RunInfo): RunResults {
   const conversations = sorted(lines.flatMap((line) => ("conversation" in line ? [line.conversation] : [])));
+  const simulated = simulatedSummary(conversations);
   return {
     results: RESULTS_VERSION,
     startedAt: info.startedAt,
@@ -89,12 +97,14 @@ export function runResultsOf(lines: readonly RunRecordLine[], info: RunInfo): Ru
     conversations,
     specsNotLoaded: lines.flatMap((line) => ("specNotLoaded" in line ? [line.specNotLoaded] : [])),
     ...proofsOf(lines),
+    ...(simulated ? { simulated } : {}),
   };
 }
 
 /**
- * Several runs' results (a sharded run's shards) as one: every conversation once, totals counted
- * again over all of them. A conversation in two of them is refused: the same shard given twice
+ * Several runs' results (a sharded run's shards) as one: every conversation once, totals and the
+ * simulated scenarios' pass^k counted again over all of them (never added up). A conversation
+ * in two of them is refused: the same shard given twice
  * would otherwise count twice.
  */
 export function mergeRunResults(runs: readonly { file: string; results: RunResults }[]): RunResults {

@@ -100,7 +100,29 @@ function caseXml(suite: string, file: string, each: Case): string {
   return `    ${element("testcase", attributes)}`;
 }
 
-function suiteXml(name: string, file: string, cases: Case[], seconds: number, timestamp?: string): string {
+/** A simulated conversation's user and how it ended, as the suite's properties: a CI page lists them with its cases. */
+function propertiesXml(simulation: ConversationResult["simulation"]): string {
+  if (!simulation) return "";
+  const properties = {
+    "simulation.persona": simulation.persona,
+    "simulation.goal": simulation.goal,
+    "simulation.style": simulation.style,
+    "simulation.player": simulation.player,
+    "simulation.userTurns": simulation.userTurns,
+    "simulation.end": `${simulation.end.reason}: ${simulation.end.detail}`,
+  };
+  const each = Object.entries(properties).map(([name, value]) => `      ${element("property", { name, value })}`);
+  return `    ${element("properties", {}, `\n${each.join("\n")}\n    `)}\n`;
+}
+
+function suiteXml(
+  name: string,
+  file: string,
+  cases: Case[],
+  seconds: number,
+  timestamp?: string,
+  simulation?: ConversationResult["simulation"],
+): string {
   const counts = {
     tests: cases.length,
     failures: cases.filter((each) => each.failure !== undefined).length,
@@ -109,7 +131,7 @@ function suiteXml(name: string, file: string, cases: Case[], seconds: number, ti
     time: seconds.toFixed(3),
     ...(timestamp ? { timestamp } : {}),
   };
-  return `  ${element("testsuite", { name, file, ...counts }, `\n${cases.map((each) => caseXml(name, file, each)).join("\n")}\n  `)}`;
+  return `  ${element("testsuite", { name, file, ...counts }, `\n${propertiesXml(simulation)}${cases.map((each) => caseXml(name, file, each)).join("\n")}\n  `)}`;
 }
 
 function suiteName(conversation: ConversationResult): string {
@@ -119,8 +141,9 @@ function suiteName(conversation: ConversationResult): string {
 
 /**
  * A run's results as one JUnit XML document: a suite per conversation (each repeat its own), a
- * case per turn, per judged turn and for the final state, as node:test names them; a spec file
- * that did not import is a failing case of its own.
+ * case per turn (a simulated user's too), per judged turn and for the final state, as node:test
+ * names them; a simulated conversation's user and end reason are its suite's properties. A spec
+ * file that did not import is a failing case of its own.
  */
 export function renderJunit(results: RunResults): string {
   const suites = results.conversations.map((conversation) =>
@@ -130,6 +153,7 @@ export function renderJunit(results: RunResults): string {
       casesOf(conversation),
       (conversation.millis ?? 0) / 1000,
       conversation.startedAt,
+      conversation.simulation,
     ),
   );
   for (const spec of results.specsNotLoaded)

@@ -1,5 +1,6 @@
 import { checklistCounts, checklistRows, hasMissing, MARKS_LEGEND } from "../checklist/render-checklist.ts";
 import { coverageInOrder, reachOf, type FlowCoverage } from "./flow-coverage.ts";
+import { simulatedLines } from "./render-simulated.ts";
 import type { FlowChecklist, RunResults } from "./run-results.ts";
 
 export interface RunSummaryOptions {
@@ -18,7 +19,8 @@ export function totalsLine(results: RunResults): string {
       : `${judge.passed} of ${judge.graded} passed (${Math.round(judge.passRate * 100)}%)`;
   return (
     `${conversations.total} conversation${conversations.total === 1 ? "" : "s"}: ${conversations.passed} passed, ${conversations.failed} failed, ${conversations.skipped} skipped; ` +
-    `turns ${turns.passed} passed, ${turns.failed} failed, ${turns.skipped} skipped; judge ${rate}; tokens ${tokens.total}`
+    `turns ${turns.passed} passed, ${turns.failed} failed, ${turns.skipped} skipped; judge ${rate}; tokens ${tokens.total}` +
+    (tokens.user ? ` (simulated users ${tokens.user.input + tokens.user.output})` : "")
   );
 }
 
@@ -48,7 +50,8 @@ function flowRows(coverage: FlowCoverage, checklist: readonly FlowChecklist[]): 
  * The lines a run ends with: its totals, one line per flow and child flow (the steps and tools its
  * scenarios reached, and its new-flow checklist counted), then where its results and page are.
  * A flow's full checklist table follows its line when one of its points is to add (✗), or for every
- * judged flow with `everyTable`; the whole of every table is in the results and the page.
+ * judged flow with `everyTable`; the whole of every table is in the results and the page. A run
+ * with simulated users has their successes and pass^k before the files.
  *
  * @example
  * renderRunSummary(results, { files: { results: "test/.tmp/run-results.json", report: "test/.tmp/report.html" } });
@@ -78,6 +81,7 @@ export function renderRunSummary(results: RunResults, { everyTable = false, file
     lines.push(`${indent}${row.flow.padEnd(width - indent.length + 2)}  ${parts.join(" · ")}`);
     if (row.checklist && shown(row)) lines.push(...checklistRows(row.checklist).map((point) => `${indent}  ${point}`));
   }
+  lines.push(...simulatedLines(results.simulated));
   lines.push(
     `results: ${files.results}${files.coverage ? ` (flow coverage: ${files.coverage})` : ""}`,
     `report:  ${files.report}`,

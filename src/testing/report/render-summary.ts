@@ -1,3 +1,4 @@
+import { passKText, successText } from "./pass-k-shown.ts";
 import type { ConversationResult, RunResults } from "./run-results.ts";
 
 interface TurnRate {
@@ -53,7 +54,8 @@ function tokensByScenario(conversations: readonly ConversationResult[]): Map<str
     const key = `${flowName ?? "?"}: ${name}`;
     tokens.set(
       key,
-      (tokens.get(key) ?? 0) + used.model.input + used.model.output + used.judge.input + used.judge.output,
+      (tokens.get(key) ?? 0) +
+        [used.model, used.judge, used.user].reduce((sum, count) => sum + (count ? count.input + count.output : 0), 0),
     );
   }
   return tokens;
@@ -62,14 +64,14 @@ function tokensByScenario(conversations: readonly ConversationResult[]): Map<str
 /**
  * A run's results as Markdown for a CI job's summary: the totals, then per turn its pass rate over
  * every run of it (a judge's failure counts as not passed) and the spread of its judge scores, the
- * tokens per scenario, and what failed.
+ * tokens per scenario, the simulated scenarios' successes and pass^k, and what failed.
  */
 export function renderSummary(results: RunResults): string {
   const { conversations, turns, judge, tokens } = results.totals;
   const lines = [
     `## flowcheck: ${conversations.failed ? `${conversations.failed} of ${conversations.total} conversations failed` : `${conversations.passed} of ${conversations.total} conversations passed`}`,
     "",
-    `Turns ${turns.passed} passed, ${turns.failed} failed, ${turns.skipped} skipped · judge ${judge.passRate === null ? "none graded" : `${percent(judge.passed, judge.graded)} of ${judge.graded} passed`} · tokens ${tokens.total} (model ${tokens.model.input} in, ${tokens.model.output} out; judge ${tokens.judge.input} in, ${tokens.judge.output} out)`,
+    `Turns ${turns.passed} passed, ${turns.failed} failed, ${turns.skipped} skipped · judge ${judge.passRate === null ? "none graded" : `${percent(judge.passed, judge.graded)} of ${judge.graded} passed`} · tokens ${tokens.total} (model ${tokens.model.input} in, ${tokens.model.output} out; judge ${tokens.judge.input} in, ${tokens.judge.output} out${tokens.user ? `; simulated users ${tokens.user.input} in, ${tokens.user.output} out` : ""})`,
     `${results.shards ? `Shards ${results.shards.join(", ")} · ` : ""}${results.commit ? `commit ${results.commit.slice(0, 12)} · ` : ""}${results.startedAt} to ${results.endedAt}`,
     "",
     "| scenario | turn | passed | judge scores (min / median / max) |",
@@ -83,6 +85,16 @@ export function renderSummary(results: RunResults): string {
     "| --- | --- |",
     ...[...tokensByScenario(results.conversations)].map(([scenario, count]) => `| ${cell(scenario)} | ${count} |`),
   ];
+  if (results.simulated)
+    lines.push(
+      "",
+      "| simulated scenario | succeeded | pass^k |",
+      "| --- | --- | --- |",
+      ...results.simulated.scenarios.map(
+        (scenario) => `| ${cell(scenario.name)} | ${successText(scenario)} | ${passKText(scenario.passK) || "–"} |`,
+      ),
+      `| run | | ${passKText(results.simulated.passK) || "–"} |`,
+    );
   const failed = results.conversations.filter((conversation) => conversation.outcome === "failed");
   if (failed.length || results.specsNotLoaded.length) {
     lines.push("", "### Failed", "");

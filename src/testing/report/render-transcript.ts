@@ -41,6 +41,8 @@ interface RenderedConversation {
   models?: Readonly<Record<string, string>>;
   pins: Readonly<Record<string, string>>;
   startedAt?: string;
+  /** A simulated conversation's user, as far as it is known, and how the conversation ended. */
+  simulation?: Partial<NonNullable<ConversationResult["simulation"]>>;
   turns: readonly RenderedTurn[];
   final?: { outcome: Outcome; skipReason?: string; checks: readonly Check[] };
 }
@@ -53,10 +55,12 @@ function renderTurn(turn: RenderedTurn): string[] {
       `   user       ${inputText(turn.input)}`,
     ];
   const timing = turn.millis ? ` · ${turn.millis.http.toFixed(1)} ms` : "";
+  const simulated = turn.simulated ? ` · simulated user, message ${turn.simulated.turn}` : "";
   const lines = [
-    `── ${turn.number}. ${turn.label} ${mark}  ${turn.response?.status ?? "no answer"}${timing}`,
+    `── ${turn.number}. ${turn.label} ${mark}  ${turn.response?.status ?? "no answer"}${timing}${simulated}`,
     `   user       ${inputText(turn.input)}`,
   ];
+  if (turn.simulated?.reason) lines.push(`   why        ${turn.simulated.reason}`);
   if (turn.idempotencyKey) lines.push(`   key        ${turn.idempotencyKey}`);
   if (turn.response) lines.push(`   assistant  ${answerText(turn.response.body).replace(/\n/g, "\n              ")}`);
   if (turn.stored)
@@ -67,6 +71,23 @@ function renderTurn(turn: RenderedTurn): string[] {
   lines.push(`   checks     ${counts.join(" · ")}`);
   for (const check of turn.checks) if (check.outcome !== "passed") lines.push(checkLine(check));
   return lines;
+}
+
+/** Who the simulated user was, who played it, and why the conversation ended: what of it is known. */
+function simulationLines(simulation: RenderedConversation["simulation"]): string[] {
+  if (!simulation) return [];
+  const { persona, goal, style, player, userTurns, end } = simulation;
+  const played = [
+    ...(style ? [style] : []),
+    ...(player ? [`played by ${player}`] : []),
+    ...(userTurns !== undefined ? [`${userTurns} message${userTurns === 1 ? "" : "s"}`] : []),
+  ];
+  return [
+    ...(persona !== undefined ? [`persona  ${persona}`] : []),
+    ...(goal !== undefined ? [`goal     ${goal}`] : []),
+    ...(played.length ? [`user     ${played.join(" · ")}`] : []),
+    ...(end ? [`ended    ${end.reason}: ${end.detail}`] : []),
+  ];
 }
 
 function renderConversation(conversation: RenderedConversation): string {
@@ -81,6 +102,7 @@ function renderConversation(conversation: RenderedConversation): string {
   const pins = Object.entries(conversation.pins).map(([key, value]) => `${key}=${value}`);
   lines.push(`pins     ${pins.join("  ") || "none"}`);
   if (conversation.startedAt) lines.push(`started  ${conversation.startedAt}`);
+  lines.push(...simulationLines(conversation.simulation));
   lines.push("");
   for (const turn of conversation.turns) lines.push(...renderTurn(turn));
   const final = conversation.final;
@@ -92,7 +114,10 @@ function renderConversation(conversation: RenderedConversation): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** A failure transcript as a conversation a person can read, failed checks marked ✗, skipped –. */
+/**
+ * A failure transcript as a conversation a person can read, failed checks marked ✗, skipped –; a
+ * simulated one with its user and end reason at its top, and its user's turns marked.
+ */
 export function renderTranscript(transcript: Transcript): string {
   const { scenario } = transcript;
   return renderConversation({
@@ -103,6 +128,9 @@ export function renderTranscript(transcript: Transcript): string {
     ...(transcript.target.models ? { models: transcript.target.models } : {}),
     pins: transcript.pins,
     startedAt: transcript.startedAt,
+    ...(scenario.user || transcript.final?.simulation
+      ? { simulation: { ...scenario.user, ...transcript.final?.simulation } }
+      : {}),
     turns: transcript.turns.map(({ stored, answer: _answer, ...turn }) => ({
       ...turn,
       ...(stored ? { stored: storedSummaryOf(stored) } : {}),
@@ -123,6 +151,7 @@ export function renderResultConversation(conversation: ConversationResult): stri
     models: conversation.models,
     pins: conversation.pins,
     ...(conversation.startedAt ? { startedAt: conversation.startedAt } : {}),
+    ...(conversation.simulation ? { simulation: conversation.simulation } : {}),
     turns: conversation.turns.map(({ answer: _answer, changed: _changed, judge: _judge, ...turn }) => turn),
     ...(conversation.final ? { final: conversation.final } : {}),
   });

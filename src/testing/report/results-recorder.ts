@@ -142,11 +142,20 @@ export class ResultsRecorder {
         this.#reports.push(event.report);
         add(this.#result.tokens.model, event.report.tokens?.model);
         add(this.#result.tokens.judge, event.report.tokens?.judge);
+        if (event.report.tokens?.user) add((this.#result.tokens.user ??= none()), event.report.tokens.user);
         break;
       case "final": {
-        const { stored, ...final } = event.report;
+        const { stored, simulation, ...final } = event.report;
         this.#result.final = final;
         this.#document = stored;
+        const user = this.#loaded.scenario.user;
+        if (simulation && user)
+          this.#result.simulation = {
+            persona: user.persona,
+            goal: user.goal,
+            style: user.style ?? "cooperative",
+            ...simulation,
+          };
         break;
       }
       case "scenario:end":
@@ -169,7 +178,10 @@ export class ResultsRecorder {
     const result = this.#result;
     const document = this.#document;
     let before: SessionViewHead | undefined;
-    result.turns = this.#loaded.scenario.turns.map((turn, index) => {
+    const scripted = this.#loaded.scenario.turns;
+    // A simulated user's turns follow the scenario's own; only the reports know them.
+    const simulated = this.#reports.filter((report) => report.number > scripted.length);
+    result.turns = [...scripted, ...simulated].map((turn, index) => {
       const report = this.#reports.find((each) => each.number === index + 1);
       if (!report)
         return {

@@ -70,7 +70,8 @@ export interface ResultTotals {
   turns: OutcomeCounts;
   /** Judge checks: those graded, and of those the share that passed (null when none was graded). */
   judge: { graded: number; passed: number; failed: number; skipped: number; passRate: number | null };
-  tokens: { model: TokenCount; judge: TokenCount; total: number };
+  /** `user`: the simulated users' models, when any conversation was simulated; `total` counts it too. */
+  tokens: { model: TokenCount; judge: TokenCount; user?: TokenCount; total: number };
 }
 
 export interface OutcomeCounts {

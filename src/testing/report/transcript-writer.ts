@@ -38,8 +38,9 @@ export class TranscriptWriter {
 
   readonly listener = (event: ScenarioEvent): void => {
     switch (event.type) {
-      case "scenario:start":
+      case "scenario:start": {
         this.#loaded = event.scenario;
+        const { user } = event.scenario.scenario;
         this.#transcript = {
           transcript: 1,
           kind: "contract",
@@ -48,6 +49,7 @@ export class TranscriptWriter {
             name: event.scenario.name,
             flowName: event.scenario.scenario.flowName,
             ...(event.scenario.scenario.description ? { description: event.scenario.scenario.description } : {}),
+            ...(user ? { user: { persona: user.persona, goal: user.goal, style: user.style ?? "cooperative" } } : {}),
           },
           target: {
             baseUrl: event.target.baseUrl,
@@ -60,6 +62,7 @@ export class TranscriptWriter {
           turns: [],
         };
         break;
+      }
       case "turn:end":
         this.#transcript?.turns.push(event.report);
         if (event.report.outcome === "failed")

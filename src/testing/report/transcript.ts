@@ -1,5 +1,6 @@
 import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
 import type { TargetSummary } from "../run/scenario-event.ts";
+import type { UserStyle } from "../../engine/scripted-user.ts";
 
 export const TRANSCRIPT_KINDS = ["contract", "semantic"] as const;
 export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
@@ -8,7 +9,14 @@ export type TranscriptKind = (typeof TRANSCRIPT_KINDS)[number];
 export interface Transcript {
   transcript: 1;
   kind: TranscriptKind;
-  scenario: { file: string; name: string; flowName: string; description?: string };
+  /** `user`: a simulated conversation's user as the scenario gives it (its style defaulted). */
+  scenario: {
+    file: string;
+    name: string;
+    flowName: string;
+    description?: string;
+    user?: { persona: string; goal: string; style: UserStyle };
+  };
   target: Omit<TargetSummary, "pins">;
   pins: Record<string, string>;
   startedAt: string;

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { totalsOf } from "../../../src/testing/report/merge-run-results.ts";
 import { renderJunit, xmlAttribute, xmlText } from "../../../src/testing/report/render-junit.ts";
 import { RESULTS_VERSION, type ConversationResult, type RunResults } from "../../../src/testing/report/run-results.ts";
+import { sampleSimulated } from "../../support/sample-run-results.ts";
 import { wellFormedXml } from "../../support/well-formed-xml.ts";
 
 const HOSTILE = `a <b> & "c" 'd' \u0001\u001b[31m\u0000 e\ud800`;
@@ -86,4 +87,29 @@ test("the XML check this relies on finds what is not well-formed", () => {
   assert.notDeepEqual(wellFormedXml(`${declaration}<a x="say "hi""/>`), []);
   assert.notDeepEqual(wellFormedXml(`${declaration}<a>\u0001</a>`), []);
   assert.notDeepEqual(wellFormedXml(`${declaration}<a/><b/>`), []);
+});
+
+test("a simulated conversation's suite has a case per turn its user wrote and its user and end reason as properties, escaped", () => {
+  const conversation = sampleSimulated("booking", { index: 1, of: 1 }, "failed", {
+    simulation: {
+      persona: HOSTILE,
+      goal: "book <Friday>",
+      style: "rule-bender",
+      player: "live gpt-4o-mini",
+      userTurns: 2,
+      end: { reason: "max-turns", detail: "wrote 2 messages & stopped" },
+    },
+  });
+  const xml = renderJunit(resultsOf([conversation]));
+  assert.deepEqual(wellFormedXml(xml), []);
+  assert.match(xml, /<testcase [^>]*name="1\. user 1"[^>]*\/>\n\s*<testcase [^>]*name="2\. user 2"/);
+  assert.match(xml, /<property name="simulation\.goal" value="book &lt;Friday&gt;"\/>/);
+  assert.match(xml, /<property name="simulation\.player" value="live gpt-4o-mini"\/>/);
+  assert.match(xml, /<property name="simulation\.end" value="max-turns: wrote 2 messages &amp; stopped"\/>/);
+  assert.match(xml, /<property name="simulation\.persona" value="a &lt;b&gt; &amp; &quot;c&quot;/);
+  assert.match(xml, /<testsuite name="BasicFlow: booking"[^>]*>\n\s*<properties>/, "properties come before the cases");
+});
+
+test("a suite of a conversation that is not simulated has no properties", () => {
+  assert.doesNotMatch(renderJunit(resultsOf([conversationSaying("plain")])), /<properties>/);
 });

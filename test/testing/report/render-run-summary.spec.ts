@@ -5,7 +5,8 @@ import type { RunResults } from "../../../src/testing/report/run-results.ts";
 import { BasicFlow } from "../../fixtures/flows/index.ts";
 import { RelayFlow } from "../../support/relay-flow.ts";
 import { sampleChecklist, sampleCoverage, sampleUnjudged } from "../../support/sample-checklist.ts";
-import { sampleConversation, sampleRunResults, sampleTurn } from "../../support/sample-run-results.ts";
+import { simulatedSummary } from "../../../src/testing/report/pass-k.ts";
+import { sampleConversation, sampleRunResults, sampleSimulated, sampleTurn } from "../../support/sample-run-results.ts";
 
 const FILES = {
   results: "test/.tmp/run-results.json",
@@ -139,4 +140,26 @@ test("a registered flow the run did not play is a line saying so; a run of no fl
     "results: test/.tmp/run-results.json",
     "report:  test/.tmp/report.html",
   ]);
+});
+
+test("a run with simulated users ends with each simulated scenario's successes over its tries and pass^k at 1, 2 and n, flaky ones marked, then the run's pass^k", () => {
+  const conversations = [
+    ...(["passed", "failed", "passed", "passed", "failed"] as const).map((outcome, index) =>
+      sampleSimulated("booking", { index: index + 1, of: 5 }, outcome),
+    ),
+    sampleSimulated("refund-request", { index: 1, of: 1 }, "passed"),
+  ];
+  const results = sampleRunResults(conversations, { simulated: simulatedSummary(conversations)! });
+  const lines = renderRunSummary(results, { files: FILES });
+  assert.match(lines[1]!, /; tokens 150 \(simulated users 60\)$/);
+  assert.deepEqual(lines.slice(2, -2), [
+    "simulated users: successes over tries and pass^k, the chance k tries all succeed:",
+    "  booking         3/5 succeeded · flaky  pass^1 60%, pass^2 30%, pass^5 0%",
+    "  refund-request  1/1 succeeded  pass^1 100%",
+    "  run             pass^1 80%, pass^2 30%, pass^5 0%",
+  ]);
+});
+
+test("a run without simulated users prints no simulated block", () => {
+  assert.ok(!renderRunSummary(fixtureRun(), { files: FILES }).some((line) => line.includes("simulated")));
 });

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { totalsOf } from "../../../src/testing/report/merge-run-results.ts";
+import { simulatedSummary } from "../../../src/testing/report/pass-k.ts";
 import { renderSummary } from "../../../src/testing/report/render-summary.ts";
 import { RESULTS_VERSION, type ConversationResult, type TurnResult } from "../../../src/testing/report/run-results.ts";
+import { sampleRunResults, sampleSimulated } from "../../support/sample-run-results.ts";
 
 function judgedTurn(outcome: "passed" | "failed", score: number): TurnResult {
   return {
@@ -63,4 +65,17 @@ test("the job summary gives each turn's pass rate over every run of it (a judge 
   assert.ok(lines.includes("| Flow: s | 2. ends | 2 of 2 (100%) | – |"), summary);
   assert.ok(lines.includes("| Flow: s | 63 |"), summary);
   assert.ok(lines.includes("- `s.scenario.json#s@2`: turn 1 'greets': score 0.40 \\| below 0.75"), summary);
+});
+
+test("the job summary of a run with simulated users counts their tokens apart and lists each simulated scenario's successes and pass^k, and the run's", () => {
+  const conversations = (["passed", "failed", "passed"] as const).map((outcome, index) =>
+    sampleSimulated("booking", { index: index + 1, of: 3 }, outcome),
+  );
+  const text = renderSummary(sampleRunResults(conversations, { simulated: simulatedSummary(conversations)! }));
+  assert.match(text, /· tokens 75 \(model 30 in, 15 out; judge 0 in, 0 out; simulated users 21 in, 9 out\)\n/);
+  assert.match(text, /\| BasicFlow: booking \| 75 \|/);
+  assert.match(
+    text,
+    /\| simulated scenario \| succeeded \| pass\^k \|\n\| --- \| --- \| --- \|\n\| booking \| 2\/3 succeeded · flaky \| pass\^1 66\.7%, pass\^2 33\.3%, pass\^3 0% \|\n\| run \| \| pass\^1 66\.7%, pass\^2 33\.3%, pass\^3 0% \|\n/,
+  );
 });

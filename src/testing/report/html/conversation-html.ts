@@ -2,6 +2,7 @@ import type { ConversationResult } from "../run-results.ts";
 import { checksHtml, MARKS } from "./checks-html.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { foldedText } from "./folded-text.ts";
+import { simulationHtml } from "./simulation-html.ts";
 import { sessionIdOf, turnHtml } from "./turn-html.ts";
 
 function summaryHtml(conversation: ConversationResult): string {
@@ -14,6 +15,7 @@ function summaryHtml(conversation: ConversationResult): string {
     ...(conversation.millis !== undefined ? [`${(conversation.millis / 1000).toFixed(2)} s`] : []),
     ...(sessionId ? [`session <code>${escapeHtml(sessionId)}</code>`] : []),
     ...(conversation.kind === "semantic" ? ["judge only"] : []),
+    ...(conversation.simulation ? ["simulated user"] : []),
   ];
   return (
     `<summary><span class="mark">${MARKS[conversation.outcome]}</span> <span class="name">${escapeHtml(conversation.name)}</span>` +
@@ -28,7 +30,7 @@ function finalHtml(final: ConversationResult["final"]): string {
 
 /**
  * One conversation, open when it failed and folded otherwise, its flow, tags and outcome kept on
- * the element for the page's filter.
+ * the element for the page's filter; a simulated one says first who its user was and how it ended.
  */
 export function conversationHtml(conversation: ConversationResult): string {
   const reason =
@@ -40,6 +42,6 @@ export function conversationHtml(conversation: ConversationResult): string {
   return (
     `<details class="conversation ${conversation.outcome}"${conversation.outcome === "failed" ? " open" : ""} data-outcome="${conversation.outcome}" ` +
     `data-flow="${escapeHtml(conversation.flowName ?? "")}" data-tags="${escapeHtml(tags)}">${summaryHtml(conversation)}` +
-    `<div class="body">${where}${tags ? `<p class="tags">${(conversation.tags ?? []).map((tag) => `<span class="chip">${escapeHtml(tag)}</span>`).join("")}</p>` : ""}${reason}${conversation.turns.map(turnHtml).join("")}${finalHtml(conversation.final)}</div></details>`
+    `<div class="body">${where}${simulationHtml(conversation.simulation)}${tags ? `<p class="tags">${(conversation.tags ?? []).map((tag) => `<span class="chip">${escapeHtml(tag)}</span>`).join("")}</p>` : ""}${reason}${conversation.turns.map(turnHtml).join("")}${finalHtml(conversation.final)}</div></details>`
   );
 }

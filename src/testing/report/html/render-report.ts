@@ -4,6 +4,7 @@ import { conversationHtml } from "./conversation-html.ts";
 import { checklistHtml } from "./checklist-html.ts";
 import { coverageHtml } from "./coverage-html.ts";
 import { escapeHtml } from "./escape-html.ts";
+import { passKHtml } from "./pass-k-html.ts";
 import { repeatsHtml } from "./repeats-html.ts";
 import { reportHeader } from "./report-header.ts";
 import { REPORT_SCRIPT } from "./report-script.ts";
@@ -53,9 +54,9 @@ function notLoadedHtml(results: RunResults): string {
 }
 
 /**
- * A run's results as one self-contained HTML page: the header, what moved since `compare`, the
- * conversations (failures first and open), repeats, flow coverage and the new-flow checklist. Every text is escaped and
- * every secret redacted; the page loads nothing.
+ * A run's results as one self-contained HTML page: the header, the simulated users' pass^k, what
+ * moved since `compare`, the conversations (failures first and open), repeats, flow coverage and
+ * the new-flow checklist. Every text is escaped and every secret redacted; the page loads nothing.
  */
 export function renderReport(run: RunResults, { compare, secrets = [] }: ReportOptions = {}): string {
   const results = withoutSecrets(run, secrets);
@@ -64,7 +65,7 @@ export function renderReport(run: RunResults, { compare, secrets = [] }: ReportO
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${POLICY}">` +
     `<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${REPORT_STYLE}</style></head>` +
-    `<body><main>${reportHeader(results)}${compare ? compareHtml(results, withoutSecrets(compare, secrets)) : ""}${notLoadedHtml(results)}` +
+    `<body><main>${reportHeader(results)}${passKHtml(results.simulated)}${compare ? compareHtml(results, withoutSecrets(compare, secrets)) : ""}${notLoadedHtml(results)}` +
     `${filtersHtml(conversations)}<div id="conversations">${conversations.map(conversationHtml).join("")}</div>` +
     `${repeatsHtml(results.conversations)}${coverageHtml(results.coverage)}${checklistHtml(results.checklist)}</main><script>${REPORT_SCRIPT}</script></body></html>\n`
   );

@@ -47,7 +47,8 @@ export function reportHeader(results: RunResults): string {
     ["pins", pairs(results.pins)],
     [
       "tokens",
-      `${totals.tokens.total} (model ${totals.tokens.model.input} in, ${totals.tokens.model.output} out; judge ${totals.tokens.judge.input} in, ${totals.tokens.judge.output} out)`,
+      `${totals.tokens.total} (model ${totals.tokens.model.input} in, ${totals.tokens.model.output} out; judge ${totals.tokens.judge.input} in, ${totals.tokens.judge.output} out` +
+        `${totals.tokens.user ? `; simulated users ${totals.tokens.user.input} in, ${totals.tokens.user.output} out` : ""})`,
     ],
   ];
   return (

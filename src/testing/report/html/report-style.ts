@@ -82,5 +82,7 @@ th{background:var(--bg)}
 .chip.fail{background:var(--fail-bg);color:var(--fail)}details.flow>summary{cursor:pointer}details.flow>summary h3{display:inline}
 .arrow{color:var(--muted);margin:0 3px}.flow{margin-bottom:10px}.tools{margin-top:4px}
 details.fold>summary{cursor:pointer;list-style:none}details.fold[open]>summary{display:none}
+dl.simulation{background:var(--user);border-radius:6px;padding:6px 10px;margin:6px 0}
+.pass-k tr.flaky td:first-child{border-left:3px solid var(--skip)}.pass-k tr.run th,.pass-k tr.run td{font-weight:600}
 [hidden]{display:none!important}
 `;

@@ -26,12 +26,14 @@ function metaHtml(turn: TurnResult): string {
   return `<div class="meta">${parts.join(" · ")}</div>`;
 }
 
-/** One turn as a chat exchange, with its checks and what it changed in the stored session under it. */
+/** One turn as a chat exchange, with its checks and what it changed in the stored session under it; a simulated user's says why the user wrote it, when it said. */
 export function turnHtml(turn: TurnResult): string {
   const why = turn.outcome === "skipped" && turn.skipReason ? `<p class="why">${escapeHtml(turn.skipReason)}</p>` : "";
   const where = turn.location ? `<p class="where">${escapeHtml(turn.location)}</p>` : "";
+  const simulated = turn.simulated ? ` <span class="facts">simulated user, message ${turn.simulated.turn}</span>` : "";
+  const said = turn.simulated?.reason ? `<p class="why">the user: ${escapeHtml(turn.simulated.reason)}</p>` : "";
   return (
-    `<section class="turn ${turn.outcome}"><h4><span class="mark">${MARKS[turn.outcome]}</span> ${turn.number}. ${escapeHtml(turn.label)}</h4>${where}${why}` +
+    `<section class="turn ${turn.outcome}"><h4><span class="mark">${MARKS[turn.outcome]}</span> ${turn.number}. ${escapeHtml(turn.label)}${simulated}</h4>${where}${why}${said}` +
     `<div class="bubble user">${foldedText(inputText(turn.input))}</div>${answerHtml(turn)}${metaHtml(turn)}` +
     `${checksHtml(turn.checks)}${changeHtml(turn.changed)}</section>`
   );
