@@ -1,6 +1,8 @@
 import type { TestContext } from "node:test";
 import type { Config } from "../../config.ts";
 import type { FinalReport, SimulationReport } from "../checks/turn-report.ts";
+import { passK } from "../report/pass-k.ts";
+import { passKText } from "../report/pass-k-shown.ts";
 import { ResultsRecorder } from "../report/results-recorder.ts";
 import { runRecordFor } from "../report/run-record.ts";
 import { TranscriptWriter } from "../report/transcript-writer.ts";
@@ -237,6 +239,7 @@ export class ScenarioSuite {
       if (report!.outcome === "failed") this.#fail(report!.failure, undefined);
       return;
     }
+    if (this.#loaded.scenario.user) this.#passK(t, finals);
     const outcomes = finals.map(
       (report: FinalReport | string): RunOutcome =>
         typeof report === "string"
@@ -244,6 +247,18 @@ export class ScenarioSuite {
           : { outcome: report.outcome, why: report.failure ?? report.skipReason },
     );
     this.#holdRate(t, outcomes, "the final state", undefined);
+  }
+
+  /**
+   * A simulated scenario's successes over its tries (the runs that started), and pass^k: a try
+   * succeeds when nothing in it failed, its turns, its judges or its success.
+   */
+  #passK(t: TestContext, finals: readonly (FinalReport | string)[]): void {
+    const tries = this.#runs.filter((_, index) => typeof finals[index] !== "string");
+    const successes = tries.filter(({ play }) => !play.run.failed).length;
+    const flaky = successes > 0 && successes < tries.length ? " · flaky" : "";
+    if (tries.length === 0) return;
+    t.diagnostic(`${successes}/${tries.length} tries succeeded${flaky}; ${passKText(passK(successes, tries.length))}`);
   }
 
   /** What `read` gives of each run, or why the run's turns cannot be played. */
