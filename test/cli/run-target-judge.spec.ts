@@ -8,6 +8,7 @@ import type { RunResults } from "../../src/testing/report/run-results.ts";
 import { type ChildRun, runFlowcheck } from "../support/child-run.ts";
 import { startFakeOpenAI, type CompletionRequest, type FakeOpenAI } from "../support/fake-openai-server.ts";
 import { sessionChatEntry, startSessionChatServer, type SessionChatServer } from "../support/session-chat-server.ts";
+import { playUser, userReply } from "../support/fake-simulated-user.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 // The LLM judge and its cassettes on an http target, as on a flow of our engine: the judge, served
@@ -192,6 +193,38 @@ test("FLOW_MODEL=record tapes an http target's judge calls next to its scenario;
   const results = resultsOf();
   assert.deepEqual(verdictsOf(results), recorded);
   const final = results.conversations[0]!.final;
+  assert.equal(final?.checks.find((check) => check.name === "every recorded call made")?.outcome, "passed");
+});
+
+test("FLOW_MODEL=record tapes the simulated user of an http target's scenario; replay, with the provider stopped, plays it back and passes on the stored state", async () => {
+  const { path } = writeScenario("simulated", "contact", {
+    flowName: "ContactFlow",
+    user: { persona: "Ada Lovelace", goal: "Leave her contact details", maxTurns: 4 },
+    success: { finalState: { NameStep: { name: "Ada Lovelace" }, EmailStep: { email: "ada@example.org" } } },
+  });
+  const recorder = await startFakeOpenAI([]);
+  playUser(recorder, ({ conversation }) => {
+    const last = conversation.findLast((entry) => entry.from === "assistant")?.text ?? "";
+    if (/We are done/.test(last)) return userReply("", true, "the details are saved");
+    return userReply(/email/.test(last) ? "ada@example.org" : "Ada Lovelace");
+  });
+  const recording = await runSpecs(path, {
+    FLOW_MODEL: "record",
+    OPENAI_API_KEY: "test-key",
+    OPENAI_BASE_URL: recorder.baseURL,
+  }).finally(() => recorder.close());
+  assert.equal(recording.code, 0, recording.stdout + recording.stderr);
+  const tape = JSON.parse(readFileSync(join(dir.path, "simulated", "contact.cassette.json"), "utf8")) as CassetteFile;
+  assert.ok(tape.calls.length >= 2, JSON.stringify(tape.calls));
+  assert.equal(tape.calls.length, recorder.requests.length);
+  assert.deepEqual(new Set(tape.calls.map((call) => call.kind)), new Set(["user"]));
+
+  const replay = await runSpecs(path, { FLOW_MODEL: "replay", OPENAI_BASE_URL: recorder.baseURL });
+  assert.equal(replay.code, 0, replay.stdout + replay.stderr);
+  const [conversation] = resultsOf().conversations;
+  const final = conversation!.final;
+  assert.equal(final?.outcome, "passed");
+  assert.equal(conversation!.simulation?.player, "replay");
   assert.equal(final?.checks.find((check) => check.name === "every recorded call made")?.outcome, "passed");
 });
 

@@ -4,15 +4,17 @@ import type { ChatModel, ModelReply, ModelRequest } from "../../engine/chat-mode
 import type { ModelWrapper } from "../../engine/model-factory.ts";
 import type { JudgeClient, JudgeCompletion, JudgeRequest } from "../judge/judge-client.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
+import type { UserReply, UserTurnRequest } from "../../engine/scripted-user.ts";
+import type { UserSimulator } from "../user/user-simulator.ts";
 import { firstDifference, showDifference } from "./first-difference.ts";
 import { caseSlug } from "../scenario/scenario-cases.ts";
 
-/** One recorded call, model or judge, in the order the scenario made them. */
+/** One recorded call, model, judge or simulated user, in the order the scenario made them. */
 export interface CassetteCall {
   position: number;
   turn: number;
   label: string;
-  kind: "model" | "judge";
+  kind: "model" | "judge" | "user";
   /** `BasicFlow/NameStep` for a model call. */
   where?: string;
   request: unknown;
@@ -38,9 +40,10 @@ export function cassettePathOf(scenarioFile: string, caseLabel?: string): string
 }
 
 /**
- * A scenario's model and judge calls on tape. Recording passes each call to the live model and
- * writes it down; replaying answers each call from the tape, strictly in order, after checking that
- * the request is the recorded one, so a prompt, tool or message that changed fails at its position.
+ * A scenario's model, judge and simulated user calls on tape. Recording passes each call to the
+ * live one and writes it down; replaying answers each call from the tape, strictly in order, after
+ * checking that the request is the recorded one, so a prompt, tool or message that changed fails at
+ * its position.
  */
 export class Cassette {
   readonly path: string;
@@ -129,6 +132,34 @@ export class Cassette {
     };
   }
 
+  /**
+   * The simulated user's messages: recorded around `live`, or replayed. Its request is the
+   * conversation so far, so an answer of the flow that changed fails at the first message written
+   * after it, naming the answer.
+   */
+  user(live: UserSimulator | undefined): UserSimulator {
+    if (this.mode === "replay")
+      return {
+        player: "replay",
+        next: async (request) => this.#replay("user", "user", request, (path) => entryOf(path, request)) as UserReply,
+      };
+    if (!live)
+      throw new FlowcheckError(
+        "cassette_mismatch",
+        "Recording a simulated user needs a live one; set OPENAI_API_KEY (or USER_API_KEY).",
+      );
+    return {
+      player: `${live.player} (recording)`,
+      next: async (request) => {
+        const turn = await live.next(request);
+        const reply: UserReply = { message: turn.message, done: turn.done };
+        if (turn.reason !== undefined) reply.reason = turn.reason;
+        this.#record("user", "user", request, reply);
+        return turn;
+      },
+    };
+  }
+
   /** In replay, what the recording has that the scenario did not ask for. */
   leftovers(): string | undefined {
     if (this.mode !== "replay" || this.#played >= this.#calls.length) return undefined;
@@ -180,7 +211,13 @@ export class Cassette {
     });
   }
 
-  #replay(kind: CassetteCall["kind"], where: string, request: unknown): unknown {
+  /** `explain` names, for a test author, what the path of a difference is in this kind of request. */
+  #replay(
+    kind: CassetteCall["kind"],
+    where: string,
+    request: unknown,
+    explain?: (path: string) => string | undefined,
+  ): unknown {
     const position = this.#played + 1;
     const at = `call ${position} (turn ${this.#turn.number} '${this.#turn.label}', ${where})`;
     const call = this.#calls[this.#played];
@@ -200,12 +237,26 @@ export class Cassette {
     }
     const difference = firstDifference(call.request, JSON.parse(JSON.stringify(request)));
     if (difference) {
+      const named = explain?.(difference.path);
       throw new FlowcheckError(
         "cassette_mismatch",
-        `Replay of ${this.path}: ${at} differs from the recording in ${difference.path}:\n${showDifference(difference)}\n${fix}`,
+        `Replay of ${this.path}: ${at} differs from the recording in ${difference.path}` +
+          `${named ? ` (${named})` : ""}:\n${showDifference(difference)}\n${fix}`,
       );
     }
     this.#played += 1;
     return call.reply;
   }
+}
+
+/**
+ * `conversation[3].content` → `the assistant's answer to turn 2`: where in the conversation a user
+ * was sent a difference is, by the turn whose message or answer it is.
+ */
+function entryOf(path: string, request: UserTurnRequest): string | undefined {
+  const index = /^conversation\[(\d+)\]/.exec(path)?.[1];
+  const entry = index === undefined ? undefined : request.conversation[Number(index)];
+  if (!entry) return undefined;
+  const turn = request.conversation.slice(0, Number(index) + 1).filter((each) => each.role === "user").length;
+  return entry.role === "assistant" ? `the assistant's answer to turn ${turn}` : `the message of turn ${turn}`;
 }

@@ -3,7 +3,7 @@ import { DEFAULT_JUDGE_MIN_SCORE } from "../scenario/scenario.ts";
 import type { Judge } from "./judge.ts";
 import { JudgeCache } from "./judge-cache.ts";
 import type { JudgeClient, JudgeCompletion } from "./judge-client.ts";
-import { judgePrompt } from "./judge-prompt.ts";
+import { judgePrompt, wholeJudgePrompt } from "./judge-prompt.ts";
 import { parseVerdict } from "./judge-verdict.ts";
 import type { Verdict } from "../checks/check.ts";
 import { inputText } from "../scenario/turn-input.ts";
@@ -63,16 +63,27 @@ function countCompletion(stats: JudgeStats, completion: JudgeCompletion): void {
   stats.completionTokens += completion.usage?.completionTokens ?? 0;
 }
 
-/** The judge's prompt for a turn: the earlier turns that were answered, the input, the answer and the expectation. */
-function turnPrompt({ scenario, turn, answer, history }: Parameters<Judge>[0]): ReturnType<typeof judgePrompt> {
+/**
+ * The judge's prompt for a turn: the earlier turns that were answered, the input, the answer and
+ * the expectation; for a `whole` request, every answered turn and the expectation as the criterion.
+ */
+function turnPrompt({ scenario, turn, answer, history, whole }: Parameters<Judge>[0]): ReturnType<typeof judgePrompt> {
+  const conversation = history
+    .filter((report) => report.answer !== undefined)
+    .map((report) => ({ user: inputText(report.input), assistant: report.answer! }));
+  const instructions = scenario.judgeInstructions ? { instructions: scenario.judgeInstructions } : {};
+  if (whole)
+    return wholeJudgePrompt({
+      conversation: [...conversation, { user: inputText(turn.input), assistant: answer.text }],
+      criterion: turn.expectedResponse ?? "",
+      ...instructions,
+    });
   return judgePrompt({
-    conversation: history
-      .filter((report) => report.answer !== undefined)
-      .map((report) => ({ user: inputText(report.input), assistant: report.answer! })),
+    conversation,
     input: inputText(turn.input),
     answer: answer.text,
     expectation: turn.expectedResponse ?? "",
-    ...(scenario.judgeInstructions ? { instructions: scenario.judgeInstructions } : {}),
+    ...instructions,
   });
 }
 

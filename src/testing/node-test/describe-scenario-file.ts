@@ -64,7 +64,7 @@ function describeConversation(loaded: LoadedScenario, options: SuiteOptions): vo
   const repeat = liveOnly ? { times: 1, passRate: 1 } : repeatOf(config, options.repeat);
   if (liveOnly) noteNotRun(loaded, options.artifactsDir ?? "test/.tmp", "skipped", liveOnly);
   const name = `${loaded.scenario.flowName}: ${loaded.name}${repeat.times > 1 ? ` × ${repeat.times}` : ""}`;
-  // A flow that a target of another kind serves has no definition here; its cassette holds the judge's calls alone.
+  // A flow that a target of another kind serves has no definition here; its cassette holds the judge's and the simulated user's calls alone.
   const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)?.flow;
   const records =
     config !== undefined &&

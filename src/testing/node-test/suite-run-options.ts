@@ -1,5 +1,6 @@
-import { loadConfig, modelModeOf } from "../../config.ts";
-import { userForRun } from "../user/user-for-run.ts";
+import { loadConfig, modelModeOf, type ModelMode } from "../../config.ts";
+import { userForRun, type UserSetup } from "../user/user-for-run.ts";
+import type { Cassette } from "../cassette/cassette.ts";
 import type { SuiteOptions } from "./suite-options.ts";
 import { judgeForRun, type JudgeSetup } from "../run/judge-for-run.ts";
 import type { RunOptions } from "../run/run-options.ts";
@@ -25,12 +26,10 @@ export function suiteRunOptions(
   const steps = entry?.flow.stepNames ?? options.outline?.stepNames;
   // A simulated user is played as the flow's model is: its scripted user, a live model, or the tape.
   const mode = entry ? modelModeOf(config, entry.flow.envPrefix, "scripted") : (config.flowModel ?? "scripted");
-  const user = userForRun(
-    config,
+  const user = tapedUser(
+    userForRun(config, mode, entry?.user ?? options.users?.[flowName], flowName, target.provider?.fetchFor("user")),
     mode,
-    entry?.user ?? options.users?.[flowName],
-    flowName,
-    target.provider?.fetchFor("user"),
+    target.cassette,
   );
   const run: RunOptions = {
     ...(judge ? { judge } : {}),
@@ -45,4 +44,11 @@ export function suiteRunOptions(
     ...(Object.keys(config.requestHeaders).length ? { headers: config.requestHeaders } : {}),
   };
   return { run, judging };
+}
+
+/** The user on the run's cassette: recorded around the live one, or played back with no key. */
+function tapedUser(setup: UserSetup, mode: ModelMode, cassette: Cassette | undefined): UserSetup {
+  if (cassette?.mode !== mode) return setup;
+  if (mode === "replay") return { user: cassette.user(undefined), unavailable: undefined };
+  return setup.user ? { user: cassette.user(setup.user), unavailable: undefined } : setup;
 }

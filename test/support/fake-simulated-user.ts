@@ -1,0 +1,46 @@
+import { join } from "node:path";
+import type { UserMaterial } from "../../src/testing/user/user-prompt.ts";
+import type { CompletionRequest, FakeOpenAI } from "./fake-openai-server.ts";
+
+/** A request of the model that plays the simulated user: it alone opens with these rules. */
+export function isUserRequest(request: CompletionRequest): boolean {
+  return request.messages[0]?.content?.startsWith("You play the USER") ?? false;
+}
+
+/**
+ * Has `fake` answer the simulated user's requests with what `say` returns for the material it
+ * was sent (the raw text the model would send); the flow's and the judge's requests are answered
+ * as before, from the scripts and with a passing verdict.
+ */
+export function playUser(fake: FakeOpenAI, say: (material: UserMaterial) => string): void {
+  fake.answer = (request) =>
+    isUserRequest(request) ? { judge: say(JSON.parse(request.messages[1]!.content!) as UserMaterial) } : undefined;
+}
+
+/** A user's reply as the model sends it. */
+export const userReply = (message: string, done = false, reason?: string) =>
+  JSON.stringify({ message, done, ...(reason ? { reason } : {}) });
+
+/** The fixture scenario whose simulated user `ada` plays: BasicFlow with no opening turn. */
+export const ADA_SCENARIO = join(
+  import.meta.dirname,
+  "..",
+  "fixtures",
+  "simulated-scenarios",
+  "no-opening-turns.scenario.json",
+);
+
+/** The suite's test of that scenario's simulated user, as it is named. */
+export const ADA_TEST = "simulated user: Ada Lovelace, a mathematician who answers what she is asked …";
+
+/**
+ * Ada Lovelace as the live model would play her to BasicFlow: her name, then the two cities, then
+ * her address, each when the assistant asks for it; done once the address is saved.
+ */
+export function ada({ conversation }: UserMaterial): string {
+  const last = conversation.findLast((entry) => entry.from === "assistant")?.text ?? "";
+  if (/is saved/.test(last)) return userReply("", true, "the address is saved: goal reached");
+  if (/postal address/.test(last)) return userReply("1600 SW Murray Blvd, Beaverton, OR 97006");
+  if (/two cities|city aliases/.test(last)) return userReply("LA, NYC");
+  return userReply("Ada Lovelace");
+}
