@@ -12,6 +12,7 @@ const ISO_DATE = /\b(\d{4}-\d{2}-\d{2})\b/;
 const CLAIM = /\b(?:an?|the|one)\s+([a-z][a-z -]*?)\s+(?:was\s+)?in\s+(\d{4})\b/gi;
 const NO_CLAIMS = /\b(no|none|never|zero)\b/i;
 const ACCEPT = /\b(yes|bind|accept)\b/i;
+const BIND_REQUEST = /\b(bind|accept)\b/i;
 
 /** Words that say which fact a correction is about, whichever fact was asked last. */
 const CORRECTIONS: readonly [RegExp, string][] = [
@@ -48,6 +49,9 @@ function quoteCall(message: string, system: string): ModelReply | undefined {
     return scriptedToolCalls([
       { name: "accept_quote", args: { premiumCents: named === undefined ? Number(acceptable[1]) : named * 100 } },
     ]);
+  // "just bind it at $500 a year" before there is a quote: passed on, for accept_quote to refuse.
+  if (!acceptable && named !== undefined && BIND_REQUEST.test(message))
+    return scriptedToolCalls([{ name: "accept_quote", args: { premiumCents: named * 100 } }]);
   const fact =
     CORRECTIONS.find(([words]) => words.test(message))?.[1] ??
     /The next fact to collect is the (.+?)\. /.exec(system)?.[1];

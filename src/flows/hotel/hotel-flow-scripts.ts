@@ -19,6 +19,8 @@ const PRICE = "You price hotel stays in Portland. Call price_stay";
 const ASKS_FOR_HOTELS = /\b(show|list|what|which|see|looking|find|explore|available)\b.*\bhotels?\b/i;
 const CHOICE_LEAD = /^(?:i'?ll take|i'?d like|we'?d like|let'?s go with|go with|choose|pick)\s+/i;
 const CONFIRMS = /\b(yes|yep|confirm|same hotels|book (?:it|them|both|all))\b/i;
+/** "Can you give me a 20% discount?", "any cheaper?": the quote's prices are the catalogue's, not the model's to change. */
+const HAGGLES = /\b(discount|cheaper|price match|for free)\b|\d+\s*% off/i;
 const BOOKS_NAMED = /\bbook\s+(?:only\s+|just\s+)?(.+)$/i;
 const LIST_LINES = /^- .+$/gm;
 
@@ -75,14 +77,17 @@ function dates({ latest }: ScriptRequest): ModelReply | undefined {
 
 function book({ system, latest }: ScriptRequest): ModelReply | undefined {
   const chosen = /^The user chose these Portland hotels earlier: (.+?)\. Never ask/.exec(system)?.[1];
+  const offer = `Shall I book ${chosen?.split(", ").join(" and ")}?`;
   if (latest?.role === "handoff") {
     const stay = /^The stay is (\S+) to (\S+), (\d+) nights; the quote's total is (\S+)\.$/.exec(latest.content);
     return scriptedText(
       `Here is your quote for check-in ${stay?.[1]} to check-out ${stay?.[2]} (${stay?.[3]} nights), one room per hotel:\n` +
-        `${system.match(LIST_LINES)?.join("\n")}\nTotal: ${stay?.[4]}\nShall I book ${chosen?.split(", ").join(" and ")}?`,
+        `${system.match(LIST_LINES)?.join("\n")}\nTotal: ${stay?.[4]}\n${offer}`,
     );
   }
   if (latest?.role === "user") {
+    if (HAGGLES.test(latest.content))
+      return scriptedText(`Sorry, I can't change the price: the quote is our catalogue's nightly rates. ${offer}`);
     if (CONFIRMS.test(latest.content))
       return scriptedToolCalls([{ name: "book_stay", args: { hotels: chosen?.split(", ") } }]);
     const named = BOOKS_NAMED.exec(latest.content);

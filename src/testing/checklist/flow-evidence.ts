@@ -45,6 +45,14 @@ export function playedTurns(conversations: readonly ConversationResult[]): Playe
   );
 }
 
+/**
+ * The turns a scenario gives (its `turns`): a simulated user's turns carry no expectations by design, their
+ * conversation's `success` grades them, so the points asking for expectations skip them.
+ */
+export function fixedTurns<T extends Pick<TurnResult, "simulated">>(turns: readonly T[]): T[] {
+  return turns.filter((turn) => turn.simulated === undefined);
+}
+
 /** Whether the turn has a passed check of that contract and name (a name ending in `.` or `[` matches by prefix). */
 export function passedCheck(
   turn: Pick<TurnResult, "checks">,

@@ -1,5 +1,5 @@
 import { missing, proved, type ChecklistPoint } from "./checklist.ts";
-import { keptStep, passedCheck, where, type FlowEvidence, type PlayedTurn } from "./flow-evidence.ts";
+import { fixedTurns, keptStep, passedCheck, where, type FlowEvidence, type PlayedTurn } from "./flow-evidence.ts";
 
 const SESSION_CHECKS = ["session header", "session body", "session ids agree"];
 
@@ -50,15 +50,16 @@ function unasserted(turn: PlayedTurn, unprovable: boolean): string[] {
 }
 
 /**
- * 3: every played turn asserts its response, the stored step and the run status; `unprovable` for a
+ * 3: every played turn of a scenario's `turns` asserts its response, the stored step and the run status; `unprovable` for a
  * target of another kind, which may not show them all.
  */
-export function everyTurnPoint({ turns }: Pick<FlowEvidence, "turns">, unprovable = false): ChecklistPoint {
+export function everyTurnPoint(evidence: Pick<FlowEvidence, "turns">, unprovable = false): ChecklistPoint {
+  const turns = fixedTurns(evidence.turns);
   const gaps = turns.flatMap((turn) => {
     const gap = unasserted(turn, unprovable);
     return gap.length ? [`${where(turn)}: add ${gap.join(", ")}`] : [];
   });
-  if (turns.length === 0) return missing("3", "no turn was played");
+  if (turns.length === 0) return missing("3", "no turn of a scenario's `turns` was played");
   if (gaps.length)
     return missing(
       "3",

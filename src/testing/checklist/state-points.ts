@@ -1,6 +1,14 @@
 import type { ExecutionEntry } from "../../engine/session-document.ts";
 import { missing, notApplicable, proved, type ChecklistPoint } from "./checklist.ts";
-import { keptStep, movedFrom, passedCheck, where, type FlowEvidence, type PlayedTurn } from "./flow-evidence.ts";
+import {
+  fixedTurns,
+  keptStep,
+  movedFrom,
+  passedCheck,
+  where,
+  type FlowEvidence,
+  type PlayedTurn,
+} from "./flow-evidence.ts";
 
 const SAVING = new Set(["advance", "complete"]);
 
@@ -87,9 +95,9 @@ export function toolsPoint(evidence: FlowEvidence, child: boolean): ChecklistPoi
   );
 }
 
-/** 5: every turn that moved the cursor asserted where to, and a turn that saved state asserted it on the step that owns it. */
+/** 5: every fixed turn that moved the cursor asserted where to, and a turn that saved state asserted it on the step that owns it. */
 export function advancesPoint(evidence: FlowEvidence): ChecklistPoint {
-  const moves = evidence.turns.filter((turn) => movedFrom(turn, evidence.flow) !== undefined);
+  const moves = fixedTurns(evidence.turns).filter((turn) => movedFrom(turn, evidence.flow) !== undefined);
   if (moves.length === 0)
     return evidence.flow.stepNames.length > 1
       ? missing("5", "add a turn whose valid input moves to the next step")

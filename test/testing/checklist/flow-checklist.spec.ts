@@ -2,12 +2,14 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { runChecklist } from "../../../src/testing/checklist/flow-checklist.ts";
 import { strictFailures } from "../../../src/testing/checklist/render-checklist.ts";
+import type { Check } from "../../../src/testing/checks/check.ts";
 import { mergeRunResults, runResultsOf } from "../../../src/testing/report/merge-run-results.ts";
 import type {
   ConversationResult,
   ProjectProof,
   RunRecordLine,
   RunResults,
+  TurnResult,
 } from "../../../src/testing/report/run-results.ts";
 import { BasicFlow } from "../../fixtures/flows/index.ts";
 
@@ -97,4 +99,32 @@ test("the project-wide points come from the proofs the run noted: every document
   const whole = runResultsOf(lines, INFO);
   assert.equal(points(whole)["10"]!.status, "proved");
   assert.equal(points(whole)["12"]!.status, "proved");
+});
+
+test("a simulated user's turns, which carry no expectations by design, are not asked for them; a fixed turn without them is", () => {
+  const checked = (contract: Check["contract"], name: string): Check => ({ contract, name, outcome: "passed" });
+  const turn = (number: number, label: string, checks: Check[], simulated?: TurnResult["simulated"]): TurnResult => ({
+    number,
+    label,
+    input: label,
+    outcome: "passed",
+    checks,
+    ...(simulated ? { simulated } : {}),
+  });
+  const fixed = turn(1, "hello", [
+    checked("expectation", "responseMustInclude[0]"),
+    checked("persisted", "expectedActiveStep"),
+    checked("persisted", "completed"),
+  ]);
+  const point3 = (second: TurnResult) => {
+    const conversations = FILES.map((file) => ({ conversation: { ...ranFile(file), turns: [fixed, second] } }));
+    return checklistOf(runResultsOf(conversations, INFO))[0]!.points.find((point) => point.id === "3")!;
+  };
+
+  const simulated = point3(turn(2, "user: LA, NYC", [checked("transport", "status")], { turn: 1 }));
+  assert.equal(simulated.status, "proved");
+  assert.match(simulated.detail, /^all 2 turns checked/);
+  const unchecked = point3(turn(2, "LA, NYC", [checked("transport", "status")]));
+  assert.equal(unchecked.status, "missing");
+  assert.match(unchecked.detail, /x turn 2 'LA, NYC': add a check of the response/);
 });
