@@ -32,15 +32,11 @@ export function evidenceOf(
   };
 }
 
-/**
- * The turns of `conversations` that were played, each with its conversation's name. A simulated
- * user's turns are left out: they expect nothing of their own, so they prove no point that rests on
- * a turn's expectations (what they reached is in the coverage).
- */
+/** The turns of `conversations` that were played, each with its conversation's name. */
 export function playedTurns(conversations: readonly ConversationResult[]): PlayedTurn[] {
   return conversations.flatMap((conversation) =>
     conversation.turns
-      .filter((turn) => turn.outcome !== "skipped" && turn.simulated === undefined)
+      .filter((turn) => turn.outcome !== "skipped")
       .map((turn) => ({ ...turn, conversation: conversation.name })),
   );
 }
