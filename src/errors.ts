@@ -79,7 +79,7 @@ export const errorCatalogue = {
   results_invalid: {
     status: undefined,
     summary:
-      "A file given to results:merge or report is not a run's results, or two of them hold the same conversation.",
+      "A file given to results:merge, report or scenario:from-results is not a run's results (or is missing), or two of them hold the same conversation.",
   },
   pass_k_invalid: {
     status: undefined,
@@ -87,7 +87,17 @@ export const errorCatalogue = {
   },
   scenario_exists: {
     status: undefined,
-    summary: "scenario:from-session or scenario:record would overwrite a scenario or cassette; nothing was written.",
+    summary:
+      "scenario:from-session, scenario:from-results or scenario:record would overwrite a scenario or cassette; nothing was written.",
+  },
+  conversation_not_found: {
+    status: undefined,
+    summary: "scenario:from-results was given an id that no conversation of the results file has; nothing was written.",
+  },
+  conversation_not_passed: {
+    status: undefined,
+    summary:
+      "scenario:from-results was given a conversation that did not run, or failed a turn or its success; nothing was written.",
   },
   scenario_name_invalid: {
     status: undefined,

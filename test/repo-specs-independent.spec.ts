@@ -32,6 +32,9 @@ const WRITE_PROJECTS = [
   join(TEST_ROOT, "docs", "target-guides.spec.ts"),
   join(TEST_ROOT, "cli", "run-project-flows.spec.ts"),
   join(TEST_ROOT, "testing", "target", "project-flows.spec.ts"),
+  join(TEST_ROOT, "cli", "scenario-from-results.spec.ts"),
+  join(TEST_ROOT, "cli", "simulated-user-run.spec.ts"),
+  join(TEST_ROOT, "support", "basic-flow-project.ts"),
 ];
 const EXEMPT = new Set([
   import.meta.filename,

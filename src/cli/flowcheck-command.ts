@@ -38,6 +38,10 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     summary: "turn a stored session into a scenario and its cassette",
     load: async () => (await import("./from-session-command.ts")).fromSessionCommand,
   },
+  "from-results": {
+    summary: "write a conversation of a run's results, such as a simulated one, as a fixed scenario",
+    load: async () => (await import("./from-results-command.ts")).fromResultsCommand,
+  },
   serve: {
     summary: "serve the project's flows over HTTP",
     load: async () => (await import("./serve-command.ts")).serveCommand,

@@ -15,6 +15,7 @@ const USAGES = {
   merge: /^Usage: flowcheck merge <results files or folders>\.\.\. /m,
   record: /^Usage: flowcheck record <FlowName> \[--dir <folder>\]$/m,
   "from-session": /^Usage: flowcheck from-session <session id> /m,
+  "from-results": /^Usage: flowcheck from-results <conversation id> /m,
   serve: /^Usage: flowcheck serve$/m,
 };
 

@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, test, type TestContext } from "node:test";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
 import { runFlowcheck } from "../support/child-run.ts";
-import { tempDir } from "../support/temp-path.ts";
+import { basicFlowProject } from "../support/basic-flow-project.ts";
 
 // A project on flowcheck's engine whose BasicFlow has a scripted user: flowcheck test plays its
 // simulated scenarios on every run, with no model and no network.
-const FIXTURES = resolve(import.meta.dirname, "..", "fixtures", "flows", "basic");
 
 const facts = { name: "John Wick", cities: "LA, NYC", address: "1600 sw murray blvd, beaverton, oregon 97006" };
 const user = { persona: "John Wick, who wants the weather and to leave his address", goal: "Save his address", facts };
@@ -20,23 +19,11 @@ const success = {
 
 /** A project in a temp folder, removed after the test, with one scenario holding `scenario`; `withUser` false registers the flow without its scripted user. */
 async function project(t: TestContext, scenario: Record<string, unknown>, withUser = true): Promise<string> {
-  const dir = await tempDir("simulated-user-run");
+  const dir = await basicFlowProject(
+    { "wick.scenario.json": { flowName: "BasicFlow", user, success, ...scenario } },
+    withUser,
+  );
   t.after(dir.remove);
-  mkdirSync(join(dir.path, "scenarios"));
-  writeFileSync(
-    join(dir.path, "flows.ts"),
-    [
-      `import { basicFlowEntry } from ${JSON.stringify(join(FIXTURES, "basic-flow-entry.ts"))};`,
-      `import { basicFlowUser } from ${JSON.stringify(join(FIXTURES, "basic-flow-user.ts"))};`,
-      `export const registeredFlows = [${withUser ? "{ ...basicFlowEntry, user: basicFlowUser }" : "basicFlowEntry"}];`,
-      "",
-    ].join("\n"),
-  );
-  writeFileSync(join(dir.path, "flowcheck.config.json"), JSON.stringify({ flows: "./flows.ts" }));
-  writeFileSync(
-    join(dir.path, "scenarios", "wick.scenario.json"),
-    JSON.stringify({ flowName: "BasicFlow", user, success, ...scenario }),
-  );
   return dir.path;
 }
 

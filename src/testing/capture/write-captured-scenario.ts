@@ -31,7 +31,7 @@ export interface WrittenScenario {
 }
 
 /** `./scenario.schema.json` from `scenarios/`, as a person writes it, `../scenarios/…` from elsewhere. */
-function schemaPathFrom(dir: string): string {
+export function schemaPathFrom(dir: string): string {
   const path = relative(resolve(dir), SCHEMA).split("\\").join("/");
   return path.startsWith(".") ? path : `./${path}`;
 }
