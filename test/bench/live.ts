@@ -1,25 +1,30 @@
 // npm run bench:live (tsx test/bench/live.ts): how much of a live run's wall time its parallel
 // conversations save. Not a test: nothing here asserts a timing. A local OpenAI-compatible server
-// answers every request after --latency ms (the model from the demo flows' scripts, the judge with a
-// passing verdict); the demo scenarios then run live with JUDGE=required through flowcheck test, as
-// `npm run test:live -- scenarios` would, each run timed from command start to exit:
+// answers every request after --latency ms (the model from the demo flows' scripts, a simulated user
+// from the flows' scripted users, the judge with a passing verdict); the demo scenarios then run live
+// with JUDGE=required through flowcheck test, as `npm run test:live -- scenarios` would, each run
+// timed from command start to exit:
 //
-//   alone    each scenario file by itself (a file's cases are played together);
-//   whole    every scenario at once, with the default settings, and again with --repeat 5 (with the
-//            default FLOW_CONCURRENCY, OPENAI_MAX_INFLIGHT's 16, and with 8);
-//   serial   every scenario with FLOW_CONCURRENCY=1, the way every run went before.
+//   alone      each scenario file by itself (a file's cases are played together);
+//   whole      every scenario at once, with the default settings, and again with --repeat 5 (with the
+//              default FLOW_CONCURRENCY, OPENAI_MAX_INFLIGHT's 16, and with 8);
+//   fixed      the scenarios with fixed turns alone, all at once;
+//   simulated  the scenarios with a simulated user alone, all at once;
+//   serial     every scenario with FLOW_CONCURRENCY=1, the way every run went before.
 //
 // Parallel efficiency = the longest file alone ÷ the whole run: 1 when the run takes no longer
-// than its longest conversation. It writes the `live` section of test/bench/results.json (the
+// than its longest conversation; for fixed and simulated, the longest of their own files. It writes the `live` section of test/bench/results.json (the
 // other sections as they were) and prints the figures for docs/performance.md.
 //
 // Options (after `npm run bench:live --`): --latency <ms> (default 300), --repeat <n> (default 5).
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 // The registered flows, not the demos by name: with the demos switched off it measures the team's own.
 import { registeredFlows } from "../../src/flows/index.ts";
+import { discoverScenarios, scenarioHeaderOf } from "../../src/testing/scenario/scenario-discovery.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai-server.ts";
+import { playScriptedUsers } from "../support/fake-simulated-user.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 const RESULTS = join(ROOT, "test", "bench", "results.json");
@@ -80,18 +85,42 @@ async function main(): Promise<void> {
   const scripts = registeredFlows.flatMap((entry) => Object.values(entry.scripts ?? {}));
   const fake = await startFakeOpenAI(scripts);
   fake.delayMs = latencyMs;
+  const files = discoverScenarios(SCENARIOS).files.sort();
+  // Each simulated scenario's persona is played by its flow's scripted user.
+  const userByPersona = new Map(
+    files.flatMap((file) => {
+      const header = scenarioHeaderOf(file) as { flowName?: string; user?: { persona?: string } } | undefined;
+      const user = registeredFlows.find((entry) => entry.flow.name === header?.flowName)?.user;
+      return header?.user?.persona && user ? [[header.user.persona, user] as const] : [];
+    }),
+  );
+  playScriptedUsers(fake, (persona) => userByPersona.get(persona));
+  const simulatedFiles = files.filter((file) => (scenarioHeaderOf(file) as { user?: unknown } | undefined)?.user);
+  const fixedFiles = files.filter((file) => !simulatedFiles.includes(file));
   try {
-    const files = readdirSync(SCENARIOS)
-      .filter((name) => name.endsWith(".scenario.json"))
-      .sort()
-      .map((name) => join(SCENARIOS, name));
     const alone: Record<string, Timed> = {};
     for (const file of files) {
       alone[file] = await timedRun(fake, [file]);
       log(`${file} alone: ${alone[file]!.wallMillis} ms, ${alone[file]!.requests} requests`);
     }
-    const [longestFile, longest] = Object.entries(alone).sort((a, b) => b[1].wallMillis - a[1].wallMillis)[0]!;
+    const longestOf = (group: readonly string[]) =>
+      Object.entries(alone)
+        .filter(([file]) => group.includes(file))
+        .sort((a, b) => b[1].wallMillis - a[1].wallMillis)[0]!;
+    const [longestFile, longest] = longestOf(files);
     const whole = await timedRun(fake, [SCENARIOS]);
+    // The fixed scenarios and the simulated ones, each group by itself: its efficiency beside the other's.
+    const grouped: Record<string, unknown> = {};
+    for (const [name, group] of Object.entries({ fixed: fixedFiles, simulated: simulatedFiles })) {
+      if (group.length === 0) continue;
+      const [file, own] = longestOf(group);
+      const run = await timedRun(fake, group);
+      const efficiency = Number((own.wallMillis / run.wallMillis).toFixed(2));
+      grouped[name] = { files: group.length, longestAlone: { file, wallMillis: own.wallMillis }, ...run, efficiency };
+      log(
+        `${name} (${group.length} files): ${run.wallMillis} ms, ${run.requests} requests, at most ${run.maxInFlight} in flight, efficiency ${efficiency} (longest alone ${file}, ${own.wallMillis} ms)`,
+      );
+    }
     const repeated = await timedRun(fake, [SCENARIOS, "--repeat", String(repeat)]);
     // Five copies of every conversation are 45 conversations: 8 slots cannot play them in the time of the longest.
     const repeatedNarrow = await timedRun(fake, [SCENARIOS, "--repeat", String(repeat)], { FLOW_CONCURRENCY: "8" });
@@ -102,6 +131,7 @@ async function main(): Promise<void> {
       scenarios: files.length,
       longestAlone: { file: longestFile, wallMillis: longest.wallMillis, requests: longest.requests },
       whole: { ...whole, efficiency: efficiency(whole) },
+      ...grouped,
       repeated: { repeat, ...repeated, efficiency: efficiency(repeated) },
       repeatedAtConcurrency8: { repeat, ...repeatedNarrow, efficiency: efficiency(repeatedNarrow) },
       serial: { ...serial, efficiency: efficiency(serial) },

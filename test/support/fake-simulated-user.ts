@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { ScriptedUser, UserStyle } from "../../src/engine/scripted-user.ts";
 import type { UserMaterial } from "../../src/testing/user/user-prompt.ts";
 import type { CompletionRequest, FakeOpenAI } from "./fake-openai-server.ts";
 
@@ -43,4 +44,33 @@ export function ada({ conversation }: UserMaterial): string {
   if (/postal address/.test(last)) return userReply("1600 SW Murray Blvd, Beaverton, OR 97006");
   if (/two cities|city aliases/.test(last)) return userReply("LA, NYC");
   return userReply("Ada Lovelace");
+}
+
+/**
+ * Has `fake` answer the simulated user's requests as a scripted user would: `userOf` picks it by
+ * the persona the request carries (undefined: a persona no script plays, answered with a 500).
+ * The style is read back from the system message, the conversation from the material.
+ */
+export function playScriptedUsers(fake: FakeOpenAI, userOf: (persona: string) => ScriptedUser | undefined): void {
+  fake.answer = (request) => {
+    if (!isUserRequest(request)) return undefined;
+    const material = JSON.parse(request.messages[1]!.content!) as UserMaterial;
+    const style = /\nYour style \(([a-z-]+)\):/.exec(request.messages[0]!.content ?? "")?.[1] as UserStyle;
+    const user = userOf(material.persona);
+    const reply = user?.({
+      user: {
+        persona: material.persona,
+        goal: material.goal,
+        facts: material.facts,
+        style,
+        maxTurns: material.maxTurns,
+      },
+      conversation: material.conversation.map((entry) => ({
+        role: entry.from === "you" ? "user" : "assistant",
+        content: entry.text,
+      })),
+      turn: material.turn,
+    });
+    return reply ? { judge: JSON.stringify(reply) } : { status: 500, body: { error: { message: "no scripted user" } } };
+  };
 }
