@@ -1,6 +1,6 @@
 import type OpenAI from "openai";
 import { redactSecret } from "../../engine/redact-secret.ts";
-import { providerClient, type ProviderSettings } from "../provider-client.ts";
+import { providerClient, type ProviderSettings } from "../provider/provider-client.ts";
 
 export interface JudgeRequest {
   model: string;

@@ -1,4 +1,4 @@
-import { promptMaterial } from "../prompt-material.ts";
+import { promptMaterial } from "../provider/prompt-material.ts";
 
 export interface JudgePromptInput {
   /** Earlier turns, oldest first. */

@@ -5,7 +5,7 @@ import type { UserReply, UserTurnRequest } from "../../engine/scripted-user.ts";
 import { shownUrl } from "../../engine/shown-url.ts";
 import { FlowcheckError } from "../../errors.ts";
 import type { TokenCount } from "../checks/turn-report.ts";
-import { providerClient, type ProviderSettings } from "../provider-client.ts";
+import { providerClient, type ProviderSettings } from "../provider/provider-client.ts";
 import { readUserReply } from "./read-user-reply.ts";
 import { userPrompt, userRetryPrompt, type UserPromptMessage } from "./user-prompt.ts";
 import type { UserSimulator, UserTurn } from "./user-simulator.ts";

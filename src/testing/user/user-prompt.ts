@@ -1,5 +1,5 @@
 import type { UserStyle, UserTurnRequest } from "../../engine/scripted-user.ts";
-import { promptMaterial } from "../prompt-material.ts";
+import { promptMaterial } from "../provider/prompt-material.ts";
 import { MAX_USER_MESSAGE } from "./read-user-reply.ts";
 
 /** One message of a chat request to the model that plays the user. */

@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import { loadOpenAI } from "../engine/load-openai.ts";
+import { loadOpenAI } from "../../engine/load-openai.ts";
 
 /** How the tester reaches a provider for its own calls (the judge, a simulated user). */
 export interface ProviderSettings {
