@@ -8,8 +8,9 @@ export { runScenario } from "./run/run-scenario.ts";
 export { startScenarioTarget } from "./target/scenario-target.ts";
 export { loadScenario } from "./scenario/load-scenario.ts";
 export { discoverScenarios } from "./scenario/scenario-discovery.ts";
-export type { Scenario, ScenarioTurn } from "./scenario/scenario.ts";
-export type { TurnReport, FinalReport } from "./checks/turn-report.ts";
+export type { Scenario, ScenarioTurn, SimulatedUser, ScenarioSuccess } from "./scenario/scenario.ts";
+export type { TurnReport, FinalReport, SimulationReport, SimulationEnd } from "./checks/turn-report.ts";
+export type { UserSimulator, UserTurn } from "./user/user-simulator.ts";
 export type { DomainCheck, TurnCheck } from "./checks/domain-check.ts";
 export type { FlowDocument, FlowHead } from "./checks/flow-document.ts";
 // What the checks in code read: the stored session, its head, its execution log.
