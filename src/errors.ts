@@ -158,6 +158,11 @@ export const errorCatalogue = {
     status: undefined,
     summary: "A flow's scripted user has no message for the conversation so far; the conversation failed.",
   },
+  strength_refused: {
+    status: undefined,
+    summary:
+      "A scenario strength run was asked to give a mutant to a target that does not run in this process (FLOW_BASE_URL, a target of flowcheck.config.json).",
+  },
   target_run_failed: {
     status: undefined,
     summary: "A LangGraph run played for a turn ended in an error raised by the graph.",

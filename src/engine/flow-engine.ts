@@ -5,6 +5,7 @@ import type { FlowDefinition } from "./flow.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import type { LoopbackGuard } from "./loopback-guard.ts";
 import type { ModelFactory } from "./model-factory.ts";
+import type { Mutant } from "./mutant.ts";
 import { RecentConversations } from "./recent-conversations.ts";
 import { renderSession } from "./render-session.ts";
 import { RunRecorder } from "./run-recorder.ts";
@@ -66,6 +67,8 @@ export interface FlowEngineOptions {
   guard?: LoopbackGuard | undefined;
   /** What steps read as `context.env`. Default: nothing. */
   env?: Readonly<Record<string, string>>;
+  /** One change to the flows' behaviour that every turn applies (`flowcheck strength`). Default: none. */
+  mutant?: Mutant | undefined;
 }
 
 // Sessions kept in memory between their turns: enough for every conversation a test run or a busy
@@ -80,6 +83,7 @@ export class FlowEngine {
   readonly #guard: LoopbackGuard | undefined;
   readonly #clockOf: (flow: string) => Clock;
   readonly #env: Readonly<Record<string, string>>;
+  readonly #mutant: Mutant | undefined;
   readonly #sessions = new KeyedMutex();
   readonly #recent: RecentConversations;
   readonly #keys: TurnKeys;
@@ -96,6 +100,7 @@ export class FlowEngine {
     this.#guard = options.guard;
     this.#clockOf = options.clockOf;
     this.#env = options.env ?? {};
+    this.#mutant = options.mutant;
     this.#recent = new RecentConversations(RECENT_SESSIONS);
     this.#keys = new TurnKeys(options.store);
   }
@@ -298,7 +303,13 @@ export class FlowEngine {
     });
     const blocked: string[] = [];
     const play = () =>
-      runTurn(run, message, { modelOf: this.#modelOf, rootFlow: flow.name, clockOf: this.#clockOf, env: this.#env });
+      runTurn(run, message, {
+        modelOf: this.#modelOf,
+        rootFlow: flow.name,
+        clockOf: this.#clockOf,
+        env: this.#env,
+        mutant: this.#mutant,
+      });
     const response = await (this.#guard ? this.#guard.run(blocked, play) : play());
     if (blocked.length) {
       // Failed loudly even when the flow's code caught the refused connection and went on.

@@ -3,6 +3,8 @@ import type { ModelReply } from "./chat-model.ts";
 import type { Clock } from "./clock.ts";
 import type { CompiledTool, FlowDefinition } from "./flow.ts";
 import type { ModelFactory } from "./model-factory.ts";
+import type { Mutant } from "./mutant.ts";
+import { applyToolMutant, childMutantAt, dropsHandoff, toolMutantAt } from "./apply-mutant.ts";
 import { RunRecorder } from "./run-recorder.ts";
 import { FLOW_MEMORY, type ToolCall } from "./session-document.ts";
 import { frozenCopy } from "./frozen-copy.ts";
@@ -16,6 +18,8 @@ export interface TurnDependencies {
   rootFlow: string;
   clockOf(flow: string): Clock;
   env: Readonly<Record<string, string>>;
+  /** The one change `flowcheck strength` makes to the flows' behaviour; applied wherever its place runs. */
+  mutant?: Mutant | undefined;
 }
 
 function invalidTool(name: string, detail: string): FlowcheckError {
@@ -93,8 +97,8 @@ export async function runTurn(run: RunRecorder, message: string, deps: TurnDepen
     }
 
     run.remember(stepName, { role: "assistant", content: reply.content, toolCalls: reply.toolCalls });
-    const ended = await runToolCalls(run, stepName, step, context, tools, reply.toolCalls);
-    if (ended?.kind === "advance") handOff(run, stepName, ended, message, heard);
+    const ended = await runToolCalls(run, stepName, step, context, tools, reply.toolCalls, deps.mutant);
+    if (ended?.kind === "advance") handOff(run, stepName, ended, message, heard, deps.mutant);
     else if (ended?.kind === "complete") run.runStatus = "completed";
   }
 }
@@ -110,6 +114,7 @@ async function runToolCalls(
   context: StepContext,
   tools: readonly CompiledTool[],
   calls: readonly ToolCall[],
+  mutant: Mutant | undefined,
 ): Promise<ToolResult | undefined> {
   let ended: ToolResult | undefined;
   for (const call of calls) {
@@ -118,7 +123,7 @@ async function runToolCalls(
       run.log({ step: stepName, kind: "tool", name: call.name, outcome: "skipped" });
       continue;
     }
-    const called = callTool(run, stepName, step, context, tools, call);
+    const called = callTool(run, stepName, step, context, tools, call, mutant);
     const result = called instanceof Promise ? await called : called;
     if (result?.kind === "advance" || result?.kind === "complete") ended = result;
   }
@@ -138,12 +143,15 @@ function handOff(
   result: Extract<ToolResult, { kind: "advance" }>,
   message: string,
   heard: Set<string>,
+  mutant: Mutant | undefined,
 ): void {
   if (!heard.has(result.to)) {
     run.remember(result.to, { role: "user", content: message });
     heard.add(result.to);
   }
-  run.remember(result.to, { role: "handoff", from, content: result.message });
+  // A dropped hand-off keeps its entry, empty, so the memory stays a valid conversation.
+  const content = mutant !== undefined && dropsHandoff(mutant, run.flow.name, from) ? "" : result.message;
+  run.remember(result.to, { role: "handoff", from, content });
   run.currentStep = result.to;
 }
 
@@ -197,6 +205,7 @@ function callTool(
   context: StepContext,
   tools: readonly CompiledTool[],
   call: ToolCall,
+  mutant: Mutant | undefined,
 ): ToolResult | undefined | Promise<ToolResult | undefined> {
   const accepted = acceptedCall(tools, call);
   if ("refused" in accepted) {
@@ -205,6 +214,9 @@ function callTool(
     return undefined;
   }
   const { tool, args } = accepted;
+  const mutated = mutant === undefined ? undefined : toolMutantAt(mutant, run.flow.name, stepName, tool.name);
+  // The step's state as the call found it: what a dropped write goes back to.
+  const before = mutated === undefined ? undefined : structuredClone(context.state);
 
   const threw = (error: unknown): never => {
     if (isFlowcheckError(error)) throw error;
@@ -214,7 +226,10 @@ function callTool(
     );
   };
   const settled = (raw: unknown): ToolResult => {
-    const result = checkResult(raw, tool, run.flow);
+    let result = checkResult(raw, tool, run.flow);
+    // Checked again: a mutant's `to` must name a step of the flow as a tool's does.
+    if (mutated && before)
+      result = checkResult(applyToolMutant(mutated, result, before, context.state), tool, run.flow);
     if (result.kind === "complete") run.output = result.output;
     answerTool(run, stepName, call, result.message);
     run.log({
@@ -276,6 +291,9 @@ async function runChild(
         `add it to "children" in its defineFlow.`,
     );
   }
+  const mutated =
+    deps.mutant === undefined ? undefined : childMutantAt(deps.mutant, parent.flow.name, parentStep, flow.name);
+  if (mutated?.change.kind === "skip-child") return { runStatus: "completed", output: undefined, steps: {}, reply: "" };
   const child = new RunRecorder(
     flow,
     parent.turn,
@@ -303,6 +321,11 @@ async function runChild(
   parent.log({ step: parentStep, kind: "child", name: flow.name, outcome: child.runStatus });
   const steps = child.steps;
   return child.runStatus === "completed"
-    ? { runStatus: "completed", output: child.output, steps, reply }
+    ? {
+        runStatus: "completed",
+        output: mutated?.change.kind === "drop-child-output" ? undefined : child.output,
+        steps,
+        reply,
+      }
     : { runStatus: child.runStatus, output: undefined, steps, reply };
 }

@@ -79,6 +79,7 @@ class RunApp {
         wrapModel: this.faults.wrap,
         modelFetch: this.#modelFetch,
         ...(this.#cassette ? { cassette: this.#cassette.models } : {}),
+        ...(this.#options.mutant ? { mutant: this.#options.mutant } : {}),
       });
     } catch (error) {
       await opened.store.close();

@@ -1,5 +1,7 @@
 import type http from "node:http";
 import { loadConfig, type Config } from "../../config.ts";
+import type { Mutant } from "../../engine/mutant.ts";
+import { FlowcheckError } from "../../errors.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { Cassette } from "../cassette/cassette.ts";
 import type { Answer } from "../answer/read-answer.ts";
@@ -124,6 +126,11 @@ export interface TargetOptions {
    * is held to the same limits, but left out of the run's figures.
    */
   counted?: boolean;
+  /**
+   * One change to the flows' behaviour for the app in this process to apply (`flowcheck strength`);
+   * a target elsewhere is refused with it (`strength_refused`).
+   */
+  mutant?: Mutant;
 }
 
 /**
@@ -133,6 +140,7 @@ export interface TargetOptions {
  * SESSION_STORE=MONGO, MongoDB), configured with the scenario's `env` defaults under the
  * environment (a value already set wins). Such a target can be restarted. Neither writes the
  * environment, and a scenario whose `env` sets a run setting starts neither (`scenario_invalid`).
+ * A `mutant` is applied by the app in this process; any other target is refused (`strength_refused`).
  */
 export async function startScenarioTarget(loaded: LoadedScenario, options: TargetOptions): Promise<ScenarioTarget> {
   const scenarioEnv = scenarioEnvOf(loaded);
@@ -143,6 +151,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   const gate = (of: Config) => new ProviderGate(of, label, limits);
   const targets = "targets" in options ? options.targets : loadTargetConfig(process.cwd(), config.env);
   const chosen = chooseTarget(targets, loaded.scenario.target, config.flowTarget, loaded.file);
+  if (options.mutant && (chosen || config.targetUrl)) throw refusedMutant(options.mutant, chosen?.name, config);
   if (chosen) {
     const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
     return await withJudgeTape(await namedTarget(chosen, loaded, own, scenarioKeys, gate), loaded, own);
@@ -151,6 +160,19 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   // A server elsewhere booted with its own environment: the flow's settings cannot reach it, and only the run settings reach this runner.
   const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
   return { ...(await externalTarget(config.targetUrl, own, scenarioKeys)), provider: gate(own) };
+}
+
+/** The engine applies a mutant, so a flow it does not run in this process cannot be given one. */
+function refusedMutant(mutant: Mutant, target: string | undefined, config: Config): FlowcheckError {
+  const [where, fix] =
+    target === undefined
+      ? [`the server at FLOW_BASE_URL (${config.targetUrl})`, "unset FLOW_BASE_URL"]
+      : [`target ${target} of flowcheck.config.json`, `unset FLOW_TARGET, or drop the scenario's "target"`];
+  return new FlowcheckError(
+    "strength_refused",
+    `Mutant ${mutant.id} cannot run against ${where}: a mutant runs only against flows in this process, ` +
+      `whose engine applies it. To measure the scenarios' strength, ${fix} so the flows boot here.`,
+  );
 }
 
 /** A target of flowcheck.config.json: a flowcheck server at its baseUrl (its SQLite file read), a LangGraph server, or a team's own http API. */
