@@ -161,7 +161,7 @@ export const errorCatalogue = {
   strength_refused: {
     status: undefined,
     summary:
-      "A scenario strength run was asked to give a mutant to a target that does not run in this process (FLOW_BASE_URL, a target of flowcheck.config.json).",
+      "A scenario strength run was asked to give a mutant to a target that does not run in this process (FLOW_BASE_URL, a target of flowcheck.config.json), or to play it with a live or recording model.",
   },
   target_run_failed: {
     status: undefined,

@@ -1,0 +1,110 @@
+import type { ExecutionEntry } from "../../engine/session-document.ts";
+import { sessionChange } from "../report/session-change.ts";
+import type { StrengthPlay } from "./strength-play.ts";
+
+/** What one tool of one step did over the unmutated runs, and which scenarios ran it. */
+export interface ToolObservation {
+  flow: string;
+  step: string;
+  tool: string;
+  /** The step's state keys written in the turns the tool ran (its own writes, or a sibling's in that turn). */
+  keys: string[];
+  outcomes: ("stay" | "advance" | "complete")[];
+  /** The steps its `advance` went to. */
+  advancedTo: string[];
+  scenarios: string[];
+}
+
+/** A place a step hands over from (`advance`), or starts a child run from. */
+export interface PlaceObservation {
+  flow: string;
+  step: string;
+  scenarios: string[];
+}
+
+export interface ChildObservation extends PlaceObservation {
+  child: string;
+}
+
+/** What the scenarios' unmutated runs did, place by place, in the order they first did it. */
+export interface BaselineObservations {
+  tools: ToolObservation[];
+  handoffs: PlaceObservation[];
+  children: ChildObservation[];
+}
+
+/** One run's log: the session's own, or a child run's, with the keys each of its turns wrote per step. */
+interface RunLog {
+  flow: string;
+  execution: readonly ExecutionEntry[];
+  written(turn: number, step: string): readonly string[];
+}
+
+function runLogsOf(play: StrengthPlay): RunLog[] {
+  const stored = play.final?.stored;
+  if (!stored) return [];
+  const writes = new Map<string, string[]>();
+  let before: (typeof play.turns)[number]["stored"];
+  for (const turn of play.turns) {
+    if (!turn.stored) continue;
+    for (const [step, change] of Object.entries(sessionChange(before, turn.stored).state ?? {}))
+      writes.set(`${turn.number}/${step}`, [...Object.keys(change.added ?? {}), ...Object.keys(change.changed ?? {})]);
+    before = turn.stored;
+  }
+  const own: RunLog = {
+    flow: stored.flow.name,
+    execution: stored.execution,
+    written: (turn, step) => writes.get(`${turn}/${step}`) ?? [],
+  };
+  // A child run starts from nothing and lives one turn: everything its steps hold, it wrote.
+  const children = stored.children.map(
+    (child): RunLog => ({
+      flow: child.flow,
+      execution: child.execution,
+      written: (_turn, step) => Object.keys(child.steps[step] ?? {}),
+    }),
+  );
+  return [own, ...children];
+}
+
+function addTo<T>(list: T[], value: T): void {
+  if (!list.includes(value)) list.push(value);
+}
+
+function placeIn<T extends PlaceObservation>(places: Map<string, T>, key: string, make: () => T, scenario: string): T {
+  let place = places.get(key);
+  if (!place) places.set(key, (place = make()));
+  addTo(place.scenarios, scenario);
+  return place;
+}
+
+/** Every tool, hand-off and child run the passing unmutated `plays` went through. */
+export function baselineObservations(plays: readonly StrengthPlay[]): BaselineObservations {
+  const tools = new Map<string, ToolObservation>();
+  const handoffs = new Map<string, PlaceObservation>();
+  const children = new Map<string, ChildObservation>();
+  for (const play of plays) {
+    for (const run of runLogsOf(play)) {
+      for (const entry of run.execution) {
+        const { flow } = run;
+        const { step } = entry;
+        if (entry.kind === "child") {
+          const make = () => ({ flow, step, child: entry.name, scenarios: [] });
+          placeIn(children, `${flow}/${step}/${entry.name}`, make, play.scenario);
+          continue;
+        }
+        const outcome = entry.outcome;
+        if (outcome !== "stay" && outcome !== "advance" && outcome !== "complete") continue;
+        const make = () => ({ flow, step, tool: entry.name, keys: [], outcomes: [], advancedTo: [], scenarios: [] });
+        const tool = placeIn(tools, `${flow}/${step}/${entry.name}`, make, play.scenario);
+        addTo(tool.outcomes, outcome);
+        for (const key of run.written(entry.turn, step)) addTo(tool.keys, key);
+        if (outcome === "advance" && entry.to) {
+          addTo(tool.advancedTo, entry.to);
+          placeIn(handoffs, `${flow}/${step}`, () => ({ flow, step, scenarios: [] }), play.scenario);
+        }
+      }
+    }
+  }
+  return { tools: [...tools.values()], handoffs: [...handoffs.values()], children: [...children.values()] };
+}
