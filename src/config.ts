@@ -65,6 +65,8 @@ export interface Config {
   /** How often the flow suites play each scenario (`FLOW_REPEAT`), and the pass rate each turn needs. */
   repeat: number;
   passRate: number;
+  /** The score below which a flow fails a strength run (`FLOW_STRENGTH_MIN`); undefined: none. */
+  strengthMin: number | undefined;
   /** Set under CI: a cassette is then never recorded and never missing. */
   ci: boolean;
   /** The running server the flow suites drive instead of booting the app (`FLOW_BASE_URL`). */
@@ -341,6 +343,7 @@ export function loadConfig(source: Environment = process.env, defaults: Readonly
     apiToken,
     repeat: Number(env["FLOW_REPEAT"] ?? DEFAULTS.FLOW_REPEAT),
     passRate: Number(env["FLOW_PASS_RATE"] ?? DEFAULTS.FLOW_PASS_RATE),
+    strengthMin: env["FLOW_STRENGTH_MIN"] === undefined ? undefined : Number(env["FLOW_STRENGTH_MIN"]),
     ci: Boolean(env["CI"]),
     targetUrl: env["FLOW_BASE_URL"],
     flowTarget: env["FLOW_TARGET"],

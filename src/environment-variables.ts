@@ -193,6 +193,12 @@ export const ENVIRONMENT_VARIABLES = {
   "<FLOW>_STRICT_CHECKLIST": {
     doc: "`1` makes the checklist strict for that flow alone, e.g. `TEA_FLOW_STRICT_CHECKLIST=1`",
   },
+  FLOW_STRENGTH_MIN: {
+    shown: "unset: none",
+    schema: { pattern: "^(0(\\.[0-9]+)?|1(\\.0+)?)$" },
+    hint: "a fraction from 0 to 1, e.g. 0.9",
+    doc: "the [scenario strength](#scenario-strength) every flow must reach: `flowcheck strength` exits 1 when a flow's score is below it",
+  },
 
   FLOW_HEADERS: {
     doc:

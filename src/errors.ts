@@ -163,6 +163,11 @@ export const errorCatalogue = {
     summary:
       "A scenario strength run was asked to give a mutant to a target that does not run in this process (FLOW_BASE_URL, a target of flowcheck.config.json), or to play it with a live or recording model.",
   },
+  strength_marked_unknown: {
+    status: undefined,
+    summary:
+      "flowcheck.config.json marks as equivalent a mutant id that no mutant of the strength run has; nothing was written.",
+  },
   target_run_failed: {
     status: undefined,
     summary: "A LangGraph run played for a turn ended in an error raised by the graph.",

@@ -31,6 +31,7 @@ const WRITE_PROJECTS = [
   join(TEST_ROOT, "package", "consumer-project.spec.ts"),
   join(TEST_ROOT, "docs", "target-guides.spec.ts"),
   join(TEST_ROOT, "cli", "run-project-flows.spec.ts"),
+  join(TEST_ROOT, "cli", "strength-command.spec.ts"),
   join(TEST_ROOT, "testing", "target", "project-flows.spec.ts"),
   join(TEST_ROOT, "cli", "scenario-from-results.spec.ts"),
   join(TEST_ROOT, "cli", "simulated-user-run.spec.ts"),

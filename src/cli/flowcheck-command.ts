@@ -22,6 +22,10 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     summary: "print a failure transcript, or conversations of a run's results",
     load: async () => (await import("./transcript-command.ts")).transcriptCommand,
   },
+  strength: {
+    summary: "measure how much of the flows the scenarios would notice broken, by run-time mutants",
+    load: async () => (await import("./strength-command.ts")).strengthCommand,
+  },
   report: {
     summary: "render a run's results (or several, merged) as one HTML page",
     load: async () => (await import("./report-command.ts")).reportCommand,

@@ -5,14 +5,15 @@ import { answerHelp } from "./answer-help.ts";
 import { fileOptionsOf, refusedFiles } from "./file-options.ts";
 import { ArgumentError } from "./run-arguments.ts";
 import { RUN_REPORT, RUN_RESULTS, writeReport } from "./write-run-results.ts";
-import { readMergedResults, readResults, resultFiles } from "./results-files.ts";
+import { readMergedResults, readResults, readStrengthBeside, resultFiles } from "./results-files.ts";
 
 const USAGE = `Usage: flowcheck report <results files or folders>... [--out <file>] [--compare <older results file>]
 
 Renders a run's results (the run-results.json every run writes beside its own report.html) as one
 self-contained HTML page, written to --out (default test/.tmp/report.html). Several files (a
 sharded run's shards, or a folder holding them) are merged first, as flowcheck merge merges them.
---compare lists first the turns whose outcome or judge score moved since that older run.`;
+--compare lists first the turns whose outcome or judge score moved since that older run. A
+strength-results.json beside the (first) results file, written by flowcheck strength, is shown too.`;
 
 /** `flowcheck report <results>... [--out] [--compare]`: 0 once the page is written, 2 when it cannot be. */
 export async function reportCommand(args: readonly string[]): Promise<number> {
@@ -31,7 +32,7 @@ export async function reportCommand(args: readonly string[]): Promise<number> {
       );
     const results = readMergedResults(files);
     mkdirSync(dirname(out), { recursive: true });
-    writeReport(out, results, compare === undefined ? undefined : readResults(compare));
+    writeReport(out, results, compare === undefined ? undefined : readResults(compare), readStrengthBeside(files));
     console.log(
       `report of ${files.length} result file${files.length === 1 ? "" : "s"} (${totalsLine(results)}): ${out}`,
     );

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { FlowcheckError } from "../errors.ts";
 import { asRunResults, mergeRunResults } from "../testing/report/merge-run-results.ts";
 import type { RunResults } from "../testing/report/run-results.ts";
+import { STRENGTH_RESULTS, type StrengthResults } from "../testing/strength/strength-results.ts";
 import { RUN_RESULTS } from "./write-run-results.ts";
 
 /** Every run-results.json under `path`, or `path` itself when it is a file. */
@@ -42,4 +43,21 @@ export function readResults(file: string): RunResults {
 export function readMergedResults(files: readonly string[]): RunResults {
   const runs = files.map((file) => ({ file, results: readResults(file) }));
   return runs.length === 1 ? runs[0]!.results : mergeRunResults(runs);
+}
+
+/**
+ * The strength run's results beside the first of `files` that has them (`flowcheck strength`
+ * writes them beside `flowcheck test`'s), or undefined; a file there that is not JSON is `results_invalid`.
+ */
+export function readStrengthBeside(files: readonly string[]): StrengthResults | undefined {
+  const file = files.map((each) => join(dirname(each), STRENGTH_RESULTS)).find(existsSync);
+  if (file === undefined) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as StrengthResults;
+  } catch (error) {
+    throw new FlowcheckError(
+      "results_invalid",
+      `cannot read ${file} as JSON: ${(error as Error).message}; run flowcheck strength again, or remove the file.`,
+    );
+  }
 }

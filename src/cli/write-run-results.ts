@@ -7,6 +7,7 @@ import { secretsOf } from "../testing/report/without-secrets.ts";
 import { runResultsOf, type RunInfo } from "../testing/report/merge-run-results.ts";
 import type { RunRecordLine, RunResults } from "../testing/report/run-results.ts";
 import type { FlowEntry } from "../engine/index.ts";
+import type { StrengthResults } from "../testing/strength/strength-results.ts";
 import { renderRunSummary } from "../testing/report/render-run-summary.ts";
 import { checklistOf, typecheckProof } from "./run-checklist.ts";
 
@@ -17,9 +18,10 @@ export const RUN_REPORT = "report.html";
 /** The name of a run's flow coverage, beside its results: what its scenarios reached of each flow. */
 export const FLOW_COVERAGE = "flow-coverage.json";
 
-/** Writes `results` as the HTML page `out`, every secret of this process's environment redacted. */
-export function writeReport(out: string, results: RunResults, compare?: RunResults): void {
-  writeFileSync(out, renderReport(results, { ...(compare ? { compare } : {}), secrets: secretsOf(process.env) }));
+/** Writes `results` (with a strength run's) as the HTML page `out`, every secret of this process's environment redacted. */
+export function writeReport(out: string, results: RunResults, compare?: RunResults, strength?: StrengthResults): void {
+  const shown = { ...(compare ? { compare } : {}), ...(strength ? { strength } : {}) };
+  writeFileSync(out, renderReport(results, { ...shown, secrets: secretsOf(process.env) }));
 }
 
 /** The commit checked out here, when this is a git checkout with git on the PATH. */

@@ -11,6 +11,7 @@ const USAGES = {
   test: /^Usage: flowcheck test \[<folder\|spec file\|scenario file or folder>\.\.\.\] \[options\]$/m,
   check: /^Usage: flowcheck check \[<file or folder>\.\.\.\]$/m,
   transcript: /^Usage: flowcheck transcript <test\/\.tmp\/…-failure\.json>$/m,
+  strength: /^Usage: flowcheck strength \[<scenario file or folder>\.\.\.\]$/m,
   report: /^Usage: flowcheck report <results files or folders>\.\.\. /m,
   merge: /^Usage: flowcheck merge <results files or folders>\.\.\. /m,
   record: /^Usage: flowcheck record <FlowName> \[--dir <folder>\]$/m,

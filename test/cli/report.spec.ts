@@ -96,3 +96,29 @@ test("a file that is not a results file, a missing one and an unknown option are
   }
   assert.equal(existsSync(join(dir.path, "bad.html")), false);
 });
+
+test("a strength run's results beside the run's are shown on its page; a run without them has no strength section", async () => {
+  writeResults(
+    join("with-strength", "run-results.json"),
+    sampleRunResults([sampleConversation("greeting", [sampleTurn(1)])]),
+  );
+  writeFileSync(
+    join(dir.path, "with-strength", "strength-results.json"),
+    JSON.stringify({
+      strength: 1,
+      startedAt: "2026-12-01T11:00:00.000Z",
+      millis: 1200,
+      scores: [{ flow: "BasicFlow", score: 0.75, killed: 3, survived: 1, timedOut: 0, equivalent: 0, notReached: 0 }],
+      mutants: [],
+      scenarios: ["greeting"],
+      failing: [],
+      notMeasurable: [],
+    }),
+  );
+  const child = await report(join("with-strength", "run-results.json"), "--out", "strength.html");
+  assert.equal(child.code, 0, child.stderr);
+  assert.match(read("strength.html"), /<h2>Scenario strength .*<tr><td>BasicFlow<\/td><td>0\.75<\/td>/);
+  const plain = await report(join("shards", "1", "run-results.json"), "--out", "plain.html");
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.doesNotMatch(read("plain.html"), /Scenario strength/);
+});

@@ -22,7 +22,8 @@ export type MutantVerdict =
   | ({ verdict: "killed"; by: KillCause; differences?: PlayDifference[] } & Catch)
   | ({ verdict: "timed-out" } & Catch)
   | { verdict: "survived"; differences: PlayDifference[] }
-  | { verdict: "equivalent" }
+  /** `reason`: why flowcheck.config.json marks it so, when no play tells it apart but a team does. */
+  | { verdict: "equivalent"; reason?: string }
   | { verdict: "not-reached" };
 
 /** A mutated play of a scenario beside the same scenario's unmutated one. */

@@ -27,7 +27,7 @@ export function differenceLine(difference: PlayDifference): string {
   );
 }
 
-/** The terminal's account of a strength run: each flow's score, its survivors, and the kills a live run would miss. */
+/** The terminal's account of a strength run: each flow's score, its survivors, the mutants marked equivalent, and the kills a live run would miss. */
 export function renderStrength(result: StrengthResult): string {
   const lines = result.scores.map(scoreLine);
   for (const { scenario, failure } of result.failing)
@@ -37,6 +37,8 @@ export function renderStrength(result: StrengthResult): string {
       lines.push("", `survived ${mutant.id}`);
       for (const difference of verdict.differences) lines.push(`  ${differenceLine(difference)}`);
     }
+    if (verdict.verdict === "equivalent" && verdict.reason !== undefined)
+      lines.push("", `equivalent ${mutant.id}: ${verdict.reason} (marked in flowcheck.config.json, not counted)`);
     if (verdict.verdict === "timed-out")
       lines.push("", `timed out ${mutant.id}: ${verdict.scenario} ${turnOf(verdict)} (counted as killed)`);
     if (verdict.verdict === "killed" && verdict.by !== "check") {

@@ -55,6 +55,8 @@ export interface ConfigFile {
   targets?: Record<string, TargetEntry>;
   /** The module that exports the project's flows as `registeredFlows`, relative to the file's folder. */
   flows?: string;
+  /** Mutants of a strength run marked equivalent: each id's reason. */
+  strength?: { equivalent?: Record<string, string> };
 }
 
 /** The file's name at a project's root. */

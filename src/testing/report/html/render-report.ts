@@ -1,3 +1,4 @@
+import type { StrengthResults } from "../../strength/strength-results.ts";
 import type { ConversationResult, RunResults } from "../run-results.ts";
 import { compareHtml } from "./compare-html.ts";
 import { conversationHtml } from "./conversation-html.ts";
@@ -6,6 +7,7 @@ import { coverageHtml } from "./coverage-html.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { passKHtml } from "./pass-k-html.ts";
 import { repeatsHtml } from "./repeats-html.ts";
+import { strengthHtml } from "./strength-html.ts";
 import { reportHeader } from "./report-header.ts";
 import { REPORT_SCRIPT } from "./report-script.ts";
 import { REPORT_STYLE } from "./report-style.ts";
@@ -16,6 +18,8 @@ export interface ReportOptions {
   compare?: RunResults;
   /** Values never to show, whatever echoed them (see `secretsOf`). */
   secrets?: readonly string[];
+  /** The last strength run's results, found beside the run's: shown after the simulated users' pass^k. */
+  strength?: StrengthResults;
 }
 
 // No request may leave the page: scripts and styles inline only, images as data: URLs, nothing else.
@@ -54,18 +58,19 @@ function notLoadedHtml(results: RunResults): string {
 }
 
 /**
- * A run's results as one self-contained HTML page: the header, the simulated users' pass^k, what
+ * A run's results as one self-contained HTML page: the header, the simulated users' pass^k, the
+ * scenario strength of `strength`, what
  * moved since `compare`, the conversations (failures first and open), repeats, flow coverage and
  * the new-flow checklist. Every text is escaped and every secret redacted; the page loads nothing.
  */
-export function renderReport(run: RunResults, { compare, secrets = [] }: ReportOptions = {}): string {
+export function renderReport(run: RunResults, { compare, secrets = [], strength }: ReportOptions = {}): string {
   const results = withoutSecrets(run, secrets);
   const conversations = [...results.conversations].sort((a, b) => ORDER[a.outcome] - ORDER[b.outcome]);
   const title = `flowcheck run ${results.startedAt}: ${results.totals.conversations.failed} failed`;
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${POLICY}">` +
     `<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${REPORT_STYLE}</style></head>` +
-    `<body><main>${reportHeader(results)}${passKHtml(results.simulated)}${compare ? compareHtml(results, withoutSecrets(compare, secrets)) : ""}${notLoadedHtml(results)}` +
+    `<body><main>${reportHeader(results)}${passKHtml(results.simulated)}${strengthHtml(strength && withoutSecrets(strength, secrets))}${compare ? compareHtml(results, withoutSecrets(compare, secrets)) : ""}${notLoadedHtml(results)}` +
     `${filtersHtml(conversations)}<div id="conversations">${conversations.map(conversationHtml).join("")}</div>` +
     `${repeatsHtml(results.conversations)}${coverageHtml(results.coverage)}${checklistHtml(results.checklist)}</main><script>${REPORT_SCRIPT}</script></body></html>\n`
   );
