@@ -185,7 +185,7 @@ test("values of the wrong type are refused with the value found and the type exp
     },
   });
   assert.deepEqual(problemsOf(path), [
-    "extra: `extra` is not a known key; the keys allowed here are $schema, targets, flows.",
+    "extra: `extra` is not a known key; the keys allowed here are $schema, targets, flows, strength.",
     'targets.Not-A-Name: the key "Not-A-Name" is not lower-case letters, digits and dashes.',
     'targets.a.timeoutMs: "30s" is a string; expected integer.',
     'targets.a.headers.Bad Name: the key "Bad Name" is not a header name such as X-Api-Key.',
