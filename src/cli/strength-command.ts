@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../config.ts";
 import type { FlowEntry } from "../engine/index.ts";
+import { FlowcheckError } from "../errors.ts";
 import {
   discoverScenarios,
   discoverSelected,
@@ -19,6 +20,9 @@ import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { loadConfigFile } from "../testing/target/target-config.ts";
 import { answerHelp } from "./answer-help.ts";
 import { printFailure } from "./print-failure.ts";
+import { missingPaths } from "./spec-files.ts";
+
+const STRENGTH_TURN_TIMEOUT_MS = 10_000;
 
 const USAGE = `Usage: flowcheck strength [<scenario file or folder>...]
 
@@ -53,13 +57,7 @@ function measurable(
 ): { files: string[]; notMeasurable: NotMeasurable[] } {
   const names = new Set(flows.map((entry) => entry.flow.name));
   const files: string[] = [];
-  const notMeasurable: NotMeasurable[] = [
-    ...found.missing.map((file) => ({ file, why: "no such file or folder" })),
-    ...found.misnamed.map(({ file, rename }) => ({
-      file,
-      why: `looks like a scenario but is not named *.scenario.json; rename it to ${rename}`,
-    })),
-  ];
+  const notMeasurable: NotMeasurable[] = [];
   for (const file of found.files) {
     const header = scenarioHeaderOf(file);
     const flow = typeof header?.flowName === "string" ? header.flowName : undefined;
@@ -88,6 +86,17 @@ async function strengthRun(paths: readonly string[]): Promise<boolean> {
   const flows = await loadProjectFlows();
   const marked = loadConfigFile(process.cwd())?.strength?.equivalent ?? {};
   const found = paths.length ? discoverSelected(paths) : discoverScenarios("scenarios");
+  // A file that looks like a scenario but would never be loaded must not pass as measured.
+  if (found.misnamed.length)
+    throw new FlowcheckError(
+      "scenario_invalid",
+      found.misnamed
+        .map(
+          ({ file, rename }) =>
+            `${file} looks like a scenario but is not named *.scenario.json; rename it to ${rename}.`,
+        )
+        .join("\n"),
+    );
   const { files, notMeasurable } = measurable(found, flows);
   const scratchDir = mkdtempSync(join(tmpdir(), "flowcheck-strength-"));
   let result;
@@ -97,7 +106,9 @@ async function strengthRun(paths: readonly string[]): Promise<boolean> {
       flows,
       env: process.env,
       scratchDir,
-      turnTimeoutMs: config.turnTimeoutMs,
+      // A scripted turn takes milliseconds: a mutant that makes the flow loop is cut off in seconds,
+      // not at FLOW_TURN_TIMEOUT_MS's five-minute default, unless the run sets it.
+      turnTimeoutMs: config.env["FLOW_TURN_TIMEOUT_MS"] ? config.turnTimeoutMs : STRENGTH_TURN_TIMEOUT_MS,
     });
   } finally {
     rmSync(scratchDir, { recursive: true, force: true });
@@ -125,6 +136,11 @@ export async function strengthCommand(args: readonly string[]): Promise<number> 
   if (answerHelp(USAGE, args)) return 0;
   const paths = parsed(args);
   if (!paths) return 2;
+  const missing = missingPaths(paths);
+  if (missing.length) {
+    console.error(`flowcheck strength: ${missing.join(", ")}: no such file or folder.`);
+    return 2;
+  }
   try {
     return (await strengthRun(paths)) ? 0 : 1;
   } catch (error) {

@@ -41,6 +41,23 @@ function resultsOf(cwd: string): StrengthResults {
 }
 
 describe("flowcheck strength", { concurrency: 4 }, () => {
+  test("a path that does not exist, or a scenario under another name, stops the run before anything is measured", async (t) => {
+    const cwd = await project(t, ["basic-flow-steps-only"]);
+    const missing = await runFlowcheck(["strength", "scenarios/tema"], {}, undefined, cwd);
+    assert.equal(missing.code, 2, missing.stdout);
+    assert.equal(missing.stderr.trim(), "flowcheck strength: scenarios/tema: no such file or folder.");
+    writeFileSync(
+      join(cwd, "scenarios", "team", "misnamed.json"),
+      JSON.stringify({ flowName: "BasicFlow", turns: [{ label: "hi", input: "hi" }] }),
+    );
+    const misnamed = await runFlowcheck(["strength"], {}, undefined, cwd);
+    assert.equal(misnamed.code, 1, misnamed.stdout);
+    assert.match(
+      misnamed.stderr,
+      /scenarios\/team\/misnamed\.json looks like a scenario but is not named \*\.scenario\.json/,
+    );
+  });
+
   test("prints each flow's score and the survivors with the expectation that would catch them, writes their verdicts, and exits 0", async (t) => {
     const cwd = await project(t, ["basic-flow-steps-only", "basic-flow-wrong-step"]);
     const run = await runFlowcheck(["strength"], {}, undefined, cwd);
