@@ -12,6 +12,7 @@
 //   startup `npm run test:flows -- scenarios/basic-flow.scenario.json` from command to exit,
 //           beside the previous commit's figure timed in turn with it (test/bench/startup.ts);
 //   mainjob `npm run test:flows`, every flow suite, from command to exit (test/bench/main-job.ts),
+//   strength `npm run test:strength`, every scenario against every mutant, the same way,
 //           after the two minutes the phases above keep within;
 //   report  the HTML page of a 2000-turn run, from its file to DOMContentLoaded in headless
 //           Chromium (test/bench/report-page.ts), after the two minutes the others keep within;
@@ -22,7 +23,7 @@
 //           fixture project installed it is skipped, saying why.
 //
 // Options (after `npm run bench --`):
-//   --only=floor,stack,growth,runner,startup,mainjob,report,langgraph  runs some phases; results.json is then left as it
+//   --only=floor,stack,growth,runner,startup,mainjob,strength,report,langgraph  runs some phases; results.json is then left as it
 //                                     was, since it must always describe one whole run;
 //   --startup-ref=<ref>               the commit startup is compared with (default HEAD~1);
 //   --profile=<dir>                   writes a .cpuprofile per timed part (warm-ups and start-up left
@@ -45,7 +46,7 @@ import { startScenarioTarget, type ScenarioTarget } from "../../src/testing/targ
 import { BasicFlow, basicFlowEntry } from "../fixtures/flows/index.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { NO_CHROMIUM } from "../support/headless-chromium.ts";
-import { MAIN_JOB_COMMAND, measureMainJob } from "./main-job.ts";
+import { MAIN_JOB_COMMAND, measureJob, STRENGTH_COMMAND } from "./main-job.ts";
 import { measureLanggraphTurns, type LanggraphTurnsResult } from "./langgraph-turns.ts";
 import { measureReportPage, REPORT_TURNS, type ReportPageResult } from "./report-page.ts";
 import { measureStartup, STARTUP_COMMAND, type Spread, type StartupResult } from "./startup.ts";
@@ -70,11 +71,16 @@ const RUNNER = { short: 20, long: 2000 };
 // margin for cleaning up, and a run cut short is reported as a lower bound.
 const BUDGET_MILLIS = 112_000;
 
-const PHASES = ["floor", "stack", "growth", "runner", "startup", "mainjob", "report", "langgraph"] as const;
+const PHASES = ["floor", "stack", "growth", "runner", "startup", "mainjob", "strength", "report", "langgraph"] as const;
 // What a user waits for from `npm run test:flows -- <scenario>` to its exit: the target.
 const STARTUP_TARGET_MILLIS = 1000;
 // What a user waits for from `npm run test:flows`, run after every change, to its exit: the target.
 const MAIN_JOB_TARGET_MILLIS = 5000;
+const MAIN_JOB_RUNS = 3;
+// What a pull request's CI waits for from `npm run test:strength` on the demo flows: the target.
+const STRENGTH_TARGET_MILLIS = 60_000;
+// Each run is some seconds: two after the uncounted one keep the bench near its two minutes.
+const STRENGTH_RUNS = 2;
 // What a reader waits for the page of a 2000-turn run to open: the target.
 const REPORT_TARGET_MILLIS = 1000;
 type Phase = (typeof PHASES)[number];
@@ -738,6 +744,7 @@ async function main(): Promise<void> {
     | undefined;
   let startup: StartupResult | undefined;
   let mainJob: Spread | undefined;
+  let strength: Spread | undefined;
   let report: ReportPageResult | undefined;
   let langgraph: LanggraphTurnsResult | { skipped: string } | undefined;
 
@@ -816,7 +823,11 @@ async function main(): Promise<void> {
   }
   if (phases.has("mainjob")) {
     log(`mainjob: ${MAIN_JOB_COMMAND.join(" ")}…`);
-    mainJob = await measureMainJob({ root: ROOT, env: childEnv(), onCleanup });
+    mainJob = await measureJob(MAIN_JOB_COMMAND, MAIN_JOB_RUNS, { root: ROOT, env: childEnv(), onCleanup });
+  }
+  if (phases.has("strength")) {
+    log(`strength: ${STRENGTH_COMMAND.join(" ")}…`);
+    strength = await measureJob(STRENGTH_COMMAND, STRENGTH_RUNS, { root: ROOT, env: childEnv(), onCleanup });
   }
   if (phases.has("report")) {
     log(`report: the page of a ${REPORT_TURNS}-turn run, to DOMContentLoaded in headless Chromium…`);
@@ -915,6 +926,12 @@ async function main(): Promise<void> {
   ]);
   rows.push(["  min – max ms", mainJob ? `${show(mainJob.min, 0)} – ${show(mainJob.max, 0)}` : "—", ""]);
   rows.push([
+    `strengthMillis (${STRENGTH_COMMAND.join(" ")}, median)`,
+    show(strength?.median, 0),
+    `≤ ${STRENGTH_TARGET_MILLIS} ${met(strength?.median, STRENGTH_TARGET_MILLIS)}`,
+  ]);
+  rows.push(["  min – max ms", strength ? `${show(strength.min, 0)} – ${show(strength.max, 0)}` : "—", ""]);
+  rows.push([
     `reportDomContentLoadedMillis (${REPORT_TURNS}-turn page, median)`,
     show(report?.domContentLoadedMillis.median, 0),
     `≤ ${REPORT_TARGET_MILLIS} ${met(report?.domContentLoadedMillis.median, REPORT_TARGET_MILLIS)}`,
@@ -958,6 +975,7 @@ async function main(): Promise<void> {
       runner &&
       startup &&
       mainJob &&
+      strength &&
       (report || NO_CHROMIUM) &&
       langgraph &&
       floorRatio !== undefined
@@ -983,6 +1001,7 @@ async function main(): Promise<void> {
     runnerTimedOut: runner.timedOut,
     startupMillis: round(startup.millis.median, 0),
     mainJobMillis: round(mainJob.median, 0),
+    strengthMillis: round(strength.median, 0),
     // Null when no Chromium was found to open the page in.
     reportDomContentLoadedMillis: report ? round(report.domContentLoadedMillis.median, 0) : null,
     // Null when the LangGraph fixture project is not installed.
@@ -1004,6 +1023,7 @@ async function main(): Promise<void> {
       runnerMillisPerTurn: { max: 1.2, met: runner.millisPerTurn <= 1.2 },
       startupMillis: { max: STARTUP_TARGET_MILLIS, met: startup.millis.median <= STARTUP_TARGET_MILLIS },
       mainJobMillis: { max: MAIN_JOB_TARGET_MILLIS, met: mainJob.median <= MAIN_JOB_TARGET_MILLIS },
+      strengthMillis: { max: STRENGTH_TARGET_MILLIS, met: strength.median <= STRENGTH_TARGET_MILLIS },
       reportDomContentLoadedMillis: {
         max: REPORT_TARGET_MILLIS,
         met: report ? report.domContentLoadedMillis.median <= REPORT_TARGET_MILLIS : null,
@@ -1063,6 +1083,7 @@ async function main(): Promise<void> {
             : startup.baseline,
       },
       mainJob: { command: MAIN_JOB_COMMAND.join(" "), millis: roundMillis(mainJob) },
+      strength: { command: STRENGTH_COMMAND.join(" "), millis: roundMillis(strength) },
       report: report
         ? {
             turns: report.turns,
