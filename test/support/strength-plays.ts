@@ -16,9 +16,9 @@ export interface BuiltTurn {
   body?: unknown;
 }
 
-function headOf(turn: BuiltTurn) {
+function headOf(turn: BuiltTurn, session: string) {
   return {
-    id: "session",
+    id: session,
     version: 1,
     flow: { name: "BasicFlow", currentStep: turn.step },
     runStatus: turn.runStatus ?? "running",
@@ -30,7 +30,7 @@ function headOf(turn: BuiltTurn) {
 }
 
 /** A scenario's play of BasicFlow built from its turns, as `playForStrength` would report it. */
-export function builtPlay(scenario: string, turns: readonly BuiltTurn[]): StrengthPlay {
+export function builtPlay(scenario: string, turns: readonly BuiltTurn[], session = "session"): StrengthPlay {
   const reports: TurnReport[] = turns.map((turn, index) => ({
     number: index + 1,
     label: turn.label,
@@ -39,7 +39,7 @@ export function builtPlay(scenario: string, turns: readonly BuiltTurn[]): Streng
     outcome: turn.failed ? "failed" : "passed",
     ...(turn.failed ? { failure: `turn ${index + 1} '${turn.label}': ${turn.failed.message ?? ""}` } : {}),
     ...(turn.body === undefined ? {} : { response: { status: 502, headers: {}, body: turn.body } }),
-    stored: headOf(turn),
+    stored: headOf(turn, session),
     checks: turn.failed ? [turn.failed] : [],
   }));
   const last = turns.at(-1)!;
@@ -51,7 +51,11 @@ export function builtPlay(scenario: string, turns: readonly BuiltTurn[]): Streng
     scenario,
     outcome: failed ? "failed" : "passed",
     turns: reports,
-    final: { outcome: failed ? "skipped" : "passed", checks: [], stored: { ...headOf(last), memory: {}, execution } },
+    final: {
+      outcome: failed ? "skipped" : "passed",
+      checks: [],
+      stored: { ...headOf(last, session), memory: {}, execution },
+    },
     models: { BasicFlow: "scripted" },
   };
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { FlowDefinition } from "../../engine/flow.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import { FlowcheckError } from "../../errors.ts";
@@ -5,7 +6,8 @@ import { loadScenario } from "../scenario/load-scenario.ts";
 import { scenarioCases } from "../scenario/scenario-cases.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { baselineObservations } from "./baseline-observations.ts";
-import { generateMutants, type StepOrder } from "./generate-mutants.ts";
+import { generateMutants, type PlannedMutant, type StepOrder } from "./generate-mutants.ts";
+import { mapInPool } from "./map-in-pool.ts";
 import { mutantVerdict, type PlayPair } from "./mutant-verdict.ts";
 import { playForStrength, type PlayOptions, type StrengthPlay } from "./strength-play.ts";
 import { strengthScores, type FlowStrength, type JudgedMutant } from "./strength-score.ts";
@@ -21,6 +23,8 @@ export interface StrengthOptions {
   scratchDir: string;
   /** A mutant that makes the flow loop must end its turn, and counts as killed. */
   turnTimeoutMs?: number;
+  /** How many mutants are played at once: the machine's cores unless given. */
+  concurrency?: number;
 }
 
 /** A scenario that failed on the unmutated flows: it is left out, since it would kill every mutant. */
@@ -67,7 +71,7 @@ function firstFailure(play: StrengthPlay): string {
 
 /**
  * Plays the scenarios on the unmutated flows, then each mutant their runs make possible against
- * the scenarios that reached its place, one after another and stopping at a mutant's first kill.
+ * the scenarios that reached its place, a few mutants at once and stopping at a mutant's first kill.
  */
 export async function measureStrength(options: StrengthOptions): Promise<StrengthResult> {
   refuseLive(options.env["FLOW_MODEL"], "FLOW_MODEL");
@@ -90,8 +94,7 @@ export async function measureStrength(options: StrengthOptions): Promise<Strengt
     else failing.push({ scenario: loaded.name, failure: firstFailure(baseline) });
   }
   const observed = baselineObservations([...baselines.values()].map((baseline) => baseline.play));
-  const judged: JudgedMutant[] = [];
-  for (const { mutant, scenarios: reaching } of generateMutants(observed, stepOrderOf(options.flows))) {
+  const judge = async ({ mutant, scenarios: reaching }: PlannedMutant): Promise<JudgedMutant> => {
     const pairs: PlayPair[] = [];
     for (const name of reaching) {
       const { loaded, play: baseline } = baselines.get(name)!;
@@ -99,7 +102,9 @@ export async function measureStrength(options: StrengthOptions): Promise<Strengt
       pairs.push({ baseline, mutated });
       if (mutated.outcome === "failed") break;
     }
-    judged.push({ mutant, verdict: mutantVerdict(pairs) });
-  }
+    return { mutant, verdict: mutantVerdict(pairs) };
+  };
+  const planned = generateMutants(observed, stepOrderOf(options.flows));
+  const judged = await mapInPool(planned, options.concurrency ?? availableParallelism(), judge);
   return { scenarios: [...baselines.keys()], failing, judged, scores: strengthScores(judged) };
 }

@@ -53,7 +53,20 @@ function stateDifferences(baseline: TurnReport, mutated: TurnReport): { what: st
   return differences;
 }
 
-function turnDifferences(baseline: TurnReport, mutated: TurnReport): { what: string; expectation: string }[] {
+/** A play's answers without its session's id: each play starts its own session, so the id differs by nature. */
+function answersOf(play: StrengthPlay): Map<number, string> {
+  const session = play.final?.stored?.id ?? play.turns.find((turn) => turn.stored)?.stored?.id;
+  const answers = new Map<number, string>();
+  for (const turn of play.turns)
+    answers.set(turn.number, session ? (turn.answer ?? "").replaceAll(session, "<session>") : (turn.answer ?? ""));
+  return answers;
+}
+
+function turnDifferences(
+  baseline: TurnReport,
+  mutated: TurnReport,
+  answers: { was: string; is: string },
+): { what: string; expectation: string }[] {
   const differences = stateDifferences(baseline, mutated);
   const [was, is] = [baseline.stored, mutated.stored];
   if (was && is && was.flow.currentStep !== is.flow.currentStep)
@@ -74,10 +87,10 @@ function turnDifferences(baseline: TurnReport, mutated: TurnReport): { what: str
           : `${is.children.length} child runs instead of ${was.children.length}`,
       expectation: `"finalChildren" naming the child runs as the unmutated run left them`,
     });
-  if ((baseline.answer ?? "") !== (mutated.answer ?? ""))
+  if (answers.was !== answers.is)
     differences.push({
-      what: `the answer was ${json(mutated.answer ?? "")} instead of ${json(baseline.answer ?? "")}`,
-      expectation: `"responseMustInclude": [${json(distinctivePhrase(baseline.answer ?? "", mutated.answer ?? ""))}]`,
+      what: `the answer was ${json(answers.is)} instead of ${json(answers.was)}`,
+      expectation: `"responseMustInclude": [${json(distinctivePhrase(answers.was, answers.is))}]`,
     });
   return differences;
 }
@@ -89,10 +102,12 @@ function turnDifferences(baseline: TurnReport, mutated: TurnReport): { what: str
 export function playDifferences(baseline: StrengthPlay, mutated: StrengthPlay): PlayDifference[] {
   const seen = new Set<string>();
   const differences: PlayDifference[] = [];
+  const [wasAnswers, isAnswers] = [answersOf(baseline), answersOf(mutated)];
   for (const turn of mutated.turns) {
     const was = baseline.turns.find((candidate) => candidate.number === turn.number);
     if (!was) continue;
-    for (const { what, expectation } of turnDifferences(was, turn)) {
+    const answers = { was: wasAnswers.get(turn.number) ?? "", is: isAnswers.get(turn.number) ?? "" };
+    for (const { what, expectation } of turnDifferences(was, turn, answers)) {
       if (seen.has(what)) continue;
       seen.add(what);
       differences.push({ scenario: mutated.scenario, turn: turn.number, label: turn.label, what, expectation });

@@ -1,9 +1,12 @@
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { Mutant } from "../../engine/mutant.ts";
+import { loadConfig } from "../../config.ts";
 import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
+import type { RunOptions } from "../run/run-options.ts";
 import { runScenario } from "../run/run-scenario.ts";
+import { runUser } from "../run/run-user.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
-import { startScenarioTarget } from "../target/scenario-target.ts";
+import { startScenarioTarget, type ScenarioTarget } from "../target/scenario-target.ts";
 
 /** One scenario played once, mutated or not: what a strength run compares. */
 export interface StrengthPlay {
@@ -24,6 +27,14 @@ export interface PlayOptions {
   mutant?: Mutant;
 }
 
+/** A simulated scenario's user, played as the suite plays it: the flow's scripted user, or the cassette's. */
+function userOptions(loaded: LoadedScenario, target: ScenarioTarget, flows: readonly FlowEntry[]): RunOptions {
+  if (!loaded.scenario.user) return {};
+  const flowName = loaded.scenario.flowName;
+  const entry = flows.find((each) => each.flow.name === flowName);
+  return runUser(target.config ?? loadConfig(), entry, undefined, flowName, target);
+}
+
 /**
  * Plays `loaded` on a target started for it alone, with the mutant applied when given: only an
  * app in this process takes one (`startScenarioTarget` refuses any other with `strength_refused`).
@@ -37,7 +48,10 @@ export async function playForStrength(loaded: LoadedScenario, options: PlayOptio
   });
   const play: StrengthPlay = { scenario: loaded.name, outcome: "failed", turns: [], models: target.models ?? {} };
   try {
-    const runOptions = options.turnTimeoutMs === undefined ? {} : { turnTimeoutMs: options.turnTimeoutMs };
+    const runOptions: RunOptions = {
+      ...userOptions(loaded, target, options.flows),
+      ...(options.turnTimeoutMs === undefined ? {} : { turnTimeoutMs: options.turnTimeoutMs }),
+    };
     for await (const event of runScenario(loaded, target, runOptions)) {
       if (event.type === "turn:end") play.turns.push(event.report);
       if (event.type === "final") play.final = event.report;

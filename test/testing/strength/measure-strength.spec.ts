@@ -5,6 +5,7 @@ import { isFlowcheckError } from "../../../src/errors.ts";
 import { measureStrength, type StrengthOptions } from "../../../src/testing/strength/measure-strength.ts";
 import { differenceLine } from "../../../src/testing/strength/render-strength.ts";
 import { basicFlowEntry } from "../../fixtures/flows/basic/basic-flow-entry.ts";
+import { basicFlowUser } from "../../fixtures/flows/basic/basic-flow-user.ts";
 import { envWith } from "../../support/env-with.ts";
 import { tempDir } from "../../support/temp-path.ts";
 
@@ -16,7 +17,7 @@ async function measured(files: string[], env: Record<string, string | undefined>
   const options: StrengthOptions = {
     files,
     root,
-    flows: [basicFlowEntry],
+    flows: [{ ...basicFlowEntry, user: basicFlowUser }],
     env: envWith({ FLOW_MODEL: undefined, FLOW_BASE_URL: undefined, FLOW_TARGET: undefined, ...env }),
     scratchDir: scratch.path,
     turnTimeoutMs: 10_000,
@@ -96,4 +97,13 @@ test("a scenario checking only the active step lets its saved values' mutants su
   assert.equal(verdictOf(strong, "BasicFlow/AddressStep: drop output of child AddressCheck")?.verdict, "equivalent");
   assert.ok(basic.equivalent >= 1);
   assert.equal(basic.score, (basic.killed + basic.timedOut) / (basic.killed + basic.timedOut + basic.survived));
+});
+
+test("a simulated scenario is played by its flow's scripted user, so its success checks kill mutants", async () => {
+  const result = await measured([scenario("basic-flow-simulated")]);
+  assert.deepEqual(result.failing, []);
+  assert.deepEqual(result.scenarios, ["basic-flow-simulated"]);
+  const changed = result.judged.find(({ mutant }) => mutant.id === "BasicFlow/NameStep/save_name: change state.name");
+  assert.ok(changed?.verdict.verdict === "killed" && changed.verdict.by === "check");
+  assert.match(changed.verdict.check, /success\.finalState\.NameStep/);
 });

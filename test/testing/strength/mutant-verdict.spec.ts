@@ -28,6 +28,17 @@ test("a mutant whose every play passed with nothing observable changed is equiva
   });
 });
 
+test("an answer naming its own play's session is not a difference: each play starts a session of its own", () => {
+  const ended = (session: string): BuiltTurn => ({
+    label: "ended session refuses more",
+    step: "WeatherStep",
+    steps: { NameStep: { name: "Ada" } },
+    answer: `Session "${session}" of BasicFlow has ended (runStatus completed); start a new session to talk again.`,
+  });
+  const play = (session: string) => builtPlay("name-flow", [accepted("Ada"), ended(session)], session);
+  assert.deepEqual(mutantVerdict([{ baseline: play("aaaa-1"), mutated: play("bbbb-2") }]), { verdict: "equivalent" });
+});
+
 test("a mutant no scenario reached is not reached", () => {
   assert.deepEqual(mutantVerdict([]), { verdict: "not-reached" });
 });
