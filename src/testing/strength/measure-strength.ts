@@ -102,7 +102,7 @@ export async function measureStrength(options: StrengthOptions): Promise<Strengt
       pairs.push({ baseline, mutated });
       if (mutated.outcome === "failed") break;
     }
-    return { mutant, verdict: mutantVerdict(pairs) };
+    return { mutant, verdict: mutantVerdict(pairs, mutant) };
   };
   const planned = generateMutants(observed, stepOrderOf(options.flows));
   const judged = await mapInPool(planned, options.concurrency ?? availableParallelism(), judge);

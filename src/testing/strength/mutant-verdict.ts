@@ -1,4 +1,6 @@
+import type { Mutant } from "../../engine/mutant.ts";
 import type { TurnReport } from "../checks/turn-report.ts";
+import { liveCatch } from "./live-catch.ts";
 import { playDifferences, type PlayDifference } from "./play-differences.ts";
 import type { StrengthPlay } from "./strength-play.ts";
 
@@ -18,8 +20,11 @@ export interface Catch {
 }
 
 export type MutantVerdict =
-  /** Killed by the script or a cassette: what the turns before it stored or answered otherwise, which a live run must check. */
-  | ({ verdict: "killed"; by: KillCause; differences?: PlayDifference[] } & Catch)
+  /**
+   * Killed by the script or a cassette: what the turns before it stored or answered otherwise, and
+   * the expectation on the refusing turn that a live run would need (`live`).
+   */
+  | ({ verdict: "killed"; by: KillCause; differences?: PlayDifference[]; live?: string } & Catch)
   | ({ verdict: "timed-out" } & Catch)
   | { verdict: "survived"; differences: PlayDifference[] }
   /** `reason`: why flowcheck.config.json marks it so, when no play tells it apart but a team does. */
@@ -60,13 +65,14 @@ function turnVerdict(scenario: string, turn: TurnReport): MutantVerdict {
   return { verdict: "killed", by: "check", ...at, check, message };
 }
 
-function failedPlayVerdict({ baseline, mutated: play }: PlayPair): MutantVerdict {
+function failedPlayVerdict({ baseline, mutated: play }: PlayPair, mutant: Mutant | undefined): MutantVerdict {
   const turn = play.turns.find((candidate) => candidate.outcome === "failed");
   if (turn) {
     const verdict = turnVerdict(play.scenario, turn);
     if (verdict.verdict !== "killed" || verdict.by === "check") return verdict;
     const before = { ...play, turns: play.turns.filter((candidate) => candidate.number < turn.number) };
-    return { ...verdict, differences: playDifferences(baseline, before) };
+    const live = mutant ? { live: liveCatch(mutant, baseline.turns[turn.number - 1]) } : {};
+    return { ...verdict, differences: playDifferences(baseline, before), ...live };
   }
   const failedCheck = play.final?.checks.find((check) => check.outcome === "failed");
   const check = failedCheck ? `${failedCheck.contract} ${failedCheck.name}` : "final state";
@@ -78,10 +84,10 @@ function failedPlayVerdict({ baseline, mutated: play }: PlayPair): MutantVerdict
  * failure, timed out, or, every play passing, survived with what differed from the unmutated
  * plays, or equivalent when nothing any turn could observe differed. No play: not reached.
  */
-export function mutantVerdict(pairs: readonly PlayPair[]): MutantVerdict {
+export function mutantVerdict(pairs: readonly PlayPair[], mutant?: Mutant): MutantVerdict {
   if (pairs.length === 0) return { verdict: "not-reached" };
   const failing = pairs.find(({ mutated }) => mutated.outcome === "failed");
-  if (failing) return failedPlayVerdict(failing);
+  if (failing) return failedPlayVerdict(failing, mutant);
   const differences = pairs.flatMap(({ baseline, mutated }) => playDifferences(baseline, mutated));
   return differences.length ? { verdict: "survived", differences } : { verdict: "equivalent" };
 }

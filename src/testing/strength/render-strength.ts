@@ -47,12 +47,10 @@ export function renderStrength(result: StrengthResult): string {
         `killed only by the ${verdict.by === "script" ? "scripted model" : "cassette"} ${mutant.id}: ` +
           `${verdict.scenario} ${turnOf(verdict)} ${verdict.check}; a live run would not refuse it`,
       );
-      const differences = verdict.differences ?? [];
-      for (const difference of differences) lines.push(`  ${differenceLine(difference)}`);
-      if (differences.length === 0)
-        lines.push(
-          `  a live run needs an expectation on the answer or stored state of ${verdict.scenario} ${turnOf(verdict)}`,
-        );
+      for (const difference of verdict.differences ?? []) lines.push(`  ${differenceLine(difference)}`);
+      lines.push(
+        `  for a live run, ${verdict.scenario} ${turnOf(verdict)}: ${verdict.live ?? "add an expectation on its answer or stored state"}`,
+      );
     }
   }
   return `${lines.join("\n")}\n`;

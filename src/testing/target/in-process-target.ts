@@ -79,7 +79,8 @@ class RunApp {
         wrapModel: this.faults.wrap,
         modelFetch: this.#modelFetch,
         ...(this.#cassette ? { cassette: this.#cassette.models } : {}),
-        ...(this.#options.mutant ? { mutant: this.#options.mutant } : {}),
+        // A mutant breaks the flow on purpose: the 500s it causes are its verdict's to report, not the terminal's.
+        ...(this.#options.mutant ? { mutant: this.#options.mutant, log: () => undefined } : {}),
       });
     } catch (error) {
       await opened.store.close();

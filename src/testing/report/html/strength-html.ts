@@ -29,7 +29,8 @@ function mutantsHtml(
 function killHtml(mutant: MutantResult): string {
   if (mutant.verdict !== "killed") return "";
   const at = mutant.turn ? `turn ${mutant.turn.number} '${mutant.turn.label}'` : "final state";
-  return `: ${escapeHtml(`${mutant.scenario} ${at} ${mutant.check}`)}${differencesHtml(mutant.differences ?? [])}`;
+  const live = mutant.live ? `<p>for a live run: ${escapeHtml(mutant.live)}</p>` : "";
+  return `: ${escapeHtml(`${mutant.scenario} ${at} ${mutant.check}`)}${differencesHtml(mutant.differences ?? [])}${live}`;
 }
 
 /**
