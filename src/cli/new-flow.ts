@@ -44,7 +44,11 @@ try {
   console.log(
     `new:flow: ${verb} ${plan.names.flow}:\n${[...plan.created.keys()].map((path) => `  ${path}`).join("\n")}\n  ${plan.registry.path} (registers ${plan.names.camel}Entry)`,
   );
-  if (!dryRun) console.log(`Next: npm run test:flows -- scenarios/${plan.names.kebab}.scenario.json, then npm test.`);
+  if (!dryRun) {
+    const scenario = `scenarios/${plan.names.kebab}.scenario.json`;
+    console.log(`Next: npm run test:flows -- ${scenario}, then npm test.`);
+    console.log(`As the flow grows: npm run test:strength -- ${scenario} names what its scenarios would not notice.`);
+  }
 } catch (error) {
   if (!isFlowcheckError(error)) throw error;
   fail(`${error.message} (${error.code})`);

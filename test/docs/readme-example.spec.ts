@@ -74,10 +74,10 @@ test("the guide prints the flow's steps, flow, scripts, entry, registration, sce
   ]);
 });
 
-// The typecheck and the check only read the copy; the two runs of test:flows both write its
-// test/.tmp, so they go one after the other, beside the rest.
+// The typecheck and the check only read the copy; the runs of test:flows and test:strength all write
+// its test/.tmp, so they go one after the other, beside the rest.
 describe("the guide's commands in the copy", { concurrency: 2 }, () => {
-  describe("npm run test:flows, one run at a time", { concurrency: 1 }, () => {
+  describe("npm run test:flows and test:strength, one run at a time", { concurrency: 1 }, () => {
     test("npm run test:flows runs the printed scenario through the printed spec, green", async () => {
       const run = await inCopy("test:flows", "--test-reporter=tap");
       assert.equal(run.code, 0, run.stdout + run.stderr);
@@ -93,6 +93,12 @@ describe("the guide's commands in the copy", { concurrency: 2 }, () => {
       const run = await inCopy("test:flows", "scenarios/feedback-flow.scenario.json", "--test-reporter=tap");
       assert.equal(run.code, 0, run.stdout + run.stderr);
       assert.equal(tapResults(run.stdout).get("FeedbackFlow: feedback-flow")?.ok, true, run.stdout);
+    });
+
+    test("npm run test:strength -- scenarios/feedback-flow.scenario.json scores the printed flow against its mutants", async () => {
+      const run = await inCopy("test:strength", "scenarios/feedback-flow.scenario.json");
+      assert.equal(run.code, 0, run.stdout + run.stderr);
+      assert.match(run.stdout, /^FeedbackFlow: \d\.\d\d \(\d+ killed, \d+ timed out, \d+ survived/m);
     });
   });
 
