@@ -171,7 +171,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     config,
     engine,
     store,
-    handler: createHandler(engine, options.log),
+    handler: createHandler(engine, { log: options.log, mutant: options.mutant }),
     modelModes: Object.freeze(plan.modelModes),
     close: () =>
       (closed ??= (async () => {

@@ -16,7 +16,17 @@ export function childMutantAt(mutant: Mutant, flow: string, step: string, child:
 
 /** Whether the mutant drops the hand-off message an advance from `flow`/`step` leaves. */
 export function dropsHandoff(mutant: Mutant, flow: string, step: string): boolean {
-  return mutant.change.kind === "drop-handoff" && mutant.step === step && mutant.flow === flow;
+  return mutant.change.kind === "drop-handoff" && "step" in mutant && mutant.step === step && mutant.flow === flow;
+}
+
+/** Whether the mutant alters `flow`'s rendering as `mediaType`. */
+export function altersRendering(mutant: Mutant, flow: string, mediaType: string): boolean {
+  return mutant.change.kind === "alter-render" && mutant.change.mediaType === mediaType && mutant.flow === flow;
+}
+
+/** Whether the mutant alters `flow`'s event-stream answers. */
+export function altersStream(mutant: Mutant, flow: string): boolean {
+  return mutant.change.kind === "alter-stream" && mutant.flow === flow;
 }
 
 /**

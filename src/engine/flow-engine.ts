@@ -41,7 +41,12 @@ export interface TurnOutcome {
  * What a caller makes of a turn's outcome, before the turn is saved: `render` gives the session
  * after the turn in a media type its flow renders (undefined for one it does not).
  */
-export type MakeAnswer<A> = (outcome: TurnOutcome, render: (mediaType: string) => string | undefined) => A | Promise<A>;
+export type MakeAnswer<A> = (
+  outcome: TurnOutcome,
+  render: (mediaType: string) => string | undefined,
+  /** The session's flow, whose answer this is. */
+  flow: string,
+) => A | Promise<A>;
 
 /** How one turn is answered, and for a keyed turn, where its answer is kept. */
 interface TurnPlan<A> {
@@ -135,7 +140,7 @@ export class FlowEngine {
   /** The session rendered as `mediaType` by its flow's renderer; undefined when the flow has none. */
   async render(id: string, mediaType: string): Promise<string | undefined> {
     const head = await this.#store.fetchHead(id);
-    return head && renderSession(this.flow(head.flow.name), head, [mediaType])?.body;
+    return head && renderSession(this.flow(head.flow.name), head, [mediaType], this.#mutant)?.body;
   }
 
   /**
@@ -279,7 +284,7 @@ export class FlowEngine {
           `send "flow" to start a new session in its place.`,
       );
     }
-    const make: MakeAnswer<A> = (outcome, render) => plan.make({ ...outcome, reset: true }, render);
+    const make: MakeAnswer<A> = (outcome, render, flow) => plan.make({ ...outcome, reset: true }, render, flow);
     return await this.#start(this.flow(name), request.message, { ...plan, make });
   }
 
@@ -331,7 +336,7 @@ export class FlowEngine {
       createdAt: document.createdAt,
       updatedAt: new Date().toISOString(),
     };
-    const made = answerBeforeSaving(flow, head, response, plan.make);
+    const made = answerBeforeSaving(flow, head, response, plan.make, this.#mutant);
     const answer = made instanceof Promise ? await made : made;
     const keep = plan.kept ? { answer: { ...plan.kept, answer } } : {};
     await save({
@@ -352,6 +357,7 @@ function answerBeforeSaving<A>(
   head: SessionHead,
   response: string,
   make: MakeAnswer<A>,
+  mutant: Mutant | undefined,
 ): A | Promise<A> {
   const outcome: TurnOutcome = {
     session: head.id,
@@ -363,6 +369,6 @@ function answerBeforeSaving<A>(
   // A copy of the state: what a renderer does to it must not reach the save. One that throws fails
   // the turn before it is saved, so it never hides an applied turn.
   const render = (mediaType: string) =>
-    renderSession(flow, { ...head, steps: structuredClone(head.steps) }, [mediaType])?.body;
-  return make(outcome, render);
+    renderSession(flow, { ...head, steps: structuredClone(head.steps) }, [mediaType], mutant)?.body;
+  return make(outcome, render, flow.name);
 }

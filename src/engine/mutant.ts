@@ -4,14 +4,19 @@
  * scenarios against each mutant and reports the ones no check caught.
  *
  * Every mutant names where it applies: the flow (a child flow by its own name), the step, and for
- * the changes to a tool's effect, the tool. The engine applies it every time that place runs.
+ * the changes to a tool's effect, the tool; a change to an answer's shape names the flow alone,
+ * since a renderer and the event stream are the flow's, not a step's. The engine (the HTTP layer,
+ * for the event stream) applies it every time that place runs.
  */
-export type Mutant = ToolMutant | HandoffMutant | ChildMutant;
+export type Mutant = ToolMutant | HandoffMutant | ChildMutant | RenderMutant;
 
-interface MutantPlace {
+interface FlowPlace {
   /** Stable across runs, e.g. `BasicFlow/NameStep/save_name: drop state.name`. */
   id: string;
   flow: string;
+}
+
+interface MutantPlace extends FlowPlace {
   step: string;
 }
 
@@ -36,6 +41,16 @@ export interface HandoffMutant extends MutantPlace {
 export interface ChildMutant extends MutantPlace {
   child: string;
   change: { kind: "skip-child" } | { kind: "drop-child-output" };
+}
+
+/**
+ * An answer in another shape than JSON altered after it was made, the session left as it is: the
+ * flow's `mediaType` rendering (`alteredRendering` says how), wherever it is answered (a turn's
+ * answer, `GET /ai/sessions/:id`); or its event stream, whose last `token` event is dropped, so
+ * the tokens no longer spell the `done` event's response.
+ */
+export interface RenderMutant extends FlowPlace {
+  change: { kind: "alter-render"; mediaType: string } | { kind: "alter-stream" };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
 import type { FlowDefinition } from "../engine/flow.ts";
 import type { FlowEngine } from "../engine/flow-engine.ts";
+import type { Mutant } from "../engine/mutant.ts";
 import { renderSession } from "../engine/render-session.ts";
 import type { SessionHead } from "../engine/session-document.ts";
 import { acceptedTypes, renderableTypes } from "./accepted-types.ts";
@@ -51,13 +52,19 @@ function flowOf(engine: FlowEngine, name: string): FlowDefinition | undefined {
 /**
  * `GET /ai/sessions/:id`: the session as a chat answer describes it (flow, step, run status,
  * completed, turns), or, when the client prefers a type the flow renders (`Accept: text/csv`), that
- * rendering. It reads and never changes the session, so it answers at any time, after completion too.
+ * rendering (altered by the app's `mutant` when it alters that rendering). It reads and never
+ * changes the session, so it answers at any time, after completion too.
  */
-export async function answerSession(engine: FlowEngine, id: string, request: HttpRequest): Promise<HttpResponse> {
+export async function answerSession(
+  engine: FlowEngine,
+  id: string,
+  request: HttpRequest,
+  mutant?: Mutant,
+): Promise<HttpResponse> {
   const head = await headOf(engine, id);
   const types = renderableTypes(acceptedTypes(request));
   const flow = types.length ? flowOf(engine, head.flow.name) : undefined;
-  const rendered = flow && renderSession(flow, head, types);
+  const rendered = flow && renderSession(flow, head, types, mutant);
   if (rendered) return renderedResponse(rendered, head.id);
   const view = {
     success: true,

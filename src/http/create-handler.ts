@@ -1,6 +1,8 @@
 import { Buffer } from "node:buffer";
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
+import { altersStream } from "../engine/apply-mutant.ts";
 import type { ChatRequest, FlowEngine, TurnOutcome } from "../engine/flow-engine.ts";
+import type { Mutant } from "../engine/mutant.ts";
 import { acceptedTypes, BUILT_IN_TYPES } from "./accepted-types.ts";
 import { answerSession, sessionIdOf } from "./answer-session.ts";
 import { eventStreamResponse } from "./event-stream.ts";
@@ -56,9 +58,10 @@ function turnAnswer(
   outcome: TurnOutcome,
   accepted: readonly string[],
   render: (mediaType: string) => string | undefined,
+  streamAltered: boolean,
 ): HttpResponse {
   for (const type of accepted) {
-    if (type === "text/event-stream") return eventStreamResponse(outcome);
+    if (type === "text/event-stream") return eventStreamResponse(outcome, streamAltered);
     if (BUILT_IN_TYPES.has(type)) break;
     const body = render(type);
     if (body !== undefined) return renderedResponse({ mediaType: type, body }, outcome.session);
@@ -91,12 +94,20 @@ function routeOf(request: HttpRequest): Route {
   return session === undefined ? { path } : { path, session };
 }
 
+export interface HandlerOptions {
+  /** Where a 500's details go. Default: `console.error`. */
+  log?: ((message: string) => void) | undefined;
+  /** The app's mutant (`flowcheck strength`): the handler applies its change to a flow's rendering or stream. */
+  mutant?: Mutant | undefined;
+}
+
 /**
  * The HTTP API as a function from request to response: `GET /ai/flows`, `POST /ai/chat` and
  * `GET /ai/sessions/:id`.
  * A client's mistake always gets its 4xx code; only a bug is a 500, and it is logged.
  */
-export function createHandler(engine: FlowEngine, log: (message: string) => void = console.error): Handler {
+export function createHandler(engine: FlowEngine, options: HandlerOptions = {}): Handler {
+  const { log = console.error, mutant } = options;
   // A 500 tells the client only that the log has the details, so every 500 must reach the log.
   function logged(response: HttpResponse, error: unknown, route: string): HttpResponse {
     if (response.status === 500) log(`${route} failed: ${(error as Error).stack ?? String(error)}`);
@@ -116,14 +127,19 @@ export function createHandler(engine: FlowEngine, log: (message: string) => void
       // Made before the turn is saved, so that a keyed turn's answer is saved with it, and a
       // renderer that throws leaves the turn unapplied.
       const accepted = acceptedTypes(request);
-      return await engine.answer(chatRequest, (outcome, render) => turnAnswer(outcome, accepted, render), key);
+      return await engine.answer(
+        chatRequest,
+        (outcome, render, flow) =>
+          turnAnswer(outcome, accepted, render, mutant !== undefined && altersStream(mutant, flow)),
+        key,
+      );
     } catch (error) {
       return logged(errorResponse(error, sessionOfError(error, chatRequest)), error, "POST /ai/chat");
     }
   }
 
   const session = (request: HttpRequest, id: string): Promise<HttpResponse> =>
-    answerSession(engine, id, request).catch((error: unknown) =>
+    answerSession(engine, id, request, mutant).catch((error: unknown) =>
       logged(
         errorResponse(error, isFlowcheckError(error, "session_not_found") ? undefined : id),
         error,

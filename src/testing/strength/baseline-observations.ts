@@ -1,4 +1,5 @@
 import type { ExecutionEntry } from "../../engine/session-document.ts";
+import { mediaTypeOf } from "../answer/read-answer.ts";
 import { sessionChange } from "../report/session-change.ts";
 import type { StrengthPlay } from "./strength-play.ts";
 
@@ -26,11 +27,20 @@ export interface ChildObservation extends PlaceObservation {
   child: string;
 }
 
+/** A flow's answers in one media type other than JSON: a renderer's (`text/csv`) or the event stream. */
+export interface AnswerShapeObservation {
+  flow: string;
+  mediaType: string;
+  scenarios: string[];
+}
+
 /** What the scenarios' unmutated runs did, place by place, in the order they first did it. */
 export interface BaselineObservations {
   tools: ToolObservation[];
   handoffs: PlaceObservation[];
   children: ChildObservation[];
+  /** The shapes other than JSON the turns' answers came in. */
+  shapes: AnswerShapeObservation[];
 }
 
 /** One run's log: the session's own, or a child run's, with the keys each of its turns wrote per step. */
@@ -71,19 +81,38 @@ function addTo<T>(list: T[], value: T): void {
   if (!list.includes(value)) list.push(value);
 }
 
-function placeIn<T extends PlaceObservation>(places: Map<string, T>, key: string, make: () => T, scenario: string): T {
+function placeIn<T extends { scenarios: string[] }>(
+  places: Map<string, T>,
+  key: string,
+  make: () => T,
+  scenario: string,
+): T {
   let place = places.get(key);
   if (!place) places.set(key, (place = make()));
   addTo(place.scenarios, scenario);
   return place;
 }
 
-/** Every tool, hand-off and child run the passing unmutated `plays` went through. */
+/** The media types other than JSON the play's answers came in: only a turn that asked for one and got it ran that shape. */
+function shapesOf(play: StrengthPlay, shapes: Map<string, AnswerShapeObservation>): void {
+  const flow = play.final?.stored?.flow.name;
+  if (!flow) return;
+  for (const turn of play.turns) {
+    const mediaType = turn.response ? mediaTypeOf(turn.response.headers) : "";
+    if (mediaType === "" || mediaType === "application/json") continue;
+    const make = () => ({ flow, mediaType, scenarios: [] });
+    placeIn(shapes, `${flow}/${mediaType}`, make, play.scenario);
+  }
+}
+
+/** Every tool, hand-off, child run and answer shape the passing unmutated `plays` went through. */
 export function baselineObservations(plays: readonly StrengthPlay[]): BaselineObservations {
   const tools = new Map<string, ToolObservation>();
   const handoffs = new Map<string, PlaceObservation>();
   const children = new Map<string, ChildObservation>();
+  const shapes = new Map<string, AnswerShapeObservation>();
   for (const play of plays) {
+    shapesOf(play, shapes);
     for (const run of runLogsOf(play)) {
       for (const entry of run.execution) {
         const { flow } = run;
@@ -106,5 +135,10 @@ export function baselineObservations(plays: readonly StrengthPlay[]): BaselineOb
       }
     }
   }
-  return { tools: [...tools.values()], handoffs: [...handoffs.values()], children: [...children.values()] };
+  return {
+    tools: [...tools.values()],
+    handoffs: [...handoffs.values()],
+    children: [...children.values()],
+    shapes: [...shapes.values()],
+  };
 }

@@ -61,5 +61,13 @@ export function generateMutants(observed: BaselineObservations, stepsOf: StepOrd
       scenarios,
     });
   }
+  for (const { flow, mediaType, scenarios } of observed.shapes)
+    planned.push({
+      mutant:
+        mediaType === "text/event-stream"
+          ? { id: `${flow}: alter event stream`, flow, change: { kind: "alter-stream" } }
+          : { id: `${flow}: alter ${mediaType} rendering`, flow, change: { kind: "alter-render", mediaType } },
+      scenarios,
+    });
   return planned;
 }

@@ -1,5 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
+import { mediaTypeOf } from "../answer/read-answer.ts";
 import type { TurnReport } from "../checks/turn-report.ts";
+import { csvDifference } from "./csv-difference.ts";
 import type { StrengthPlay } from "./strength-play.ts";
 
 /** Something a mutant changed that a turn could observe, and the expectation that would have caught it. */
@@ -87,7 +89,9 @@ function turnDifferences(
           : `${is.children.length} child runs instead of ${was.children.length}`,
       expectation: `"finalChildren" naming the child runs as the unmutated run left them`,
     });
-  if (answers.was !== answers.is)
+  const csv = [baseline, mutated].every((turn) => turn.response && mediaTypeOf(turn.response.headers) === "text/csv");
+  if (answers.was !== answers.is && csv) differences.push(csvDifference(answers.was, answers.is));
+  else if (answers.was !== answers.is)
     differences.push({
       what: `the answer was ${json(answers.is)} instead of ${json(answers.was)}`,
       expectation: `"responseMustInclude": [${json(distinctivePhrase(answers.was, answers.is))}]`,

@@ -12,8 +12,13 @@ export interface NotMeasurable {
   why: string;
 }
 
-/** One mutant: where it applies and its verdict (what killed it, or what its survival let through). */
-export type MutantResult = { id: string; flow: string; step: string; change: Mutant["change"]["kind"] } & MutantVerdict;
+/** One mutant: where it applies (no step for a change to the flow's rendering or stream) and its verdict (what killed it, or what its survival let through). */
+export type MutantResult = {
+  id: string;
+  flow: string;
+  step?: string;
+  change: Mutant["change"]["kind"];
+} & MutantVerdict;
 
 /**
  * `test/.tmp/strength-results.json`: one `flowcheck strength` run, the one source the report
@@ -46,7 +51,7 @@ export function strengthResultsOf(
     mutants: result.judged.map(({ mutant, verdict }) => ({
       id: mutant.id,
       flow: mutant.flow,
-      step: mutant.step,
+      ...("step" in mutant ? { step: mutant.step } : {}),
       change: mutant.change.kind,
       ...verdict,
     })),
