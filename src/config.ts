@@ -69,6 +69,8 @@ export interface Config {
   strengthMin: number | undefined;
   /** Set under CI: a cassette is then never recorded and never missing. */
   ci: boolean;
+  /** On GitHub's runner: annotate failures (`GITHUB_ACTIONS=true`) and the file the job's summary is appended to (`GITHUB_STEP_SUMMARY`). */
+  github: { annotations: boolean; stepSummary: string | undefined };
   /** The running server the flow suites drive instead of booting the app (`FLOW_BASE_URL`). */
   targetUrl: string | undefined;
   /** The target of flowcheck.config.json for the scenarios that name none (`FLOW_TARGET`). */
@@ -345,6 +347,10 @@ export function loadConfig(source: Environment = process.env, defaults: Readonly
     passRate: Number(env["FLOW_PASS_RATE"] ?? DEFAULTS.FLOW_PASS_RATE),
     strengthMin: env["FLOW_STRENGTH_MIN"] === undefined ? undefined : Number(env["FLOW_STRENGTH_MIN"]),
     ci: Boolean(env["CI"]),
+    github: Object.freeze({
+      annotations: env["GITHUB_ACTIONS"] === "true",
+      stepSummary: env["GITHUB_STEP_SUMMARY"] || undefined,
+    }),
     targetUrl: env["FLOW_BASE_URL"],
     flowTarget: env["FLOW_TARGET"],
     limits: limitsOf(env),

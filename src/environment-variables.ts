@@ -221,6 +221,15 @@ export const ENVIRONMENT_VARIABLES = {
   CI: {
     doc: "set by CI services: recording is refused, a missing cassette is an error",
   },
+  GITHUB_ACTIONS: {
+    doc:
+      "`true` (GitHub's runner sets it): `flowcheck test` ends with one annotation per failing turn, " +
+      "judge verdict, final state and broken file, on its scenario's line, and a warning per skipped " +
+      "conversation and flaky scenario ([in GitHub Actions](#in-github-actions))",
+  },
+  GITHUB_STEP_SUMMARY: {
+    doc: "a file (GitHub's runner sets it): every `flowcheck test` run appends its Markdown summary to it, as `flowcheck merge --summary` writes",
+  },
   FLOW_CONCURRENCY: {
     shown:
       "`OPENAI_MAX_INFLIGHT`'s value (16) in live and record runs and with `JUDGE=required`, since a " +

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, extname, relative, resolve } from "node:path";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, extname, join, relative, resolve } from "node:path";
 import { run } from "node:test";
 import { loadConfig } from "../config.ts";
 import { isFlowcheckError } from "../errors.ts";
@@ -9,9 +9,12 @@ import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { loadTargetConfig } from "../testing/target/target-config.ts";
 import { runArbiter } from "../testing/limits/run-limits.ts";
 import { limitsSummaryLines } from "../testing/limits/limits-summary.ts";
+import { renderAnnotations } from "../testing/report/render-annotations.ts";
 import { renderJunit } from "../testing/report/render-junit.ts";
+import { renderSummary } from "../testing/report/render-summary.ts";
 import { beginRun, type RunRecord } from "../testing/report/run-record.ts";
-import { writeRunResults } from "./write-run-results.ts";
+import type { RunResults } from "../testing/report/run-results.ts";
+import { RUN_REPORT, writeRunResults } from "./write-run-results.ts";
 import { ArgumentError, moduleSpecifier, runRequestOf, USAGE, type RunRequest } from "./run-arguments.ts";
 import { failOnChecklist } from "./run-checklist.ts";
 import { shardOf } from "./shard-scenarios.ts";
@@ -156,9 +159,22 @@ export async function testCommand(args: readonly string[]): Promise<number> {
     writeFileSync(request.junit, renderJunit(results));
   }
   for (const line of limitsSummaryLines(runArbiter.summary())) console.log(line);
+  reportToGithub(results);
   const checklistFailed = failOnChecklist(results);
   if (request.junit) console.log(`junit:   ${relative(".", request.junit)}`);
   return passed && !checklistFailed ? 0 : 1;
+}
+
+/**
+ * On GitHub's runner: the run's Markdown summary appended to the job's (`GITHUB_STEP_SUMMARY`), and
+ * its failures printed as annotations (`GITHUB_ACTIONS=true`), so they show on the scenarios' lines.
+ */
+function reportToGithub(results: RunResults): void {
+  const { github } = loadConfig();
+  if (github.stepSummary) appendFileSync(github.stepSummary, renderSummary(results));
+  if (!github.annotations) return;
+  const summary = github.stepSummary ? "the job summary" : join(ARTIFACTS, RUN_REPORT);
+  for (const line of renderAnnotations(results, summary)) console.log(line);
 }
 
 /** The run a request asks for, FLOW_TARGET, and the project's flows (flowcheck.config.json's "flows"). */

@@ -17,6 +17,9 @@ function runSpecs(
   const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: tmp };
   // This test runs under node:test itself; the child must run as a top-level test run.
   delete env["NODE_TEST_CONTEXT"];
+  // On GitHub's runner the child would annotate its failures as this run's and append to its job summary.
+  delete env["GITHUB_ACTIONS"];
+  delete env["GITHUB_STEP_SUMMARY"];
   return new Promise((resolvePromise, reject) => {
     // In `tmp` too, so its test/.tmp/run-results.json is written there, not over the project's.
     const child = spawn(process.execPath, [join(ROOT, "src", "cli", "flowcheck.mjs"), "test", ...args], {

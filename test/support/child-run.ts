@@ -37,8 +37,9 @@ export interface ChildRun {
 }
 
 // FLOWCHECK_*: a child must not write its results and coverage into, or take slots from, the run that runs this test.
+// GITHUB_*: on GitHub's runner a child would annotate its failures as this run's and append to its job summary.
 const INHERITED =
-  /^(FLOW_CONCURRENCY|FLOW_MAX_TOKENS|FLOW_BASE_URL|SQLITE_PATH|SESSION_STORE|FLOW_MODEL|FLOW_REPEAT|FLOW_PASS_RATE|NODE_TEST_CONTEXT|CI)$|^OPENAI_|^JUDGE|^FLOWCHECK_|_USE_SCRIPTED_MODEL$|_CURRENT_DATE$/;
+  /^(FLOW_CONCURRENCY|FLOW_MAX_TOKENS|FLOW_BASE_URL|SQLITE_PATH|SESSION_STORE|FLOW_MODEL|FLOW_REPEAT|FLOW_PASS_RATE|NODE_TEST_CONTEXT|CI|GITHUB_ACTIONS|GITHUB_STEP_SUMMARY)$|^OPENAI_|^JUDGE|^FLOWCHECK_|_USE_SCRIPTED_MODEL$|_CURRENT_DATE$/;
 
 /**
  * Runs `node <args>` in the project folder with this process's environment minus everything

@@ -61,10 +61,16 @@ function tokensByScenario(conversations: readonly ConversationResult[]): Map<str
   return tokens;
 }
 
+/** The `file:line` of a conversation's first failure: a turn's, its judge's, or its final state's. */
+function failedAt(conversation: ConversationResult): string | undefined {
+  const turn = conversation.turns.find((turn) => turn.outcome === "failed" || turn.judge?.outcome === "failed");
+  return turn ? turn.location : conversation.final?.outcome === "failed" ? conversation.final.location : undefined;
+}
+
 /**
  * A run's results as Markdown for a CI job's summary: the totals, then per turn its pass rate over
  * every run of it (a judge's failure counts as not passed) and the spread of its judge scores, the
- * tokens per scenario, the simulated scenarios' successes and pass^k, and what failed.
+ * tokens per scenario, the simulated scenarios' successes and pass^k, and what failed, on which line.
  */
 export function renderSummary(results: RunResults): string {
   const { conversations, turns, judge, tokens } = results.totals;
@@ -98,8 +104,12 @@ export function renderSummary(results: RunResults): string {
   const failed = results.conversations.filter((conversation) => conversation.outcome === "failed");
   if (failed.length || results.specsNotLoaded.length) {
     lines.push("", "### Failed", "");
-    for (const conversation of failed)
-      lines.push(`- \`${conversation.id}\`: ${cell((conversation.reason ?? "failed").slice(0, 500))}`);
+    for (const conversation of failed) {
+      const at = failedAt(conversation);
+      lines.push(
+        `- \`${conversation.id}\`${at ? ` (${at})` : ""}: ${cell((conversation.reason ?? "failed").slice(0, 500))}`,
+      );
+    }
     for (const spec of results.specsNotLoaded)
       lines.push(`- \`${spec.file}\` did not load: ${cell(spec.message.slice(0, 500))}`);
   }

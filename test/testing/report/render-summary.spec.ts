@@ -14,6 +14,7 @@ function judgedTurn(outcome: "passed" | "failed", score: number): TurnResult {
     outcome: "passed",
     checks: [],
     judge: { outcome, score, minScore: 0.75 },
+    location: "s.scenario.json:7",
   };
 }
 
@@ -37,7 +38,7 @@ function repeatOf(index: number, turn: TurnResult, tokens: number): Conversation
   };
 }
 
-test("the job summary gives each turn's pass rate over every run of it (a judge failure counts against it), its judge score spread, tokens per scenario and the failures", () => {
+test("the job summary gives each turn's pass rate over every run of it (a judge failure counts against it), its judge score spread, tokens per scenario and the failures on their lines", () => {
   const conversations = [
     repeatOf(1, judgedTurn("passed", 0.9), 10),
     repeatOf(2, judgedTurn("failed", 0.4), 20),
@@ -64,7 +65,10 @@ test("the job summary gives each turn's pass rate over every run of it (a judge 
   assert.ok(lines.includes("| Flow: s | 1. greets | 2 of 3 (67%) | 0.40 / 0.80 / 0.90 |"), summary);
   assert.ok(lines.includes("| Flow: s | 2. ends | 2 of 2 (100%) | – |"), summary);
   assert.ok(lines.includes("| Flow: s | 63 |"), summary);
-  assert.ok(lines.includes("- `s.scenario.json#s@2`: turn 1 'greets': score 0.40 \\| below 0.75"), summary);
+  assert.ok(
+    lines.includes("- `s.scenario.json#s@2` (s.scenario.json:7): turn 1 'greets': score 0.40 \\| below 0.75"),
+    summary,
+  );
 });
 
 test("the job summary of a run with simulated users counts their tokens apart and lists each simulated scenario's successes and pass^k, and the run's", () => {
