@@ -23,6 +23,7 @@ const DOCUMENTED_IN: Record<string, { heading: string; row?: string }> = {
   "": { heading: "Scenario keys" },
   "properties/cases/items": { heading: "Cases" },
   "$defs/turn": { heading: "Turn keys" },
+  "$defs/turn/properties/expectToolCalls/items": { heading: "`expectToolCalls` calls" },
   "$defs/executionEntry": { heading: "`finalExecution` entries" },
   "$defs/childRun": { heading: "`finalChildren` runs" },
   "$defs/memoryEntry": { heading: "`finalMemory` messages" },

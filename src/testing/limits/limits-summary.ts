@@ -1,3 +1,4 @@
+import { tokenCost } from "../checks/budget-checks.ts";
 import type { ArbiterSummary } from "./run-arbiter.ts";
 
 const counted = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
@@ -23,9 +24,7 @@ export function limitsSummaryLines(summary: ArbiterSummary): string[] {
   for (const each of [...summary.tokens].sort((a, b) => a.scenario.localeCompare(b.scenario)))
     lines.push(`tokens ${each.scenario}: ${shown(each)}`);
   const price = summary.price;
-  const cost = price
-    ? `; estimated cost $${((summary.total.input * price.input + summary.total.output * price.output) / 1e6).toFixed(4)}`
-    : "";
+  const cost = price ? `; estimated cost $${tokenCost(summary.total, price).toFixed(4)}` : "";
   lines.push(`tokens in total: ${shown(summary.total)}${cost}`);
   return lines;
 }

@@ -1,6 +1,7 @@
 import { check, failed } from "../checks/check.ts";
 import { finalChecks } from "../checks/final-checks.ts";
 import { skipped, type Check } from "../checks/check.ts";
+import { tokenChecks } from "../checks/budget-checks.ts";
 import { successChecks } from "../checks/success-checks.ts";
 import type { FinalReport, SimulationReport, TurnReport } from "../checks/turn-report.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
@@ -50,7 +51,7 @@ export async function finalReport(
       ...simulation,
     };
   const stored = played.last ?? (played.session ? await sessions.fetchAll(played.session) : undefined);
-  const checks = finalChecks(loaded.scenario, stored);
+  const checks = [...finalChecks(loaded.scenario, stored), ...scenarioTokenChecks(loaded, target, played.reports)];
   const success = loaded.scenario.success;
   if (played.simulation && success) {
     checks.push(...successChecks(success, played.simulation, stored, played.reports));
@@ -80,6 +81,15 @@ export async function finalReport(
   const location = report.outcome === "failed" ? scenarioLocation(loaded) : undefined;
   if (location) report.location = location;
   return report;
+}
+
+/** The scenario's `maxTokens` and `maxCostUsd` on its turns' model calls together; no count known on any turn: none known. */
+function scenarioTokenChecks(loaded: LoadedScenario, target: ScenarioTarget, reports: readonly TurnReport[]): Check[] {
+  const counted = reports.flatMap((report) => (report.tokens?.model ? [report.tokens.model] : []));
+  const tokens = counted.length
+    ? counted.reduce((sum, used) => ({ input: sum.input + used.input, output: sum.output + used.output }))
+    : undefined;
+  return tokenChecks("the scenario", loaded.scenario, tokens, target.config?.limits.price);
 }
 
 /** The judge's verdict on `success.judge` over the whole conversation; skipped (or, under JUDGE=required, failed) without a judge. */

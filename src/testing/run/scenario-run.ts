@@ -23,6 +23,9 @@ import { simulateUser } from "./simulate-user.ts";
 import { readAfterTurn, readBeforeTurn } from "./session-reads.ts";
 import { turnFailure } from "./turn-failure.ts";
 import type { UsageMeter } from "../limits/usage-meter.ts";
+import { latencyCheck, tokenChecks } from "../checks/budget-checks.ts";
+import { toolCallsCheck } from "../checks/tool-calls-check.ts";
+import { turnToolCalls } from "../checks/turn-tool-calls.ts";
 
 /** A turn sent and answered: its exchange, answer and transport contract, and the model calls it made under failModelCall. */
 interface SentTurn {
@@ -222,6 +225,7 @@ export class ScenarioRun {
     if (this.#options.eachTurn && !expectsError && stored)
       checks.push(await eachTurnCheck(this.#options.eachTurn, viewHeadOf(stored), turn, this.loaded.scenario));
     if (sent.modelCalls !== undefined) checks.push(failModelCallCheck(turn.failModelCall!, sent.modelCalls));
+    checks.push(...(await this.#callChecks(index, turn, sent.exchange.millis, stored, expectsError)));
     // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
     const failures = checks.filter((c) => c.outcome === "failed");
     if (turn.expectedResponse !== undefined) checks.push(await this.#verdict(index, turn, answer, failures.length > 0));
@@ -241,6 +245,36 @@ export class ScenarioRun {
       checks,
       millis: { http: sent.exchange.millis, store: storeMillis },
     });
+  }
+
+  /**
+   * The turn's tool calls, HTTP time and model tokens against its `expectToolCalls`, `maxLatencyMs`,
+   * `maxTokens` and `maxCostUsd`. The tool calls are read from the whole session, only for a turn
+   * that expects some: a head holds no log.
+   */
+  async #callChecks(
+    index: number,
+    turn: ScenarioTurn,
+    millis: number,
+    stored: SessionViewHead | SessionView | undefined,
+    expectsError: boolean,
+  ): Promise<Check[]> {
+    const where = `turn ${index + 1} '${turn.label}'`;
+    const checks = turn.maxLatencyMs === undefined ? [] : [latencyCheck(where, turn.maxLatencyMs, millis)];
+    const tokens = this.#usageBefore && this.#target.provider?.usage.since(this.#usageBefore)?.model;
+    checks.push(...tokenChecks(where, turn, tokens, this.#target.config?.limits.price));
+    if (turn.expectToolCalls === undefined) return checks;
+    const sessions = this.#target.sessions;
+    const unreported = this.#target.conversation
+      ? "a target of another kind (LangGraph, http) does not report the tools a turn called"
+      : sessions
+        ? undefined
+        : `the tools a turn called are read from the store, and ${this.#target.sessionsUnavailable ?? "there is none to read"}`;
+    if (unreported !== undefined) return [...checks, skipped("expectation", "expectToolCalls", unreported)];
+    // An error answer stores nothing, so the turn called no tool that counts.
+    const document = expectsError || !stored || !this.#session ? undefined : await sessions!.fetchAll(this.#session);
+    const called = document?.turns === undefined ? [] : turnToolCalls(document, document.turns);
+    return [...checks, toolCallsCheck(index + 1, turn.expectToolCalls, called)];
   }
 
   /** The judge's verdict on the answer; skipped, saying so, once the turn failed its contracts. */

@@ -23,6 +23,10 @@ export interface Scenario {
   finalExecution?: Record<string, unknown>[];
   finalChildren?: Record<string, unknown>[];
   finalMemory?: Record<string, Record<string, unknown>[]>;
+  /** The most tokens the scenario's model calls may use in all, input and output. */
+  maxTokens?: number;
+  /** The most the scenario's model calls may cost, estimated at the run's prices, in dollars. */
+  maxCostUsd?: number;
   /** The conversation once per case, each `{{name}}` replaced by the case's value. */
   cases?: ScenarioCase[];
 }
@@ -79,6 +83,19 @@ export interface ScenarioTurn {
   failModelCall?: number;
   expectContentType?: string;
   expectCsvRows?: Record<string, string>[];
+  /** Tools the turn must call, in this order, other calls allowed between them. */
+  expectToolCalls?: ExpectedToolCall[];
+  /** The most milliseconds the turn's HTTP exchange may take. */
+  maxLatencyMs?: number;
+  maxTokens?: number;
+  maxCostUsd?: number;
+}
+
+/** One call `expectToolCalls` asks for: the tool's name, its arguments (matched partially) and what it returned. */
+export interface ExpectedToolCall {
+  name: string;
+  args?: Record<string, unknown>;
+  result?: "stay" | "advance" | "complete";
 }
 
 /** A scenario that passed every check of the loader, with where it came from. */

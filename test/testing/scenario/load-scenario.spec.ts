@@ -107,7 +107,7 @@ test("unknown top-level keys are refused, each with the closest key or else the 
   const file = write("top", { flowName: "BasicFlow", turns: [turn("one")], finalStates: {}, color: "blue" });
   assert.deepEqual(problemsOf(file), [
     "finalStates: `finalStates` is not a known key; did you mean `finalState`?",
-    "color: `color` is not a known key; the keys allowed here are $schema, flowName, target, description, tags, env, judgeModel, judgeMinScore, judgeInstructions, turns, user, success, finalState, finalExecution, finalChildren, finalMemory, cases.",
+    "color: `color` is not a known key; the keys allowed here are $schema, flowName, target, description, tags, env, judgeModel, judgeMinScore, judgeInstructions, turns, user, success, finalState, finalExecution, finalChildren, finalMemory, maxTokens, maxCostUsd, cases.",
   ]);
 });
 

@@ -1,0 +1,202 @@
+import { resolve } from "node:path";
+import assert from "node:assert/strict";
+import { after, before, test, type TestContext } from "node:test";
+import { loadScenario } from "../../../src/testing/scenario/load-scenario.ts";
+import { ScenarioRun } from "../../../src/testing/run/scenario-run.ts";
+import { startScenarioTarget } from "../../../src/testing/target/scenario-target.ts";
+import type { Check } from "../../../src/testing/checks/check.ts";
+import { basicFlowEntry, basicFlowScripts } from "../../fixtures/flows/index.ts";
+import { fixtureScenario } from "../../support/fixture-scenario.ts";
+import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
+import { tempDir } from "../../support/temp-path.ts";
+import { CONTACT_STEPS } from "../../support/contact-flow.ts";
+import { sessionChatEntry, startSessionChatServer } from "../../support/session-chat-server.ts";
+
+// expectToolCalls, maxLatencyMs, maxTokens and maxCostUsd, each played from its fixture scenario.
+// The fake provider answers every request with 100 prompt and 20 completion tokens.
+
+let fake: FakeOpenAI;
+
+before(async () => {
+  fake = await startFakeOpenAI(Object.values(basicFlowScripts));
+});
+
+after(async () => {
+  await fake.close();
+});
+
+// Outside test/fixtures/scenarios, whose files all load against the fixture flows.
+const CONTACT_TOOL_CALLS = resolve(
+  import.meta.dirname,
+  "..",
+  "..",
+  "fixtures",
+  "http-target-scenarios",
+  "contact-tool-calls.scenario.json",
+);
+
+const SCRIPTED = { FLOW_MODEL: "scripted", JUDGE: "off", FLOW_BASE_URL: undefined };
+
+/** The fake provider's environment; `priced`: at $1 per million input tokens and $2 per million output. */
+function live(priced = false): Record<string, string | undefined> {
+  return {
+    ...(priced ? { FLOW_PRICE_PER_MTOK_IN: "1", FLOW_PRICE_PER_MTOK_OUT: "2" } : {}),
+    FLOW_MODEL: "live",
+    JUDGE: "off",
+    OPENAI_API_KEY: "test-key",
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_MAX_RETRIES: "0",
+    FLOW_BASE_URL: undefined,
+  };
+}
+
+/** Plays fixture scenario `name` to its end; every turn's checks named `key`, and the final report. */
+async function play(t: TestContext, name: string, env: Record<string, string | undefined>) {
+  const dir = await tempDir(`turn-call-${name}`);
+  t.after(dir.remove);
+  const loaded = loadScenario(fixtureScenario(name), [basicFlowEntry.flow], { root: "test/fixtures/scenarios" });
+  const target = await startScenarioTarget(loaded, { flows: [basicFlowEntry], env, scratchDir: dir.path });
+  t.after(() => target.close());
+  const run = new ScenarioRun(loaded, target, {});
+  const final = await run.complete();
+  run.end();
+  const named = (key: string): Check[] => run.reports.flatMap((report) => report.checks.filter((c) => c.name === key));
+  return { run, final, named };
+}
+
+test("expectToolCalls passes when each turn called the listed tools in order, with their arguments and results, a nested run's included", async (t) => {
+  const { run, named } = await play(t, "basic-flow-tool-calls", SCRIPTED);
+  assert.deepEqual(
+    run.reports.map((report) => report.outcome),
+    ["passed", "passed", "passed", "passed"],
+  );
+  const checks = named("expectToolCalls");
+  assert.deepEqual(
+    checks.map((c) => c.outcome),
+    ["passed", "passed", "passed", "passed"],
+  );
+  assert.deepEqual(checks[2]!.actual, [
+    { name: "get_weather", args: { cityName: "LA" }, result: "stay" },
+    { name: "get_weather", args: { cityName: "NYC" }, result: "advance" },
+  ]);
+  assert.deepEqual(
+    (checks[3]!.actual as { name: string }[]).map((call) => call.name),
+    ["normalize_address", "check_address"],
+  );
+  assert.deepEqual(
+    named("maxLatencyMs").map((c) => c.outcome),
+    ["passed"],
+  );
+});
+
+test("expectToolCalls fails a turn whose calls came in another order, saying what was expected and what the turn called", async (t) => {
+  const { run, named } = await play(t, "basic-flow-tool-calls-out-of-order", SCRIPTED);
+  assert.equal(run.reports[1]!.outcome, "failed");
+  assert.equal(
+    named("expectToolCalls")[0]!.message,
+    'turn 2: expectToolCalls[1] {"name":"get_weather","args":{"cityName":"LA"}} was not called after expectToolCalls[0]; ' +
+      'the turn called get_weather({"cityName":"LA"}) → stay, get_weather({"cityName":"NYC"}) → advance (after the match: none)',
+  );
+  assert.match(run.reports[1]!.failure!, /expectToolCalls/);
+});
+
+test("expectToolCalls is skipped, saying why, against a target of another kind, which does not report tool calls", async (t) => {
+  const server = await startSessionChatServer();
+  t.after(() => server.close());
+  const outline = { name: "ContactFlow", stepNames: CONTACT_STEPS, servedBy: server.url, kind: "http" as const };
+  const loaded = loadScenario(CONTACT_TOOL_CALLS, [], { root: "test/fixtures/http-target-scenarios", outline });
+  const targets = { path: "flowcheck.config.json", targets: { support: sessionChatEntry(server.url) } };
+  const target = await startScenarioTarget(loaded, { flows: [], env: SCRIPTED, targets });
+  t.after(() => target.close());
+  const run = new ScenarioRun(loaded, target, {});
+  const report = await run.playTurn(0);
+  run.end();
+  assert.equal(report.outcome, "passed");
+  const skip = report.checks.find((c) => c.name === "expectToolCalls");
+  assert.deepEqual(skip, {
+    contract: "expectation",
+    name: "expectToolCalls",
+    outcome: "skipped",
+    message: "a target of another kind (LangGraph, http) does not report the tools a turn called",
+  });
+});
+
+test("maxLatencyMs fails a turn that took longer over HTTP, saying how long it took", async (t) => {
+  const { run, named } = await play(t, "basic-flow-slow-turn", SCRIPTED);
+  assert.equal(run.reports[0]!.outcome, "failed");
+  assert.match(
+    named("maxLatencyMs")[0]!.message!,
+    /^turn 1 'name rejected' took \d+ ms over HTTP; maxLatencyMs allows 0\.001$/,
+  );
+});
+
+test("maxTokens and maxCostUsd are skipped, saying why, when a scripted model reports no tokens", async (t) => {
+  const { run, final, named } = await play(t, "basic-flow-token-budget", SCRIPTED);
+  assert.deepEqual(
+    run.reports.map((report) => report.outcome),
+    ["passed", "passed"],
+  );
+  for (const c of [...named("maxTokens"), ...named("maxCostUsd")]) {
+    assert.equal(c.outcome, "skipped");
+    assert.match(c.message!, /no token counts are known/);
+  }
+  assert.deepEqual(
+    final.checks.filter((c) => c.name.startsWith("max")).map((c) => [c.name, c.outcome]),
+    [
+      ["maxTokens", "skipped"],
+      ["maxCostUsd", "skipped"],
+    ],
+  );
+});
+
+test("live, maxTokens and maxCostUsd pass on a turn and a scenario within them, at the run's prices", async (t) => {
+  const { run, final, named } = await play(t, "basic-flow-token-budget", live(true));
+  assert.deepEqual(
+    run.reports.map((report) => report.outcome),
+    ["passed", "passed"],
+  );
+  assert.deepEqual(
+    [...named("maxTokens"), ...named("maxCostUsd")].map((c) => c.outcome),
+    ["passed", "passed", "passed"],
+  );
+  assert.equal(final.outcome, "passed");
+  assert.deepEqual(
+    final.checks.filter((c) => c.name.startsWith("max")).map((c) => [c.name, c.outcome]),
+    [
+      ["maxTokens", "passed"],
+      ["maxCostUsd", "passed"],
+    ],
+  );
+});
+
+test("live, maxCostUsd is skipped without prices, saying which to set", async (t) => {
+  const { named } = await play(t, "basic-flow-token-budget", live());
+  assert.equal(named("maxCostUsd")[0]!.outcome, "skipped");
+  assert.match(named("maxCostUsd")[0]!.message!, /set FLOW_PRICE_PER_MTOK_IN and FLOW_PRICE_PER_MTOK_OUT/);
+});
+
+test("live, maxTokens fails a turn whose model calls used more, counting input and output", async (t) => {
+  const { run, named } = await play(t, "basic-flow-token-overrun", live());
+  assert.equal(run.reports[0]!.outcome, "failed");
+  const model = run.reports[0]!.tokens!.model!;
+  assert.equal(
+    named("maxTokens")[0]!.message,
+    `the model calls of turn 1 'name rejected' used ${model.input + model.output} tokens (${model.input} in, ${model.output} out); maxTokens allows 100`,
+  );
+});
+
+test("live, the scenario's maxTokens and maxCostUsd fail the final report on its turns' model calls together", async (t) => {
+  const { run, final } = await play(t, "basic-flow-scenario-token-overrun", live(true));
+  assert.deepEqual(
+    run.reports.map((report) => report.outcome),
+    ["passed", "passed"],
+  );
+  const used = run.reports.reduce((sum, report) => sum + report.tokens!.model!.input + report.tokens!.model!.output, 0);
+  assert.ok(used > 250);
+  assert.equal(final.outcome, "failed");
+  assert.match(final.failure!, new RegExp(`maxTokens: the model calls of the scenario used ${used} tokens`));
+  assert.match(
+    final.failure!,
+    /maxCostUsd: the model calls of the scenario cost an estimated \$0\.\d+; maxCostUsd allows \$0\.00001/,
+  );
+});
