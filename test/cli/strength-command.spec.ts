@@ -4,11 +4,11 @@ import { join, resolve } from "node:path";
 import { describe, test, type TestContext } from "node:test";
 import type { StrengthResults } from "../../src/testing/strength/strength-results.ts";
 import { runFlowcheck } from "../support/child-run.ts";
+import { DROP_NAME } from "../support/drop-name-mutant.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 const FIXTURES = resolve(import.meta.dirname, "..", "fixtures");
 const BASIC_FLOW_ENTRY = join(FIXTURES, "flows", "basic", "basic-flow-entry.ts");
-const DROP_NAME = "BasicFlow/NameStep/save_name: drop state.name";
 
 /**
  * A project on flowcheck's engine in a temp folder, removed after the test: its flows module
@@ -63,7 +63,7 @@ describe("flowcheck strength", { concurrency: 4 }, () => {
     const run = await runFlowcheck(["strength"], {}, undefined, cwd);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /^BasicFlow: 0\.\d\d \(\d+ killed, 0 timed out, \d+ survived, \d+ equivalent/m);
-    assert.match(run.stdout, new RegExp(`^survived ${DROP_NAME}$`, "m"));
+    assert.match(run.stdout, new RegExp(`^survived ${DROP_NAME.id}$`, "m"));
     assert.match(
       run.stdout,
       /^ {2}team\/basic-flow-steps-only turn 1 'name accepted': .* — add "expectState": \{ "NameStep": \{ "name": "Ada Lovelace" \} \}$/m,
@@ -75,7 +75,7 @@ describe("flowcheck strength", { concurrency: 4 }, () => {
     );
     assert.match(run.stdout, /^results: test\/\.tmp\/strength-results\.json \(\d+\.\d s; /m);
     const results = resultsOf(cwd);
-    const dropName = results.mutants.find((mutant) => mutant.id === DROP_NAME);
+    const dropName = results.mutants.find((mutant) => mutant.id === DROP_NAME.id);
     assert.equal(dropName?.verdict, "survived");
     assert.ok(dropName.verdict === "survived" && dropName.differences[0]?.turn === 1);
     assert.ok(results.mutants.some((mutant) => mutant.verdict === "killed" && mutant.by === "check"));
@@ -114,18 +114,18 @@ describe("flowcheck strength", { concurrency: 4 }, () => {
 
   test("a mutant marked equivalent in flowcheck.config.json is reported with its reason and not counted", async (t) => {
     const reason = "the name is greeted, never read back";
-    const cwd = await project(t, ["basic-flow-steps-only"], { equivalent: { [DROP_NAME]: reason } });
+    const cwd = await project(t, ["basic-flow-steps-only"], { equivalent: { [DROP_NAME.id]: reason } });
     const run = await runFlowcheck(["strength"], {}, undefined, cwd);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(
       run.stdout,
-      new RegExp(`^equivalent ${DROP_NAME}: ${reason} \\(marked in flowcheck.config.json, not counted\\)$`, "m"),
+      new RegExp(`^equivalent ${DROP_NAME.id}: ${reason} \\(marked in flowcheck.config.json, not counted\\)$`, "m"),
     );
-    assert.doesNotMatch(run.stdout, new RegExp(`^survived ${DROP_NAME}$`, "m"));
+    assert.doesNotMatch(run.stdout, new RegExp(`^survived ${DROP_NAME.id}$`, "m"));
     const results = resultsOf(cwd);
     assert.deepEqual(
-      results.mutants.find((mutant) => mutant.id === DROP_NAME),
-      { id: DROP_NAME, flow: "BasicFlow", step: "NameStep", change: "drop-write", verdict: "equivalent", reason },
+      results.mutants.find((mutant) => mutant.id === DROP_NAME.id),
+      { id: DROP_NAME.id, flow: "BasicFlow", step: "NameStep", change: "drop-write", verdict: "equivalent", reason },
     );
     const basic = results.scores.find((flow) => flow.flow === "BasicFlow")!;
     const survivors = results.mutants.filter((mutant) => mutant.flow === "BasicFlow" && mutant.verdict === "survived");

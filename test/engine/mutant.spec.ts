@@ -20,6 +20,7 @@ import { changedValue, type Mutant } from "../../src/engine/mutant.ts";
 import type { SessionDocument } from "../../src/engine/session-document.ts";
 import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
 import { basicFlowEntry } from "../fixtures/flows/index.ts";
+import { DROP_NAME } from "../support/drop-name-mutant.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 const NAME = "John Wick";
@@ -137,7 +138,7 @@ describe("a mutant given to the engine changes what the flow does, at its place 
     const plain = await play(await engineWith(t, undefined), turns);
     assert.equal(plain.runStatus, "completed");
     const elsewhere: Mutant[] = [
-      { ...toolMutant("NameStep", "save_name", { kind: "drop-write", key: "name" }), flow: "OtherFlow" },
+      { ...DROP_NAME, flow: "OtherFlow" },
       toolMutant("WeatherStep", "save_name", { kind: "drop-write", key: "name" }),
       { ...addressChild({ kind: "skip-child" }), step: "NameStep" },
       {
@@ -153,7 +154,7 @@ describe("a mutant given to the engine changes what the flow does, at its place 
   });
 
   test("drop-write puts the key back as the call found it: absent stays absent", async (t) => {
-    const engine = await engineWith(t, toolMutant("NameStep", "save_name", { kind: "drop-write", key: "name" }));
+    const engine = await engineWith(t, DROP_NAME);
     const document = await play(engine, [NAME]);
     assert.equal(document.flow.currentStep, "WeatherStep");
     assert.deepEqual(document.steps["NameStep"], {});

@@ -24,7 +24,9 @@ interface PlayedSoFar {
 /**
  * The domain contract on the stored session after the last turn: the scenario's final
  * expectations, a simulated conversation's `success`, every recorded call made (in replay), and the
- * spec's own domain checks; skipped after a failed turn or without a store, saying why.
+ * spec's own domain checks; skipped after a failed turn or without a store, saying why. The
+ * scenario's budget is checked whatever else failed, once a turn was played: a budget says what a
+ * conversation may spend, and the spending up to a failure is known.
  */
 export async function finalReport(
   loaded: LoadedScenario,
@@ -33,23 +35,23 @@ export async function finalReport(
   played: PlayedSoFar,
 ): Promise<FinalReport> {
   const sessions = target.sessions;
-  let report: FinalReport;
   const simulation = played.simulation ? { simulation: played.simulation } : {};
-  if (played.failedTurn) {
-    report = { outcome: "skipped", skipReason: `turn ${played.failedTurn.number} failed`, checks: [], ...simulation };
+  if (played.failedTurn || !sessions) {
+    const why = played.failedTurn
+      ? `turn ${played.failedTurn.number} failed`
+      : (target.sessionsUnavailable ?? "no store to read");
+    const budget = played.reports.some((report) => report.outcome !== "skipped")
+      ? scenarioTokenChecks(loaded, target, played.reports)
+      : [];
+    const report = { ...budgetOnly(loaded, why, budget), ...simulation };
     // For the transcript: the whole session as the failure left it, when it can be read at all.
     const stored =
-      sessions && played.session ? await sessions.fetchAll(played.session).catch(() => undefined) : undefined;
+      played.failedTurn && sessions && played.session
+        ? await sessions.fetchAll(played.session).catch(() => undefined)
+        : undefined;
     if (stored) report.stored = stored;
     return report;
   }
-  if (!sessions)
-    return {
-      outcome: "skipped",
-      skipReason: target.sessionsUnavailable ?? "no store to read",
-      checks: [],
-      ...simulation,
-    };
   const stored = played.last ?? (played.session ? await sessions.fetchAll(played.session) : undefined);
   const checks = [...finalChecks(loaded.scenario, stored), ...scenarioTokenChecks(loaded, target, played.reports)];
   const success = loaded.scenario.success;
@@ -69,18 +71,35 @@ export async function finalReport(
     }
   }
   const failures = checks.filter((c) => c.outcome === "failed");
-  report = failures.length
-    ? {
-        outcome: "failed",
-        failure: `final state: ${failures.map((c) => `${c.name}: ${c.message}`).join("; ")}`,
-        checks,
-      }
+  const report: FinalReport = failures.length
+    ? { outcome: "failed", failure: `final state: ${failureText(failures)}`, checks }
     : { outcome: "passed", checks };
   if (played.simulation) report.simulation = played.simulation;
   if (stored) report.stored = stored;
   const location = report.outcome === "failed" ? scenarioLocation(loaded) : undefined;
   if (location) report.location = location;
   return report;
+}
+
+/** `maxTokens: the model calls ...; domain checks: ...`: each failed check by name. */
+function failureText(failures: readonly Check[]): string {
+  return failures.map((c) => `${c.name}: ${c.message}`).join("; ");
+}
+
+/**
+ * The final state when only the scenario's budget could be checked (`why` says why the rest was
+ * not): failed when the budget was overspent, else skipped, naming what held.
+ */
+function budgetOnly(loaded: LoadedScenario, why: string, checks: Check[]): FinalReport {
+  const failures = checks.filter((c) => c.outcome === "failed");
+  if (failures.length) {
+    const failure = `final state (${why}, so only the scenario's budget was checked): ${failureText(failures)}`;
+    const location = scenarioLocation(loaded);
+    return { outcome: "failed", failure, checks, ...(location ? { location } : {}) };
+  }
+  const held = checks.filter((c) => c.outcome === "passed").map((c) => c.name);
+  const heldText = held.length ? `; the scenario's ${held.join(" and ")} held` : "";
+  return { outcome: "skipped", skipReason: `${why}${heldText}`, checks };
 }
 
 /** The scenario's `maxTokens` and `maxCostUsd` on its turns' model calls together; no count known on any turn: none known. */

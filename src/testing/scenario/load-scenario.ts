@@ -20,13 +20,22 @@ export function scenarioNameOf(file: string, root = "scenarios"): string {
   return name.replace(/\.scenario\.json$|\.json$/, "");
 }
 
-/** Each turn's line (its label's, else its own) and the final expectations' (the first of them, success among them, else the file's end). */
+/** The keys checked at the end, whose first line a failed final state names. */
+const FINAL_KEYS = [
+  "finalState",
+  "finalExecution",
+  "finalChildren",
+  "finalMemory",
+  "success",
+  "maxTokens",
+  "maxCostUsd",
+];
+
+/** Each turn's line (its label's, else its own) and the final expectations' (the first of them, else the file's end). */
 function linesOf(text: string, scenario: Scenario): NonNullable<LoadedScenario["lines"]> {
   const lines = jsonLines(text);
   const turns = scenario.turns.map((_, index) => lines.get(`/turns/${index}/label`) ?? lines.get(`/turns/${index}`)!);
-  const finals = ["finalState", "finalExecution", "finalChildren", "finalMemory", "success"].flatMap(
-    (key) => lines.get(`/${key}`) ?? [],
-  );
+  const finals = FINAL_KEYS.flatMap((key) => lines.get(`/${key}`) ?? []);
   return { turns, final: finals.length ? Math.min(...finals) : text.split("\n").length };
 }
 

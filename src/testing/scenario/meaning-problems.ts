@@ -81,8 +81,22 @@ function turnPath(turn: ScenarioTurn, index: number, path: string): string {
 }
 
 /**
+ * An error turn's `expectToolCalls`: the engine's turn is not applied, so no call of it is stored
+ * and the list could only fail, or pass on nothing, whatever the flow did. A 2xx turn under
+ * failModelCall may still be answered, by a flow that recovers from the model's error.
+ */
+function errorToolCallsProblems(turn: ScenarioTurn, index: number, answered: boolean): string[] {
+  if (answered || turn.expectToolCalls === undefined) return [];
+  return [
+    `${turnPath(turn, index, "expectToolCalls")}: the turn expects the error status ${turn.expectedStatus}, ` +
+      "and a turn that errs stores no tool call (its engine turn is not applied), so there is nothing to match; " +
+      "drop expectToolCalls from it, or expect the calls on a turn that is answered.",
+  ];
+}
+
+/**
  * A turn's status against its expectations: an answered turn names its step, an error turn
- * expects no change. `touched` turns had a schema problem, whose missing keys may be its own.
+ * expects no change and no tool call. `touched` turns had a schema problem, whose missing keys may be its own.
  */
 function statusProblems(turn: ScenarioTurn, index: number, touched: boolean): string[] {
   const problems: string[] = [];
@@ -103,6 +117,7 @@ function statusProblems(turn: ScenarioTurn, index: number, touched: boolean): st
         `drop expectedActiveStep, completed and expectState from it.`,
     );
   }
+  problems.push(...errorToolCallsProblems(turn, index, answered));
   return problems;
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import assert from "node:assert/strict";
 import { after, before, test, type TestContext } from "node:test";
@@ -9,6 +10,8 @@ import { basicFlowEntry, basicFlowScripts } from "../../fixtures/flows/index.ts"
 import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
 import { tempDir } from "../../support/temp-path.ts";
 import { CONTACT_STEPS } from "../../support/contact-flow.ts";
+import { result, runFlowcheck, tapResults, writeSpec } from "../../support/child-run.ts";
+import type { RunResults } from "../../../src/testing/report/run-results.ts";
 import { sessionChatEntry, startSessionChatServer } from "../../support/session-chat-server.ts";
 
 // expectToolCalls, maxLatencyMs, maxTokens and maxCostUsd, each played from its fixture scenario.
@@ -201,5 +204,88 @@ test("live, the scenario's maxTokens and maxCostUsd fail the final report on its
   assert.match(
     final.failure!,
     /maxCostUsd: the model calls of the scenario cost an estimated \$0\.\d+; maxCostUsd allows \$0\.00001/,
+  );
+});
+
+test("live, the scenario's maxTokens is checked after a failed turn, on the turns played, and fails the final state with the turn", async (t) => {
+  const { run, final } = await play(t, "basic-flow-failed-turn-token-overrun", live());
+  assert.deepEqual(
+    run.reports.map((report) => report.outcome),
+    ["passed", "failed", "skipped"],
+  );
+  const model = run.reports.map((report) => report.tokens?.model ?? { input: 0, output: 0 });
+  const [input, output] = [model[0]!.input + model[1]!.input, model[0]!.output + model[1]!.output];
+  assert.ok(input + output > 200, `${input + output} tokens`);
+  assert.equal(final.outcome, "failed");
+  assert.equal(
+    final.failure,
+    `final state (turn 2 failed, so only the scenario's budget was checked): maxTokens: the model calls of the scenario used ${input + output} tokens (${input} in, ${output} out); maxTokens allows 200`,
+  );
+  assert.deepEqual(
+    final.checks.map((c) => [c.name, c.outcome]),
+    [["maxTokens", "failed"]],
+  );
+  assert.match(final.location!, /basic-flow-failed-turn-token-overrun\.scenario\.json:10$/);
+  assert.equal(run.failed, true);
+});
+
+test("after a failed turn, a scenario budget that held is listed passed (live) or skipped without token counts (scripted), the final state skipped for the turn", async (t) => {
+  const cases = [
+    { env: live(true), outcome: "passed", skipReason: "turn 2 failed; the scenario's maxTokens and maxCostUsd held" },
+    { env: SCRIPTED, outcome: "skipped", skipReason: "turn 2 failed" },
+  ];
+  for (const { env, outcome, skipReason } of cases) {
+    const { final } = await play(t, "basic-flow-failed-turn-token-budget", env);
+    assert.deepEqual(
+      [final.outcome, final.skipReason, final.checks.map((c) => [c.name, c.outcome])],
+      [
+        "skipped",
+        skipReason,
+        [
+          ["maxTokens", outcome],
+          ["maxCostUsd", outcome],
+        ],
+      ],
+    );
+  }
+});
+
+test("live, under flowcheck test a scenario budget overspent before a failed turn fails the final state test, and the results, transcript and report show it", async (t) => {
+  const dir = await tempDir("turn-call-budget-run");
+  t.after(dir.remove);
+  // Run in the temporary folder, whose test/.tmp is then the run's: its results and report land there.
+  const artifacts = join(dir.path, "test", ".tmp");
+  const file = join(TURN_EXPECTATIONS, "basic-flow-failed-turn-token-overrun.scenario.json");
+  const spec = writeSpec(dir.path, file, artifacts);
+  const { OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MAX_RETRIES } = live() as Record<string, string>;
+  const env = { FLOW_MODEL: "live", JUDGE: "off", OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MAX_RETRIES };
+  const run = await runFlowcheck(["test", spec, "--test-reporter=tap"], env, undefined, dir.path);
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  const tap = tapResults(run.stdout);
+  assert.equal(result(tap, "2. name accepted").ok, false);
+  const final = result(tap, "final state");
+  assert.equal(final.ok, false);
+  // The scenario's maxTokens is on line 10 of its file: a failed budget leads with it, as final expectations do.
+  const lead = `${file}:10: final state (turn 2 failed, so only the scenario's budget was checked): maxTokens: `;
+  assert.ok(final.error!.startsWith(lead), final.error);
+  assert.match(
+    final.error!.slice(lead.length),
+    /^the model calls of the scenario used \d+ tokens \(\d+ in, \d+ out\); maxTokens allows 200\n/,
+  );
+
+  const results = join(artifacts, "run-results.json");
+  const [conversation] = (JSON.parse(readFileSync(results, "utf8")) as RunResults).conversations;
+  assert.equal(conversation!.outcome, "failed");
+  assert.deepEqual(
+    conversation!.final!.checks.map((c) => [c.contract, c.name, c.outcome]),
+    [["expectation", "maxTokens", "failed"]],
+  );
+  const transcript = await runFlowcheck(["transcript", results]);
+  assert.equal(transcript.code, 0, transcript.stderr);
+  assert.match(transcript.stdout, /^── final state ✗$/m);
+  assert.match(transcript.stdout, /^ {3}✗ expectation maxTokens: the model calls of the scenario used \d+ tokens/m);
+  assert.match(
+    readFileSync(join(artifacts, "report.html"), "utf8"),
+    /<section class="turn final failed">.*?maxTokens/s,
   );
 });

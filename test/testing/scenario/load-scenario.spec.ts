@@ -248,6 +248,22 @@ test("an answered turn without expectedActiveStep is refused; an error turn need
   ]);
 });
 
+test("a turn that expects an error and tool calls is refused: an error turn stores none; an answered turn may expect them", () => {
+  // Outside test/fixtures/scenarios, which other specs play whole: this file does not load.
+  const file = join(
+    import.meta.dirname,
+    "..",
+    "..",
+    "fixtures",
+    "refused-scenarios",
+    "basic-flow-error-turn-tool-calls.scenario.json",
+  );
+  assert.deepEqual(problemsOf(file), [
+    'turns[1].expectToolCalls (turn "weather model fails"): the turn expects the error status 502, and a turn that errs stores no tool call (its engine turn is not applied), so there is nothing to match; drop expectToolCalls from it, or expect the calls on a turn that is answered.',
+    'turns[4].expectToolCalls (turn "completed session refuses more"): the turn expects the error status 409, and a turn that errs stores no tool call (its engine turn is not applied), so there is nothing to match; drop expectToolCalls from it, or expect the calls on a turn that is answered.',
+  ]);
+});
+
 test("minScore without expectedResponse is refused", () => {
   const file = write("min-score", { flowName: "BasicFlow", turns: [turn("one", { minScore: 0.9 })] });
   assert.deepEqual(problemsOf(file), [

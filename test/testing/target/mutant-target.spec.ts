@@ -1,23 +1,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Mutant } from "../../../src/engine/mutant.ts";
 import { isFlowcheckError } from "../../../src/errors.ts";
 import { loadScenario, startScenarioTarget } from "../../../src/testing/index.ts";
 import type { ScenarioTarget } from "../../../src/testing/target/scenario-target.ts";
 import type { TargetConfig } from "../../../src/testing/target/target-config.ts";
 import { BasicFlow, basicFlowEntry } from "../../fixtures/flows/index.ts";
+import { DROP_NAME } from "../../support/drop-name-mutant.ts";
 import { envWith } from "../../support/env-with.ts";
 import { fixtureScenario } from "../../support/fixture-scenario.ts";
 import { postChat } from "../../support/post-chat.ts";
 import { tempDir } from "../../support/temp-path.ts";
 
-const DROP_NAME: Mutant = {
-  id: "BasicFlow/NameStep/save_name: drop state.name",
-  flow: "BasicFlow",
-  step: "NameStep",
-  tool: "save_name",
-  change: { kind: "drop-write", key: "name" },
-};
 const LOCAL = "http://127.0.0.1:9";
 const loaded = () => loadScenario(fixtureScenario("basic-flow"), [BasicFlow]);
 
