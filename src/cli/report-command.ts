@@ -12,7 +12,8 @@ const USAGE = `Usage: flowcheck report <results files or folders>... [--out <fil
 Renders a run's results (the run-results.json every run writes beside its own report.html) as one
 self-contained HTML page, written to --out (default test/.tmp/report.html). Several files (a
 sharded run's shards, or a folder holding them) are merged first, as flowcheck merge merges them.
---compare lists first the turns whose outcome or judge score moved since that older run. A
+--compare starts the page with what changed since that older run: newly failing, fixed, still
+failing, flaky, new and removed scenarios, and the turns whose outcome or judge score moved. A
 strength-results.json beside the (first) results file, written by flowcheck strength, is shown too.`;
 
 /** `flowcheck report <results>... [--out] [--compare]`: 0 once the page is written, 2 when it cannot be. */

@@ -83,6 +83,7 @@ describe("flowcheck test as the nightly job runs it, writing JUnit into folders 
 });
 interface Step {
   name?: string;
+  id?: string;
   uses?: string;
   run?: string;
   if?: string;
@@ -92,6 +93,7 @@ interface Step {
 interface Job {
   needs?: string;
   if?: string;
+  permissions?: Record<string, string>;
   strategy?: { "fail-fast"?: boolean; matrix?: Record<string, unknown[]> };
   steps: Step[];
 }
@@ -133,23 +135,47 @@ test("the scheduled workflow runs npm run test:nightly in four shards, each keep
   });
 });
 
-test("the workflow's merge job, after every shard even a red one, merges their results into one with JUnit, the job summary, an HTML page and an artifact", () => {
+test("the workflow's merge job, after every shard even a red one, merges their results into one with JUnit, the job summary, an HTML page and an artifact, compared with the last successful run's", () => {
   const { merge } = workflow("live.yml").jobs;
   assert.equal(merge?.needs, "live");
   assert.equal(merge.if, "always()");
+  assert.deepEqual(merge.permissions, { actions: "read", contents: "read" });
   const download = merge.steps.find((step) => step.uses === "actions/download-artifact@v4");
   assert.deepEqual(download?.with, { pattern: "live-shard-*", path: "shards/" });
+  const previous = merge.steps.find((step) => step.run?.startsWith(".github/scripts/previous-results.sh"));
+  assert.equal(previous?.run, ".github/scripts/previous-results.sh previous");
+  assert.equal(previous.id, "previous");
+  assert.deepEqual(previous.env, { GH_TOKEN: "${{ github.token }}" });
+  const compare = ' ${PREVIOUS:+--compare "$PREVIOUS"}';
   const merging = merge.steps.find((step) => step.run?.startsWith("npm run results:merge"));
   assert.equal(
     merging?.run,
-    'npm run results:merge -- shards/ --out test/.tmp/run-results.json --junit test/.tmp/junit.xml --summary "$GITHUB_STEP_SUMMARY"',
+    `npm run results:merge -- shards/ --out test/.tmp/run-results.json --junit test/.tmp/junit.xml --summary "$GITHUB_STEP_SUMMARY"${compare}`,
   );
   const page = merge.steps.find((step) => step.run?.startsWith("npm run report"));
-  assert.equal(page?.run, "npm run report -- test/.tmp/run-results.json --out test/.tmp/report.html");
+  assert.equal(page?.run, `npm run report -- test/.tmp/run-results.json --out test/.tmp/report.html${compare}`);
+  for (const step of [merging, page]) assert.deepEqual(step.env, { PREVIOUS: "${{ steps.previous.outputs.results }}" });
+  assert.ok(merge.steps.indexOf(previous) < merge.steps.indexOf(merging));
   assert.ok(merge.steps.indexOf(merging) < merge.steps.indexOf(page));
   const upload = merge.steps.find((step) => step.uses === "actions/upload-artifact@v4");
-  assert.equal(upload?.with?.["path"], "test/.tmp/run-results.json\ntest/.tmp/report.html\ntest/.tmp/junit.xml\n");
+  assert.equal(upload?.with?.["name"], "live-results", "the artifact previous-results.sh downloads");
+  assert.equal(upload.with["path"], "test/.tmp/run-results.json\ntest/.tmp/report.html\ntest/.tmp/junit.xml\n");
   assert.equal(upload.with["include-hidden-files"], true);
+});
+
+test("ci.yml runs npm test on Node 22, 24 and 26 and keeps each failed suite's test/.tmp, hidden folder and all", () => {
+  const job = workflow("ci.yml").jobs["test"]!;
+  assert.deepEqual(job.strategy?.matrix, { node: [22, 24, 26] });
+  const suite = job.steps.findIndex((step) => step.run === "npm test");
+  const upload = job.steps.findIndex((step) => step.uses === "actions/upload-artifact@v4");
+  assert.ok(suite >= 0 && upload > suite, "the upload follows npm test");
+  assert.equal(job.steps[upload]!.if, "failure()");
+  assert.deepEqual(job.steps[upload]!.with, {
+    name: "test-tmp-node-${{ matrix.node }}",
+    path: "test/.tmp/",
+    "include-hidden-files": true,
+    "retention-days": 14,
+  });
 });
 
 test("the YAML check this relies on refuses what is not well-formed", () => {

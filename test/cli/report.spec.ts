@@ -61,7 +61,7 @@ test("npm run report merges the shards under a folder into one page, their cover
   assert.match(page, /<dt>shards<\/dt><dd>1\/2, 2\/2<\/dd>/);
 });
 
-test("--compare puts the turns whose outcome moved since the older run at the top; the default page is test/.tmp/report.html", async () => {
+test("--compare puts what changed since the older run at the top, the turns that moved under it; the default page is test/.tmp/report.html", async () => {
   const child = await report(join("shards", "1", "run-results.json"), "--compare", "older.json");
   assert.equal(child.code, 0, child.stderr);
   const page = read(join("test", ".tmp", "report.html"));
@@ -69,7 +69,12 @@ test("--compare puts the turns whose outcome moved since the older run at the to
     page,
     /<tr class="worse"><td>checkout › turn 1<\/td><td><span class="passed">✓ passed<\/span><\/td><td><span class="failed">✗ failed<\/span><\/td><\/tr>/,
   );
-  assert.ok(page.indexOf("compare-panel") < page.indexOf('<details class="conversation'));
+  assert.match(
+    page,
+    /<div class="change-group" data-group="newly failing"><h3>Newly failing <span class="facts">1<\/span><\/h3><ul><li><span class="name">BasicFlow: checkout<\/span>/,
+  );
+  const changes = page.indexOf('<section class="panel changes-panel">');
+  assert.ok(changes > page.indexOf("</header>") && changes < page.indexOf('<details class="conversation'));
 });
 
 test("a file that is not a results file, a missing one and an unknown option are refused with exit 2 and nothing written", async () => {

@@ -59,13 +59,18 @@ export function renderChecklist(checklist: readonly FlowChecklist[]): string[] {
   });
 }
 
-/** One message per missing point of a judged, strict flow: the flow, the point and what to add. */
-export function strictFailures(checklist: readonly FlowChecklist[]): string[] {
+/** One message per missing point of a judged flow: the flow, the point and what to add. */
+export function missingPoints(checklist: readonly FlowChecklist[]): string[] {
   return checklist
-    .filter((flow) => flow.judged && flow.strict)
+    .filter((flow) => flow.judged)
     .flatMap((flow) =>
       flow.points
         .filter((point) => point.status === "missing")
         .map((point) => `${flow.flow}, point ${point.id} (${POINT_TITLES[point.id]}): ${point.detail}`),
     );
+}
+
+/** One message per missing point of a judged, strict flow: the flow, the point and what to add. */
+export function strictFailures(checklist: readonly FlowChecklist[]): string[] {
+  return missingPoints(checklist.filter((flow) => flow.strict));
 }

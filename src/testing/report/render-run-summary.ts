@@ -24,7 +24,7 @@ export function totalsLine(results: RunResults): string {
   );
 }
 
-interface FlowRow {
+export interface FlowRow {
   flow: string;
   child: boolean;
   coverage: FlowCoverage[string] | undefined;
@@ -32,7 +32,7 @@ interface FlowRow {
 }
 
 /** Every flow the run has coverage or a checklist of: the checklist's flows in its order, then the others, each followed by its children. */
-function flowRows(coverage: FlowCoverage, checklist: readonly FlowChecklist[]): FlowRow[] {
+export function flowRows(coverage: FlowCoverage, checklist: readonly FlowChecklist[]): FlowRow[] {
   const rows: FlowRow[] = checklist.map((entry) => ({
     flow: entry.flow,
     child: entry.childOf !== undefined,

@@ -1,4 +1,10 @@
+import { checklistCounts, missingPoints } from "../checklist/render-checklist.ts";
+import { failedAt } from "./failed-at.ts";
+import { reachOf } from "./flow-coverage.ts";
 import { passKText, successText } from "./pass-k-shown.ts";
+import { renderChanges } from "./render-changes.ts";
+import { flowRows } from "./render-run-summary.ts";
+import { runChanges } from "./run-changes.ts";
 import type { ConversationResult, RunResults } from "./run-results.ts";
 
 interface TurnRate {
@@ -61,18 +67,32 @@ function tokensByScenario(conversations: readonly ConversationResult[]): Map<str
   return tokens;
 }
 
-/** The `file:line` of a conversation's first failure: a turn's, its judge's, or its final state's. */
-function failedAt(conversation: ConversationResult): string | undefined {
-  const turn = conversation.turns.find((turn) => turn.outcome === "failed" || turn.judge?.outcome === "failed");
-  return turn ? turn.location : conversation.final?.outcome === "failed" ? conversation.final.location : undefined;
+/** Each flow's reach and checklist counts, as the closing summary's flow lines give them, then the checklist's points to add. */
+function flowLines(results: RunResults): string[] {
+  const rows = flowRows(results.coverage ?? {}, results.checklist ?? []);
+  if (rows.length === 0) return [];
+  const missing = missingPoints(results.checklist ?? []);
+  return [
+    "",
+    "| flow | reached | never reached or called | new-flow checklist |",
+    "| --- | --- | --- | --- |",
+    ...rows.map((row) => {
+      const reach = row.coverage ? reachOf(row.coverage) : { reached: "not played", never: [] };
+      return `| ${row.child ? "↳ " : ""}${cell(row.flow)} | ${reach.reached} | ${cell(reach.never.join("; ")) || "–"} | ${row.checklist ? cell(checklistCounts(row.checklist)) : "–"} |`;
+    }),
+    ...(missing.length
+      ? ["", "New-flow checklist points to add:", "", ...missing.map((point) => `- ${cell(point)}`)]
+      : []),
+  ];
 }
 
 /**
- * A run's results as Markdown for a CI job's summary: the totals, then per turn its pass rate over
- * every run of it (a judge's failure counts as not passed) and the spread of its judge scores, the
- * tokens per scenario, the simulated scenarios' successes and pass^k, and what failed, on which line.
+ * A run's results as Markdown for a CI job's summary: the totals, what changed since `older` when
+ * given, then per turn its pass rate over every run of it (a judge's failure counts as not passed)
+ * and the spread of its judge scores, the tokens per scenario, the simulated scenarios' successes
+ * and pass^k, each flow's coverage and checklist counts with the points to add, and what failed, on which line.
  */
-export function renderSummary(results: RunResults): string {
+export function renderSummary(results: RunResults, older?: RunResults): string {
   const { conversations, turns, judge, tokens } = results.totals;
   const lines = [
     `## flowcheck: ${conversations.failed ? `${conversations.failed} of ${conversations.total} conversations failed` : `${conversations.passed} of ${conversations.total} conversations passed`}`,
@@ -80,6 +100,7 @@ export function renderSummary(results: RunResults): string {
     `Turns ${turns.passed} passed, ${turns.failed} failed, ${turns.skipped} skipped · judge ${judge.passRate === null ? "none graded" : `${percent(judge.passed, judge.graded)} of ${judge.graded} passed`} · tokens ${tokens.total} (model ${tokens.model.input} in, ${tokens.model.output} out; judge ${tokens.judge.input} in, ${tokens.judge.output} out${tokens.user ? `; simulated users ${tokens.user.input} in, ${tokens.user.output} out` : ""})`,
     `${results.shards ? `Shards ${results.shards.join(", ")} · ` : ""}${results.commit ? `commit ${results.commit.slice(0, 12)} · ` : ""}${results.startedAt} to ${results.endedAt}`,
     "",
+    ...(older ? renderChanges(runChanges(results, older)) : []),
     "| scenario | turn | passed | judge scores (min / median / max) |",
     "| --- | --- | --- | --- |",
     ...turnRates(results.conversations).map(
@@ -101,6 +122,7 @@ export function renderSummary(results: RunResults): string {
       ),
       `| run | | ${passKText(results.simulated.passK) || "–"} |`,
     );
+  lines.push(...flowLines(results));
   const failed = results.conversations.filter((conversation) => conversation.outcome === "failed");
   if (failed.length || results.specsNotLoaded.length) {
     lines.push("", "### Failed", "");

@@ -4,7 +4,8 @@ import { totalsOf } from "../../../src/testing/report/merge-run-results.ts";
 import { simulatedSummary } from "../../../src/testing/report/pass-k.ts";
 import { renderSummary } from "../../../src/testing/report/render-summary.ts";
 import { RESULTS_VERSION, type ConversationResult, type TurnResult } from "../../../src/testing/report/run-results.ts";
-import { sampleRunResults, sampleSimulated } from "../../support/sample-run-results.ts";
+import { changedRuns } from "../../support/changed-runs.ts";
+import { sampleConversation, sampleRunResults, sampleSimulated, sampleTurn } from "../../support/sample-run-results.ts";
 
 function judgedTurn(outcome: "passed" | "failed", score: number): TurnResult {
   return {
@@ -82,4 +83,78 @@ test("the job summary of a run with simulated users counts their tokens apart an
     text,
     /\| simulated scenario \| succeeded \| pass\^k \|\n\| --- \| --- \| --- \|\n\| booking \| 2\/3 succeeded · flaky \| pass\^1 66\.7%, pass\^2 33\.3%, pass\^3 0% \|\n\| run \| \| pass\^1 66\.7%, pass\^2 33\.3%, pass\^3 0% \|\n/,
   );
+});
+
+test("compared with an older run, the job summary starts, under its totals, with what changed: newly failing, fixed, flaky, in that order, each failure on its line", () => {
+  const { older, newer } = changedRuns();
+  const lines = renderSummary(newer, older).split("\n");
+  const start = lines.indexOf("### Changed since 2026-11-30T03:17:00.000Z (a1b2c3d4e5f6)");
+  assert.equal(start, 5, lines.slice(0, 8).join("\n"));
+  assert.deepEqual(lines.slice(start, start + 14), [
+    "### Changed since 2026-11-30T03:17:00.000Z (a1b2c3d4e5f6)",
+    "",
+    "**Newly failing** (1)",
+    "- `BasicFlow: checkout` (journeys/checkout.scenario.json:12): turn 2 'turn 2': expected active step AddressStep, got NameStep",
+    "",
+    "**Fixed** (1)",
+    "- `BasicFlow: greeting`",
+    "",
+    "**Flaky** (1)",
+    "- `BasicFlow: booking`: 2 of 3 passed now, 3 of 3 passed before — (journeys/booking.scenario.json:12): turn 2 'turn 2': expected active step AddressStep, got NameStep",
+    "",
+    "1 more scenario unchanged.",
+    "",
+    "| scenario | turn | passed | judge scores (min / median / max) |",
+  ]);
+  assert.doesNotMatch(renderSummary(newer), /Changed since/);
+});
+
+test("compared with a run just like it, every scenario passing in both, the summary says in one line that nothing changed", () => {
+  const run = sampleRunResults(["steady", "greeting"].map((name) => sampleConversation(name, [sampleTurn(1)])));
+  const lines = renderSummary(run, run).split("\n");
+  const start = lines.findIndex((line) => line.startsWith("### Changed since"));
+  assert.deepEqual(lines.slice(start + 1, start + 4), [
+    "",
+    "Nothing changed: 2 scenarios, each with the outcome it had.",
+    "",
+  ]);
+});
+
+test("the job summary gives each flow's coverage and checklist counts, then the checklist's points to add", () => {
+  const summary = renderSummary(
+    sampleRunResults([sampleConversation("greeting", [sampleTurn(1)])], {
+      coverage: {
+        BasicFlow: {
+          scenarios: 1,
+          steps: { NameStep: true, AddressStep: false },
+          tools: { "NameStep.save_name": ["advance"] },
+        },
+        ChildFlow: { childOf: "BasicFlow", scenarios: 0, steps: { PickStep: true }, tools: {} },
+      },
+      checklist: [
+        {
+          flow: "BasicFlow",
+          scenarios: { total: 1, ran: 1 },
+          judged: true,
+          strict: false,
+          points: [
+            { id: "1", status: "proved", detail: "GET /ai/flows lists it" },
+            { id: "4", status: "missing", detail: "add a turn whose input NameStep.save_name refuses" },
+          ],
+        },
+      ],
+    }),
+  );
+  const lines = summary.split("\n");
+  const table = lines.indexOf("| flow | reached | never reached or called | new-flow checklist |");
+  assert.ok(table > 0, summary);
+  assert.deepEqual(lines.slice(table + 2, table + 9), [
+    "| BasicFlow | 1/2 steps · 1/1 tools | steps never reached: AddressStep | 1 ✓, 1 ✗ to add |",
+    "| ↳ ChildFlow | 1/1 steps · 0/0 tools | – | – |",
+    "",
+    "New-flow checklist points to add:",
+    "",
+    "- BasicFlow, point 4 (each tool refuses bad input in place): add a turn whose input NameStep.save_name refuses",
+    "",
+  ]);
 });

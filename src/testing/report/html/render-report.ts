@@ -1,6 +1,7 @@
 import type { StrengthResults } from "../../strength/strength-results.ts";
+import { runChanges } from "../run-changes.ts";
 import type { ConversationResult, RunResults } from "../run-results.ts";
-import { compareHtml } from "./compare-html.ts";
+import { changesHtml } from "./changes-html.ts";
 import { conversationHtml } from "./conversation-html.ts";
 import { checklistHtml } from "./checklist-html.ts";
 import { coverageHtml } from "./coverage-html.ts";
@@ -14,7 +15,7 @@ import { REPORT_STYLE } from "./report-style.ts";
 import { withoutSecrets } from "../without-secrets.ts";
 
 export interface ReportOptions {
-  /** An older run's results: the turns whose outcome or judge score moved since are listed first. */
+  /** An older run's results: what changed since is shown first, under the header. */
   compare?: RunResults;
   /** Values never to show, whatever echoed them (see `secretsOf`). */
   secrets?: readonly string[];
@@ -58,9 +59,8 @@ function notLoadedHtml(results: RunResults): string {
 }
 
 /**
- * A run's results as one self-contained HTML page: the header, the simulated users' pass^k, the
- * scenario strength of `strength`, what
- * moved since `compare`, the conversations (failures first and open), repeats, flow coverage and
+ * A run's results as one self-contained HTML page: the header, what changed since `compare`, the
+ * simulated users' pass^k, the scenario strength of `strength`, the conversations (failures first and open), repeats, flow coverage and
  * the new-flow checklist. Every text is escaped and every secret redacted; the page loads nothing.
  */
 export function renderReport(run: RunResults, { compare, secrets = [], strength }: ReportOptions = {}): string {
@@ -70,7 +70,7 @@ export function renderReport(run: RunResults, { compare, secrets = [], strength 
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${POLICY}">` +
     `<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${REPORT_STYLE}</style></head>` +
-    `<body><main>${reportHeader(results)}${passKHtml(results.simulated)}${strengthHtml(strength && withoutSecrets(strength, secrets))}${compare ? compareHtml(results, withoutSecrets(compare, secrets)) : ""}${notLoadedHtml(results)}` +
+    `<body><main>${reportHeader(results)}${compare ? changesHtml(runChanges(results, withoutSecrets(compare, secrets))) : ""}${passKHtml(results.simulated)}${strengthHtml(strength && withoutSecrets(strength, secrets))}${notLoadedHtml(results)}` +
     `${filtersHtml(conversations)}<div id="conversations">${conversations.map(conversationHtml).join("")}</div>` +
     `${repeatsHtml(results.conversations)}${coverageHtml(results.coverage)}${checklistHtml(results.checklist)}</main><script>${REPORT_SCRIPT}</script></body></html>\n`
   );

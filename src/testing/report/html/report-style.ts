@@ -31,7 +31,11 @@ dd code{background:var(--bg);border-radius:4px;padding:0 4px;margin-right:4px}
 .filters select,.filters input,.filters button{font:inherit;padding:4px 8px;border:1px solid var(--line);border-radius:6px;background:#fff}
 .filters input{flex:1;min-width:180px}
 .panel{background:#fff;border:1px solid var(--line);border-radius:8px;padding:12px 16px;margin-bottom:14px}
-.compare-panel{border-left:4px solid var(--skip)}
+.changes-panel{border-left:4px solid var(--skip)}
+.change-group h3{margin:8px 0 4px}.change-group>ul{margin:0;padding-left:18px}.change-group .failures{margin:2px 0 4px;padding-left:16px}
+.change-group[data-group="newly failing"] h3,.change-group[data-group="still failing"] h3{color:var(--fail)}
+.change-group[data-group="fixed"] h3{color:var(--pass)}.change-group[data-group="flaky"] h3{color:var(--skip)}
+.moved-turns{margin-top:8px}.moved-turns>summary{cursor:pointer;color:var(--muted)}
 .conversation{background:#fff;border:1px solid var(--line);border-left:4px solid var(--pass);border-radius:8px;
 margin-bottom:8px;content-visibility:auto;contain-intrinsic-size:auto 38px}
 .conversation.failed{border-left-color:var(--fail)}.conversation.skipped{border-left-color:#d4a72c}

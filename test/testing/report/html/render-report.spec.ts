@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { renderReport } from "../../../../src/testing/report/html/render-report.ts";
 import { secretsOf } from "../../../../src/testing/report/without-secrets.ts";
+import { changedRuns } from "../../../support/changed-runs.ts";
 import { sampleConversation, sampleRunResults, sampleTurn } from "../../../support/sample-run-results.ts";
 
 const SCRIPT = "<script>alert(1)</script>";
@@ -191,7 +192,7 @@ test("flow coverage shows each step reached or not and each tool's outcomes, or 
   assert.match(page, /<code>AddressStep\.check<\/code><\/td><td><span class="chip miss">never called<\/span>/);
 });
 
-test("--compare lists first the turns whose outcome or judge score moved, worsened ones before improved ones, matched by file, case, repeat and label", () => {
+test("--compare folds under what changed the turns whose outcome or judge score moved, worsened ones before improved ones, matched by file, case, repeat and label", () => {
   const run = (outcomes: ("passed" | "failed")[], score: number) =>
     sampleRunResults([
       sampleConversation(
@@ -211,7 +212,29 @@ test("--compare lists first the turns whose outcome or judge score moved, worsen
     (match) => `${match[1]} ${match[2]}`,
   );
   assert.deepEqual(moved, ["worse moves › step 1", "worse moves › step 2", "better moves › step 0"]);
-  assert.ok(page.indexOf("compare-panel") < page.indexOf('<details class="conversation'));
+  assert.match(page, /<details class="moved-turns"><summary>3 turns whose outcome or judge score moved<\/summary>/);
+  assert.match(page, /<div class="change-group" data-group="still failing">/);
+});
+
+test("--compare puts what changed right under the header, before everything else: its groups in order, each scenario with where it fails now, escaped", () => {
+  const { older, newer } = changedRuns();
+  newer.conversations[0]!.reason = SCRIPT;
+  const page = renderReport(newer, { compare: older });
+  const header = page.indexOf("</header>") + "</header>".length;
+  assert.equal(page.indexOf('<section class="panel changes-panel">'), header);
+  assert.deepEqual(
+    [
+      ...page.matchAll(/<div class="change-group" data-group="([^"]+)"><h3>([^<]+) <span class="facts">(\d+)<\/span>/g),
+    ].map((match) => `${match[1]}: ${match[2]} ${match[3]}`),
+    ["newly failing: Newly failing 1", "fixed: Fixed 1", "flaky: Flaky 1"],
+  );
+  assert.ok(
+    page.includes(
+      '<li><span class="name">BasicFlow: checkout</span><ul class="failures"><li><code>journeys/checkout.scenario.json:12</code> <span class="reason">&lt;script&gt;alert(1)&lt;/script&gt;</span></li></ul></li>',
+    ),
+  );
+  assert.match(page, /<p class="others">1 more scenario unchanged\.<\/p>/);
+  assert.ok(!renderReport(newer).includes('<section class="panel changes-panel">'));
 });
 
 test("the header shows when the run started and its wall time, the commit, shards, models, judge pass rate, pins and tokens", () => {
