@@ -6,20 +6,21 @@ import { ROOT, runCommand } from "../support/child-run.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 // GitHub cannot be reached from here: a stub `gh` on the PATH plays the GitHub CLI, answering
-// `gh run list` with the run id it is given (or nothing) and `gh run download` by writing the
-// artifact's run-results.json into --dir (or failing), and logs every call it gets.
+// `gh run list` with the run ids it is given, newest first, and `gh run download <id>` by writing
+// the artifact's run-results.json into --dir for the ids that have one (else failing), and logs
+// every call it gets.
 
 const SCRIPT = join(ROOT, ".github", "scripts", "previous-results.sh");
-const NONE = "No earlier successful run of this workflow on main to compare with.";
+const NONE = "No earlier run of this workflow on main left merged results to compare with.";
 
 interface Stub {
-  /** What `gh run list … --jq` prints: a run id, or nothing. */
-  runId: string;
-  /** Whether `gh run download` finds the artifact. */
-  artifact: boolean;
+  /** What `gh run list … --jq` prints: run ids, newest first. */
+  runIds: string[];
+  /** The runs whose live-results artifact `gh run download` finds. */
+  withResults: string[];
 }
 
-async function previousResults({ runId, artifact }: Stub) {
+async function previousResults({ runIds, withResults }: Stub) {
   const dir = await tempDir("previous-results");
   const bin = join(dir.path, "bin");
   const gh = join(bin, "gh");
@@ -29,10 +30,9 @@ async function previousResults({ runId, artifact }: Stub) {
   writeFileSync(
     gh,
     `#!/bin/sh\necho "$*" >> "${join(dir.path, "gh.log")}"\n` +
-      `if [ "$1 $2" = "run list" ]; then ${runId ? `echo ${runId}` : "true"}; exit 0; fi\n` +
-      (artifact
-        ? `while [ "$1" != "--dir" ]; do shift; done\nmkdir -p "$2" && echo '{"results":1}' > "$2/run-results.json"\n`
-        : `echo "no artifact matches any of the names or patterns provided" >&2\nexit 1\n`),
+      `if [ "$1 $2" = "run list" ]; then printf '%s\\n' ${runIds.join(" ")}; exit 0; fi\n` +
+      `case "$3" in ${withResults.map((id) => `${id}) ;;`).join(" ")} *) echo "no artifact matches any of the names or patterns provided" >&2; exit 1 ;; esac\n` +
+      `while [ "$1" != "--dir" ]; do shift; done\nmkdir -p "$2" && echo '{"results":1}' > "$2/run-results.json"\n`,
   );
   chmodSync(gh, 0o755);
   const run = await runCommand(
@@ -42,6 +42,7 @@ async function previousResults({ runId, artifact }: Stub) {
       PATH: `${bin}${delimiter}${process.env["PATH"] ?? ""}`,
       GH_TOKEN: "stub",
       GITHUB_REF_NAME: "main",
+      GITHUB_RUN_ID: "5000",
       GITHUB_OUTPUT: join(dir.path, "output"),
       GITHUB_STEP_SUMMARY: join(dir.path, "summary.md"),
     },
@@ -52,15 +53,20 @@ async function previousResults({ runId, artifact }: Stub) {
   return { run, dir, output: read("output"), summary: read("summary.md"), calls: read("gh.log").trim().split("\n") };
 }
 
-test("the last successful run on the branch found, its live-results are downloaded into the folder and the step's output names the file", async () => {
-  const { run, dir, output, summary, calls } = await previousResults({ runId: "4242", artifact: true });
+test("the newest earlier run that left merged results is downloaded into the folder, this run and runs without results passed over", async () => {
+  // 5000 is this run (in progress, as gh would not list it, but never compared with itself), 4300's merge left no artifact.
+  const { run, dir, output, summary, calls } = await previousResults({
+    runIds: ["5000", "4300", "4242", "4100"],
+    withResults: ["4242", "4100"],
+  });
   try {
     assert.equal(run.code, 0, run.stderr);
     assert.equal(output, "results=previous/run-results.json\n");
     assert.ok(existsSync(join(dir.path, "previous", "run-results.json")));
     assert.equal(summary, "");
     assert.deepEqual(calls, [
-      "run list --workflow live.yml --branch main --status success --limit 1 --json databaseId --jq .[0].databaseId // empty",
+      "run list --workflow live.yml --branch main --status completed --limit 10 --json databaseId --jq .[].databaseId",
+      "run download 4300 --name live-results --dir previous",
       "run download 4242 --name live-results --dir previous",
     ]);
   } finally {
@@ -68,10 +74,10 @@ test("the last successful run on the branch found, its live-results are download
   }
 });
 
-test("with no earlier successful run, or its artifact gone, the job summary says so in one line and the output is empty", async () => {
+test("with no earlier run, or none that left merged results, the job summary says so in one line and the output is empty", async () => {
   for (const stub of [
-    { runId: "", artifact: true },
-    { runId: "4242", artifact: false },
+    { runIds: [], withResults: [] },
+    { runIds: ["4300", "4242"], withResults: [] },
   ]) {
     const { run, dir, output, summary, calls } = await previousResults(stub);
     try {
@@ -79,7 +85,7 @@ test("with no earlier successful run, or its artifact gone, the job summary says
       assert.equal(output, "results=\n");
       assert.equal(summary, `${NONE}\n`);
       assert.equal(existsSync(join(dir.path, "previous", "run-results.json")), false);
-      assert.equal(calls.length, stub.runId ? 2 : 1, calls.join("\n"));
+      assert.equal(calls.length, 1 + stub.runIds.length, calls.join("\n"));
     } finally {
       dir.remove();
     }
