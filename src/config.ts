@@ -33,7 +33,11 @@ export interface Config {
   sqlitePath: string | undefined;
   /** For SESSION_STORE=MONGO: the server (MONGO_URL) and the database (DOCUMENT_DB). */
   mongo: { url: string | undefined; database: string };
-  /** Unset: `npm start` picks live with a key and scripted without; tests pick scripted. */
+  /**
+   * Unset: `npm start` picks live with a key and scripted without; tests pick scripted. `auto` is
+   * decided per conversation, replay or record, where its tape is opened (`tapeModeOf`): the
+   * configuration that conversation plays on holds the decision.
+   */
   flowModel: ModelMode | undefined;
   openai: {
     apiKey: string | undefined;
@@ -261,7 +265,7 @@ function combinationProblems(env: Readonly<Record<string, string>>): string[] {
   if ((mode === "live" || mode === "record") && !env["OPENAI_API_KEY"]) {
     problems.push(`FLOW_MODEL=${mode} needs OPENAI_API_KEY (any value for a local server that ignores it).`);
   }
-  if ((mode === "record" || mode === "replay") && env["FLOW_BASE_URL"]) {
+  if ((mode === "record" || mode === "replay" || mode === "auto") && env["FLOW_BASE_URL"]) {
     problems.push(
       `FLOW_MODEL=${mode} tapes the models of an app in this process, but ` +
         `FLOW_BASE_URL=${env["FLOW_BASE_URL"]} runs its models elsewhere; unset one of them.`,

@@ -95,7 +95,8 @@ function checkModes(
       `${live.join(", ")} run with the live model, which needs OPENAI_API_KEY; set it, or set FLOW_MODEL=scripted.`,
     );
   }
-  const taped = new Set(flowsIn("record", "replay"));
+  // `auto` is decided per conversation where its tape is opened; an app given none (npm start) cannot decide it.
+  const taped = new Set(flowsIn("record", "replay", "auto"));
   if (taped.size && !cassette) {
     throw new FlowcheckError(
       "config_invalid",

@@ -1,4 +1,4 @@
-export const MODEL_MODES = ["scripted", "live", "record", "replay"] as const;
+export const MODEL_MODES = ["scripted", "live", "record", "replay", "auto"] as const;
 export const SESSION_STORES = ["SQLITE", "MONGO"] as const;
 export const JUDGE_MODES = ["auto", "off", "required"] as const;
 export const CHECKLIST_MODES = ["report", "strict"] as const;
@@ -39,7 +39,9 @@ export const ENVIRONMENT_VARIABLES = {
     schema: { enum: MODEL_MODES },
     hint: `one of ${MODEL_MODES.join(", ")}, or unset`,
     doc:
-      "`scripted`, `live`, `record` or `replay`; anything else is refused with the list. Unset: `npm " +
+      "`scripted`, `live`, `record`, `replay` or `auto` (each conversation replays its cassette when " +
+      "it exists, else records it, which needs `OPENAI_API_KEY` and is refused under `CI`; it never " +
+      "records over a cassette); anything else is refused with the list. Unset: `npm " +
       "start` uses `live` when `OPENAI_API_KEY` is set, else `scripted`, and says which in its first " +
       "log line; the specs use `scripted`",
   },
@@ -126,7 +128,7 @@ export const ENVIRONMENT_VARIABLES = {
     doc:
       "the flow suites drive this running server instead of booting one (a scenario's flow settings " +
       "then do not reach it, since that server booted with its own environment, and only its run " +
-      "settings reach the runner; `FLOW_MODEL=record` or `replay` is refused with it)",
+      "settings reach the runner; `FLOW_MODEL=record`, `replay` or `auto` is refused with it)",
   },
   FLOW_TARGET: {
     schema: { pattern: TARGET_NAME },
@@ -135,7 +137,7 @@ export const ENVIRONMENT_VARIABLES = {
       "the target of `flowcheck.config.json` ([targets](#targets)) the scenarios that name none are " +
       "played against; a scenario's own `target` wins. Unset: the app in the test process, or the " +
       "server at `FLOW_BASE_URL`; set together with `FLOW_BASE_URL` is refused (pick one); with " +
-      "`FLOW_MODEL=record` or `replay` the target's judge calls are taped " +
+      "`FLOW_MODEL=record`, `replay` or `auto` the target's judge calls are taped " +
       "([cassettes](#live-runs-the-judge-and-cassettes))",
   },
   JUDGE: {
@@ -219,7 +221,7 @@ export const ENVIRONMENT_VARIABLES = {
       "turn fails saying so and the rest are skipped, so a stuck server cannot hang a run",
   },
   CI: {
-    doc: "set by CI services: recording is refused, a missing cassette is an error",
+    doc: "set by CI services: recording is refused, a missing cassette is an error (`FLOW_MODEL=auto` only replays)",
   },
   GITHUB_ACTIONS: {
     doc:

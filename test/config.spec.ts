@@ -40,7 +40,7 @@ test("the configuration is frozen once read", () => {
 
 test("an unknown FLOW_MODEL is refused with the list of valid values", () => {
   assert.deepEqual(problemsOf({ FLOW_MODEL: "replay-ish" }), [
-    'FLOW_MODEL="replay-ish" is not valid: expected one of scripted, live, record, replay, or unset.',
+    'FLOW_MODEL="replay-ish" is not valid: expected one of scripted, live, record, replay, auto, or unset.',
   ]);
 });
 
@@ -241,6 +241,15 @@ test("bad limits are refused, each naming its variable, its value and what is al
 test("a price for one direction only is refused: a cost estimate needs both", () => {
   assert.deepEqual(problemsOf({ FLOW_PRICE_PER_MTOK_IN: "0.15" }), [
     "FLOW_PRICE_PER_MTOK_IN and FLOW_PRICE_PER_MTOK_OUT go together: set both (in dollars per million tokens) for a cost estimate, or neither.",
+  ]);
+});
+
+test("FLOW_MODEL=auto needs no key, is allowed under CI and with repeats (a conversation that would record is refused then), and is refused with FLOW_BASE_URL", () => {
+  assert.equal(loadConfig({ FLOW_MODEL: "auto" }).flowModel, "auto");
+  assert.equal(loadConfig({ FLOW_MODEL: "auto", CI: "true" }).ci, true);
+  assert.equal(loadConfig({ FLOW_MODEL: "auto", FLOW_REPEAT: "3" }).repeat, 3);
+  assert.deepEqual(problemsOf({ FLOW_MODEL: "auto", FLOW_BASE_URL: "http://127.0.0.1:3000" }), [
+    "FLOW_MODEL=auto tapes the models of an app in this process, but FLOW_BASE_URL=http://127.0.0.1:3000 runs its models elsewhere; unset one of them.",
   ]);
 });
 

@@ -42,8 +42,10 @@ function configOf(options: RecorderOptions, pin: string): Config {
         "use FLOW_MODEL=scripted (the default) or live.",
     );
   }
-  // Recording is the live model with its calls kept, which `save` writes as the cassette.
-  const env = options.env["FLOW_MODEL"] === "record" ? { ...options.env, FLOW_MODEL: "live" } : options.env;
+  // Recording is the live model with its calls kept, which `save` writes as the cassette; a new
+  // conversation has no cassette yet, so `auto` records it too.
+  const recording = options.env["FLOW_MODEL"] === "record" || options.env["FLOW_MODEL"] === "auto";
+  const env = recording ? { ...options.env, FLOW_MODEL: "live" } : options.env;
   return loadConfig(env, { [pin]: new Date().toISOString() });
 }
 

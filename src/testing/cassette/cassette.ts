@@ -51,21 +51,39 @@ export class Cassette {
   readonly #scenario: string;
   readonly #modelName: string;
   readonly #calls: CassetteCall[];
+  /** What a replay that does not match tells its reader to do, if the change is intended. */
+  readonly #again: string;
   #played = 0;
   #turn = { number: 0, label: "(before the first turn)" };
 
-  private constructor(path: string, mode: CassetteMode, scenario: string, modelName: string, calls: CassetteCall[]) {
+  private constructor(
+    path: string,
+    mode: CassetteMode,
+    scenario: string,
+    options: { modelName: string; auto?: boolean },
+    calls: CassetteCall[],
+  ) {
     this.path = path;
     this.mode = mode;
     this.#scenario = scenario;
-    this.#modelName = modelName;
+    this.#modelName = options.modelName;
     this.#calls = calls;
+    this.#again = options.auto
+      ? "FLOW_MODEL=auto never records over a cassette: if the change is intended, record it again on purpose with FLOW_MODEL=record."
+      : "If the change is intended, record the cassette again with FLOW_MODEL=record.";
   }
 
-  /** `modelName` is the chat model the flows use, recorded with each request. */
-  static open(loaded: LoadedScenario, mode: CassetteMode, options: { modelName: string; ci: boolean }): Cassette {
+  /**
+   * `modelName` is the chat model the flows use, recorded with each request; `auto`: FLOW_MODEL=auto
+   * chose the mode, so a mismatch's advice is not to expect it to record the cassette again.
+   */
+  static open(
+    loaded: LoadedScenario,
+    mode: CassetteMode,
+    options: { modelName: string; ci: boolean; auto?: boolean },
+  ): Cassette {
     const path = cassettePathOf(loaded.file, loaded.caseLabel);
-    if (mode === "record") return new Cassette(path, mode, loaded.name, options.modelName, []);
+    if (mode === "record") return new Cassette(path, mode, loaded.name, options, []);
     if (!existsSync(path)) {
       throw new FlowcheckError(
         "cassette_missing",
@@ -90,7 +108,7 @@ export class Cassette {
         `${path} is not a flowcheck cassette (no "cassette": 1 and "calls"); delete it and record it again.`,
       );
     }
-    return new Cassette(path, mode, loaded.name, options.modelName, file.calls);
+    return new Cassette(path, mode, loaded.name, options, file.calls);
   }
 
   /** Called before each turn, so every call is labelled with the turn that made it. */
@@ -168,7 +186,7 @@ export class Cassette {
     return (
       `${left} recorded call${left === 1 ? " was" : "s were"} never made, from call ${next.position} ` +
       `(turn ${next.turn} '${next.label}', ${next.where ?? next.kind}) in ${this.path}. ` +
-      `The flow now makes fewer calls than when it was recorded; record it again if that is intended.`
+      `The flow now makes fewer calls than when it was recorded. ${this.#again}`
     );
   }
 
@@ -221,7 +239,7 @@ export class Cassette {
     const position = this.#played + 1;
     const at = `call ${position} (turn ${this.#turn.number} '${this.#turn.label}', ${where})`;
     const call = this.#calls[this.#played];
-    const fix = "If the change is intended, record the cassette again with FLOW_MODEL=record.";
+    const fix = this.#again;
     if (!call) {
       throw new FlowcheckError(
         "cassette_mismatch",

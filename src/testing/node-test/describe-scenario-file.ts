@@ -1,12 +1,14 @@
 import { after, before, describe, test } from "node:test";
-import { modelModeOf } from "../../config.ts";
+import type { Config } from "../../config.ts";
 import { preview } from "../../engine/scripted-model.ts";
 import { isFlowcheckError } from "../../errors.ts";
 import { noteNotRun } from "../report/results-recorder.ts";
 import { loadScenario, scenarioNameOf } from "../scenario/load-scenario.ts";
 import { scenarioCases } from "../scenario/scenario-cases.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
-import { judgeTapeMode } from "../target/judge-tape.ts";
+import { cassettePathOf, type CassetteMode } from "../cassette/cassette.ts";
+import { tapeModeOf, withTapeMode } from "../cassette/tape-mode-of.ts";
+import { hasJudgeTape } from "../target/judge-tape.ts";
 import { liveOnlySkip } from "./live-only-skip.ts";
 import { parallelPlayOf } from "./parallel-play.ts";
 import { repeatOf } from "./repeat-of.ts";
@@ -64,24 +66,17 @@ function describeConversation(loaded: LoadedScenario, options: SuiteOptions): vo
   const repeat = liveOnly ? { times: 1, passRate: 1 } : repeatOf(config, options.repeat);
   if (liveOnly) noteNotRun(loaded, options.artifactsDir ?? "test/.tmp", "skipped", liveOnly);
   const name = `${loaded.scenario.flowName}: ${loaded.name}${repeat.times > 1 ? ` × ${repeat.times}` : ""}`;
-  // A flow that a target of another kind serves has no definition here; its cassette holds the judge's and the simulated user's calls alone.
-  const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)?.flow;
-  const records =
-    config !== undefined &&
-    (flow ? modelModeOf(config, flow.envPrefix, "scripted") : judgeTapeMode(loaded, config)) === "record";
-  // As FLOW_REPEAT is refused with FLOW_MODEL=record, so is a spec's or the run's repeat: every run would write the same cassette.
-  if (records && repeat.times > 1) {
+  const tape = config === undefined ? undefined : plannedTape(loaded, config, options);
+  // As FLOW_REPEAT is refused with FLOW_MODEL=record, so is a spec's or the run's repeat of a recording: every run would write the same cassette.
+  if (tape === "record" && repeat.times > 1) {
     test(`${name} is recorded once`, () => {
-      throw new ScenarioFailure(
-        "scenario_invalid",
-        `${loaded.scenario.flowName} records its cassette (FLOW_MODEL=record), and repeat: ${repeat.times} would write it ${repeat.times} times. Record once, then repeat with FLOW_MODEL=live or replay.`,
-      );
+      throw new ScenarioFailure("scenario_invalid", recordedOnce(loaded, config!, repeat.times));
     });
     return;
   }
   describe(name, liveOnly ? { skip: liveOnly } : {}, () => {
     const suite = new ScenarioSuite(loaded, options, repeat.times, repeat.passRate, configured);
-    const parallel = liveOnly ? undefined : parallelPlayOf(config);
+    const parallel = liveOnly || !config ? undefined : parallelPlayOf(withTapeMode(config, tape));
     if (parallel) suite.playInBackground(parallel);
     else before(() => suite.playInTurn());
     after(() => suite.end());
@@ -95,4 +90,34 @@ function describeConversation(loaded: LoadedScenario, options: SuiteOptions): vo
     if (user) test(`simulated user: ${preview(user.persona, 60)}`, (t) => suite.simulationTest(t));
     test("final state", (t) => suite.finalTest(t));
   });
+}
+
+/**
+ * The tape the conversation's target will open (`tapeModeOf`), known when the suite is defined, so
+ * that a recording is played once and within the provider's slots. A flow that a target of another
+ * kind serves has no definition here, and tapes only a judge's and a simulated user's calls. A tape
+ * that cannot be opened (FLOW_MODEL=auto under CI, or without a key, and no cassette) is its start
+ * test's to report, with the error its target fails with.
+ */
+function plannedTape(loaded: LoadedScenario, config: Config, options: SuiteOptions): CassetteMode | undefined {
+  const flow = options.flows.some((entry) => entry.flow.name === loaded.scenario.flowName);
+  if (!flow && !hasJudgeTape(loaded)) return undefined;
+  try {
+    return tapeModeOf(loaded, config);
+  } catch (error) {
+    if (isFlowcheckError(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Why a recording is not repeated: FLOW_MODEL=record asked for it, or auto found no cassette. */
+function recordedOnce(loaded: LoadedScenario, config: Config, times: number): string {
+  const flow = loaded.scenario.flowName;
+  if (config.flowModel === "record")
+    return `${flow} records its cassette (FLOW_MODEL=record), and repeat: ${times} would write it ${times} times. Record once, then repeat with FLOW_MODEL=live or replay.`;
+  return (
+    `${flow}: ${loaded.name} has no cassette (${cassettePathOf(loaded.file, loaded.caseLabel)}), so FLOW_MODEL=auto ` +
+    `would record it, and repeat: ${times} would write it ${times} times. Record it once (FLOW_REPEAT=1: ` +
+    `\`FLOW_MODEL=auto npx flowcheck test ${loaded.file}\`), then repeat: FLOW_MODEL=auto replays it.`
+  );
 }

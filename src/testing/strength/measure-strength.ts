@@ -2,6 +2,8 @@ import { availableParallelism } from "node:os";
 import type { FlowDefinition } from "../../engine/flow.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import { FlowcheckError } from "../../errors.ts";
+import { cassettePathOf } from "../cassette/cassette.ts";
+import { hasCassette } from "../cassette/tape-mode-of.ts";
 import { loadScenario } from "../scenario/load-scenario.ts";
 import { scenarioCases } from "../scenario/scenario-cases.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
@@ -41,7 +43,8 @@ export interface StrengthResult {
   scores: FlowStrength[];
 }
 
-const DETERMINISTIC = new Set(["scripted", "replay"]);
+// `auto` replays every scenario whose cassette exists; `refuseRecording` refuses it before a play where one does not.
+const DETERMINISTIC = new Set(["scripted", "replay", "auto"]);
 
 function refuseLive(mode: string | undefined, whose: string): void {
   if (mode === undefined || mode === "" || DETERMINISTIC.has(mode)) return;
@@ -49,6 +52,20 @@ function refuseLive(mode: string | undefined, whose: string): void {
     "strength_refused",
     `${whose} runs with the ${mode} model: a strength run plays its mutants only scripted or in replay, ` +
       "so a verdict is the mutant's and not the model's. Unset FLOW_MODEL or set it to scripted or replay.",
+  );
+}
+
+/** With FLOW_MODEL=auto, a scenario without its cassette would be recorded, live: refused before anything is played. */
+function refuseRecording(mode: string | undefined, scenarios: readonly LoadedScenario[]): void {
+  const missing = mode === "auto" ? scenarios.filter((loaded) => !hasCassette(loaded)) : [];
+  if (!missing.length) return;
+  throw new FlowcheckError(
+    "strength_refused",
+    "FLOW_MODEL=auto would record the cassette of " +
+      missing.map((loaded) => `${loaded.name} (${cassettePathOf(loaded.file, loaded.caseLabel)})`).join(", ") +
+      ", live: a strength run plays its mutants only scripted or in replay, so a verdict is the mutant's and " +
+      `not the model's. Record ${missing.length === 1 ? "it" : "them"} first (\`FLOW_MODEL=auto npx flowcheck test ` +
+      `${[...new Set(missing.map((loaded) => loaded.file))].join(" ")}\` with a key), or unset FLOW_MODEL.`,
   );
 }
 
@@ -85,6 +102,7 @@ export async function measureStrength(options: StrengthOptions): Promise<Strengt
     scratchDir: options.scratchDir,
     ...(options.turnTimeoutMs === undefined ? {} : { turnTimeoutMs: options.turnTimeoutMs }),
   };
+  refuseRecording(options.env["FLOW_MODEL"], scenarios);
   const baselines = new Map<string, { loaded: LoadedScenario; play: StrengthPlay }>();
   const failing: FailingScenario[] = [];
   for (const loaded of scenarios) {

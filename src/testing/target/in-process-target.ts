@@ -8,7 +8,9 @@ import type { SessionStore } from "../../engine/session-store.ts";
 import { createNodeServer, listen } from "../../http/node-server.ts";
 import { openMongoSessionStore } from "../../store/mongo/open-mongo-session-store.ts";
 import { SqliteSessionStore } from "../../store/sqlite/sqlite-session-store.ts";
-import { Cassette } from "../cassette/cassette.ts";
+import type { Cassette } from "../cassette/cassette.ts";
+import { openTape } from "../cassette/open-tape.ts";
+import { withTapeMode } from "../cassette/tape-mode-of.ts";
 import { keepAliveAgent } from "../client/chat-client.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { ModelFaults } from "./model-faults.ts";
@@ -89,7 +91,9 @@ class RunApp {
   }
 
   async restart(clock: string | undefined): Promise<void> {
-    if (clock !== undefined) this.#config = loadConfig({ ...this.#config.env, [this.#clockPin]: clock });
+    // The clock's pin is read again from the environment; the tape's mode, decided once for the conversation, is kept.
+    if (clock !== undefined)
+      this.#config = withTapeMode(loadConfig({ ...this.#config.env, [this.#clockPin]: clock }), this.#cassette?.mode);
     await this.app.close();
     await this.boot();
   }
@@ -110,12 +114,12 @@ class RunApp {
 
 /**
  * The app, booted in this process on 127.0.0.1 with an ephemeral port and a SQLite file of its own
- * (or, with SESSION_STORE=MONGO, MongoDB), on `config`. It can be restarted.
+ * (or, with SESSION_STORE=MONGO, MongoDB), on `asked` with its tape opened (`openTape`). It can be restarted.
  */
 export async function inProcessTarget(
   loaded: LoadedScenario,
   options: TargetOptions,
-  config: Config,
+  asked: Config,
   scenarioKeys: readonly string[],
   provider: ProviderGate,
 ): Promise<ScenarioTarget> {
@@ -125,8 +129,7 @@ export async function inProcessTarget(
   let run: RunApp | undefined;
   let server: http.Server | undefined;
   try {
-    const tape = config.flowModel === "record" || config.flowModel === "replay" ? config.flowModel : undefined;
-    const cassette = tape ? Cassette.open(loaded, tape, { modelName: config.openai.model, ci: config.ci }) : undefined;
+    const { cassette, config } = openTape(loaded, asked);
     const apps = new RunApp(loaded, options, config, scratch, cassette, provider.fetchFor("model"));
     run = apps;
     await apps.boot();

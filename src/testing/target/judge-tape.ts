@@ -1,26 +1,23 @@
 import type { Config } from "../../config.ts";
-import { Cassette, type CassetteMode } from "../cassette/cassette.ts";
+import type { Cassette } from "../cassette/cassette.ts";
+import { openTape } from "../cassette/open-tape.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import type { ScenarioTarget } from "./scenario-target.ts";
 
 /**
- * How a scenario played against a target tapes its judge's and simulated user's calls:
- * FLOW_MODEL's `record` or `replay` when it has a judged turn or a simulated user; undefined when
- * it has neither (no call to tape) or the run tapes nothing.
+ * Whether a scenario played against a target of another kind has calls of ours to tape: a judged
+ * turn or a simulated user. Without either it needs no cassette.
  */
-export function judgeTapeMode(loaded: LoadedScenario, config: Config): CassetteMode | undefined {
-  const mode = config.flowModel;
-  if (mode !== "record" && mode !== "replay") return undefined;
+export function hasJudgeTape(loaded: LoadedScenario): boolean {
   const { scenario } = loaded;
-  const taped = scenario.user !== undefined || scenario.turns.some((turn) => turn.expectedResponse !== undefined);
-  return taped ? mode : undefined;
+  return scenario.user !== undefined || scenario.turns.some((turn) => turn.expectedResponse !== undefined);
 }
 
 /**
  * A target that runs its models elsewhere with its judge's and simulated user's calls on tape:
- * with FLOW_MODEL=record or replay, a scenario that has a judged turn or a user gets a cassette
- * next to it, as a flow of our engine does, holding those calls alone (the target's own model is
- * not ours to record). Recording
+ * with FLOW_MODEL=record, replay or auto, a scenario that has a judged turn or a user gets a
+ * cassette next to it, as a flow of our engine does, holding those calls alone (the target's own
+ * model is not ours to record), and the target's configuration says the tape's mode. Recording
  * saves it when the target closes; replaying a scenario with no cassette is `cassette_missing`.
  * A scenario with neither needs no cassette, so none is written or asked for.
  */
@@ -29,17 +26,19 @@ export async function withJudgeTape(
   loaded: LoadedScenario,
   config: Config,
 ): Promise<ScenarioTarget> {
-  const mode = judgeTapeMode(loaded, config);
-  if (!mode) return target;
-  let cassette: Cassette;
+  if (!hasJudgeTape(loaded)) return target;
+  let tape: { cassette: Cassette | undefined; config: Config };
   try {
-    cassette = Cassette.open(loaded, mode, { modelName: config.openai.model, ci: config.ci });
+    tape = openTape(loaded, target.config ?? config);
   } catch (error) {
     await target.close();
     throw error;
   }
+  const { cassette } = tape;
+  if (!cassette) return target;
   return {
     ...target,
+    config: tape.config,
     cassette,
     close: async () => {
       await target.close();

@@ -356,7 +356,7 @@ describe("cassettes of BasicFlow", { concurrency: 2 }, () => {
           directive: undefined,
           error:
             `${finalLocation(folder.file, ROOT)}: final state: every recorded call made: 5 recorded calls were never made, from call 15 (turn 5 'address completes the flow', BasicFlow/AddressStep) in ${folder.cassette}. ` +
-            "The flow now makes fewer calls than when it was recorded; record it again if that is intended.\n" +
+            "The flow now makes fewer calls than when it was recorded. If the change is intended, record the cassette again with FLOW_MODEL=record.\n" +
             `Transcript: ${shown} (flowcheck transcript ${shown})`,
         });
       } finally {

@@ -5,8 +5,10 @@ import { isFlowcheckError } from "../../../src/errors.ts";
 import { measureStrength, type StrengthOptions } from "../../../src/testing/strength/measure-strength.ts";
 import { differenceLine } from "../../../src/testing/strength/render-strength.ts";
 import { basicFlowEntry } from "../../fixtures/flows/basic/basic-flow-entry.ts";
+import { basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { basicFlowUser } from "../../fixtures/flows/basic/basic-flow-user.ts";
 import { envWith } from "../../support/env-with.ts";
+import { startFakeOpenAI } from "../../support/fake-openai-server.ts";
 import { tempDir } from "../../support/temp-path.ts";
 
 const root = join(import.meta.dirname, "..", "..", "fixtures", "strength");
@@ -62,6 +64,26 @@ test("a live model is refused before anything is played", async () => {
     );
     return true;
   });
+});
+
+test("FLOW_MODEL=auto with a scenario's cassette missing is refused before anything is played: its recording would be live", async () => {
+  const fake = await startFakeOpenAI(Object.values(basicFlowScripts));
+  try {
+    const env = { FLOW_MODEL: "auto", OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: fake.baseURL, CI: undefined };
+    await assert.rejects(measured([scenario("basic-flow-steps-only")], env), (error) => {
+      assert.ok(isFlowcheckError(error, "strength_refused"));
+      assert.equal(
+        error.message,
+        `FLOW_MODEL=auto would record the cassette of basic-flow-steps-only (${scenario("basic-flow-steps-only").replace(".scenario.json", ".cassette.json")}), ` +
+          "live: a strength run plays its mutants only scripted or in replay, so a verdict is the mutant's and not the model's. " +
+          `Record it first (\`FLOW_MODEL=auto npx flowcheck test ${scenario("basic-flow-steps-only")}\` with a key), or unset FLOW_MODEL.`,
+      );
+      return true;
+    });
+    assert.equal(fake.requests.length, 0);
+  } finally {
+    await fake.close();
+  }
 });
 
 test("a scenario failing on the unmutated flow is reported and left out, so it kills nothing", async () => {
