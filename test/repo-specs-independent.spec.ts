@@ -36,6 +36,7 @@ const WRITE_PROJECTS = [
   join(TEST_ROOT, "cli", "scenario-from-results.spec.ts"),
   join(TEST_ROOT, "cli", "simulated-user-run.spec.ts"),
   join(TEST_ROOT, "cli", "github-annotations.spec.ts"),
+  join(TEST_ROOT, "cli", "test-command-watch.spec.ts"),
   join(TEST_ROOT, "support", "basic-flow-project.ts"),
 ];
 const EXEMPT = new Set([
