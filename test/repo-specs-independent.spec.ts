@@ -37,6 +37,7 @@ const WRITE_PROJECTS = [
   join(TEST_ROOT, "cli", "simulated-user-run.spec.ts"),
   join(TEST_ROOT, "cli", "github-annotations.spec.ts"),
   join(TEST_ROOT, "testing", "cassette", "auto-cassette.spec.ts"),
+  join(TEST_ROOT, "cli", "test-command-watch.spec.ts"),
   join(TEST_ROOT, "support", "basic-flow-project.ts"),
 ];
 const EXEMPT = new Set([

@@ -34,6 +34,9 @@ Options:
   --test-reporter-destination stdout|stderr|FILE
                              where each reporter writes, in the order the reporters are given
   --import MODULE            load MODULE (TypeScript too) before the specs; may repeat
+  --watch                    run again on every save of the scenario files, their specs, the
+                             flows' code (src/, the config's "flows" folder) or
+                             flowcheck.config.json, each round a new flowcheck test; Ctrl-C stops
   -h, --help                 print this`;
 
 /** What one flowcheck test command asks for. */
@@ -51,6 +54,8 @@ export interface RunRequest {
   concurrency: number;
   reporters: { name: string; destination: string }[];
   imports: string[];
+  /** Run again on every save of what the run plays (`flowcheck test --watch`). */
+  watch: boolean;
 }
 
 /** What to import for a module named on the command line: a path (./x.ts, /abs/x.ts) as its file URL, else the name as is. */
@@ -76,6 +81,7 @@ const OPTIONS = {
   "test-reporter": { type: "string", multiple: true },
   "test-reporter-destination": { type: "string", multiple: true },
   import: { type: "string", multiple: true },
+  watch: { type: "boolean" },
 } as const;
 
 function wholeNumber(option: string, value: string | undefined, what: string): number | undefined {
@@ -118,6 +124,7 @@ export function runRequestOf(args: readonly string[]): RunRequest | undefined {
   const repeat = wholeNumber("repeat", values.repeat, "a whole number of runs");
   const shard = shardOf(values["test-shard"]);
   const timeout = wholeNumber("test-timeout", values["test-timeout"], "a whole number of milliseconds");
+  if (values.watch) refuseWithWatch(values);
   return {
     paths: positionals,
     ...(repeat !== undefined ? { repeat } : {}),
@@ -132,5 +139,35 @@ export function runRequestOf(args: readonly string[]): RunRequest | undefined {
     concurrency: wholeNumber("test-concurrency", values["test-concurrency"], "a whole number of tests") ?? 1,
     reporters: reportersOf(values["test-reporter"], values["test-reporter-destination"]),
     imports: values.import ?? [],
+    watch: values.watch ?? false,
   };
+}
+
+/** The options that would be wrong in an edit loop, refused with what to do instead. */
+function refuseWithWatch(values: { "test-shard"?: string; typechecked?: boolean }): void {
+  if (values["test-shard"] !== undefined) {
+    throw new ArgumentError(
+      "--watch reruns what you edit, and --test-shard plays a slice of a CI run: give the scenario files you are editing instead of a shard.",
+    );
+  }
+  if (values.typechecked) {
+    throw new ArgumentError(
+      "--typechecked says the typecheck has passed, which the first edit during --watch would no longer prove: run the typecheck and a run without --watch for the checklist's point 12.",
+    );
+  }
+}
+
+/** `args` without --watch: what each round of `flowcheck test --watch` runs. */
+export function withoutWatch(args: readonly string[]): string[] {
+  const { tokens } = parseArgs({
+    args: [...args],
+    options: OPTIONS,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  const watch = new Set(
+    tokens.flatMap((token) => (token.kind === "option" && token.name === "watch" ? [token.index] : [])),
+  );
+  return args.filter((_, index) => !watch.has(index));
 }

@@ -18,6 +18,17 @@ export function isScenarioPath(path: string): boolean {
   return statSync(path).isDirectory() ? specsUnder(path).length === 0 : path.endsWith(".json");
 }
 
+/**
+ * The scenario paths among a run's `paths`, and the spec files it searches: those under the spec
+ * paths given, else, given scenario paths alone, those under the project's test/ if it has one.
+ */
+export function runPathsOf(paths: readonly string[]): { scenarioPaths: string[]; specFiles: string[] } {
+  const scenarioPaths = paths.filter(isScenarioPath);
+  const specPaths = paths.filter((path) => !isScenarioPath(path));
+  const specRoots = specPaths.length || !scenarioPaths.length ? specPaths : existsSync("test") ? ["test"] : [];
+  return { scenarioPaths, specFiles: specRoots.flatMap(specsUnder) };
+}
+
 /** The paths among `paths` that do not exist. */
 export function missingPaths(paths: readonly string[]): string[] {
   return paths.filter((path) => !existsSync(path));

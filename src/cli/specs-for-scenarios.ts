@@ -9,7 +9,8 @@ import { flowSpecName, specsOfFlows } from "../testing/node-test/flow-spec-name.
  * among them is played by the runner's own module: against its target (its `target`, else
  * `flowTarget`), or in process when its flow is one of `projectFlows` (the flows
  * flowcheck.config.json names). One with neither would be run by none, so that stops the run,
- * saying which spec to add or which flow was meant.
+ * saying which spec to add or which flow was meant. A file whose flow cannot be read, when no
+ * spec would report it, is the runner's module's too, which reports why it does not load.
  */
 export function specsForScenarios(
   files: string[],
@@ -54,5 +55,9 @@ export function specsForScenarios(
     ? discoverScenarios("scenarios").files.map((file) => scenarioHeaderOf(file)?.flowName)
     : [];
   const misnamed = found.misnamed.map((file) => file.flowName);
-  return { specs: specsOfFlows(files, [...flowNames, ...misnamed, ...elsewhere]), targetScenarios };
+  const specs = specsOfFlows(files, [...flowNames, ...misnamed, ...elsewhere]);
+  // With no spec to report a file whose flow cannot be read (not JSON, no flowName), the runner's
+  // own module does: a file that does not load is its one failing test, saying why.
+  const unread = specs.length ? [] : found.files.filter((_, index) => typeof flowNames[index] !== "string");
+  return { specs, targetScenarios: [...targetScenarios, ...unread] };
 }

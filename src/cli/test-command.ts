@@ -15,12 +15,13 @@ import { renderSummary } from "../testing/report/render-summary.ts";
 import { beginRun, type RunRecord } from "../testing/report/run-record.ts";
 import type { RunResults } from "../testing/report/run-results.ts";
 import { RUN_REPORT, writeRunResults } from "./write-run-results.ts";
-import { ArgumentError, moduleSpecifier, runRequestOf, USAGE, type RunRequest } from "./run-arguments.ts";
+import { ArgumentError, moduleSpecifier, runRequestOf, USAGE, withoutWatch, type RunRequest } from "./run-arguments.ts";
 import { failOnChecklist } from "./run-checklist.ts";
 import { shardOf } from "./shard-scenarios.ts";
-import { isScenarioPath, missingPaths, specsUnder } from "./spec-files.ts";
+import { isScenarioPath, missingPaths, runPathsOf } from "./spec-files.ts";
 import { specsForScenarios } from "./specs-for-scenarios.ts";
 import { testReporters } from "./test-reporters.ts";
+import { watchTests } from "./watch-tests.ts";
 
 /** Where a run writes its results, report and transcripts. */
 const ARTIFACTS = "test/.tmp";
@@ -51,11 +52,8 @@ function planOf(
   flowTarget: string | undefined,
   projectFlows: readonly string[],
 ): Plan | { nothing: string; code: number } {
-  const scenarioPaths = request.paths.filter(isScenarioPath);
-  const specPaths = request.paths.filter((path) => !isScenarioPath(path));
-  // Scenario paths alone run through the project's specs under test/, if it has any.
-  const specRoots = specPaths.length || !scenarioPaths.length ? specPaths : existsSync("test") ? ["test"] : [];
-  let plan: Plan = { files: specRoots.flatMap(specsUnder) };
+  const { scenarioPaths, specFiles } = runPathsOf(request.paths);
+  let plan: Plan = { files: specFiles };
   let targetScenarios: string[] = [];
   if (scenarioPaths.length) {
     const found = specsForScenarios(plan.files, scenarioPaths, flowTarget, projectFlows);
@@ -119,11 +117,15 @@ async function playSpecs(files: readonly string[], request: RunRequest, record: 
 /**
  * `flowcheck test`: the flow suites and the project's specs, played by node:test in this one
  * process, then the run's one result (`test/.tmp/run-results.json`) and what is rendered from
- * it: the summary, the checklist, the page, JUnit on request. Resolves to the exit code.
+ * it: the summary, the checklist, the page, JUnit on request. Resolves to the exit code. With
+ * --watch, those runs again on every save, each in a child process (`watchTests`).
  */
 export async function testCommand(args: readonly string[]): Promise<number> {
   const startedAt = new Date().toISOString();
-  const checked = await checkedRequestOf(args);
+  const asked = requestOf(args);
+  if (typeof asked === "number") return asked;
+  if (asked.watch) return watchTests(asked, withoutWatch(args));
+  const checked = await checkedRequestOf(asked);
   if (typeof checked === "number") return checked;
   const { request, flowTarget, flows } = checked;
   const plan = planOf(
@@ -185,12 +187,10 @@ interface CheckedRequest {
 }
 
 /**
- * The run `args` ask for, its paths there and its configuration sound, with FLOW_TARGET and the
- * project's flows; else the exit code, the reason printed: 0 after --help, 1 when no path is given
- * and there is no scenarios/, 2 for a bad argument, a missing path, an invalid configuration or a
- * flows module that does not load, before anything plays.
+ * The run `args` ask for, its paths there; else the exit code, the reason printed: 0 after --help,
+ * 1 when no path is given and there is no scenarios/, 2 for a bad argument or a missing path.
  */
-async function checkedRequestOf(args: readonly string[]): Promise<CheckedRequest | number> {
+function requestOf(args: readonly string[]): RunRequest | number {
   let request: RunRequest | undefined;
   try {
     request = runRequestOf(args);
@@ -220,12 +220,19 @@ async function checkedRequestOf(args: readonly string[]): Promise<CheckedRequest
     console.error(`flowcheck test: ${absent.join(", ")}: no such file or folder.`);
     return 2;
   }
+  return { ...request, paths: request.paths.filter((path) => !missing.includes(path)) };
+}
+
+/**
+ * `request` with FLOW_TARGET and the project's flows, its configuration sound; else 2, the reason
+ * printed, for an invalid configuration or a flows module that does not load, before anything plays.
+ */
+async function checkedRequestOf(request: RunRequest): Promise<CheckedRequest | number> {
   // FLOW_TARGET and the project's flows decide which scenarios without a spec can still be played.
   try {
     const flowTarget = checkedFlowTarget();
     const flows = await loadProjectFlows();
-    const paths = request.paths.filter((path) => !missing.includes(path));
-    return { request: { ...request, paths }, flowTarget, flows };
+    return { request, flowTarget, flows };
   } catch (error) {
     if (!isFlowcheckError(error)) throw error;
     console.error(`flowcheck test: stopped before playing anything: ${error.code}: ${error.message}`);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ArgumentError, runRequestOf } from "../../src/cli/run-arguments.ts";
+import { ArgumentError, runRequestOf, withoutWatch } from "../../src/cli/run-arguments.ts";
 
 test("flowcheck test's arguments: paths anywhere, node:test's options before or after them, values not taken for paths", () => {
   const request = runRequestOf([
@@ -53,6 +53,28 @@ test("a value flowcheck test cannot use is refused, saying which option and what
   refused(["--test-timeout", "soon"], /^--test-timeout takes a whole number of milliseconds, got soon\.$/);
   refused(["--test-shard", "0/2"], /^--test-shard takes i\/n, shard i of n/);
   refused(["--test-concurrency=many"], /^--test-concurrency takes a whole number of tests, got many\.$/);
-  refused(["--watch"], /Unknown option '--watch'/);
+  refused(["--watch=yes"], /--watch/);
   refused(["--checklist=yes"], /--checklist/);
+});
+
+test("--watch asks for rounds of the same command line without it, and refuses what an edit loop would get wrong", () => {
+  assert.equal(runRequestOf(["stories/a.scenario.json"])?.watch, false);
+  assert.equal(runRequestOf(["--watch", "stories/a.scenario.json", "--junit", "out.xml"])?.watch, true);
+  assert.deepEqual(withoutWatch(["test/flows", "--watch", "--test-name-pattern", "BasicFlow", "--", "--watch"]), [
+    "test/flows",
+    "--test-name-pattern",
+    "BasicFlow",
+    "--",
+    "--watch",
+  ]);
+  assert.throws(
+    () => runRequestOf(["--watch", "--test-shard=1/2"]),
+    (error: unknown) =>
+      error instanceof ArgumentError && /^--watch reruns what you edit, and --test-shard/.test(error.message),
+  );
+  assert.throws(
+    () => runRequestOf(["--typechecked", "--watch"]),
+    (error: unknown) =>
+      error instanceof ArgumentError && /^--typechecked says the typecheck has passed/.test(error.message),
+  );
 });

@@ -99,6 +99,16 @@ describe("flowcheck test plays the scenarios of the flows flowcheck.config.json 
     assert.equal(resultsOf(cwd).conversations.length, 1, "played once, by the spec");
   });
 
+  test("a scenario file that is not JSON, with no spec to report it, is one failing test saying so", async (t) => {
+    const cwd = await project(t, "./flows/registered-flows.ts", turns, {
+      "scenarios/wick.scenario.json": '{ "flowName": "BasicFlow", "turns": [',
+    });
+    const run = await runSpecs(cwd);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /scenarios\/wick\.scenario\.json is not a valid scenario \(1 problem\); no turn was run/);
+    assert.match(run.stdout, /the file is not valid JSON/);
+  });
+
   test("a config naming a flows module that does not exist stops the run before anything plays", async (t) => {
     const cwd = await project(t, "./src/flows/index.ts");
     const run = await runSpecs(cwd);

@@ -49,6 +49,13 @@ export function runNode(args: string[], env: Record<string, string> = {}, signal
   return runCommand(process.execPath, args, env, signal);
 }
 
+/** This process's environment minus everything flowcheck reads, plus `env`: a child flowcheck's. */
+export function childEnvironment(env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const childEnv: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!INHERITED.test(key)) childEnv[key] = value;
+  return Object.assign(childEnv, env);
+}
+
 /** `command <args>` in the project folder (or `cwd`), with the environment `runNode` gives. */
 export function runCommand(
   command: string,
@@ -57,12 +64,9 @@ export function runCommand(
   signal?: AbortSignal,
   cwd = ROOT,
 ): Promise<ChildRun> {
-  const childEnv: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!INHERITED.test(key)) childEnv[key] = value;
-  Object.assign(childEnv, env);
   const child = spawn(command, args, {
     cwd,
-    env: childEnv,
+    env: childEnvironment(env),
     stdio: ["ignore", "pipe", "pipe"],
     ...(signal ? { signal } : {}),
   });
