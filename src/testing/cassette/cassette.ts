@@ -51,8 +51,11 @@ export class Cassette {
   readonly #scenario: string;
   readonly #modelName: string;
   readonly #calls: CassetteCall[];
+  /** FLOW_MODEL=auto chose the mode: a replay is never recorded over, a failed recording never saved. */
+  readonly auto: boolean;
   /** What a replay that does not match tells its reader to do, if the change is intended. */
   readonly #again: string;
+  #discarded = false;
   #played = 0;
   #turn = { number: 0, label: "(before the first turn)" };
 
@@ -68,7 +71,8 @@ export class Cassette {
     this.#scenario = scenario;
     this.#modelName = options.modelName;
     this.#calls = calls;
-    this.#again = options.auto
+    this.auto = options.auto === true;
+    this.#again = this.auto
       ? "FLOW_MODEL=auto never records over a cassette: if the change is intended, record it again on purpose with FLOW_MODEL=record."
       : "If the change is intended, record the cassette again with FLOW_MODEL=record.";
   }
@@ -190,8 +194,21 @@ export class Cassette {
     );
   }
 
+  /**
+   * A recording not to save: FLOW_MODEL=auto's of a conversation that failed, which would otherwise
+   * be replayed, failure and all, by every later run, and refused once the flow or scenario is fixed.
+   */
+  discard(): void {
+    this.#discarded = true;
+  }
+
+  /** Whether `save` writes the recording: in record mode, unless discarded. */
+  get saves(): boolean {
+    return this.mode === "record" && !this.#discarded;
+  }
+
   save(): void {
-    if (this.mode !== "record") return;
+    if (!this.saves) return;
     const file: CassetteFile = {
       cassette: 1,
       scenario: this.#scenario,

@@ -231,8 +231,6 @@ export class ScenarioSuite {
   async finalTest(t: TestContext): Promise<void> {
     const finals = await this.#each((play) => play.finish());
     this.#judgeStats(t);
-    // A new file the user must commit, or CI, which never records, has no cassette to replay.
-    for (const { play } of this.#runs) if (play.recording) t.diagnostic(`recorded ${play.recording}: commit it`);
     if (this.#runs.length === 1) {
       const [report] = finals;
       if (typeof report === "string") return t.skip(report);

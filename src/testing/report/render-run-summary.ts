@@ -81,10 +81,26 @@ export function renderRunSummary(results: RunResults, { everyTable = false, file
     lines.push(`${indent}${row.flow.padEnd(width - indent.length + 2)}  ${parts.join(" · ")}`);
     if (row.checklist && shown(row)) lines.push(...checklistRows(row.checklist).map((point) => `${indent}  ${point}`));
   }
-  lines.push(...simulatedLines(results.simulated));
+  lines.push(...simulatedLines(results.simulated), ...recordedLines(results));
   lines.push(
     `results: ${files.results}${files.coverage ? ` (flow coverage: ${files.coverage})` : ""}`,
     `report:  ${files.report}`,
   );
   return lines;
+}
+
+/**
+ * The cassettes the run recorded: saved ones are new files to commit (CI, which never records,
+ * replays them); a failed FLOW_MODEL=auto recording was not saved, and the next run records it again.
+ */
+function recordedLines({ conversations }: RunResults): string[] {
+  const [saved, dropped] = [true, false].map((wanted) =>
+    conversations.flatMap(({ recorded }) => (recorded?.saved === wanted ? [recorded.cassette] : [])),
+  );
+  return [
+    ...(saved!.length ? [`cassettes recorded, to commit: ${saved!.join(", ")}`] : []),
+    ...(dropped!.length
+      ? [`cassettes not saved, their conversations failed (FLOW_MODEL=auto records them again): ${dropped!.join(", ")}`]
+      : []),
+  ];
 }

@@ -160,6 +160,7 @@ export class ResultsRecorder {
       }
       case "scenario:end":
         this.#result.millis = performance.now() - this.#started;
+        if (event.recorded) this.#result.recorded = event.recorded;
         this.#close();
         break;
     }

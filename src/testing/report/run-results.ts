@@ -2,6 +2,7 @@ import type { ExecutionEntry, RunStatus } from "../../engine/session-document.ts
 import type { Check } from "../checks/check.ts";
 import type { UserStyle } from "../../engine/scripted-user.ts";
 import type { Outcome, SimulationEnd, TokenCount, TurnReport } from "../checks/turn-report.ts";
+import type { RecordedCassette } from "../run/scenario-event.ts";
 import type { FlowCoverage } from "./flow-coverage.ts";
 import type { StoredSummary } from "./stored-summary.ts";
 
@@ -117,6 +118,8 @@ export interface ConversationResult {
     end: SimulationEnd;
   };
   final?: { outcome: Outcome; skipReason?: string; failure?: string; location?: string; checks: Check[] };
+  /** The cassette it recorded (FLOW_MODEL=record, or auto without one), and whether it was saved: a failed auto recording is not. */
+  recorded?: RecordedCassette;
 }
 
 /** A turn as the run played it (or why it did not), with what it changed in the stored session. */

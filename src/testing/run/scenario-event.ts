@@ -6,7 +6,13 @@ export type ScenarioEvent =
   | { type: "scenario:start"; scenario: LoadedScenario; target: TargetSummary }
   | { type: "turn:end"; report: TurnReport }
   | { type: "final"; report: FinalReport }
-  | { type: "scenario:end"; outcome: "passed" | "failed" };
+  | { type: "scenario:end"; outcome: "passed" | "failed"; recorded?: RecordedCassette };
+
+/** The cassette a conversation recorded, and whether it is saved (a failed FLOW_MODEL=auto recording is not). */
+export interface RecordedCassette {
+  cassette: string;
+  saved: boolean;
+}
 
 export interface TargetSummary {
   baseUrl: string;

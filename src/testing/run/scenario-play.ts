@@ -75,12 +75,6 @@ export class ScenarioPlay {
     return this.#judging;
   }
 
-  /** The cassette this play records (saved when its target closes), once the target started; undefined when it records none. */
-  get recording(): string | undefined {
-    const cassette = this.#target?.cassette;
-    return cassette?.mode === "record" ? cassette.path : undefined;
-  }
-
   /** Boots the target and checks that it serves the flow and that its store answers, once. */
   ready(): Promise<PlayStart> {
     return (this.#ready ??= this.#prepare());

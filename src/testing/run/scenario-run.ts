@@ -439,6 +439,13 @@ export class ScenarioRun {
 
   end(): void {
     this.#client.close();
-    this.#emit({ type: "scenario:end", outcome: this.failed ? "failed" : "passed" });
+    const cassette = this.#target.cassette;
+    const recording = cassette?.mode === "record";
+    if (recording && cassette.auto && this.failed) cassette.discard();
+    this.#emit({
+      type: "scenario:end",
+      outcome: this.failed ? "failed" : "passed",
+      ...(recording ? { recorded: { cassette: cassette.path, saved: cassette.saves } } : {}),
+    });
   }
 }

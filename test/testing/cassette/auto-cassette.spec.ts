@@ -38,6 +38,9 @@ const RECORDED_CASSETTE = "scenarios/greeting.cassette.json";
 // Never recorded: the runs that must not record play this one.
 const FRESH = "scenarios/fresh.scenario.json";
 const FRESH_CASSETTE = "scenarios/fresh.cassette.json";
+// Recorded by auto, and failing: its turn 2 expects a step the flow does not reach.
+const FAILING = "scenarios/failing.scenario.json";
+const FAILING_CASSETTE = "scenarios/failing.cassette.json";
 const TESTS = [START_TEST, "1. name rejected", "1. name rejected · judge", "2. name accepted", "final state"];
 
 describe("FLOW_MODEL=auto: cassettes that record themselves", () => {
@@ -71,7 +74,11 @@ describe("FLOW_MODEL=auto: cassettes that record themselves", () => {
   }
 
   before(async () => {
-    project = await basicFlowProject({ "greeting.scenario.json": GREETING, "fresh.scenario.json": GREETING }, false);
+    const failing = { ...GREETING, turns: [GREETING.turns[0], { ...GREETING.turns[1], expectedActiveStep: "AddressStep" }] };
+    project = await basicFlowProject(
+      { "greeting.scenario.json": GREETING, "fresh.scenario.json": GREETING, "failing.scenario.json": failing },
+      false,
+    );
     fake = await startFakeOpenAI(Object.values(basicFlowScripts));
     recording = await auto(RECORDED, { OPENAI_API_KEY: "test-key" });
     recordingRequests = fake.requests.length;
@@ -93,7 +100,24 @@ describe("FLOW_MODEL=auto: cassettes that record themselves", () => {
       ["model", "model", "judge", "model", "model"],
     );
     assert.equal(recordingRequests, cassette.calls.length, "every taped call was a request to the server");
-    assert.match(recording.stdout, new RegExp(`^\\s*# recorded ${RECORDED_CASSETTE}: commit it$`, "m"));
+    assert.match(recording.stdout, new RegExp(`^cassettes recorded, to commit: ${RECORDED_CASSETTE}$`, "m"));
+    const written = JSON.parse(readFileSync(join(project.path, "test", ".tmp", "run-results.json"), "utf8"));
+    assert.deepEqual(written.conversations[0].recorded, { cassette: RECORDED_CASSETTE, saved: true });
+  });
+
+  test("a conversation that fails while auto records it is not saved, and the summary says so", async () => {
+    const run = await auto(FAILING, { OPENAI_API_KEY: "test-key" });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.equal(result(tapResults(run.stdout), "2. name accepted").ok, false);
+    assert.equal(existsSync(join(project.path, FAILING_CASSETTE)), false);
+    assert.match(
+      run.stdout,
+      new RegExp(
+        `^cassettes not saved, their conversations failed \\(FLOW_MODEL=auto records them again\\): ${FAILING_CASSETTE}$`,
+        "m",
+      ),
+    );
+    assert.doesNotMatch(run.stdout, /cassettes recorded, to commit/);
   });
 
   test("CI=true with a missing cassette fails with how to record it locally, and calls nothing", async () => {
@@ -166,7 +190,7 @@ describe("FLOW_MODEL=auto: cassettes that record themselves", () => {
       const results = tapResults(run.stdout);
       for (const name of TESTS) assert.equal(result(results, name).ok, true, name);
       assert.match(run.stdout, /# judge: 0 calls made, 0 cached, 1 replayed/);
-      assert.doesNotMatch(run.stdout, /# recorded /);
+      assert.doesNotMatch(run.stdout, /cassettes (recorded|not saved)/);
       assert.equal(readFileSync(join(project.path, RECORDED_CASSETTE), "utf8"), recorded);
     });
 
