@@ -57,7 +57,10 @@ function mergedOf(args: readonly string[]): Read | undefined {
   };
 }
 
-/** `flowcheck merge <results>... [--out] [--junit] [--summary] [--compare]`: 0 once written, 1 for a failed checklist, 2 when it cannot merge. */
+/**
+ * `flowcheck merge <results>... [--out] [--junit] [--summary] [--compare]`: 0 once written, 1 for
+ * a failed checklist, 2 when it cannot merge.
+ */
 export async function mergeCommand(args: readonly string[]): Promise<number> {
   if (answerHelp(USAGE, args)) return 0;
   let read: ReturnType<typeof mergedOf>;

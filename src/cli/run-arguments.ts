@@ -147,12 +147,14 @@ export function runRequestOf(args: readonly string[]): RunRequest | undefined {
 function refuseWithWatch(values: { "test-shard"?: string; typechecked?: boolean }): void {
   if (values["test-shard"] !== undefined) {
     throw new ArgumentError(
-      "--watch reruns what you edit, and --test-shard plays a slice of a CI run: give the scenario files you are editing instead of a shard.",
+      "--watch reruns what you edit, and --test-shard plays a slice of a CI run: " +
+        "give the scenario files you are editing instead of a shard.",
     );
   }
   if (values.typechecked) {
     throw new ArgumentError(
-      "--typechecked says the typecheck has passed, which the first edit during --watch would no longer prove: run the typecheck and a run without --watch for the checklist's point 12.",
+      "--typechecked says the typecheck has passed, which the first edit during --watch would no longer prove: " +
+        "run the typecheck and a run without --watch for the checklist's point 12.",
     );
   }
 }

@@ -53,7 +53,10 @@ export function watchedPaths(request: RunRequest): WatchedPaths {
   };
 }
 
-/** The folder of the config's "flows" module, or the module itself in the project's root; none without one, or with a config the round will refuse. */
+/**
+ * The folder of the config's "flows" module, or the module itself in the project's root; none
+ * without one, or with a config the round will refuse.
+ */
 function flowsModuleFolder(): string[] {
   let written: string | undefined;
   let configPath = "";

@@ -67,7 +67,8 @@ function describeConversation(loaded: LoadedScenario, options: SuiteOptions): vo
   if (liveOnly) noteNotRun(loaded, options.artifactsDir ?? "test/.tmp", "skipped", liveOnly);
   const name = `${loaded.scenario.flowName}: ${loaded.name}${repeat.times > 1 ? ` × ${repeat.times}` : ""}`;
   const tape = config === undefined ? undefined : plannedTape(loaded, config, options);
-  // As FLOW_REPEAT is refused with FLOW_MODEL=record, so is a spec's or the run's repeat of a recording: every run would write the same cassette.
+  // As FLOW_REPEAT is refused with FLOW_MODEL=record, so is a spec's or the run's repeat of a
+  // recording: every run would write the same cassette.
   if (tape === "record" && repeat.times > 1) {
     test(`${name} is recorded once`, () => {
       throw new ScenarioFailure("scenario_invalid", recordedOnce(loaded, config!, repeat.times));
@@ -114,7 +115,10 @@ function plannedTape(loaded: LoadedScenario, config: Config, options: SuiteOptio
 function recordedOnce(loaded: LoadedScenario, config: Config, times: number): string {
   const flow = loaded.scenario.flowName;
   if (config.flowModel === "record")
-    return `${flow} records its cassette (FLOW_MODEL=record), and repeat: ${times} would write it ${times} times. Record once, then repeat with FLOW_MODEL=live or replay.`;
+    return (
+      `${flow} records its cassette (FLOW_MODEL=record), and repeat: ${times} would write it ${times} times. ` +
+      "Record once, then repeat with FLOW_MODEL=live or replay."
+    );
   return (
     `${flow}: ${loaded.name} has no cassette (${cassettePathOf(loaded.file, loaded.caseLabel)}), so FLOW_MODEL=auto ` +
     `would record it, and repeat: ${times} would write it ${times} times. Record it once (FLOW_REPEAT=1: ` +

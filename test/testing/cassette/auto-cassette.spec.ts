@@ -74,7 +74,10 @@ describe("FLOW_MODEL=auto: cassettes that record themselves", () => {
   }
 
   before(async () => {
-    const failing = { ...GREETING, turns: [GREETING.turns[0], { ...GREETING.turns[1], expectedActiveStep: "AddressStep" }] };
+    const failing = {
+      ...GREETING,
+      turns: [GREETING.turns[0], { ...GREETING.turns[1], expectedActiveStep: "AddressStep" }],
+    };
     project = await basicFlowProject(
       { "greeting.scenario.json": GREETING, "fresh.scenario.json": GREETING, "failing.scenario.json": failing },
       false,
