@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
 import type { ModelReply } from "./chat-model.ts";
 import type { Clock } from "./clock.ts";
@@ -215,8 +216,8 @@ function callTool(
   }
   const { tool, args } = accepted;
   const mutated = mutant === undefined ? undefined : toolMutantAt(mutant, run.flow.name, stepName, tool.name);
-  // The step's state as the call found it: what a dropped write goes back to.
-  const before = mutated === undefined ? undefined : structuredClone(context.state);
+  // The step's state as the call found it: what the log's `wrote` is read against, and what a dropped write goes back to.
+  const before = structuredClone(context.state);
 
   const threw = (error: unknown): never => {
     if (isFlowcheckError(error)) throw error;
@@ -228,16 +229,17 @@ function callTool(
   const settled = (raw: unknown): ToolResult => {
     let result = checkResult(raw, tool, run.flow);
     // Checked again: a mutant's `to` must name a step of the flow as a tool's does.
-    if (mutated && before)
-      result = checkResult(applyToolMutant(mutated, result, before, context.state), tool, run.flow);
+    if (mutated) result = checkResult(applyToolMutant(mutated, result, before, context.state), tool, run.flow);
     if (result.kind === "complete") run.output = result.output;
     answerTool(run, stepName, call, result.message);
+    const wrote = writtenKeys(before, context.state);
     run.log({
       step: stepName,
       kind: "tool",
       name: tool.name,
       outcome: result.kind,
       ...(result.kind === "advance" ? { to: result.to } : {}),
+      ...(wrote.length ? { wrote } : {}),
     });
     return result;
   };
@@ -251,6 +253,11 @@ function callTool(
   return typeof (raw as PromiseLike<unknown> | null)?.then === "function"
     ? Promise.resolve(raw).then(settled, threw)
     : settled(raw);
+}
+
+/** The keys of `state` a call added or changed, against `before`, its copy from before the call. */
+function writtenKeys(before: Record<string, unknown>, state: Record<string, unknown>): string[] {
+  return Object.keys(state).filter((key) => !(key in before) || !isDeepStrictEqual(state[key], before[key]));
 }
 
 function stepContext(run: RunRecorder, stepName: string, deps: TurnDependencies): StepContext {

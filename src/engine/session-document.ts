@@ -35,6 +35,8 @@ export interface ExecutionEntry {
   to?: string;
   /** For `invalid`, what was wrong with the arguments. */
   detail?: string;
+  /** For a tool call, the keys of its step's state it added or changed; absent when it wrote none. */
+  wrote?: string[];
 }
 
 export type StepStates = Record<string, Record<string, unknown>>;

@@ -556,6 +556,19 @@ describe("FlowEngine: sessions and the cursor", () => {
     assert.equal(outcome.currentStep, "SecondStep");
     assert.deepStrictEqual((await stored(engine, outcome.session)).steps["FirstStep"], { kept: ["one", "two"] });
   });
+
+  test("each tool call's log entry names the state keys that call wrote, a change in place too, and a call that wrote none names none", async (t) => {
+    const { engine } = await harness(t);
+    const first = await engine.chat({ flow: "CursorFlow", message: '!keep {"note":"one"}' });
+    await engine.chat({ session: first.session, message: '!strict {"count":2} | keep {"note":"two"} | go' });
+    assert.deepStrictEqual((await stored(engine, first.session)).execution, [
+      { seq: 1, turn: 1, step: "FirstStep", kind: "tool", name: "keep", outcome: "stay", wrote: ["kept"] },
+      { seq: 2, turn: 2, step: "FirstStep", kind: "tool", name: "strict", outcome: "stay" },
+      // `keep` pushes onto the array it wrote in turn 1: the same key, changed in place.
+      { seq: 3, turn: 2, step: "FirstStep", kind: "tool", name: "keep", outcome: "stay", wrote: ["kept"] },
+      { seq: 4, turn: 2, step: "FirstStep", kind: "tool", name: "go", outcome: "advance", to: "SecondStep" },
+    ]);
+  });
 });
 
 describe("FlowEngine: refused tool calls", () => {
@@ -777,7 +790,7 @@ describe("FlowEngine: child flows", () => {
     assert.deepStrictEqual(child.steps["ChildB"], { done: true });
     assert.deepStrictEqual(child.execution, [
       { seq: 1, turn: 1, step: "ChildA", kind: "tool", name: "next", outcome: "advance", to: "ChildB" },
-      { seq: 2, turn: 1, step: "ChildB", kind: "tool", name: "done", outcome: "complete" },
+      { seq: 2, turn: 1, step: "ChildB", kind: "tool", name: "done", outcome: "complete", wrote: ["done"] },
     ]);
     assert.deepStrictEqual(child.memory[FLOW_MEMORY], [
       { role: "user", content: "go on" },
@@ -791,7 +804,7 @@ describe("FlowEngine: child flows", () => {
     // The parent's log has the child's run, then the tool that ran it.
     assert.deepStrictEqual(document.execution, [
       { seq: 1, turn: 1, step: "ParentStep", kind: "child", name: "ChildFlow", outcome: "completed" },
-      { seq: 2, turn: 1, step: "ParentStep", kind: "tool", name: "check", outcome: "stay" },
+      { seq: 2, turn: 1, step: "ParentStep", kind: "tool", name: "check", outcome: "stay", wrote: ["lastChild"] },
     ]);
     // The child's model was asked as ChildFlow under its own step names.
     assert.deepStrictEqual(

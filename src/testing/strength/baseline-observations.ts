@@ -1,6 +1,5 @@
 import type { ExecutionEntry } from "../../engine/session-document.ts";
 import { mediaTypeOf } from "../answer/read-answer.ts";
-import { sessionChange } from "../report/session-change.ts";
 import type { StrengthPlay } from "./strength-play.ts";
 
 /** What one tool of one step did over the unmutated runs, and which scenarios ran it. */
@@ -8,7 +7,7 @@ export interface ToolObservation {
   flow: string;
   step: string;
   tool: string;
-  /** The step's state keys written in the turns the tool ran (its own writes, or a sibling's in that turn). */
+  /** The keys of its step's state its calls added or changed, as the execution log has them. */
   keys: string[];
   outcomes: ("stay" | "advance" | "complete")[];
   /** The steps its `advance` went to. */
@@ -43,38 +42,19 @@ export interface BaselineObservations {
   shapes: AnswerShapeObservation[];
 }
 
-/** One run's log: the session's own, or a child run's, with the keys each of its turns wrote per step. */
+/** One run's log: the session's own, or a child run's. */
 interface RunLog {
   flow: string;
   execution: readonly ExecutionEntry[];
-  written(turn: number, step: string): readonly string[];
 }
 
 function runLogsOf(play: StrengthPlay): RunLog[] {
   const stored = play.final?.stored;
   if (!stored) return [];
-  const writes = new Map<string, string[]>();
-  let before: (typeof play.turns)[number]["stored"];
-  for (const turn of play.turns) {
-    if (!turn.stored) continue;
-    for (const [step, change] of Object.entries(sessionChange(before, turn.stored).state ?? {}))
-      writes.set(`${turn.number}/${step}`, [...Object.keys(change.added ?? {}), ...Object.keys(change.changed ?? {})]);
-    before = turn.stored;
-  }
-  const own: RunLog = {
-    flow: stored.flow.name,
-    execution: stored.execution,
-    written: (turn, step) => writes.get(`${turn}/${step}`) ?? [],
-  };
-  // A child run starts from nothing and lives one turn: everything its steps hold, it wrote.
-  const children = stored.children.map(
-    (child): RunLog => ({
-      flow: child.flow,
-      execution: child.execution,
-      written: (_turn, step) => Object.keys(child.steps[step] ?? {}),
-    }),
-  );
-  return [own, ...children];
+  return [
+    { flow: stored.flow.name, execution: stored.execution },
+    ...stored.children.map((child) => ({ flow: child.flow, execution: child.execution })),
+  ];
 }
 
 function addTo<T>(list: T[], value: T): void {
@@ -127,7 +107,7 @@ export function baselineObservations(plays: readonly StrengthPlay[]): BaselineOb
         const make = () => ({ flow, step, tool: entry.name, keys: [], outcomes: [], advancedTo: [], scenarios: [] });
         const tool = placeIn(tools, `${flow}/${step}/${entry.name}`, make, play.scenario);
         addTo(tool.outcomes, outcome);
-        for (const key of run.written(entry.turn, step)) addTo(tool.keys, key);
+        for (const key of entry.wrote ?? []) addTo(tool.keys, key);
         if (outcome === "advance" && entry.to) {
           addTo(tool.advancedTo, entry.to);
           placeIn(handoffs, `${flow}/${step}`, () => ({ flow, step, scenarios: [] }), play.scenario);

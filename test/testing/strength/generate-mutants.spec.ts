@@ -19,7 +19,9 @@ const nameTurns: BuiltTurn[] = [
     step: "WeatherStep",
     steps: { NameStep: { name: "Ada" } },
     answer: "Nice to meet you, Ada.",
-    execution: [{ step: "NameStep", kind: "tool", name: "save_name", outcome: "advance", to: "WeatherStep" }],
+    execution: [
+      { step: "NameStep", kind: "tool", name: "save_name", outcome: "advance", to: "WeatherStep", wrote: ["name"] },
+    ],
   },
 ];
 
@@ -32,8 +34,15 @@ const wholeFlow = builtPlay("whole-flow", [
     steps: { NameStep: { name: "Ada" }, WeatherStep: { city_LA: 72, city_NYC: 64 } },
     answer: "LA 72°F, NYC 64°F. Your address?",
     execution: [
-      { step: "WeatherStep", kind: "tool", name: "get_weather", outcome: "stay" },
-      { step: "WeatherStep", kind: "tool", name: "get_weather", outcome: "advance", to: "AddressStep" },
+      { step: "WeatherStep", kind: "tool", name: "get_weather", outcome: "stay", wrote: ["city_LA"] },
+      {
+        step: "WeatherStep",
+        kind: "tool",
+        name: "get_weather",
+        outcome: "advance",
+        to: "AddressStep",
+        wrote: ["city_NYC"],
+      },
     ],
   },
   {
@@ -44,7 +53,7 @@ const wholeFlow = builtPlay("whole-flow", [
     answer: "Saved. That's everything.",
     execution: [
       { step: "AddressStep", kind: "child", name: "AddressCheck", outcome: "completed" },
-      { step: "AddressStep", kind: "tool", name: "check_address", outcome: "complete" },
+      { step: "AddressStep", kind: "tool", name: "check_address", outcome: "complete", wrote: ["address"] },
     ],
     children: [
       {
@@ -63,6 +72,7 @@ const wholeFlow = builtPlay("whole-flow", [
             kind: "tool",
             name: "normalize_address",
             outcome: "complete",
+            wrote: ["address"],
           },
         ],
       },
@@ -130,4 +140,28 @@ test("a mutant is played only against the scenarios that ran its tool, step or c
   assert.deepEqual(reaching("BasicFlow/NameStep/save_name: drop state.name"), ["whole-flow", "name-only"]);
   assert.deepEqual(reaching("BasicFlow/WeatherStep: drop handoff"), ["whole-flow"]);
   assert.deepEqual(reaching("BasicFlow/AddressStep: skip child AddressCheck"), ["whole-flow"]);
+});
+
+test("a tool is credited only the keys its own calls wrote, not those a sibling wrote in the same turn", () => {
+  const play = builtPlay("two-tools", [
+    {
+      label: "name and confirm",
+      step: "WeatherStep",
+      steps: { NameStep: { name: "Ada" } },
+      answer: "Nice to meet you, Ada.",
+      execution: [
+        { step: "NameStep", kind: "tool", name: "save_name", outcome: "stay", wrote: ["name"] },
+        { step: "NameStep", kind: "tool", name: "confirm_name", outcome: "advance", to: "WeatherStep" },
+      ],
+    },
+  ]);
+  const ids = generateMutants(baselineObservations([play]), stepsOf).map(({ mutant }) => mutant.id);
+  assert.deepEqual(ids, [
+    "BasicFlow/NameStep/save_name: drop state.name",
+    "BasicFlow/NameStep/save_name: change state.name",
+    "BasicFlow/NameStep/save_name: stay → advance WeatherStep",
+    "BasicFlow/NameStep/confirm_name: advance → stay",
+    "BasicFlow/NameStep/confirm_name: advance → AddressStep",
+    "BasicFlow/NameStep: drop handoff",
+  ]);
 });
