@@ -235,8 +235,8 @@ function envProblems(env: Readonly<Record<string, string>>): string[] {
 }
 
 /**
- * The provider's key goes to the provider alone (docs/reference.md, "Where a secret may go"): a
- * FLOW_HEADERS value that carries it would send it to the target with every turn.
+ * The provider's key goes to the provider alone (docs/reference/environment.md, "Where a secret may
+ * go"): a FLOW_HEADERS value that carries it would send it to the target with every turn.
  */
 function providerKeyInHeaders(
   headers: Readonly<Record<string, string>>,

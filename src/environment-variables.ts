@@ -5,7 +5,7 @@ export const CHECKLIST_MODES = ["report", "strict"] as const;
 
 /**
  * One variable the run reads: its default, what its value must be, and its line in
- * docs/reference.md's Environment table, which is rendered from this table
+ * docs/reference/environment.md's table, which is rendered from this table
  * (`npx tsx test/tools/environment-table.ts --write`) and checked against it by a spec.
  */
 export interface EnvironmentVariable {
@@ -118,7 +118,7 @@ export const ENVIRONMENT_VARIABLES = {
     shown: "unset: the API is open",
     doc:
       "locks `npm start`'s API: every request then needs `Authorization: Bearer <token>`, else 401 " +
-      "`unauthorized` ([locking the API](#locking-the-api)); 16 or more visible ASCII characters, no " +
+      "`unauthorized` ([locking the API](http-api.md#locking-the-api)); 16 or more visible ASCII characters, no " +
       "spaces, e.g. `openssl rand -hex 32`; a bad value is refused without being quoted, and the " +
       "token is never printed. The apps a test run boots in its own process are never locked",
   },
@@ -134,11 +134,11 @@ export const ENVIRONMENT_VARIABLES = {
     schema: { pattern: TARGET_NAME },
     hint: "the name of a target in flowcheck.config.json: lower-case letters, digits and dashes",
     doc:
-      "the target of `flowcheck.config.json` ([targets](#targets)) the scenarios that name none are " +
+      "the target of `flowcheck.config.json` ([targets](targets.md#targets)) the scenarios that name none are " +
       "played against; a scenario's own `target` wins. Unset: the app in the test process, or the " +
       "server at `FLOW_BASE_URL`; set together with `FLOW_BASE_URL` is refused (pick one); with " +
       "`FLOW_MODEL=record`, `replay` or `auto` the target's judge calls are taped " +
-      "([cassettes](#live-runs-the-judge-and-cassettes))",
+      "([cassettes](live-runs.md#live-runs-the-judge-and-cassettes))",
   },
   JUDGE: {
     default: "auto",
@@ -190,7 +190,7 @@ export const ENVIRONMENT_VARIABLES = {
     default: "report",
     schema: { enum: CHECKLIST_MODES },
     hint: `one of ${CHECKLIST_MODES.join(", ")}`,
-    doc: "`strict` fails a run on any ✗ of the [new-flow checklist](#the-new-flow-checklist) of a judged flow; `report` prints it only",
+    doc: "`strict` fails a run on any ✗ of the [new-flow checklist](results.md#the-new-flow-checklist) of a judged flow; `report` prints it only",
   },
   "<FLOW>_STRICT_CHECKLIST": {
     doc: "`1` makes the checklist strict for that flow alone, e.g. `TEA_FLOW_STRICT_CHECKLIST=1`",
@@ -199,7 +199,7 @@ export const ENVIRONMENT_VARIABLES = {
     shown: "unset: none",
     schema: { pattern: "^(0(\\.[0-9]+)?|1(\\.0+)?)$" },
     hint: "a fraction from 0 to 1, e.g. 0.9",
-    doc: "the [scenario strength](#scenario-strength) every flow must reach: `flowcheck strength` exits 1 when a flow's score is below it",
+    doc: "the [scenario strength](results.md#scenario-strength) every flow must reach: `flowcheck strength` exits 1 when a flow's score is below it",
   },
 
   FLOW_HEADERS: {
@@ -227,7 +227,7 @@ export const ENVIRONMENT_VARIABLES = {
     doc:
       "`true` (GitHub's runner sets it): `flowcheck test` ends with one annotation per failing turn, " +
       "judge verdict, final state and broken file, on its scenario's line, and a warning per skipped " +
-      "conversation and flaky scenario ([in GitHub Actions](#in-github-actions))",
+      "conversation and flaky scenario ([in GitHub Actions](results.md#in-github-actions))",
   },
   GITHUB_STEP_SUMMARY: {
     doc: "a file (GitHub's runner sets it): every `flowcheck test` run appends its Markdown summary to it, as `flowcheck merge --summary` writes",

@@ -1,7 +1,8 @@
 /**
  * Every error flowcheck raises has a stable `code` from this catalogue. HTTP answers use `status`;
  * codes without a status are raised at start-up or by the tester, never sent over HTTP.
- * The error table in docs/reference.md lists each code; test/errors.spec.ts keeps the two in step.
+ * The error table in docs/reference/http-api.md lists each code; test/errors.spec.ts keeps the two
+ * in step.
  */
 export const errorCatalogue = {
   invalid_json: { status: 400, summary: "The request body is not valid JSON." },

@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { errorCatalogue } from "../src/errors.ts";
 
-// The error table and the start-up codes are documented in docs/reference.md ("Errors").
-const reference = readFileSync(new URL("../docs/reference.md", import.meta.url), "utf8");
+// The error table and the start-up codes are documented in docs/reference/http-api.md ("Errors").
+const reference = readFileSync(new URL("../docs/reference/http-api.md", import.meta.url), "utf8");
 
 test("every error code with an HTTP status is in the reference's error table with that status", () => {
   for (const [code, { status }] of Object.entries(errorCatalogue)) {
@@ -12,14 +12,15 @@ test("every error code with an HTTP status is in the reference's error table wit
     assert.match(
       reference,
       new RegExp(`^\\| ${status} \\| \`${code}\` \\|`, "m"),
-      `docs/reference.md lacks the row for ${code} (${status})`,
+      `docs/reference/http-api.md lacks the row for ${code} (${status})`,
     );
   }
 });
 
 test("every start-up error code is named in the reference", () => {
   for (const [code, { status }] of Object.entries(errorCatalogue)) {
-    if (status === undefined) assert.ok(reference.includes(`\`${code}\``), `docs/reference.md does not name ${code}`);
+    if (status === undefined)
+      assert.ok(reference.includes(`\`${code}\``), `docs/reference/http-api.md does not name ${code}`);
   }
 });
 

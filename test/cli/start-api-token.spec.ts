@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 import { tempDir } from "../support/temp-path.ts";
 import { textRequest } from "../support/text-request.ts";
 
-// `npm start` with FLOW_API_TOKEN locks its API (docs/reference.md, "Locking the API"): it says so
+// `npm start` with FLOW_API_TOKEN locks its API (docs/reference/http-api.md, "Locking the API"): it says so
 // when it starts, and the token is in none of what it prints, whatever the requests sent.
 
 const ROOT = resolve(import.meta.dirname, "..", "..");

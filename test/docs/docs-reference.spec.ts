@@ -4,20 +4,23 @@ import { join, resolve } from "node:path";
 import { test } from "node:test";
 import { ENVIRONMENT_VARIABLES } from "../../src/environment-variables.ts";
 import { SCENARIO_RUN_SETTINGS } from "../../src/testing/scenario/scenario-env.ts";
-import { environmentTableIn, renderEnvironmentTable } from "../tools/environment-table.ts";
+import { ENVIRONMENT_PAGE, environmentTableIn, renderEnvironmentTable } from "../tools/environment-table.ts";
 import { codeNamesIn, sectionOf, tableRowsOf } from "../support/markdown.ts";
 
-// docs/reference.md documents every key a scenario file may hold and every environment variable
-// flowcheck reads. These tests fail naming what is missing, so a key or variable added to the
-// schema, src/environment-variables.ts or .env.example cannot go undocumented.
+// The reference documents every key a scenario file may hold (docs/reference/scenario-files.md) and
+// every environment variable flowcheck reads (docs/reference/environment.md). These tests fail
+// naming what is missing, so a key or variable added to the schema, src/environment-variables.ts or
+// .env.example cannot go undocumented.
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
-const REFERENCE = readFileSync(join(ROOT, "docs", "reference.md"), "utf8");
+const SCENARIO_FILES_PAGE = "docs/reference/scenario-files.md";
+const SCENARIO_FILES = readFileSync(join(ROOT, SCENARIO_FILES_PAGE), "utf8");
 const SCHEMA: unknown = JSON.parse(readFileSync(join(ROOT, "scenarios", "scenario.schema.json"), "utf8"));
 
 /**
- * Where each object of the schema is documented: the reference's section (by heading) whose table
- * lists its keys in the first column, or, for an object nested in one key, the row of that key.
+ * Where each object of the schema is documented: the scenario files page's section (by heading)
+ * whose table lists its keys in the first column, or, for an object nested in one key, the row of
+ * that key.
  */
 const DOCUMENTED_IN: Record<string, { heading: string; row?: string }> = {
   "": { heading: "Scenario keys" },
@@ -53,21 +56,21 @@ function keyedObjects(node: unknown, path: string[] = []): Map<string, string[]>
 
 /** The names in backticks in the first cell of each row of the table(s) under `heading`. */
 function firstColumn(heading: string): Set<string> {
-  const section = sectionOf(REFERENCE, heading);
-  assert.ok(section !== undefined, `docs/reference.md has no heading "${heading}"`);
+  const section = sectionOf(SCENARIO_FILES, heading);
+  assert.ok(section !== undefined, `${SCENARIO_FILES_PAGE} has no heading "${heading}"`);
   return new Set(tableRowsOf(section).flatMap((cells) => codeNamesIn(cells[0] ?? "")));
 }
 
 /** The names in backticks in the row of `heading`'s table whose first cell names `row`. */
 function rowNames(heading: string, row: string): Set<string> {
-  const section = sectionOf(REFERENCE, heading);
-  assert.ok(section !== undefined, `docs/reference.md has no heading "${heading}"`);
+  const section = sectionOf(SCENARIO_FILES, heading);
+  assert.ok(section !== undefined, `${SCENARIO_FILES_PAGE} has no heading "${heading}"`);
   const cells = tableRowsOf(section).find((rowCells) => codeNamesIn(rowCells[0] ?? "").includes(row));
-  assert.ok(cells, `docs/reference.md's "${heading}" has no row for \`${row}\``);
+  assert.ok(cells, `${SCENARIO_FILES_PAGE}'s "${heading}" has no row for \`${row}\``);
   return new Set(cells.slice(1).flatMap(codeNamesIn));
 }
 
-test("every key of scenario.schema.json is documented in docs/reference.md", () => {
+test("every key of scenario.schema.json is documented in docs/reference/scenario-files.md", () => {
   const objects = keyedObjects(SCHEMA);
   assert.ok(
     objects.size >= 5 && (objects.get("$defs/turn")?.length ?? 0) > 10,
@@ -89,10 +92,10 @@ test("every key of scenario.schema.json is documented in docs/reference.md", () 
           `\`${key}\` (${path || "top level"}) in "${place.heading}"${place.row ? `, row \`${place.row}\`` : ""}`,
         );
   }
-  assert.deepEqual(missing, [], `docs/reference.md does not document:\n${missing.join("\n")}`);
+  assert.deepEqual(missing, [], `${SCENARIO_FILES_PAGE} does not document:\n${missing.join("\n")}`);
 });
 
-test("the reference's scenario and turn tables name no key the schema lacks", () => {
+test("the scenario files page's tables name no key the schema lacks", () => {
   const objects = keyedObjects(SCHEMA);
   for (const [path, { heading, row }] of Object.entries(DOCUMENTED_IN)) {
     if (row !== undefined) continue;
@@ -125,9 +128,9 @@ function variablesRead(): Set<string> {
   return new Set([...named, ...perFlow]);
 }
 
-test("docs/reference.md's Environment table is the one src/environment-variables.ts renders", () => {
-  const table = environmentTableIn(REFERENCE);
-  assert.ok(table !== undefined, "docs/reference.md has no Environment table");
+test("docs/reference/environment.md's table is the one src/environment-variables.ts renders", () => {
+  const table = environmentTableIn(readFileSync(ENVIRONMENT_PAGE, "utf8"));
+  assert.ok(table !== undefined, "docs/reference/environment.md has no table of variables under ## Variables");
   assert.equal(
     table,
     renderEnvironmentTable(),
@@ -155,7 +158,7 @@ test("every environment variable src/ reads, and every one .env.example lists, i
   );
 });
 
-test("the run settings the reference lists as safe in a scenario's env are exactly those the loader lets through", () => {
+test("the run settings the scenario files page lists as safe in a scenario's env are exactly those the loader lets through", () => {
   const listed = [...firstColumn("What a scenario's `env` may set")].filter((name) => !name.startsWith("<FLOW>_"));
   assert.deepEqual(listed.sort(), [...SCENARIO_RUN_SETTINGS].sort());
 });

@@ -6,7 +6,7 @@ import { ledgerFlows, UNRENDERABLE } from "../support/ledger-flow.ts";
 import { startTestServer, type TestServer } from "../support/test-server.ts";
 import { textRequest, type TextAnswer } from "../support/text-request.ts";
 
-// A renderer runs before the turn is saved (docs/reference.md, "The HTTP API"): one that throws
+// A renderer runs before the turn is saved (docs/reference/http-api.md): one that throws
 // fails the turn as a throwing tool does, so the 500 that says "the turn was not applied" is true,
 // and the message sent again is applied once.
 

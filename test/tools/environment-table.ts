@@ -1,12 +1,12 @@
-// tsx test/tools/environment-table.ts [--write]: docs/reference.md's Environment table, rendered from
+// tsx test/tools/environment-table.ts [--write]: the table of docs/reference/environment.md, rendered from
 // src/environment-variables.ts, the one table of the variables flowcheck reads. It prints the table;
-// --write puts it in place of the one in the reference. test/docs/docs-reference.spec.ts fails while the
+// --write puts it in place of the one on that page. test/docs/docs-reference.spec.ts fails while the
 // two differ, so a variable's default or meaning is written once, in the code.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ENVIRONMENT_VARIABLES, type EnvironmentVariable } from "../../src/environment-variables.ts";
 
-export const REFERENCE = join(resolve(import.meta.dirname, "..", ".."), "docs", "reference.md");
+export const ENVIRONMENT_PAGE = join(resolve(import.meta.dirname, "..", ".."), "docs", "reference", "environment.md");
 const HEADER = "| variable | default | meaning |\n| --- | --- | --- |";
 
 /** The Markdown table, one row per variable, in the table's order. */
@@ -18,9 +18,9 @@ export function renderEnvironmentTable(): string {
   return `${HEADER}\n${rows.join("\n")}`;
 }
 
-/** The table under `## Environment` in `text`, as it stands: from its header to its last row. */
+/** The table under `## Variables` in `text`, as it stands: from its header to its last row. */
 export function environmentTableIn(text: string): string | undefined {
-  const section = text.indexOf("\n## Environment\n");
+  const section = text.indexOf("\n## Variables\n");
   const start = section === -1 ? -1 : text.indexOf(HEADER, section);
   if (start === -1) return undefined;
   const lines = text.slice(start).split("\n");
@@ -31,14 +31,14 @@ export function environmentTableIn(text: string): string | undefined {
 if (import.meta.filename === process.argv[1] || import.meta.filename === resolve(process.argv[1] ?? "")) {
   const table = renderEnvironmentTable();
   if (process.argv.includes("--write")) {
-    const text = readFileSync(REFERENCE, "utf8");
+    const text = readFileSync(ENVIRONMENT_PAGE, "utf8");
     const current = environmentTableIn(text);
     if (current === undefined)
       throw new Error(
-        `${REFERENCE} has no Environment table to replace (a "${HEADER.split("\n")[0]}" header under "## Environment")`,
+        `${ENVIRONMENT_PAGE} has no table of variables to replace (a "${HEADER.split("\n")[0]}" header under "## Variables")`,
       );
-    writeFileSync(REFERENCE, text.replace(current, table));
-    console.log(`environment-table: wrote ${Object.keys(ENVIRONMENT_VARIABLES).length} rows into ${REFERENCE}`);
+    writeFileSync(ENVIRONMENT_PAGE, text.replace(current, table));
+    console.log(`environment-table: wrote ${Object.keys(ENVIRONMENT_VARIABLES).length} rows into ${ENVIRONMENT_PAGE}`);
   } else {
     console.log(table);
   }

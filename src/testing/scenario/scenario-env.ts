@@ -13,7 +13,7 @@ import type { LoadedScenario } from "./scenario.ts";
 /**
  * The run settings a scenario's `env` may set: they carry no credential and name no destination.
  * Every other variable of the run is refused, so one added later is refused until it is listed
- * here (and in docs/reference.md, "What a scenario's env may set").
+ * here (and in docs/reference/scenario-files.md, "What a scenario's env may set").
  */
 export const SCENARIO_RUN_SETTINGS: readonly string[] = Object.freeze(["FLOW_TURN_TIMEOUT_MS", "FLOW_PASS_RATE"]);
 

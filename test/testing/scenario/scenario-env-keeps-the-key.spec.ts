@@ -19,7 +19,7 @@ import {
 
 // The provider's key goes to OPENAI_BASE_URL, as the run's environment names it, and nowhere else:
 // a scenario file that names another base URL (or a key of its own) is refused before any turn, so
-// neither the model nor the judge makes a call. docs/reference.md, "Where a secret may go".
+// neither the model nor the judge makes a call. docs/reference/environment.md, "Where a secret may go".
 
 /** A server on 127.0.0.1 that records every request it gets, on any path, and answers none usefully. */
 async function startTrap() {
