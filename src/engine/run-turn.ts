@@ -134,9 +134,10 @@ async function runToolCalls(
 /**
  * Moves the cursor from `from` to the step the result names. That step's model has not seen this
  * turn: its memory gets the user's message (once a turn, however often the turn comes back to it)
- * and the advance's message as a `handoff` entry, so a model entering the step, for the first time
- * or again, knows what the user asked and why it is here. Appended after every call of the reply
- * is answered, so an advance to the same step keeps its tool calls and results together.
+ * and the advance's hand-off (its `handoff`, else its message) as a `handoff` entry, so a model
+ * entering the step, for the first time or again, knows what the user asked and why it is here.
+ * Appended after every call of the reply is answered, so an advance to the same step keeps its tool
+ * calls and results together.
  */
 function handOff(
   run: RunRecorder,
@@ -151,7 +152,8 @@ function handOff(
     heard.add(result.to);
   }
   // A dropped hand-off keeps its entry, empty, so the memory stays a valid conversation.
-  const content = mutant !== undefined && dropsHandoff(mutant, run.flow.name, from) ? "" : result.message;
+  const content =
+    mutant !== undefined && dropsHandoff(mutant, run.flow.name, from) ? "" : (result.handoff ?? result.message);
   run.remember(result.to, { role: "handoff", from, content });
   run.currentStep = result.to;
 }
