@@ -6,7 +6,6 @@ import { FlowEngine } from "./engine/flow-engine.ts";
 import { liveModel } from "./engine/live-model.ts";
 import { guardLoopbackOnly } from "./engine/loopback-guard.ts";
 import { wrapModels, type ModelFactory, type ModelWrapper } from "./engine/model-factory.ts";
-import type { Mutant } from "./engine/mutant.ts";
 import { scriptedModel, type FlowEntry, type Script } from "./engine/scripted-model.ts";
 import type { SessionStore } from "./engine/session-store.ts";
 import { createHandler, type Handler } from "./http/create-handler.ts";
@@ -30,8 +29,6 @@ export interface AppOptions {
   /** How the live model's SDK sends its requests (the runner's provider limits); default the global `fetch`. */
   modelFetch?: typeof globalThis.fetch;
   log?: (message: string) => void;
-  /** One change to the flows' behaviour, applied by the engine on every turn (`flowcheck strength`). */
-  mutant?: Mutant;
 }
 
 export interface App {
@@ -151,7 +148,6 @@ export async function createApp(options: AppOptions): Promise<App> {
       modelOf: composeModels(plan, modes, config, options),
       guard,
       env: config.env,
-      mutant: options.mutant,
       clockOf: (flow) => {
         const clock = plan.clocks.get(flow);
         if (!clock)
@@ -172,7 +168,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     config,
     engine,
     store,
-    handler: createHandler(engine, { log: options.log, mutant: options.mutant }),
+    handler: createHandler(engine, { log: options.log }),
     modelModes: Object.freeze(plan.modelModes),
     close: () =>
       (closed ??= (async () => {

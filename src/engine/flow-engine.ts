@@ -5,7 +5,6 @@ import type { FlowDefinition } from "./flow.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import type { LoopbackGuard } from "./loopback-guard.ts";
 import type { ModelFactory } from "./model-factory.ts";
-import type { Mutant } from "./mutant.ts";
 import { RecentConversations } from "./recent-conversations.ts";
 import { renderSession } from "./render-session.ts";
 import { RunRecorder } from "./run-recorder.ts";
@@ -41,12 +40,7 @@ export interface TurnOutcome {
  * What a caller makes of a turn's outcome, before the turn is saved: `render` gives the session
  * after the turn in a media type its flow renders (undefined for one it does not).
  */
-export type MakeAnswer<A> = (
-  outcome: TurnOutcome,
-  render: (mediaType: string) => string | undefined,
-  /** The session's flow, whose answer this is. */
-  flow: string,
-) => A | Promise<A>;
+export type MakeAnswer<A> = (outcome: TurnOutcome, render: (mediaType: string) => string | undefined) => A | Promise<A>;
 
 /** How one turn is answered, and for a keyed turn, where its answer is kept. */
 interface TurnPlan<A> {
@@ -72,8 +66,6 @@ export interface FlowEngineOptions {
   guard?: LoopbackGuard | undefined;
   /** What steps read as `context.env`. Default: nothing. */
   env?: Readonly<Record<string, string>>;
-  /** One change to the flows' behaviour that every turn applies (`flowcheck strength`). Default: none. */
-  mutant?: Mutant | undefined;
 }
 
 // Sessions kept in memory between their turns: enough for every conversation a test run or a busy
@@ -88,7 +80,6 @@ export class FlowEngine {
   readonly #guard: LoopbackGuard | undefined;
   readonly #clockOf: (flow: string) => Clock;
   readonly #env: Readonly<Record<string, string>>;
-  readonly #mutant: Mutant | undefined;
   readonly #sessions = new KeyedMutex();
   readonly #recent: RecentConversations;
   readonly #keys: TurnKeys;
@@ -105,7 +96,6 @@ export class FlowEngine {
     this.#guard = options.guard;
     this.#clockOf = options.clockOf;
     this.#env = options.env ?? {};
-    this.#mutant = options.mutant;
     this.#recent = new RecentConversations(RECENT_SESSIONS);
     this.#keys = new TurnKeys(options.store);
   }
@@ -140,7 +130,7 @@ export class FlowEngine {
   /** The session rendered as `mediaType` by its flow's renderer; undefined when the flow has none. */
   async render(id: string, mediaType: string): Promise<string | undefined> {
     const head = await this.#store.fetchHead(id);
-    return head && renderSession(this.flow(head.flow.name), head, [mediaType], this.#mutant)?.body;
+    return head && renderSession(this.flow(head.flow.name), head, [mediaType])?.body;
   }
 
   /**
@@ -284,7 +274,7 @@ export class FlowEngine {
           `send "flow" to start a new session in its place.`,
       );
     }
-    const make: MakeAnswer<A> = (outcome, render, flow) => plan.make({ ...outcome, reset: true }, render, flow);
+    const make: MakeAnswer<A> = (outcome, render) => plan.make({ ...outcome, reset: true }, render);
     return await this.#start(this.flow(name), request.message, { ...plan, make });
   }
 
@@ -313,7 +303,6 @@ export class FlowEngine {
         rootFlow: flow.name,
         clockOf: this.#clockOf,
         env: this.#env,
-        mutant: this.#mutant,
       });
     const response = await (this.#guard ? this.#guard.run(blocked, play) : play());
     if (blocked.length) {
@@ -336,7 +325,7 @@ export class FlowEngine {
       createdAt: document.createdAt,
       updatedAt: new Date().toISOString(),
     };
-    const made = answerBeforeSaving(flow, head, response, plan.make, this.#mutant);
+    const made = answerBeforeSaving(flow, head, response, plan.make);
     const answer = made instanceof Promise ? await made : made;
     const keep = plan.kept ? { answer: { ...plan.kept, answer } } : {};
     await save({
@@ -357,7 +346,6 @@ function answerBeforeSaving<A>(
   head: SessionHead,
   response: string,
   make: MakeAnswer<A>,
-  mutant: Mutant | undefined,
 ): A | Promise<A> {
   const outcome: TurnOutcome = {
     session: head.id,
@@ -369,6 +357,6 @@ function answerBeforeSaving<A>(
   // A copy of the state: what a renderer does to it must not reach the save. One that throws fails
   // the turn before it is saved, so it never hides an applied turn.
   const render = (mediaType: string) =>
-    renderSession(flow, { ...head, steps: structuredClone(head.steps) }, [mediaType], mutant)?.body;
-  return make(outcome, render, flow.name);
+    renderSession(flow, { ...head, steps: structuredClone(head.steps) }, [mediaType])?.body;
+  return make(outcome, render);
 }

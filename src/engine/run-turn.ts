@@ -4,8 +4,6 @@ import type { ModelReply } from "./chat-model.ts";
 import type { Clock } from "./clock.ts";
 import type { CompiledTool, FlowDefinition } from "./flow.ts";
 import type { ModelFactory } from "./model-factory.ts";
-import type { Mutant } from "./mutant.ts";
-import { applyToolMutant, childMutantAt, dropsHandoff, toolMutantAt } from "./apply-mutant.ts";
 import { RunRecorder } from "./run-recorder.ts";
 import { FLOW_MEMORY, type ToolCall } from "./session-document.ts";
 import { frozenCopy } from "./frozen-copy.ts";
@@ -19,8 +17,6 @@ export interface TurnDependencies {
   rootFlow: string;
   clockOf(flow: string): Clock;
   env: Readonly<Record<string, string>>;
-  /** The one change `flowcheck strength` makes to the flows' behaviour; applied wherever its place runs. */
-  mutant?: Mutant | undefined;
 }
 
 function invalidTool(name: string, detail: string): FlowcheckError {
@@ -98,8 +94,8 @@ export async function runTurn(run: RunRecorder, message: string, deps: TurnDepen
     }
 
     run.remember(stepName, { role: "assistant", content: reply.content, toolCalls: reply.toolCalls });
-    const ended = await runToolCalls(run, stepName, step, context, tools, reply.toolCalls, deps.mutant);
-    if (ended?.kind === "advance") handOff(run, stepName, ended, message, heard, deps.mutant);
+    const ended = await runToolCalls(run, stepName, step, context, tools, reply.toolCalls);
+    if (ended?.kind === "advance") handOff(run, stepName, ended, message, heard);
     else if (ended?.kind === "complete") run.runStatus = "completed";
   }
 }
@@ -115,7 +111,6 @@ async function runToolCalls(
   context: StepContext,
   tools: readonly CompiledTool[],
   calls: readonly ToolCall[],
-  mutant: Mutant | undefined,
 ): Promise<ToolResult | undefined> {
   let ended: ToolResult | undefined;
   for (const call of calls) {
@@ -124,7 +119,7 @@ async function runToolCalls(
       run.log({ step: stepName, kind: "tool", name: call.name, outcome: "skipped" });
       continue;
     }
-    const called = callTool(run, stepName, step, context, tools, call, mutant);
+    const called = callTool(run, stepName, step, context, tools, call);
     const result = called instanceof Promise ? await called : called;
     if (result?.kind === "advance" || result?.kind === "complete") ended = result;
   }
@@ -134,9 +129,10 @@ async function runToolCalls(
 /**
  * Moves the cursor from `from` to the step the result names. That step's model has not seen this
  * turn: its memory gets the user's message (once a turn, however often the turn comes back to it)
- * and the advance's message as a `handoff` entry, so a model entering the step, for the first time
- * or again, knows what the user asked and why it is here. Appended after every call of the reply
- * is answered, so an advance to the same step keeps its tool calls and results together.
+ * and the advance's hand-off (its `handoff`, else its message) as a `handoff` entry, so a model
+ * entering the step, for the first time or again, knows what the user asked and why it is here.
+ * Appended after every call of the reply is answered, so an advance to the same step keeps its tool
+ * calls and results together.
  */
 function handOff(
   run: RunRecorder,
@@ -144,15 +140,12 @@ function handOff(
   result: Extract<ToolResult, { kind: "advance" }>,
   message: string,
   heard: Set<string>,
-  mutant: Mutant | undefined,
 ): void {
   if (!heard.has(result.to)) {
     run.remember(result.to, { role: "user", content: message });
     heard.add(result.to);
   }
-  // A dropped hand-off keeps its entry, empty, so the memory stays a valid conversation.
-  const content = mutant !== undefined && dropsHandoff(mutant, run.flow.name, from) ? "" : result.message;
-  run.remember(result.to, { role: "handoff", from, content });
+  run.remember(result.to, { role: "handoff", from, content: result.handoff ?? result.message });
   run.currentStep = result.to;
 }
 
@@ -206,7 +199,6 @@ function callTool(
   context: StepContext,
   tools: readonly CompiledTool[],
   call: ToolCall,
-  mutant: Mutant | undefined,
 ): ToolResult | undefined | Promise<ToolResult | undefined> {
   const accepted = acceptedCall(tools, call);
   if ("refused" in accepted) {
@@ -215,8 +207,7 @@ function callTool(
     return undefined;
   }
   const { tool, args } = accepted;
-  const mutated = mutant === undefined ? undefined : toolMutantAt(mutant, run.flow.name, stepName, tool.name);
-  // The step's state as the call found it: what the log's `wrote` is read against, and what a dropped write goes back to.
+  // The step's state as the call found it: what the log's `wrote` is read against.
   const before = structuredClone(context.state);
 
   const threw = (error: unknown): never => {
@@ -227,9 +218,7 @@ function callTool(
     );
   };
   const settled = (raw: unknown): ToolResult => {
-    let result = checkResult(raw, tool, run.flow);
-    // Checked again: a mutant's `to` must name a step of the flow as a tool's does.
-    if (mutated) result = checkResult(applyToolMutant(mutated, result, before, context.state), tool, run.flow);
+    const result = checkResult(raw, tool, run.flow);
     if (result.kind === "complete") run.output = result.output;
     answerTool(run, stepName, call, result.message);
     const wrote = writtenKeys(before, context.state);
@@ -298,9 +287,6 @@ async function runChild(
         `add it to "children" in its defineFlow.`,
     );
   }
-  const mutated =
-    deps.mutant === undefined ? undefined : childMutantAt(deps.mutant, parent.flow.name, parentStep, flow.name);
-  if (mutated?.change.kind === "skip-child") return { runStatus: "completed", output: undefined, steps: {}, reply: "" };
   const child = new RunRecorder(
     flow,
     parent.turn,
@@ -328,11 +314,6 @@ async function runChild(
   parent.log({ step: parentStep, kind: "child", name: flow.name, outcome: child.runStatus });
   const steps = child.steps;
   return child.runStatus === "completed"
-    ? {
-        runStatus: "completed",
-        output: mutated?.change.kind === "drop-child-output" ? undefined : child.output,
-        steps,
-        reply,
-      }
+    ? { runStatus: "completed", output: child.output, steps, reply }
     : { runStatus: child.runStatus, output: undefined, steps, reply };
 }

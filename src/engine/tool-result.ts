@@ -10,7 +10,10 @@ export interface StayResult {
 export interface AdvanceResult<To extends string = string> {
   kind: "advance";
   to: To;
+  /** The tool's answer to its own step's model, and the hand-off the next step's model gets. */
   message: string;
+  /** The hand-off the next step's model gets instead of `message`, which its own step's model still gets. */
+  handoff?: string;
 }
 
 export interface CompleteResult<Output = unknown> {

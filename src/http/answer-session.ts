@@ -1,7 +1,6 @@
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
 import type { FlowDefinition } from "../engine/flow.ts";
 import type { FlowEngine } from "../engine/flow-engine.ts";
-import type { Mutant } from "../engine/mutant.ts";
 import { renderSession } from "../engine/render-session.ts";
 import type { SessionHead } from "../engine/session-document.ts";
 import { acceptedTypes, renderableTypes } from "./accepted-types.ts";
@@ -52,19 +51,13 @@ function flowOf(engine: FlowEngine, name: string): FlowDefinition | undefined {
 /**
  * `GET /ai/sessions/:id`: the session as a chat answer describes it (flow, step, run status,
  * completed, turns), or, when the client prefers a type the flow renders (`Accept: text/csv`), that
- * rendering (altered by the app's `mutant` when it alters that rendering). It reads and never
- * changes the session, so it answers at any time, after completion too.
+ * rendering. It reads and never changes the session, so it answers at any time, after completion too.
  */
-export async function answerSession(
-  engine: FlowEngine,
-  id: string,
-  request: HttpRequest,
-  mutant?: Mutant,
-): Promise<HttpResponse> {
+export async function answerSession(engine: FlowEngine, id: string, request: HttpRequest): Promise<HttpResponse> {
   const head = await headOf(engine, id);
   const types = renderableTypes(acceptedTypes(request));
   const flow = types.length ? flowOf(engine, head.flow.name) : undefined;
-  const rendered = flow && renderSession(flow, head, types, mutant);
+  const rendered = flow && renderSession(flow, head, types);
   if (rendered) return renderedResponse(rendered, head.id);
   const view = {
     success: true,

@@ -1,8 +1,6 @@
 import { Buffer } from "node:buffer";
 import { FlowcheckError, isFlowcheckError } from "../errors.ts";
-import { altersStream } from "../engine/apply-mutant.ts";
 import type { ChatRequest, FlowEngine, TurnOutcome } from "../engine/flow-engine.ts";
-import type { Mutant } from "../engine/mutant.ts";
 import { acceptedTypes, BUILT_IN_TYPES } from "./accepted-types.ts";
 import { answerSession, sessionIdOf } from "./answer-session.ts";
 import { eventStreamResponse } from "./event-stream.ts";
@@ -58,10 +56,9 @@ function turnAnswer(
   outcome: TurnOutcome,
   accepted: readonly string[],
   render: (mediaType: string) => string | undefined,
-  streamAltered: boolean,
 ): HttpResponse {
   for (const type of accepted) {
-    if (type === "text/event-stream") return eventStreamResponse(outcome, streamAltered);
+    if (type === "text/event-stream") return eventStreamResponse(outcome);
     if (BUILT_IN_TYPES.has(type)) break;
     const body = render(type);
     if (body !== undefined) return renderedResponse({ mediaType: type, body }, outcome.session);
@@ -97,8 +94,6 @@ function routeOf(request: HttpRequest): Route {
 export interface HandlerOptions {
   /** Where a 500's details go. Default: `console.error`. */
   log?: ((message: string) => void) | undefined;
-  /** The app's mutant (`flowcheck strength`): the handler applies its change to a flow's rendering or stream. */
-  mutant?: Mutant | undefined;
 }
 
 /**
@@ -107,7 +102,7 @@ export interface HandlerOptions {
  * A client's mistake always gets its 4xx code; only a bug is a 500, and it is logged.
  */
 export function createHandler(engine: FlowEngine, options: HandlerOptions = {}): Handler {
-  const { log = console.error, mutant } = options;
+  const { log = console.error } = options;
   // A 500 tells the client only that the log has the details, so every 500 must reach the log.
   function logged(response: HttpResponse, error: unknown, route: string): HttpResponse {
     if (response.status === 500) log(`${route} failed: ${(error as Error).stack ?? String(error)}`);
@@ -127,19 +122,14 @@ export function createHandler(engine: FlowEngine, options: HandlerOptions = {}):
       // Made before the turn is saved, so that a keyed turn's answer is saved with it, and a
       // renderer that throws leaves the turn unapplied.
       const accepted = acceptedTypes(request);
-      return await engine.answer(
-        chatRequest,
-        (outcome, render, flow) =>
-          turnAnswer(outcome, accepted, render, mutant !== undefined && altersStream(mutant, flow)),
-        key,
-      );
+      return await engine.answer(chatRequest, (outcome, render) => turnAnswer(outcome, accepted, render), key);
     } catch (error) {
       return logged(errorResponse(error, sessionOfError(error, chatRequest)), error, "POST /ai/chat");
     }
   }
 
   const session = (request: HttpRequest, id: string): Promise<HttpResponse> =>
-    answerSession(engine, id, request, mutant).catch((error: unknown) =>
+    answerSession(engine, id, request).catch((error: unknown) =>
       logged(
         errorResponse(error, isFlowcheckError(error, "session_not_found") ? undefined : id),
         error,

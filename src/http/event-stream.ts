@@ -8,12 +8,10 @@ function event(name: string, data: unknown): string {
 /**
  * The answer as server-sent events: `token` events with the response in word-sized pieces, then one
  * `done` event carrying the same JSON a plain request gets. The turn is saved before the first byte,
- * so a stream never shows text of a turn that was not applied. `altered` (a strength mutant's
- * `alter-stream`) drops the last token, so the tokens no longer spell the response.
+ * so a stream never shows text of a turn that was not applied.
  */
-export function eventStreamResponse(outcome: TurnOutcome, altered = false): HttpResponse {
-  const spelled = outcome.response.match(/\s*\S+\s*/g) ?? [];
-  const tokens = altered ? spelled.slice(0, -1) : spelled;
+export function eventStreamResponse(outcome: TurnOutcome): HttpResponse {
+  const tokens = outcome.response.match(/\s*\S+\s*/g) ?? [];
   return {
     status: 200,
     headers: {

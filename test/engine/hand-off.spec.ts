@@ -63,6 +63,24 @@ test("a step entered by advance is sent the turn's user message, then the hand-o
   ]);
 });
 
+test("an advance with a handoff of its own leaves the next step that note, and its own step's model the message", async (t) => {
+  const { engine, stored } = await harness(t);
+  const outcome = await engine.chat({ flow: "HandOffFlow", message: "!note" });
+  assert.equal(outcome.response, "AnswerStep was handed the turn by AskStep: A note for AnswerStep alone.");
+  const { memory } = await stored(outcome.session);
+  assert.deepStrictEqual(memory["AskStep"]?.at(-1), {
+    role: "tool",
+    toolCallId: "call_1_note",
+    name: "note",
+    content: "Noted.",
+  });
+  assert.deepStrictEqual(memory["AnswerStep"]?.[1], {
+    role: "handoff",
+    from: "AskStep",
+    content: "A note for AnswerStep alone.",
+  });
+});
+
 test("a step returned to in a later turn gets the turn's message and the hand-off after its own earlier memory", async (t) => {
   const { engine, seen, stored } = await harness(t);
   const first = await engine.chat({ flow: "HandOffFlow", message: "!forward" });

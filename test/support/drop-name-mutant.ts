@@ -1,4 +1,4 @@
-import type { Mutant } from "../../src/engine/mutant.ts";
+import type { Mutant } from "../../src/testing/strength/mutant.ts";
 
 /** BasicFlow's save_name with its write of NameStep's `name` undone, under the id flowcheck strength gives it. */
 export const DROP_NAME: Mutant = {

@@ -30,6 +30,11 @@ class AskStep extends Step {
     return advance("AnswerStep", BOUNCE_NOTE);
   }
 
+  @tool({ name: "note", description: "Move to AnswerStep with a note of its own.", parameters: NO_ARGUMENTS })
+  note() {
+    return { ...advance("AnswerStep", "Noted."), handoff: "A note for AnswerStep alone." };
+  }
+
   @tool({ name: "again", description: "Enter AskStep again.", parameters: NO_ARGUMENTS })
   again() {
     return advance("AskStep", "Asked again.");

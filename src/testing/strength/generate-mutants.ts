@@ -1,4 +1,4 @@
-import type { Mutant, ToolMutant } from "../../engine/mutant.ts";
+import type { Mutant, ToolMutant } from "./mutant.ts";
 import type { BaselineObservations, ToolObservation } from "./baseline-observations.ts";
 
 /** A mutant, and the scenarios whose unmutated runs went through the place it changes: only they can notice it. */

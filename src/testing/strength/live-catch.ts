@@ -1,4 +1,4 @@
-import type { Mutant } from "../../engine/mutant.ts";
+import type { Mutant } from "./mutant.ts";
 import type { TurnReport } from "../checks/turn-report.ts";
 
 /** Whether the turn already checked `name` and the check passed on the unmutated flow. */

@@ -1,4 +1,4 @@
-import type { Mutant } from "../../engine/mutant.ts";
+import type { Mutant } from "./mutant.ts";
 import type { TurnReport } from "../checks/turn-report.ts";
 import { liveCatch } from "./live-catch.ts";
 import { playDifferences, type PlayDifference } from "./play-differences.ts";

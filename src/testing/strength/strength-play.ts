@@ -1,5 +1,6 @@
 import type { FlowEntry } from "../../engine/scripted-model.ts";
-import type { Mutant } from "../../engine/mutant.ts";
+import type { Mutant } from "./mutant.ts";
+import { plantedMutant } from "./planted-mutant.ts";
 import { loadConfig } from "../../config.ts";
 import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
 import type { RunOptions } from "../run/run-options.ts";
@@ -44,7 +45,7 @@ export async function playForStrength(loaded: LoadedScenario, options: PlayOptio
     flows: options.flows,
     scratchDir: options.scratchDir,
     env: options.env,
-    ...(options.mutant ? { mutant: options.mutant } : {}),
+    ...(options.mutant ? { mutant: plantedMutant(options.mutant) } : {}),
   });
   const play: StrengthPlay = { scenario: loaded.name, outcome: "failed", turns: [], models: target.models ?? {} };
   try {

@@ -1,4 +1,4 @@
-import type { Mutant } from "../../engine/mutant.ts";
+import type { Mutant } from "./mutant.ts";
 import type { MutantVerdict } from "./mutant-verdict.ts";
 
 export interface JudgedMutant {

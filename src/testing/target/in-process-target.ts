@@ -4,7 +4,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { loadConfig, type Config } from "../../config.ts";
 import { createApp, type App } from "../../create-app.ts";
+import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { SessionStore } from "../../engine/session-store.ts";
+import type { Handler } from "../../http/create-handler.ts";
 import { createNodeServer, listen } from "../../http/node-server.ts";
 import { openMongoSessionStore } from "../../store/mongo/open-mongo-session-store.ts";
 import { SqliteSessionStore } from "../../store/sqlite/sqlite-session-store.ts";
@@ -42,10 +44,14 @@ async function openRunStore(config: Config, scratch: string): Promise<{ store: S
  */
 class RunApp {
   app!: App;
+  /** What the app answers with: its own handler, or the mutant's around it. */
+  handler!: Handler;
   /** How the store keeps its sessions after the run, for the target's description. */
   kept = "";
   readonly faults = new ModelFaults();
   readonly #options: TargetOptions;
+  /** The flows the app is built with: the target's, or the mutant's made from them. */
+  readonly #flows: readonly FlowEntry[];
   readonly #scratch: string;
   readonly #cassette: Cassette | undefined;
   readonly #modelFetch: typeof globalThis.fetch;
@@ -62,6 +68,7 @@ class RunApp {
     modelFetch: typeof globalThis.fetch,
   ) {
     this.#options = options;
+    this.#flows = options.mutant?.flows(options.flows) ?? options.flows;
     this.#modelFetch = modelFetch;
     this.#config = config;
     this.#scratch = scratch;
@@ -74,7 +81,7 @@ class RunApp {
     this.kept = opened.kept;
     try {
       this.app = await createApp({
-        flows: this.#options.flows,
+        flows: this.#flows,
         config: this.#config,
         store: opened.store,
         defaultModelMode: "scripted",
@@ -82,12 +89,13 @@ class RunApp {
         modelFetch: this.#modelFetch,
         ...(this.#cassette ? { cassette: this.#cassette.models } : {}),
         // A mutant breaks the flow on purpose: the 500s it causes are its verdict's to report, not the terminal's.
-        ...(this.#options.mutant ? { mutant: this.#options.mutant, log: () => undefined } : {}),
+        ...(this.#options.mutant ? { log: () => undefined } : {}),
       });
     } catch (error) {
       await opened.store.close();
       throw error;
     }
+    this.handler = this.#options.mutant?.handler(this.app) ?? this.app.handler;
   }
 
   async restart(clock: string | undefined): Promise<void> {
@@ -134,7 +142,7 @@ export async function inProcessTarget(
     run = apps;
     await apps.boot();
     // The server outlives the apps it serves, so a restart keeps the address the runner talks to.
-    const running = createNodeServer((request) => apps.app.handler(request));
+    const running = createNodeServer((request) => apps.handler(request));
     server = running;
     const url = await listen(running, "127.0.0.1", 0);
     const agent = keepAliveAgent();

@@ -1,7 +1,8 @@
 import type http from "node:http";
 import { loadConfig, type Config } from "../../config.ts";
-import type { Mutant } from "../../engine/mutant.ts";
+import type { App } from "../../create-app.ts";
 import { FlowcheckError } from "../../errors.ts";
+import type { Handler } from "../../http/create-handler.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { Cassette } from "../cassette/cassette.ts";
 import type { Answer } from "../answer/read-answer.ts";
@@ -127,10 +128,20 @@ export interface TargetOptions {
    */
   counted?: boolean;
   /**
-   * One change to the flows' behaviour for the app in this process to apply (`flowcheck strength`);
-   * a target elsewhere is refused with it (`strength_refused`).
+   * One change to the flows' behaviour for the app in this process to be built with (`flowcheck
+   * strength`); a target elsewhere is refused with it (`strength_refused`).
    */
-  mutant?: Mutant;
+  mutant?: TargetMutant;
+}
+
+/** A mutant as the app in this process takes it: the flows it is built with, and the handler it answers with. */
+export interface TargetMutant {
+  /** Stable across runs; a refusal names it. */
+  id: string;
+  /** The flows the app is built with, made from the target's own, which are left as they are. */
+  flows(entries: readonly FlowEntry[]): FlowEntry[];
+  /** The handler the app answers with, made from the app (its own is `app.handler`). */
+  handler(app: App): Handler;
 }
 
 /**
@@ -162,8 +173,8 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   return { ...(await externalTarget(config.targetUrl, own, scenarioKeys)), provider: gate(own) };
 }
 
-/** The engine applies a mutant, so a flow it does not run in this process cannot be given one. */
-function refusedMutant(mutant: Mutant, target: string | undefined, config: Config): FlowcheckError {
+/** A mutant is built into the app in this process, so a flow served elsewhere cannot be given one. */
+function refusedMutant(mutant: TargetMutant, target: string | undefined, config: Config): FlowcheckError {
   const [where, fix] =
     target === undefined
       ? [`the server at FLOW_BASE_URL (${config.targetUrl})`, "unset FLOW_BASE_URL"]

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Mutant } from "../../../src/engine/mutant.ts";
+import type { Mutant } from "../../../src/testing/strength/mutant.ts";
 import type { TurnReport } from "../../../src/testing/checks/turn-report.ts";
 import { liveCatch } from "../../../src/testing/strength/live-catch.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Mutant } from "../../../src/engine/mutant.ts";
+import type { Mutant } from "../../../src/testing/strength/mutant.ts";
 import { failed } from "../../../src/testing/checks/check.ts";
 import { mutantVerdict } from "../../../src/testing/strength/mutant-verdict.ts";
 import { differenceLine, renderStrength } from "../../../src/testing/strength/render-strength.ts";

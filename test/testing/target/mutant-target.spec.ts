@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isFlowcheckError } from "../../../src/errors.ts";
 import { loadScenario, startScenarioTarget } from "../../../src/testing/index.ts";
+import { plantedMutant } from "../../../src/testing/strength/planted-mutant.ts";
 import type { ScenarioTarget } from "../../../src/testing/target/scenario-target.ts";
 import type { TargetConfig } from "../../../src/testing/target/target-config.ts";
 import { BasicFlow, basicFlowEntry } from "../../fixtures/flows/index.ts";
@@ -28,7 +29,7 @@ test("the app a target boots in this process applies the mutant, and again once 
     scratchDir: scratch.path,
     env: envWith({ FLOW_BASE_URL: undefined, FLOW_TARGET: undefined, SESSION_STORE: undefined }),
     targets: undefined,
-    mutant: DROP_NAME,
+    mutant: plantedMutant(DROP_NAME),
   });
   try {
     assert.deepEqual(await savedName(target), {});
@@ -46,7 +47,12 @@ test("a mutant for a server at FLOW_BASE_URL or a target of flowcheck.config.jso
     targets: { staging: { kind: "flowcheck", baseUrl: LOCAL } },
   };
   const refused = (env: Record<string, string | undefined>, config: TargetConfig | undefined) =>
-    startScenarioTarget(loaded(), { flows: [basicFlowEntry], env: envWith(env), targets: config, mutant: DROP_NAME });
+    startScenarioTarget(loaded(), {
+      flows: [basicFlowEntry],
+      env: envWith(env),
+      targets: config,
+      mutant: plantedMutant(DROP_NAME),
+    });
   await assert.rejects(
     refused({ FLOW_BASE_URL: LOCAL, FLOW_TARGET: undefined }, undefined),
     (error) =>

@@ -1,10 +1,16 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { test, type TestContext } from "node:test";
-import type { Mutant } from "../../src/engine/mutant.ts";
-import { parseEventStream } from "../../src/testing/answer/parse-event-stream.ts";
-import { ledgerFlows } from "../support/ledger-flow.ts";
-import { startTestServer, type TestServer } from "../support/test-server.ts";
-import { textRequest } from "../support/text-request.ts";
+import { loadConfig } from "../../../src/config.ts";
+import { createApp, type App } from "../../../src/create-app.ts";
+import { createNodeServer, listen } from "../../../src/http/node-server.ts";
+import { SqliteSessionStore } from "../../../src/store/sqlite/sqlite-session-store.ts";
+import { parseEventStream } from "../../../src/testing/answer/parse-event-stream.ts";
+import type { Mutant } from "../../../src/testing/strength/mutant.ts";
+import { plantedMutant } from "../../../src/testing/strength/planted-mutant.ts";
+import { ledgerFlows } from "../../support/ledger-flow.ts";
+import { tempDir } from "../../support/temp-path.ts";
+import { textRequest } from "../../support/text-request.ts";
 
 const ALTER_CSV: Mutant = {
   id: "LedgerFlow: alter text/csv rendering",
@@ -17,10 +23,31 @@ const ALTER_STREAM: Mutant = {
   change: { kind: "alter-stream" },
 };
 
+interface TestServer {
+  app: App;
+  url: string;
+}
+
+/**
+ * LedgerFlow's app on 127.0.0.1 and a SQLite file of its own, built and answering as the in-process
+ * target builds a mutant's (its flows and its handler); closed and removed after the test.
+ */
 async function serverWith(t: TestContext, mutant?: Mutant): Promise<TestServer> {
-  const server = await startTestServer({ flows: ledgerFlows, ...(mutant ? { mutant } : {}) });
-  t.after(() => server.close());
-  return server;
+  const planted = mutant && plantedMutant(mutant);
+  const dir = await tempDir("altered-answers");
+  const app = await createApp({
+    flows: planted ? planted.flows(ledgerFlows) : ledgerFlows,
+    config: loadConfig({}),
+    store: new SqliteSessionStore(join(dir.path, "sessions.sqlite")),
+    log: () => undefined,
+  });
+  const server = createNodeServer(planted ? planted.handler(app) : app.handler);
+  t.after(async () => {
+    await new Promise<void>((done) => server.close(() => done()));
+    await app.close();
+    dir.remove();
+  });
+  return { app, url: await listen(server, "127.0.0.1", 0) };
 }
 
 function chat(server: TestServer, accept: string, body: Record<string, string>, session?: string) {
@@ -42,7 +69,7 @@ function streamed(text: string): { spelled: string; response: string } {
   return { spelled, response: (JSON.parse(done!.data) as { response: string }).response };
 }
 
-test("alter-render changes the flow's CSV in the turn's answer and in GET /ai/sessions/:id, and nothing stored", async (t) => {
+test("a mutated CSV renderer changes the flow's CSV in the turn's answer and in GET /ai/sessions/:id, and nothing stored", async (t) => {
   const plain = await serverWith(t);
   const mutated = await serverWith(t, ALTER_CSV);
   const bodies: string[] = [];
@@ -59,7 +86,7 @@ test("alter-render changes the flow's CSV in the turn's answer and in GET /ai/se
   assert.deepEqual(bodies, ["line,text,status\n1,bolts,running\n", "line,text,status\n1,bolts,running·\n"]);
 });
 
-test("alter-render leaves the JSON answer, and a mutant of another flow or type leaves the CSV", async (t) => {
+test("a mutated CSV renderer leaves the JSON answer, and a mutant of another flow or type leaves the CSV", async (t) => {
   const other: Mutant[] = [
     { ...ALTER_CSV, flow: "OtherFlow" },
     { ...ALTER_CSV, change: { kind: "alter-render", mediaType: "text/tab-separated-values" } },
@@ -74,7 +101,7 @@ test("alter-render leaves the JSON answer, and a mutant of another flow or type 
   assert.equal((JSON.parse(json.text) as { response: string }).response, "Added line 1.");
 });
 
-test("alter-stream drops the last token event, so the tokens no longer spell the done event's response", async (t) => {
+test("the altered stream handler drops the last token event, so the tokens no longer spell the done event's response", async (t) => {
   const plain = await serverWith(t);
   const mutated = await serverWith(t, ALTER_STREAM);
   const start = { flow: "LedgerFlow", message: "bolts" };
@@ -91,4 +118,9 @@ test("alter-stream drops the last token event, so the tokens no longer spell the
     answer.headers["chat_session_id"] as string,
   );
   assert.deepEqual(streamed(next.text), { spelled: "Added line ", response: "Added line 2." });
+  const other = await serverWith(t, { ...ALTER_STREAM, flow: "OtherFlow" });
+  assert.deepEqual(streamed((await chat(other, "text/event-stream", start)).text), {
+    spelled: "Added line 1.",
+    response: "Added line 1.",
+  });
 });

@@ -1,12 +1,13 @@
 /**
- * One change to one behaviour of a flow, applied by the engine at run time (no source is
- * touched), so a scenario suite can be asked whether it notices: `flowcheck strength` plays the
- * scenarios against each mutant and reports the ones no check caught.
+ * One change to one behaviour of a flow, made to a copy of its definition before the app is built
+ * (no source is touched), so a scenario suite can be asked whether it notices: `flowcheck strength`
+ * plays the scenarios against each mutant and reports the ones no check caught.
  *
  * Every mutant names where it applies: the flow (a child flow by its own name), the step, and for
  * the changes to a tool's effect, the tool; a change to an answer's shape names the flow alone,
- * since a renderer and the event stream are the flow's, not a step's. The engine (the HTTP layer,
- * for the event stream) applies it every time that place runs.
+ * since a renderer and the event stream are the flow's, not a step's. `mutatedFlow` makes the
+ * changed definition; the event stream is altered by a wrapper around the app's handler
+ * (`alteredStreamHandler`).
  */
 export type Mutant = ToolMutant | HandoffMutant | ChildMutant | RenderMutant;
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { alteredRendering } from "../../src/engine/altered-rendering.ts";
+import { alteredRendering } from "../../../src/testing/strength/altered-rendering.ts";
 
 test("a CSV's last data row has its last cell changed as a saved value would be: a number by one, keeping its decimals", () => {
   assert.equal(

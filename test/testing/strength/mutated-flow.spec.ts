@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test, type TestContext } from "node:test";
-import { loadConfig } from "../../src/config.ts";
-import { createApp } from "../../src/create-app.ts";
+import { loadConfig } from "../../../src/config.ts";
+import { createApp } from "../../../src/create-app.ts";
 import {
   complete,
   defineFlow,
@@ -11,31 +11,33 @@ import {
   stay,
   Step,
   tool,
+  type FlowDefinition,
   type FlowEntry,
   type Script,
   type StepContext,
-} from "../../src/engine/index.ts";
-import type { FlowEngine } from "../../src/engine/flow-engine.ts";
-import { changedValue, type Mutant } from "../../src/engine/mutant.ts";
-import type { SessionDocument } from "../../src/engine/session-document.ts";
-import { SqliteSessionStore } from "../../src/store/sqlite/sqlite-session-store.ts";
-import { basicFlowEntry } from "../fixtures/flows/index.ts";
-import { DROP_NAME } from "../support/drop-name-mutant.ts";
-import { tempDir } from "../support/temp-path.ts";
+} from "../../../src/engine/index.ts";
+import type { FlowEngine } from "../../../src/engine/flow-engine.ts";
+import type { SessionDocument } from "../../../src/engine/session-document.ts";
+import { SqliteSessionStore } from "../../../src/store/sqlite/sqlite-session-store.ts";
+import { mutatedFlow } from "../../../src/testing/strength/mutated-flow.ts";
+import type { Mutant } from "../../../src/testing/strength/mutant.ts";
+import { basicFlowEntry } from "../../fixtures/flows/index.ts";
+import { DROP_NAME } from "../../support/drop-name-mutant.ts";
+import { ledgerFlows } from "../../support/ledger-flow.ts";
+import { tempDir } from "../../support/temp-path.ts";
 
 const NAME = "John Wick";
 const CITIES = "LA, NYC";
 const ADDRESS = "1600 SW Murray Blvd, Beaverton, OR 97006";
 
-/** An app serving `flows` on a SQLite file of its own, with `mutant` applied; closed and removed after the test. */
+/** An app serving `flows`, each as `mutant` changes it, on a SQLite file of its own; closed and removed after the test. */
 async function engineWith(t: TestContext, mutant: Mutant | undefined, flows: readonly FlowEntry[] = [basicFlowEntry]) {
   const dir = await tempDir("mutant");
   const app = await createApp({
-    flows,
+    flows: mutant ? flows.map((entry) => ({ ...entry, flow: mutatedFlow(entry.flow, mutant) })) : flows,
     config: loadConfig({}),
     store: new SqliteSessionStore(join(dir.path, "sessions.sqlite")),
     log: () => undefined,
-    ...(mutant ? { mutant } : {}),
   });
   t.after(async () => {
     await app.close();
@@ -44,11 +46,11 @@ async function engineWith(t: TestContext, mutant: Mutant | undefined, flows: rea
   return app.engine;
 }
 
-/** Plays `messages` as one BasicFlow session, and gives the session as stored after them. */
-async function play(engine: FlowEngine, messages: readonly string[]): Promise<SessionDocument> {
+/** Plays `messages` as one session of `flow`, and gives the session as stored after them. */
+async function play(engine: FlowEngine, messages: readonly string[], flow = "BasicFlow"): Promise<SessionDocument> {
   let session: string | undefined;
   for (const message of messages) {
-    const outcome = await engine.chat(session === undefined ? { flow: "BasicFlow", message } : { session, message });
+    const outcome = await engine.chat(session === undefined ? { flow, message } : { session, message });
     session = outcome.session;
   }
   const document = await engine.fetchAll(session!);
@@ -132,7 +134,7 @@ async function playCodeFlow(engine: FlowEngine): Promise<SessionDocument> {
   return document;
 }
 
-describe("a mutant given to the engine changes what the flow does, at its place only", () => {
+describe("a flow mutated before the app is built does what the mutant changes, at its place only", () => {
   test("without a mutant, or with one whose place never runs, BasicFlow's stored session is the same", async (t) => {
     const turns = [NAME, CITIES, ADDRESS];
     const plain = await play(await engineWith(t, undefined), turns);
@@ -282,19 +284,120 @@ describe("a mutant given to the engine changes what the flow does, at its place 
   });
 });
 
-describe("changedValue", () => {
-  test("changes each kind of value as a slip would, and the same way every time", () => {
-    assert.equal(changedValue(7), 8);
-    assert.equal(changedValue(-1.5), -0.5);
-    assert.equal(changedValue("Ada"), "Ada·");
-    assert.equal(changedValue(""), "mutant");
-    assert.equal(changedValue(true), false);
-    assert.equal(changedValue(false), true);
-    assert.deepEqual(changedValue([1, 2, 3]), [1, 2]);
-    assert.deepEqual(changedValue([]), []);
-    assert.deepEqual(changedValue({ zip: "97006", city: "Beaverton" }), { zip: "97006·", city: "Beaverton" });
-    assert.deepEqual(changedValue({}), { mutant: true });
-    assert.equal(changedValue(null), "mutant");
-    assert.deepEqual(changedValue({ zip: "97006" }), changedValue({ zip: "97006" }));
-  });
+/** Who `flow` is made of, by reference: its step classes and their tool methods, renderers and children. */
+function definitionParts(flow: FlowDefinition): unknown {
+  const stepClasses = flow.stepNames.map((name) => flow.step(name)!);
+  return {
+    steps: [...flow.steps],
+    stepClasses,
+    methods: stepClasses.map((stepClass) =>
+      flow
+        .tools(stepClass.name)
+        .map((tool) => (stepClass.prototype as unknown as Record<string, unknown>)[tool.method]),
+    ),
+    renderers: { ...flow.renderers },
+    children: flow.children.map(definitionParts),
+  };
+}
+
+/** What a session of `flow` stored after `messages`, and its CSV where the flow renders one. */
+async function played(engine: FlowEngine, messages: readonly string[], flow: string) {
+  const document = await play(engine, messages, flow);
+  return { ...behaviour(document), csv: await engine.render(document.id, "text/csv") };
+}
+
+const [ledgerEntry] = ledgerFlows;
+
+/** One mutant of each kind a definition takes, with the flow it mutates and the messages that reach it. */
+const EACH_KIND: { mutant: Mutant; entry: FlowEntry; messages: string[] }[] = [
+  { mutant: DROP_NAME, entry: basicFlowEntry, messages: [NAME] },
+  {
+    mutant: toolMutant("NameStep", "save_name", { kind: "change-value", key: "name" }),
+    entry: basicFlowEntry,
+    messages: [NAME],
+  },
+  {
+    mutant: toolMutant("WeatherStep", "get_weather", { kind: "advance-to-stay" }),
+    entry: basicFlowEntry,
+    messages: [NAME, CITIES],
+  },
+  {
+    mutant: toolMutant("NameStep", "save_name", { kind: "stay-to-advance", to: "WeatherStep" }),
+    entry: basicFlowEntry,
+    messages: ["John Doe"],
+  },
+  {
+    mutant: toolMutant("NameStep", "save_name", { kind: "advance-elsewhere", to: "AddressStep" }),
+    entry: basicFlowEntry,
+    messages: [NAME],
+  },
+  {
+    mutant: toolMutant("AddressStep", "check_address", { kind: "withhold-complete" }),
+    entry: basicFlowEntry,
+    messages: [NAME, CITIES, ADDRESS],
+  },
+  {
+    mutant: {
+      id: "BasicFlow/NameStep: drop handoff",
+      flow: "BasicFlow",
+      step: "NameStep",
+      change: { kind: "drop-handoff" },
+    },
+    entry: basicFlowEntry,
+    messages: [NAME],
+  },
+  { mutant: addressChild({ kind: "skip-child" }), entry: basicFlowEntry, messages: [NAME, CITIES, ADDRESS] },
+  {
+    mutant: {
+      id: "AddressCheck/NormalizeAddressStep/normalize_address: drop state.address",
+      flow: "AddressCheck",
+      step: "NormalizeAddressStep",
+      tool: "normalize_address",
+      change: { kind: "drop-write", key: "address" },
+    },
+    entry: basicFlowEntry,
+    messages: [NAME, CITIES, ADDRESS],
+  },
+  {
+    mutant: {
+      id: "CodeFlow/AskStep: drop output of child CodeChild",
+      flow: "CodeFlow",
+      step: "AskStep",
+      child: "CodeChild",
+      change: { kind: "drop-child-output" },
+    },
+    entry: codeFlowEntry,
+    messages: ["Go."],
+  },
+  {
+    mutant: {
+      id: "LedgerFlow: alter text/csv rendering",
+      flow: "LedgerFlow",
+      change: { kind: "alter-render", mediaType: "text/csv" },
+    },
+    entry: ledgerEntry!,
+    messages: ["bolts"],
+  },
+];
+
+describe("mutatedFlow leaves the original definition as it was: the unmutated flow plays on in the same process", () => {
+  for (const { mutant, entry, messages } of EACH_KIND) {
+    test(`${mutant.change.kind} (${mutant.id})`, async (t) => {
+      const parts = definitionParts(entry.flow);
+      const flow = entry.flow.name;
+      const before = await played(await engineWith(t, undefined, [entry]), messages, flow);
+      const [mutatedEngine, plainEngine] = [
+        await engineWith(t, mutant, [entry]),
+        await engineWith(t, undefined, [entry]),
+      ];
+      const [mutated, plain] = await Promise.all([
+        played(mutatedEngine, messages, flow),
+        played(plainEngine, messages, flow),
+      ]);
+      assert.notDeepEqual(mutated, before, "the mutant changed what the flow did");
+      assert.deepEqual(plain, before, "the original flow, played beside it, did as it did before");
+      assert.deepEqual(definitionParts(entry.flow), parts, "the original definition holds the same parts");
+      assert.notEqual(mutatedFlow(entry.flow, mutant), entry.flow, "the mutant is a definition of its own");
+    });
+  }
 });
