@@ -68,7 +68,7 @@ function measurable(
         file,
         why:
           `flow ${flow ?? "(none)"}${target} is not one the project registers in flowcheck.config.json's "flows": ` +
-          "a mutant is planted by flowcheck's engine, so only its flows in this process are measured",
+          "a mutant is a changed copy of a flow's definition, built into the app, so only its flows in this process are measured",
       });
     }
   }

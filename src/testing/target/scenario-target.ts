@@ -182,7 +182,7 @@ function refusedMutant(mutant: TargetMutant, target: string | undefined, config:
   return new FlowcheckError(
     "strength_refused",
     `Mutant ${mutant.id} cannot run against ${where}: a mutant runs only against flows in this process, ` +
-      `whose engine applies it. To measure the scenarios' strength, ${fix} so the flows boot here.`,
+      `whose app is built from the mutated definition. To measure the scenarios' strength, ${fix} so the flows boot here.`,
   );
 }
 
