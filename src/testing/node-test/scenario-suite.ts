@@ -3,8 +3,8 @@ import type { Config } from "../../config.ts";
 import type { FinalReport, SimulationReport } from "../checks/turn-report.ts";
 import { passK } from "../report/pass-k.ts";
 import { passKText } from "../report/pass-k-shown.ts";
-import { ResultsRecorder } from "../report/results-recorder.ts";
-import { runRecordFor } from "../report/run-record.ts";
+import { ConversationEvents } from "../report/conversation-events.ts";
+import { runRecordFor, type RunRecord } from "../report/run-record.ts";
 import { TranscriptWriter } from "../report/transcript-writer.ts";
 import { secretValuesOf } from "../target/secret-values-of.ts";
 import { ScenarioPlay, type PlayStart } from "../run/scenario-play.ts";
@@ -44,6 +44,7 @@ function unready(start: PlayStart): string | undefined {
 interface Run {
   play: ScenarioPlay;
   writer: TranscriptWriter;
+  events: ConversationEvents;
 }
 
 /**
@@ -59,6 +60,7 @@ export class ScenarioSuite {
   readonly #passRate: number;
   /** The turns whose failure a test has reported: any other is the next test's to report. */
   readonly #reported = new Set<number>();
+  readonly #record: RunRecord | undefined;
 
   constructor(
     loaded: LoadedScenario,
@@ -78,31 +80,25 @@ export class ScenarioSuite {
       // results, whatever echoed them.
       const secrets = options.targets ? secretValuesOf(options.targets) : [];
       // Each run is in the results even if an earlier one stops the others from starting.
-      const results = new ResultsRecorder(loaded, artifactsDir, { index: index + 1, of: repeat }, secrets);
+      const events = new ConversationEvents(loaded, record, {
+        repeat: { index: index + 1, of: repeat },
+        secrets,
+        coverage: flow ? { flow } : options.outline ? { outline: options.outline } : undefined,
+      });
       const writer = new TranscriptWriter(artifactsDir, repeat === 1 ? undefined : `run${index + 1}`, secrets);
-      const outline = flow ? undefined : options.outline;
-      // A target of another kind logs no execution: the steps its turns were stored on are what it reached.
-      const reached = new Set<string>();
       const play = new ScenarioPlay(loaded, {
         flows: options.flows,
         runOptions: (target) => suiteRunOptions(target, options, artifactsDir, loaded.scenario.flowName),
-        listeners: [
-          writer.listener,
-          results.listener,
-          (event) => {
-            if (event.type === "turn:end" && event.report.stored) reached.add(event.report.stored.flow.currentStep);
-            if (event.type === "final" && event.report.stored && flow) record?.addCoverage(flow, event.report.stored);
-            if (event.type === "final" && outline) record?.addReached(outline, reached);
-          },
-        ],
-        notStarted: (why) => results.notStarted(why),
+        listeners: [writer.listener, events.listener],
+        notStarted: (why) => events.notStarted(why),
         // The run's summary counts the requests of the suites it records, and no others.
         runsOwn: record !== undefined,
         ...(config ? { config } : {}),
         ...("targets" in options ? { targets: options.targets } : {}),
       });
-      return { play, writer };
+      return { play, writer, events };
     });
+    this.#record = record;
   }
 
   /**
@@ -122,6 +118,27 @@ export class ScenarioSuite {
 
   async end(): Promise<void> {
     for (const { play } of this.#runs) await play.end();
+    this.#tellRepeats();
+  }
+
+  /** A conversation played several times, summed up in the run's events: how many runs passed, and pass^k for a simulated one. */
+  #tellRepeats(): void {
+    const of = this.#runs.length;
+    if (!this.#record || of < 2) return;
+    const passed = this.#runs.filter(({ events }) => events.outcome === "passed").length;
+    const { file, name, scenario } = this.#loaded;
+    this.#record.emit({
+      type: "repeat",
+      data: {
+        file,
+        name,
+        flowName: scenario.flowName,
+        of,
+        passed,
+        passRate: passed / of,
+        ...(scenario.user ? { passK: passK(passed, of) } : {}),
+      },
+    });
   }
 
   async startTest(t: TestContext): Promise<void> {
