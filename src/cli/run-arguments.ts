@@ -21,12 +21,13 @@ Options:
                              (FLOW_CHECKLIST=strict fails the run on a point not proved)
   --typechecked              the project's typecheck has passed (say so after running it):
                              proves the checklist's point 12
-  --reporter LIST            flowcheck's reporters of the run's events, added to the default ones
-                             (summary, results, html, github, checklist): comma-separated names,
-                             NAME=DESTINATION (junit=test/.tmp/junit.xml, html=FILE), or a
-                             module's path (./test/slack-reporter.ts) whose default export is
-                             handed the events; built-in: ${REPORTER_NAMES.join(", ")}; may repeat
-  --junit FILE               write the run's results as JUnit XML to FILE too (--reporter junit=FILE)
+  --reporter LIST            add reporters of the run's events to the default ones (summary,
+                             results, html, github, checklist): comma-separated built-in names
+                             (${REPORTER_NAMES.join(", ")}),
+                             junit=FILE or html=FILE to say where, or a module's path
+                             (./test/slack-reporter.ts) whose default export is handed the
+                             events (see docs/reporters.md); may repeat
+  --junit FILE               write the run's results as JUnit XML to FILE too: --reporter junit=FILE
   --test-shard i/n           run shard i of n: an even slice of the scenario files (those given,
                              or scenarios/), the specs describing no scenarios in shard 1 only
   --test-name-pattern RE     node:test's: run the tests whose names match (suites are named
