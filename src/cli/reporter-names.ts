@@ -1,5 +1,5 @@
 /** flowcheck's own reporters, by the name `--reporter` takes. */
-export const REPORTER_NAMES = ["summary", "results", "html", "junit", "github", "checklist"] as const;
+export const REPORTER_NAMES = ["summary", "results", "transcripts", "html", "junit", "github", "checklist"] as const;
 
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 

@@ -22,7 +22,7 @@ Options:
   --typechecked              the project's typecheck has passed (say so after running it):
                              proves the checklist's point 12
   --reporter LIST            add reporters of the run's events to the default ones (summary,
-                             results, html, github, checklist): comma-separated built-in names
+                             results, transcripts, html, github, checklist): comma-separated names
                              (${REPORTER_NAMES.join(", ")}),
                              junit=FILE or html=FILE to say where, or a module's path
                              (./test/slack-reporter.ts) whose default export is handed the

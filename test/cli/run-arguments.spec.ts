@@ -110,7 +110,7 @@ test("--reporter refuses a name that is no reporter, naming those there are, and
     );
   refused(
     ["--reporter", "slack"],
-    /^--reporter slack is not a reporter: give summary, results, html, junit, github, checklist, or a module's path/,
+    /^--reporter slack is not a reporter: give summary, results, transcripts, html, junit, github, checklist, or a module's path/,
   );
   refused(["--reporter", "summary=out.txt"], /only junit and html take a destination/);
   refused(["--reporter", "./mine.ts=out.txt"], /a module reporter takes no destination/);

@@ -109,7 +109,7 @@ test("an unknown reporter name is a usage error, exit 2, naming the reporters th
   assert.equal(run.code, 2, run.stdout + run.stderr);
   assert.match(
     run.stderr,
-    /flowcheck test: --reporter slack is not a reporter: give summary, results, html, junit, github, checklist, or a module's path/,
+    /flowcheck test: --reporter slack is not a reporter: give summary, results, transcripts, html, junit, github, checklist, or a module's path/,
   );
   assert.equal(project.chat.requests.filter((request) => request.url === "/chat").length, 4, "nothing more played");
 });

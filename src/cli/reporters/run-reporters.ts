@@ -9,11 +9,13 @@ import { resultsReporter } from "./results-reporter.ts";
 import type { RunReporter } from "../../testing/report/run-event.ts";
 import type { ReporterContext } from "./reporter-context.ts";
 import { summaryReporter } from "./summary-reporter.ts";
+import { transcriptsReporter } from "./transcripts-reporter.ts";
 
 /** The built-in reporters, by name. */
 const BUILT_IN: Record<ReporterName, (context: ReporterContext, destination?: string) => RunReporter> = {
   summary: summaryReporter,
   results: resultsReporter,
+  transcripts: transcriptsReporter,
   html: htmlReporter,
   junit: junitReporter,
   github: githubReporter,
@@ -21,7 +23,7 @@ const BUILT_IN: Record<ReporterName, (context: ReporterContext, destination?: st
 };
 
 /** Today's output: what every run reports, in the order their lines print. */
-const DEFAULTS: readonly ReporterName[] = ["results", "html", "summary", "github", "checklist"];
+const DEFAULTS: readonly ReporterName[] = ["results", "transcripts", "html", "summary", "github", "checklist"];
 
 /** A reporter ready to be handed the events, or why it cannot be. */
 export interface LoadedReporter {

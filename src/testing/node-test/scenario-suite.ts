@@ -5,7 +5,8 @@ import { passK } from "../report/pass-k.ts";
 import { passKText } from "../report/pass-k-shown.ts";
 import { ConversationEvents } from "../report/conversation-events.ts";
 import { runRecordFor, type RunRecord } from "../report/run-record.ts";
-import { TranscriptWriter } from "../report/transcript-writer.ts";
+import { TranscriptDraft } from "../report/transcript-draft.ts";
+import { applyTranscriptStep, transcriptPath } from "../report/transcript-writer.ts";
 import { secretValuesOf } from "../target/secret-values-of.ts";
 import { ScenarioPlay, type PlayStart } from "../run/scenario-play.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
@@ -43,7 +44,7 @@ function unready(start: PlayStart): string | undefined {
 
 interface Run {
   play: ScenarioPlay;
-  writer: TranscriptWriter;
+  transcript: TranscriptDraft;
   events: ConversationEvents;
 }
 
@@ -61,6 +62,7 @@ export class ScenarioSuite {
   /** The turns whose failure a test has reported: any other is the next test's to report. */
   readonly #reported = new Set<number>();
   readonly #record: RunRecord | undefined;
+  readonly #artifactsDir: string;
 
   constructor(
     loaded: LoadedScenario,
@@ -80,25 +82,31 @@ export class ScenarioSuite {
       // results, whatever echoed them.
       const secrets = options.targets ? secretValuesOf(options.targets) : [];
       // Each run is in the results even if an earlier one stops the others from starting.
+      const transcript = new TranscriptDraft(repeat === 1 ? undefined : `run${index + 1}`);
       const events = new ConversationEvents(loaded, record, {
         repeat: { index: index + 1, of: repeat },
         secrets,
         coverage: flow ? { flow } : options.outline ? { outline: options.outline } : undefined,
+        // In a run the transcripts reporter writes the file; a suite on its own writes it here.
+        sink: (event) => {
+          const step = transcript.add(event);
+          if (!record) applyTranscriptStep(artifactsDir, transcript, step);
+        },
       });
-      const writer = new TranscriptWriter(artifactsDir, repeat === 1 ? undefined : `run${index + 1}`, secrets);
       const play = new ScenarioPlay(loaded, {
         flows: options.flows,
         runOptions: (target) => suiteRunOptions(target, options, artifactsDir, loaded.scenario.flowName),
-        listeners: [writer.listener, events.listener],
+        listeners: [events.listener],
         notStarted: (why) => events.notStarted(why),
         // The run's summary counts the requests of the suites it records, and no others.
         runsOwn: record !== undefined,
         ...(config ? { config } : {}),
         ...("targets" in options ? { targets: options.targets } : {}),
       });
-      return { play, writer, events };
+      return { play, transcript, events };
     });
     this.#record = record;
+    this.#artifactsDir = artifactsDir;
   }
 
   /**
@@ -343,7 +351,7 @@ export class ScenarioSuite {
 
   /** Fails the test; the turn's (or, without an index, the final expectations') line leads, for editors to open. */
   #fail(failure: string | undefined, turnIndex: number | undefined, after = ""): never {
-    const path = this.#runs[0]!.writer.path;
+    const path = transcriptPath(this.#artifactsDir, this.#runs[0]!.transcript);
     const transcript = path ? `\nTranscript: ${path} (flowcheck transcript ${path})` : "";
     throw new ScenarioFailure(
       "scenario_failed",

@@ -3,6 +3,7 @@ import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
 import type { ScenarioEvent } from "../run/scenario-event.ts";
 import type { FlowOutline } from "../scenario/meaning-problems.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
+import { scenarioLocation } from "../scenario/scenario-location.ts";
 import { executionByTurn, judgeOf, NEVER_STARTED, NOT_PLAYED } from "./conversation-result.ts";
 import { addReachedToCoverage, addToCoverage, type FlowCoverage } from "./flow-coverage.ts";
 import type { ConversationBegin, ConversationEnd, ConversationIdentity, RunEvent } from "./run-event.ts";
@@ -14,6 +15,7 @@ type Identified = Pick<LoadedScenario, "file" | "name"> & Partial<LoadedScenario
 /** Which conversation `loaded`'s `repeat` is, as the run's events and results name it. */
 export function identityOf(loaded: Identified, repeat: ConversationIdentity["repeat"]): ConversationIdentity {
   const user = loaded.scenario?.user;
+  const finalLocation = loaded.lines && scenarioLocation(loaded as LoadedScenario, undefined);
   return {
     id: `${loaded.file}#${loaded.name}${repeat.of > 1 ? `@${repeat.index}` : ""}`,
     file: loaded.file,
@@ -22,7 +24,12 @@ export function identityOf(loaded: Identified, repeat: ConversationIdentity["rep
     ...(loaded.caseLabel ? { caseLabel: loaded.caseLabel } : {}),
     ...(loaded.scenario?.tags?.length ? { tags: loaded.scenario.tags } : {}),
     repeat,
-    planned: (loaded.scenario?.turns ?? []).map((turn) => ({ label: turn.label, input: turn.input })),
+    planned: (loaded.scenario?.turns ?? []).map((turn, index) => {
+      const location = loaded.lines && scenarioLocation(loaded as LoadedScenario, index);
+      return { label: turn.label, input: turn.input, ...(location ? { location } : {}) };
+    }),
+    ...(finalLocation ? { finalLocation } : {}),
+    ...(loaded.scenario?.description ? { description: loaded.scenario.description } : {}),
     ...(user ? { user: { persona: user.persona, goal: user.goal, style: user.style ?? "cooperative" } } : {}),
   };
 }
@@ -70,6 +77,7 @@ function endOf(
 export class ConversationEvents {
   readonly #identity: ConversationIdentity;
   readonly #run: RunRecord | undefined;
+  readonly #sink: ((event: RunEvent) => void) | undefined;
   readonly #secrets: readonly string[];
   readonly #coverage: CoverageSource;
   readonly #open: { settle(): void };
@@ -88,10 +96,17 @@ export class ConversationEvents {
   constructor(
     loaded: LoadedScenario,
     run: RunRecord | undefined,
-    options: { repeat?: ConversationIdentity["repeat"]; secrets?: readonly string[]; coverage?: CoverageSource } = {},
+    options: {
+      repeat?: ConversationIdentity["repeat"];
+      secrets?: readonly string[];
+      coverage?: CoverageSource;
+      /** Also handed every event, in or out of a run: the conversation's transcript. */
+      sink?: (event: RunEvent) => void;
+    } = {},
   ) {
     this.#identity = identityOf(loaded, options.repeat ?? { index: 1, of: 1 });
     this.#run = run;
+    this.#sink = options.sink;
     this.#secrets = options.secrets ?? [];
     this.#coverage = options.coverage;
     this.#open = run?.keepOpen({ closing: () => this.#endEvent() }) ?? { settle: () => undefined };
@@ -109,7 +124,7 @@ export class ConversationEvents {
   }
 
   readonly listener = (event: ScenarioEvent): void => {
-    if (!this.#run) return;
+    if (!this.#run && !this.#sink) return;
     switch (event.type) {
       case "scenario:start":
         this.#started = performance.now();
@@ -156,7 +171,12 @@ export class ConversationEvents {
   }
 
   #emit(event: RunEvent): void {
-    this.#run?.emit(withoutSecrets(event, this.#secrets));
+    this.#tell(withoutSecrets(event, this.#secrets));
+  }
+
+  #tell(event: RunEvent): void {
+    this.#run?.emit(event);
+    this.#sink?.(event);
   }
 
   /** Tells the conversation's end, once: a suite that did not start still ends. */
@@ -165,7 +185,7 @@ export class ConversationEvents {
     this.#done = true;
     const end = this.#endEvent();
     if (end.type === "conversation:end") this.#outcome = end.data.outcome;
-    this.#run?.emit(end);
+    this.#tell(end);
     this.#open.settle();
   }
 

@@ -52,8 +52,11 @@ export interface ConversationIdentity {
   caseLabel?: string;
   tags?: string[];
   repeat: { index: number; of: number };
-  /** The scenario's own turns; a simulated user's come after them. */
-  planned: { label: string; input: TurnInput }[];
+  /** The scenario's own turns, each with where it stands in its file; a simulated user's come after them. */
+  planned: { label: string; input: TurnInput; location?: string }[];
+  /** Where the final expectations stand in the scenario file. */
+  finalLocation?: string;
+  description?: string;
   /** A simulated conversation's user, as the scenario gives it. */
   user?: { persona: string; goal: string; style: UserStyle };
 }
