@@ -4,7 +4,7 @@ import type { FinalReport, Outcome, TurnReport } from "../checks/turn-report.ts"
 import type { RecordedCassette, TargetSummary } from "../run/scenario-event.ts";
 import type { TurnInput } from "../scenario/turn-input.ts";
 import type { FlowCoverage } from "./flow-coverage.ts";
-import type { FlowChecklist, JudgeResult, ProjectProof } from "./run-results.ts";
+import type { ConversationResult, FlowChecklist, JudgeResult, ProjectProof } from "./run-results.ts";
 
 /**
  * One event of a flowcheck test run, as every reporter receives it: `{ type, data }`, in the order
@@ -42,16 +42,9 @@ export interface RunBegin {
   filtered: boolean;
 }
 
-/** Which conversation an event is about, and the turns its scenario plans. */
-export interface ConversationIdentity {
-  /** As run-results.json names it: `<file>#<name>`, and `@<repeat>` when repeated. */
-  id: string;
-  file: string;
-  name: string;
-  flowName?: string;
-  caseLabel?: string;
-  tags?: string[];
-  repeat: { index: number; of: number };
+/** Which conversation an event is about (`id`, as run-results.json names it), and the turns its scenario plans. */
+export interface ConversationIdentity
+  extends Pick<ConversationResult, "id" | "file" | "name" | "flowName" | "caseLabel" | "tags" | "repeat"> {
   /** The scenario's own turns, each with where it stands in its file; a simulated user's come after them. */
   planned: { label: string; input: TurnInput; location?: string }[];
   /** Where the final expectations stand in the scenario file. */
