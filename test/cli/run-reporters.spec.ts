@@ -14,6 +14,10 @@ import { JUDGED_SCENARIO, judgedProject, SECRET_TOKEN, type JudgedProject } from
 const REPORTERS = resolve(import.meta.dirname, "..", "fixtures", "reporters");
 const reporter = (name: string) => join(REPORTERS, `${name}.ts`);
 
+/** A credential-named variable whose value the target happens to say in its first answer. */
+const SECRET_VARIABLE = "SUPPORT_REPLY_TOKEN";
+const ECHOED_SECRET = "tell me your name";
+
 let project: JudgedProject;
 /** The judged conversation's run, every event recorded by a reporter module. */
 let recorded: { run: ChildRun; text: string; events: RunEvent[]; results: RunResults };
@@ -23,7 +27,9 @@ before(async () => {
     contact: JUDGED_SCENARIO,
     "name-only": { ...JUDGED_SCENARIO, turns: [JUDGED_SCENARIO.turns[0]] },
   });
-  const run = await project.run(["--reporter", reporter("record-events"), "judged/contact.scenario.json"]);
+  const run = await project.run(["--reporter", reporter("record-events"), "judged/contact.scenario.json"], {
+    [SECRET_VARIABLE]: ECHOED_SECRET,
+  });
   const text = readFileSync(join(project.path, "test", ".tmp", "events.jsonl"), "utf8");
   const events = text
     .trim()
@@ -68,9 +74,15 @@ test("a secret header's value never reaches a reporter, though the target echoed
   assert.equal(recorded.text.includes(SECRET_TOKEN), false, "an event holds the secret");
   const answers = recorded.events.flatMap((event) => (event.type === "turn" ? [event.data.answer] : []));
   assert.ok(
-    answers.every((answer) => answer?.includes("[redacted]")),
+    answers.every((answer) => answer?.endsWith("(you sent [redacted])")),
     `answers: ${JSON.stringify(answers)}`,
   );
+});
+
+test("a credential-named variable's value never reaches a reporter either, wherever it was said", () => {
+  assert.equal(recorded.text.includes(ECHOED_SECRET), false, `an event holds ${SECRET_VARIABLE}'s value`);
+  const [first] = recorded.events.flatMap((event) => (event.type === "turn" ? [event.data.answer] : []));
+  assert.match(first ?? "", /^Please \[redacted\]\./);
 });
 
 test("a reporter that throws, one that exports no default and one that does not load are each named; the others finish, and the run exits 1", async () => {

@@ -35,7 +35,7 @@ export const JUDGED_SCENARIO = {
 export interface JudgedProject {
   path: string;
   chat: SessionChatServer;
-  run(args: string[]): Promise<ChildRun>;
+  run(args: string[], env?: Record<string, string>): Promise<ChildRun>;
   results(): RunResults;
   close(): Promise<void>;
 }
@@ -65,7 +65,7 @@ export async function judgedProject(prefix: string, scenarios: Record<string, ob
   return {
     path: dir.path,
     chat,
-    run: (args) => runFlowcheck(["test", ...args], env, undefined, dir.path),
+    run: (args, more = {}) => runFlowcheck(["test", ...args], { ...env, ...more }, undefined, dir.path),
     results: () => JSON.parse(readFileSync(join(dir.path, "test", ".tmp", "run-results.json"), "utf8")) as RunResults,
     close: async () => {
       await Promise.all([chat.close(), judge.close()]);

@@ -8,6 +8,7 @@ import { runRecordFor, type RunRecord } from "../report/run-record.ts";
 import { TranscriptDraft } from "../report/transcript-draft.ts";
 import { applyTranscriptStep, transcriptPath } from "../report/transcript-writer.ts";
 import { secretValuesOf } from "../target/secret-values-of.ts";
+import { secretsOf } from "../report/without-secrets.ts";
 import { ScenarioPlay, type PlayStart } from "../run/scenario-play.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
@@ -77,10 +78,13 @@ export class ScenarioSuite {
     // A flow that a target of another kind serves has no definition here, but an outline.
     const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)?.flow;
     const record = runRecordFor(artifactsDir);
+    // The values flowcheck.config.json's headers resolve to, FLOW_HEADERS' and the keys' never
+    // reach an event (nor so a transcript or the results), whatever echoed them.
+    const secrets = [
+      ...(options.targets ? secretValuesOf(options.targets) : []),
+      ...(config && !(config instanceof Error) ? secretsOf(config.env) : []),
+    ];
     this.#runs = Array.from({ length: repeat }, (_, index) => {
-      // The values flowcheck.config.json's headers resolve to never reach a transcript or the
-      // results, whatever echoed them.
-      const secrets = options.targets ? secretValuesOf(options.targets) : [];
       // Each run is in the results even if an earlier one stops the others from starting.
       const transcript = new TranscriptDraft(repeat === 1 ? undefined : `run${index + 1}`);
       const events = new ConversationEvents(loaded, record, {
