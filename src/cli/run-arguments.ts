@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { REPORTER_NAMES, WITH_DESTINATION, type RunReporterChoice } from "./reporter-names.ts";
 
 export const USAGE = `Usage: flowcheck test [<folder|spec file|scenario file or folder>...] [options]
 
@@ -20,7 +21,13 @@ Options:
                              (FLOW_CHECKLIST=strict fails the run on a point not proved)
   --typechecked              the project's typecheck has passed (say so after running it):
                              proves the checklist's point 12
-  --junit FILE               write the run's results as JUnit XML to FILE too
+  --reporter LIST            add reporters of the run's events to the default ones (summary,
+                             results, transcripts, html, github, checklist): comma-separated names
+                             (${REPORTER_NAMES.join(", ")}),
+                             junit=FILE or html=FILE to say where, or a module's path
+                             (./test/slack-reporter.ts) whose default export is handed the
+                             events (see docs/reporters.md); may repeat
+  --junit FILE               write the run's results as JUnit XML to FILE too: --reporter junit=FILE
   --test-shard i/n           run shard i of n: an even slice of the scenario files (those given,
                              or scenarios/), the specs describing no scenarios in shard 1 only
   --test-name-pattern RE     node:test's: run the tests whose names match (suites are named
@@ -45,7 +52,8 @@ export interface RunRequest {
   repeat?: number;
   everyTable: boolean;
   typechecked: boolean;
-  junit?: string;
+  /** flowcheck's own reporters asked for (`--reporter`, `--junit`), beside the default ones. */
+  runReporters: RunReporterChoice[];
   shard?: { index: number; total: number };
   namePatterns?: string[];
   skipPatterns?: string[];
@@ -72,6 +80,7 @@ const OPTIONS = {
   checklist: { type: "boolean" },
   typechecked: { type: "boolean" },
   junit: { type: "string" },
+  reporter: { type: "string", multiple: true },
   "test-shard": { type: "string" },
   "test-name-pattern": { type: "string", multiple: true },
   "test-skip-pattern": { type: "string", multiple: true },
@@ -111,6 +120,38 @@ function reportersOf(names: readonly string[] = [], destinations: readonly strin
   return names.map((name, index) => ({ name, destination: destinations[index] ?? "stdout" }));
 }
 
+/** Whether `name` is a module to import (a path, or a scoped package), not a built-in's name. */
+function isModule(name: string): boolean {
+  return name.startsWith(".") || name.startsWith("/") || name.startsWith("@");
+}
+
+function choiceOf(entry: string): RunReporterChoice {
+  const [name = "", destination] = entry.split(/=(.*)/s, 2);
+  if (isModule(name)) {
+    if (destination !== undefined)
+      throw new ArgumentError(`--reporter ${entry}: a module reporter takes no destination; it writes where it likes.`);
+    return { module: name };
+  }
+  const known = REPORTER_NAMES.find((each) => each === name);
+  if (!known) {
+    throw new ArgumentError(
+      `--reporter ${name || "(nothing)"} is not a reporter: give ${REPORTER_NAMES.join(", ")}, or a module's path such as ./test/my-reporter.ts.`,
+    );
+  }
+  if (destination === undefined) return { name: known };
+  if (!WITH_DESTINATION.includes(known) || destination === "")
+    throw new ArgumentError(
+      `--reporter ${entry}: only ${WITH_DESTINATION.join(" and ")} take a destination (junit=FILE), and it is a file.`,
+    );
+  return { name: known, destination };
+}
+
+/** The reporters `--reporter` (comma-separated, may repeat) and `--junit FILE` (`junit=FILE`) ask for, in order. */
+export function runReportersOf(lists: readonly string[] = [], junit?: string): RunReporterChoice[] {
+  const entries = lists.flatMap((list) => list.split(",")).filter((entry) => entry !== "");
+  return [...entries.map(choiceOf), ...(junit !== undefined ? [{ name: "junit" as const, destination: junit }] : [])];
+}
+
 /** The run `args` ask for; undefined for --help. Throws an ArgumentError saying what is wrong. */
 export function runRequestOf(args: readonly string[]): RunRequest | undefined {
   let parsed;
@@ -130,7 +171,7 @@ export function runRequestOf(args: readonly string[]): RunRequest | undefined {
     ...(repeat !== undefined ? { repeat } : {}),
     everyTable: values.checklist ?? false,
     typechecked: values.typechecked ?? false,
-    ...(values.junit !== undefined ? { junit: values.junit } : {}),
+    runReporters: runReportersOf(values.reporter, values.junit),
     ...(shard ? { shard } : {}),
     ...(values["test-name-pattern"] ? { namePatterns: values["test-name-pattern"] } : {}),
     ...(values["test-skip-pattern"] ? { skipPatterns: values["test-skip-pattern"] } : {}),

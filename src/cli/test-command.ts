@@ -1,5 +1,5 @@
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, extname, join, relative, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { extname, resolve } from "node:path";
 import { run } from "node:test";
 import { loadConfig } from "../config.ts";
 import { isFlowcheckError } from "../errors.ts";
@@ -9,14 +9,14 @@ import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { loadTargetConfig } from "../testing/target/target-config.ts";
 import { runArbiter } from "../testing/limits/run-limits.ts";
 import { limitsSummaryLines } from "../testing/limits/limits-summary.ts";
-import { renderAnnotations } from "../testing/report/render-annotations.ts";
-import { renderJunit } from "../testing/report/render-junit.ts";
-import { renderSummary } from "../testing/report/render-summary.ts";
+import { strictFailures } from "../testing/checklist/render-checklist.ts";
+import type { RunBegin } from "../testing/report/run-event.ts";
 import { beginRun, type RunRecord } from "../testing/report/run-record.ts";
-import type { RunResults } from "../testing/report/run-results.ts";
-import { RUN_REPORT, writeRunResults } from "./write-run-results.ts";
+import { loadReporters, runReporters } from "./reporters/run-reporters.ts";
+import type { ReporterContext } from "./reporters/reporter-context.ts";
+import { commitOf, writeRunResults } from "./write-run-results.ts";
 import { ArgumentError, moduleSpecifier, runRequestOf, USAGE, withoutWatch, type RunRequest } from "./run-arguments.ts";
-import { failOnChecklist } from "./run-checklist.ts";
+import { checklistOf, typecheckProof } from "./run-checklist.ts";
 import { shardOf } from "./shard-scenarios.ts";
 import { isScenarioPath, missingPaths, runPathsOf } from "./spec-files.ts";
 import { specsForScenarios } from "./specs-for-scenarios.ts";
@@ -83,9 +83,8 @@ function planOf(
   return plan;
 }
 
-/** Plays `files` with node:test in this process, its events to `request`'s reporters and into `record`; whether every test passed. */
+/** Plays `files` with node:test in this process, its events to `request`'s node:test reporters and failed imports into `record`; whether every test passed. */
 async function playSpecs(files: readonly string[], request: RunRequest, record: RunRecord): Promise<boolean> {
-  for (const module of request.imports) await import(moduleSpecifier(module));
   const reporters = await testReporters(request.reporters);
   const absolute = new Map(files.map((file) => [resolve(file), file]));
   runArbiter.awaitDefinitions(DEFINING_MILLIS);
@@ -105,7 +104,8 @@ async function playSpecs(files: readonly string[], request: RunRequest, record: 
     const file = data.nesting === 0 ? absolute.get(data.name) : undefined;
     if (file === undefined) return;
     const cause = (data.details.error as Error).cause ?? data.details.error;
-    record.add({ specNotLoaded: { file, message: cause instanceof Error ? cause.message : String(cause) } });
+    const message = cause instanceof Error ? cause.message : String(cause);
+    record.emit({ type: "spec:not-loaded", data: { file, message } });
   });
   events.on("test:summary", (data) => {
     if (data.file === undefined) success &&= data.success;
@@ -114,11 +114,51 @@ async function playSpecs(files: readonly string[], request: RunRequest, record: 
   return success;
 }
 
+/** What the built-in reporters are given besides the events. */
+function reporterContext(request: RunRequest): ReporterContext {
+  return {
+    artifactsDir: ARTIFACTS,
+    everyTable: request.everyTable,
+    github: loadConfig().github,
+    limitsLines: () => limitsSummaryLines(runArbiter.summary()),
+  };
+}
+
+/**
+ * Plays `plan` as one run: its events, from its begin to its end, handed to the default reporters
+ * and those `request` adds (the results, the summary, the checklist, the page, JUnit on request).
+ * Resolves to the exit code: 1 when a test failed, a strict checklist point is missing or a
+ * reporter failed.
+ */
+async function playRun(plan: Plan, request: RunRequest, flows: readonly FlowEntry[], begin: RunBegin): Promise<number> {
+  const record = beginRun({
+    artifactsDir: ARTIFACTS,
+    scenarioPaths: plan.scenarioPaths,
+    repeat: request.repeat,
+    filtered: begin.filtered,
+    ...(plan.targetScenarios ? { targetScenarios: plan.targetScenarios } : {}),
+  });
+  for (const module of request.imports) await import(moduleSpecifier(module));
+  const reporters = await loadReporters(request.runReporters, reporterContext(request));
+  const reported = runReporters(reporters, () => record.reader());
+  record.emit({ type: "run:begin", data: begin });
+  const passed = await playSpecs(plan.files, request, record);
+  record.close();
+  for (const proof of typecheckProof(request.typechecked)) record.emit({ type: "proof", data: proof });
+  const sofar = record.results();
+  // The project's flows, for the checklist: only a run that played conversations has one.
+  const checklist = checklistOf(sofar, sofar.conversations.length ? flows : []);
+  record.end({ endedAt: new Date().toISOString(), passed, ...(checklist ? { checklist } : {}) });
+  const reportersFinished = await reported;
+  const checklistFailed = strictFailures(checklist ?? []).length > 0;
+  return passed && !checklistFailed && reportersFinished ? 0 : 1;
+}
+
 /**
  * `flowcheck test`: the flow suites and the project's specs, played by node:test in this one
- * process, then the run's one result (`test/.tmp/run-results.json`) and what is rendered from
- * it: the summary, the checklist, the page, JUnit on request. Resolves to the exit code. With
- * --watch, those runs again on every save, each in a child process (`watchTests`).
+ * process, their events handed to the run's reporters: the results (`test/.tmp/run-results.json`),
+ * the summary, the checklist, the page, JUnit on request, a team's own. Resolves to the exit code.
+ * With --watch, those runs again on every save, each in a child process (`watchTests`).
  */
 export async function testCommand(args: readonly string[]): Promise<number> {
   const startedAt = new Date().toISOString();
@@ -140,43 +180,17 @@ export async function testCommand(args: readonly string[]): Promise<number> {
     if (plan.code === 0) writeRunResults(ARTIFACTS, [], { startedAt, endedAt: new Date().toISOString(), ...shard });
     return plan.code;
   }
-  const record = beginRun({
-    artifactsDir: ARTIFACTS,
-    scenarioPaths: plan.scenarioPaths,
-    repeat: request.repeat,
-    filtered: Boolean(request.namePatterns || request.skipPatterns || request.only),
+  const commit = commitOf();
+  return await playRun(plan, request, flows, {
+    startedAt,
+    ...(commit ? { commit } : {}),
+    ...shard,
+    files: plan.files,
+    ...(plan.scenarioPaths ? { scenarioPaths: plan.scenarioPaths } : {}),
     ...(plan.targetScenarios ? { targetScenarios: plan.targetScenarios } : {}),
+    ...(request.repeat !== undefined ? { repeat: request.repeat } : {}),
+    filtered: Boolean(request.namePatterns || request.skipPatterns || request.only),
   });
-  const passed = await playSpecs(plan.files, request, record);
-  const lines = record.close();
-  const info = { startedAt, endedAt: new Date().toISOString(), ...shard };
-  // The project's flows, for the checklist: only a run that played conversations has one.
-  const checklistFlows = lines.some((line) => "conversation" in line) ? flows : [];
-  const results = writeRunResults(ARTIFACTS, lines, info, record.coverage, checklistFlows, {
-    everyTable: request.everyTable,
-    typechecked: request.typechecked,
-  });
-  if (request.junit) {
-    mkdirSync(dirname(resolve(request.junit)), { recursive: true });
-    writeFileSync(request.junit, renderJunit(results));
-  }
-  for (const line of limitsSummaryLines(runArbiter.summary())) console.log(line);
-  reportToGithub(results);
-  const checklistFailed = failOnChecklist(results);
-  if (request.junit) console.log(`junit:   ${relative(".", request.junit)}`);
-  return passed && !checklistFailed ? 0 : 1;
-}
-
-/**
- * On GitHub's runner: the run's Markdown summary appended to the job's (`GITHUB_STEP_SUMMARY`), and
- * its failures printed as annotations (`GITHUB_ACTIONS=true`), so they show on the scenarios' lines.
- */
-function reportToGithub(results: RunResults): void {
-  const { github } = loadConfig();
-  if (github.stepSummary) appendFileSync(github.stepSummary, renderSummary(results));
-  if (!github.annotations) return;
-  const summary = github.stepSummary ? "the job summary" : join(ARTIFACTS, RUN_REPORT);
-  for (const line of renderAnnotations(results, summary)) console.log(line);
 }
 
 /** The run a request asks for, FLOW_TARGET, and the project's flows (flowcheck.config.json's "flows"). */

@@ -85,7 +85,10 @@ export function watchTests(request: RunRequest, roundArgs: readonly string[]): P
 
 /** The run's own reports named on the command line, which would start a round each time it writes them. */
 function reportFilesOf(request: RunRequest): Set<string> {
-  const files = [request.junit, ...request.reporters.map((reporter) => reporter.destination)];
+  const files = [
+    ...request.runReporters.map((reporter) => ("destination" in reporter ? reporter.destination : undefined)),
+    ...request.reporters.map((reporter) => reporter.destination),
+  ];
   return new Set(
     files
       .filter((path): path is string => path !== undefined && path !== "stdout" && path !== "stderr")

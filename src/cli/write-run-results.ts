@@ -1,15 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { FlowCoverage } from "../testing/report/flow-coverage.ts";
 import { renderReport } from "../testing/report/html/render-report.ts";
 import { secretsOf } from "../testing/report/without-secrets.ts";
 import { runResultsOf, type RunInfo } from "../testing/report/merge-run-results.ts";
 import type { RunRecordLine, RunResults } from "../testing/report/run-results.ts";
-import type { FlowEntry } from "../engine/index.ts";
 import type { StrengthResults } from "../testing/strength/strength-results.ts";
 import { renderRunSummary } from "../testing/report/render-run-summary.ts";
-import { checklistOf, typecheckProof } from "./run-checklist.ts";
 
 /** The name of a run's merged results in its artifacts folder. */
 export const RUN_RESULTS = "run-results.json";
@@ -37,36 +34,22 @@ export function commitOf(): string | undefined {
 }
 
 /**
- * Writes a run's `lines` (its conversations, the specs that did not load, its proofs) as
- * `<folder>/run-results.json` with the run's coverage and new-flow checklist, renders it as
- * `<folder>/report.html`, and prints its summary: the totals, a line per flow, and where the two
- * files are (every flow's checklist table with `everyTable`, else those with a point to add).
- * Written green or red, with no conversation at all too, so both files always belong to the last
- * run. The checklist needs the registered `flows`: without them there is none.
+ * Writes a run's `lines` as `<folder>/run-results.json`, renders it as `<folder>/report.html`, and
+ * prints its summary: what a run that played nothing (an empty shard) leaves, so that both files
+ * always belong to the last run. A run that plays has its reporters write them from its events.
  */
 export function writeRunResults(
   folder: string,
   lines: readonly RunRecordLine[],
   info: Omit<RunInfo, "commit">,
-  coverage: FlowCoverage = {},
-  flows: readonly FlowEntry[] = [],
-  { everyTable = false, typechecked = false }: { everyTable?: boolean; typechecked?: boolean } = {},
 ): RunResults {
   const commit = commitOf();
-  const proofs = typecheckProof(typechecked).map((projectProof) => ({ projectProof }));
-  const results = runResultsOf([...lines, ...proofs], { ...info, ...(commit ? { commit } : {}) });
+  const results = runResultsOf(lines, { ...info, ...(commit ? { commit } : {}) });
   mkdirSync(folder, { recursive: true });
-  if (Object.keys(coverage).length) {
-    results.coverage = coverage;
-    writeFileSync(join(folder, FLOW_COVERAGE), `${JSON.stringify(coverage, null, 2)}\n`);
-  }
   const out = join(folder, RUN_RESULTS);
-  const checklist = checklistOf(results, flows);
-  if (checklist) results.checklist = checklist;
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   const report = join(folder, RUN_REPORT);
   writeReport(report, results);
-  const files = { results: out, report, ...(results.coverage ? { coverage: join(folder, FLOW_COVERAGE) } : {}) };
-  console.log(renderRunSummary(results, { everyTable, files }).join("\n"));
+  console.log(renderRunSummary(results, { everyTable: false, files: { results: out, report } }).join("\n"));
   return results;
 }

@@ -20,3 +20,17 @@ export { stepState } from "./checks/step-state.ts";
 export { parseCsv } from "./answer/parse-csv.ts";
 export { renderTranscript } from "./report/render-transcript.ts";
 export type { Transcript } from "./report/transcript.ts";
+// A run's events, as a reporter given to flowcheck test --reporter receives them.
+export type {
+  RunEvent,
+  RunBegin,
+  RunEnd,
+  ConversationIdentity,
+  ConversationBegin,
+  ConversationEnd,
+  TurnEventData,
+  JudgeEventData,
+  FinalEventData,
+  RepeatSummary,
+  RunReporter,
+} from "./report/run-event.ts";

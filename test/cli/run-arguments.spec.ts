@@ -78,3 +78,40 @@ test("--watch asks for rounds of the same command line without it, and refuses w
       error instanceof ArgumentError && /^--typechecked says the typecheck has passed/.test(error.message),
   );
 });
+
+test("--junit FILE asks for exactly what --reporter junit=FILE asks for", () => {
+  assert.deepEqual(runRequestOf(["--junit", "out/junit.xml"])?.runReporters, [
+    { name: "junit", destination: "out/junit.xml" },
+  ]);
+  assert.deepEqual(
+    runRequestOf(["--junit", "out/junit.xml"])?.runReporters,
+    runRequestOf(["--reporter", "junit=out/junit.xml"])?.runReporters,
+  );
+});
+
+test("--reporter takes comma-separated names, name=file and module paths, may repeat, and adds them in order", () => {
+  assert.deepEqual(runRequestOf([])?.runReporters, []);
+  assert.deepEqual(
+    runRequestOf(["--reporter", "junit=test/.tmp/junit.xml,./test/slack-reporter.ts", "--reporter=html=page.html"])
+      ?.runReporters,
+    [
+      { name: "junit", destination: "test/.tmp/junit.xml" },
+      { module: "./test/slack-reporter.ts" },
+      { name: "html", destination: "page.html" },
+    ],
+  );
+});
+
+test("--reporter refuses a name that is no reporter, naming those there are, and a destination where none is taken", () => {
+  const refused = (args: string[], message: RegExp) =>
+    assert.throws(
+      () => runRequestOf(args),
+      (error: unknown) => error instanceof ArgumentError && message.test(error.message),
+    );
+  refused(
+    ["--reporter", "slack"],
+    /^--reporter slack is not a reporter: give summary, results, transcripts, html, junit, github, checklist, or a module's path/,
+  );
+  refused(["--reporter", "summary=out.txt"], /only junit and html take a destination/);
+  refused(["--reporter", "./mine.ts=out.txt"], /a module reporter takes no destination/);
+});

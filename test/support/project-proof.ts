@@ -7,5 +7,5 @@ import { TMP_ROOT } from "./temp-path.ts";
  * test's last line, so only a test that got there notes it. Outside flowcheck test nothing is recorded.
  */
 export function noteProjectProof(point: ProjectProof["point"], key: string): void {
-  runRecordFor(TMP_ROOT)?.add({ projectProof: { point, key } });
+  runRecordFor(TMP_ROOT)?.emit({ type: "proof", data: { point, key } });
 }

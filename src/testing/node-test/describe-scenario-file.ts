@@ -2,7 +2,8 @@ import { after, before, describe, test } from "node:test";
 import type { Config } from "../../config.ts";
 import { preview } from "../../engine/scripted-model.ts";
 import { isFlowcheckError } from "../../errors.ts";
-import { noteNotRun } from "../report/results-recorder.ts";
+import { notRunEvent } from "../report/conversation-events.ts";
+import { runRecordFor } from "../report/run-record.ts";
 import { loadScenario, scenarioNameOf } from "../scenario/load-scenario.ts";
 import { scenarioCases } from "../scenario/scenario-cases.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
@@ -36,11 +37,12 @@ export function describeScenarioFile(file: string, options: SuiteOptions & { roo
     );
   } catch (error) {
     describeInvalidFile(file, error);
-    noteNotRun(
-      { file, name: scenarioNameOf(file, options.root) },
-      options.artifactsDir ?? "test/.tmp",
-      "failed",
-      `the file does not load: ${(error as Error).message}`,
+    runRecordFor(options.artifactsDir ?? "test/.tmp")?.emit(
+      notRunEvent(
+        { file, name: scenarioNameOf(file, options.root) },
+        "failed",
+        `the file does not load: ${(error as Error).message}`,
+      ),
     );
     return;
   }
@@ -64,7 +66,7 @@ function describeConversation(loaded: LoadedScenario, options: SuiteOptions): vo
   const liveOnly = liveOnlySkip(loaded, options, config);
   // A live-only scenario that cannot run now is one skipped suite, not n.
   const repeat = liveOnly ? { times: 1, passRate: 1 } : repeatOf(config, options.repeat);
-  if (liveOnly) noteNotRun(loaded, options.artifactsDir ?? "test/.tmp", "skipped", liveOnly);
+  if (liveOnly) runRecordFor(options.artifactsDir ?? "test/.tmp")?.emit(notRunEvent(loaded, "skipped", liveOnly));
   const name = `${loaded.scenario.flowName}: ${loaded.name}${repeat.times > 1 ? ` × ${repeat.times}` : ""}`;
   const tape = config === undefined ? undefined : plannedTape(loaded, config, options);
   // As FLOW_REPEAT is refused with FLOW_MODEL=record, so is a spec's or the run's repeat of a

@@ -3,10 +3,12 @@ import type { Config } from "../../config.ts";
 import type { FinalReport, SimulationReport } from "../checks/turn-report.ts";
 import { passK } from "../report/pass-k.ts";
 import { passKText } from "../report/pass-k-shown.ts";
-import { ResultsRecorder } from "../report/results-recorder.ts";
-import { runRecordFor } from "../report/run-record.ts";
-import { TranscriptWriter } from "../report/transcript-writer.ts";
+import { ConversationEvents } from "../report/conversation-events.ts";
+import { runRecordFor, type RunRecord } from "../report/run-record.ts";
+import { TranscriptDraft } from "../report/transcript-draft.ts";
+import { applyTranscriptStep, transcriptPath } from "../report/transcript-writer.ts";
 import { secretValuesOf } from "../target/secret-values-of.ts";
+import { secretsOf } from "../report/without-secrets.ts";
 import { ScenarioPlay, type PlayStart } from "../run/scenario-play.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
@@ -43,7 +45,8 @@ function unready(start: PlayStart): string | undefined {
 
 interface Run {
   play: ScenarioPlay;
-  writer: TranscriptWriter;
+  transcript: TranscriptDraft;
+  events: ConversationEvents;
 }
 
 /**
@@ -59,6 +62,8 @@ export class ScenarioSuite {
   readonly #passRate: number;
   /** The turns whose failure a test has reported: any other is the next test's to report. */
   readonly #reported = new Set<number>();
+  readonly #record: RunRecord | undefined;
+  readonly #artifactsDir: string;
 
   constructor(
     loaded: LoadedScenario,
@@ -73,36 +78,39 @@ export class ScenarioSuite {
     // A flow that a target of another kind serves has no definition here, but an outline.
     const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)?.flow;
     const record = runRecordFor(artifactsDir);
+    // The values flowcheck.config.json's headers resolve to, FLOW_HEADERS' and the keys' never
+    // reach an event (nor so a transcript or the results), whatever echoed them.
+    const secrets = [
+      ...(options.targets ? secretValuesOf(options.targets) : []),
+      ...(config && !(config instanceof Error) ? secretsOf(config.env) : []),
+    ];
     this.#runs = Array.from({ length: repeat }, (_, index) => {
-      // The values flowcheck.config.json's headers resolve to never reach a transcript or the
-      // results, whatever echoed them.
-      const secrets = options.targets ? secretValuesOf(options.targets) : [];
       // Each run is in the results even if an earlier one stops the others from starting.
-      const results = new ResultsRecorder(loaded, artifactsDir, { index: index + 1, of: repeat }, secrets);
-      const writer = new TranscriptWriter(artifactsDir, repeat === 1 ? undefined : `run${index + 1}`, secrets);
-      const outline = flow ? undefined : options.outline;
-      // A target of another kind logs no execution: the steps its turns were stored on are what it reached.
-      const reached = new Set<string>();
+      const transcript = new TranscriptDraft(repeat === 1 ? undefined : `run${index + 1}`);
+      const events = new ConversationEvents(loaded, record, {
+        repeat: { index: index + 1, of: repeat },
+        secrets,
+        coverage: flow ? { flow } : options.outline ? { outline: options.outline } : undefined,
+        // In a run the transcripts reporter writes the file; a suite on its own writes it here.
+        sink: (event) => {
+          const step = transcript.add(event);
+          if (!record) applyTranscriptStep(artifactsDir, transcript, step);
+        },
+      });
       const play = new ScenarioPlay(loaded, {
         flows: options.flows,
         runOptions: (target) => suiteRunOptions(target, options, artifactsDir, loaded.scenario.flowName),
-        listeners: [
-          writer.listener,
-          results.listener,
-          (event) => {
-            if (event.type === "turn:end" && event.report.stored) reached.add(event.report.stored.flow.currentStep);
-            if (event.type === "final" && event.report.stored && flow) record?.addCoverage(flow, event.report.stored);
-            if (event.type === "final" && outline) record?.addReached(outline, reached);
-          },
-        ],
-        notStarted: (why) => results.notStarted(why),
+        listeners: [events.listener],
+        notStarted: (why) => events.notStarted(why),
         // The run's summary counts the requests of the suites it records, and no others.
         runsOwn: record !== undefined,
         ...(config ? { config } : {}),
         ...("targets" in options ? { targets: options.targets } : {}),
       });
-      return { play, writer };
+      return { play, transcript, events };
     });
+    this.#record = record;
+    this.#artifactsDir = artifactsDir;
   }
 
   /**
@@ -122,6 +130,27 @@ export class ScenarioSuite {
 
   async end(): Promise<void> {
     for (const { play } of this.#runs) await play.end();
+    this.#tellRepeats();
+  }
+
+  /** A conversation played several times, summed up in the run's events: how many runs passed, and pass^k for a simulated one. */
+  #tellRepeats(): void {
+    const of = this.#runs.length;
+    if (!this.#record || of < 2) return;
+    const passed = this.#runs.filter(({ events }) => events.outcome === "passed").length;
+    const { file, name, scenario } = this.#loaded;
+    this.#record.emit({
+      type: "repeat",
+      data: {
+        file,
+        name,
+        flowName: scenario.flowName,
+        of,
+        passed,
+        passRate: passed / of,
+        ...(scenario.user ? { passK: passK(passed, of) } : {}),
+      },
+    });
   }
 
   async startTest(t: TestContext): Promise<void> {
@@ -326,7 +355,7 @@ export class ScenarioSuite {
 
   /** Fails the test; the turn's (or, without an index, the final expectations') line leads, for editors to open. */
   #fail(failure: string | undefined, turnIndex: number | undefined, after = ""): never {
-    const path = this.#runs[0]!.writer.path;
+    const path = transcriptPath(this.#artifactsDir, this.#runs[0]!.transcript);
     const transcript = path ? `\nTranscript: ${path} (flowcheck transcript ${path})` : "";
     throw new ScenarioFailure(
       "scenario_failed",

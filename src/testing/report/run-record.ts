@@ -1,9 +1,8 @@
 import { resolve } from "node:path";
-import type { FlowDefinition } from "../../engine/flow.ts";
-import type { SessionView } from "../target/session-view.ts";
-import type { FlowOutline } from "../scenario/meaning-problems.ts";
-import { addReachedToCoverage, addToCoverage, type FlowCoverage } from "./flow-coverage.ts";
-import type { RunRecordLine } from "./run-results.ts";
+import type { RunEnd, RunEvent } from "./run-event.ts";
+import { RunEventStream } from "./run-event-stream.ts";
+import type { RunResults } from "./run-results.ts";
+import { RunResultsReducer } from "./run-results-reducer.ts";
 
 /** What a run asks of the flow suites it imports: which scenarios, how many times each. */
 export interface RunScope {
@@ -19,22 +18,22 @@ export interface RunScope {
   targetScenarios?: readonly string[];
 }
 
-/** A conversation still open, written as far as it went when the run closes: a suite filtered out or cut short. */
+/** A conversation still open, told as far as it went when the run closes: a suite filtered out or cut short. */
 export interface OpenConversation {
-  closing(): RunRecordLine;
+  closing(): RunEvent;
 }
 
 /**
- * What one flowcheck test run records as its suites play, in this process: every conversation's
- * result, what the scenarios reached of each flow, and the spec files that did not load. The
- * runner reads it once node:test is done and writes the run's one result from it.
+ * One flowcheck test run's events, in this process: its suites emit them as they play, each
+ * reader (a reporter) is handed every one (`reader()`), and the results add up as they come
+ * (`results()`). The runner ends it once node:test is done.
  */
 export class RunRecord {
   readonly scope: RunScope;
-  readonly lines: RunRecordLine[] = [];
-  readonly coverage: FlowCoverage = {};
   readonly #open = new Set<OpenConversation>();
   readonly #dir: string;
+  readonly #stream = new RunEventStream();
+  readonly #results = new RunResultsReducer();
 
   constructor(scope: RunScope) {
     this.scope = scope;
@@ -46,30 +45,38 @@ export class RunRecord {
     return resolve(artifactsDir) === this.#dir;
   }
 
-  add(line: RunRecordLine): void {
-    this.lines.push(line);
+  emit(event: RunEvent): void {
+    this.#results.add(event);
+    this.#stream.push(event);
   }
 
-  addCoverage(flow: FlowDefinition, document: SessionView): void {
-    addToCoverage(this.coverage, flow, document);
+  /** Every event from now on, for one reader of its own. */
+  reader(): AsyncIterableIterator<RunEvent> {
+    return this.#stream.reader();
   }
 
-  /** A scenario of a flow that a target of another kind serves: the steps its turns were stored on. */
-  addReached(outline: FlowOutline, reached: Iterable<string>): void {
-    addReachedToCoverage(this.coverage, outline, reached);
+  /** The run's results as its events so far add up. */
+  results(): RunResults {
+    return this.#results.results();
   }
 
-  /** Keeps `conversation` to be written when the run closes, unless `settle` is called first. */
+  /** Keeps `conversation` to be told when the run closes, unless `settle` is called first. */
   keepOpen(conversation: OpenConversation): { settle(): void } {
     this.#open.add(conversation);
     return { settle: () => void this.#open.delete(conversation) };
   }
 
-  /** Every line of the run, the conversations still open written as far as they went. */
-  close(): RunRecordLine[] {
-    for (const conversation of this.#open) this.lines.push(conversation.closing());
+  /** Tells the end of every conversation still open, as far as it went. */
+  close(): void {
+    const open = [...this.#open];
     this.#open.clear();
-    return this.lines;
+    for (const conversation of open) this.emit(conversation.closing());
+  }
+
+  /** The run's last event; its readers end after it. */
+  end(data: RunEnd): void {
+    this.emit({ type: "run:end", data });
+    this.#stream.end();
   }
 }
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { FinalReport, TurnReport } from "../../../src/testing/checks/turn-report.ts";
-import { ResultsRecorder } from "../../../src/testing/report/results-recorder.ts";
-import { beginRun } from "../../../src/testing/report/run-record.ts";
+import { ConversationEvents } from "../../../src/testing/report/conversation-events.ts";
+import { RunRecord } from "../../../src/testing/report/run-record.ts";
 import type { ConversationResult } from "../../../src/testing/report/run-results.ts";
 import type { LoadedScenario } from "../../../src/testing/scenario/scenario.ts";
 
@@ -33,8 +33,8 @@ function report(number: number, fields: Partial<TurnReport> = {}): TurnReport {
 
 /** The result the recorder writes of a conversation that started, played `reports`, ended with `final` and passed. */
 function played(reports: TurnReport[], final: FinalReport): ConversationResult {
-  const run = beginRun({ artifactsDir: ARTIFACTS });
-  const { listener } = new ResultsRecorder(loaded, ARTIFACTS);
+  const run = new RunRecord({ artifactsDir: ARTIFACTS });
+  const { listener } = new ConversationEvents(loaded, run);
   listener({
     type: "scenario:start",
     scenario: loaded,
@@ -43,9 +43,10 @@ function played(reports: TurnReport[], final: FinalReport): ConversationResult {
   for (const each of reports) listener({ type: "turn:end", report: each });
   listener({ type: "final", report: final });
   listener({ type: "scenario:end", outcome: "passed" });
-  const [line] = run.close();
-  assert.ok(line && "conversation" in line);
-  return line.conversation;
+  run.close();
+  const [conversation] = run.results().conversations;
+  assert.ok(conversation);
+  return conversation;
 }
 
 test("a simulated conversation's result holds its user's turns after the opening ones, its user as the scenario gives it, who played it, how it ended, and the user's tokens apart", () => {

@@ -1,0 +1,173 @@
+import type { Check } from "../checks/check.ts";
+import type { FinalReport, TokenCount, TurnReport } from "../checks/turn-report.ts";
+import type { SessionViewHead } from "../target/session-view.ts";
+import type { ConversationBegin, ConversationEnd, ConversationIdentity } from "./run-event.ts";
+import type { ConversationResult, JudgeResult, TurnResult } from "./run-results.ts";
+import { executionOfTurn, sessionChange } from "./session-change.ts";
+import { storedSummaryOf } from "./stored-summary.ts";
+
+export const NOT_PLAYED = "not played: its test was filtered out (--test-name-pattern) or the run was cut short";
+export const NEVER_STARTED = "never started: its suite was filtered out or the run was cut short";
+
+/** What a reducer has heard of one conversation by its end. */
+export interface HeardConversation {
+  begin?: ConversationBegin;
+  reports: TurnReport[];
+  final?: FinalReport;
+}
+
+const none = (): TokenCount => ({ input: 0, output: 0 });
+
+/** A turn's judge check as the results show it, when the turn had one. */
+export function judgeOf(checks: readonly Check[]): JudgeResult | undefined {
+  const judge = checks.find((check) => check.contract === "judge");
+  if (!judge) return undefined;
+  const { verdict } = judge;
+  return {
+    outcome: judge.outcome,
+    ...(verdict ? { score: verdict.score, minScore: verdict.minScore, reason: verdict.reason } : {}),
+    ...(judge.message ? { message: judge.message } : {}),
+  };
+}
+
+function turnResult(report: TurnReport, before: SessionViewHead | undefined): TurnResult {
+  const { stored, answer, ...rest } = report;
+  const contentType = report.response?.headers["content-type"];
+  const judge = judgeOf(report.checks);
+  return {
+    ...rest,
+    ...(answer !== undefined ? { answer: { text: answer, ...(contentType ? { contentType } : {}) } } : {}),
+    ...(stored ? { stored: storedSummaryOf(stored), changed: sessionChange(before, stored) } : {}),
+    ...(judge ? { judge } : {}),
+  };
+}
+
+/**
+ * Per turn number, the execution entries `document` says each of `reports` wrote: a target that
+ * keeps no count of turns cannot say, nor can a turn that stored no new one.
+ */
+export function executionByTurn(
+  reports: readonly TurnReport[],
+  document: FinalReport["stored"],
+): Record<number, NonNullable<ReturnType<typeof executionOfTurn>>> {
+  const execution: Record<number, NonNullable<ReturnType<typeof executionOfTurn>>> = {};
+  if (!document) return execution;
+  let before: number | undefined;
+  for (const report of [...reports].sort((a, b) => a.number - b.number)) {
+    const turns = report.stored?.turns;
+    if (turns !== undefined && turns !== before) {
+      const entries = executionOfTurn(document, turns);
+      if (entries) execution[report.number] = entries;
+    }
+    if (report.stored) before = turns;
+  }
+  return execution;
+}
+
+function add(into: TokenCount, count: TokenCount | undefined): void {
+  into.input += count?.input ?? 0;
+  into.output += count?.output ?? 0;
+}
+
+/** A conversation that was meant to run, before anything is known of how it went. */
+function blank(identity: ConversationIdentity): ConversationResult {
+  return {
+    id: identity.id,
+    file: identity.file,
+    name: identity.name,
+    ...(identity.flowName !== undefined ? { flowName: identity.flowName } : {}),
+    ...(identity.caseLabel ? { caseLabel: identity.caseLabel } : {}),
+    ...(identity.tags?.length ? { tags: identity.tags } : {}),
+    repeat: identity.repeat,
+    outcome: "skipped",
+    ran: false,
+    reason: NEVER_STARTED,
+    pins: {},
+    models: {},
+    tokens: { model: none(), judge: none() },
+    turns: [],
+  };
+}
+
+/** What the conversation's start, turns and final report add to `result`. */
+function addPlayed(result: ConversationResult, heard: HeardConversation, end: ConversationEnd): void {
+  const { begin, final } = heard;
+  if (begin) {
+    Object.assign(result, {
+      ran: true,
+      startedAt: begin.startedAt,
+      pins: { ...begin.target.pins },
+      models: { ...begin.target.models },
+    });
+    result.target = { baseUrl: begin.target.baseUrl, store: begin.target.store };
+    delete result.reason;
+  }
+  for (const report of heard.reports) {
+    add(result.tokens.model, report.tokens?.model);
+    add(result.tokens.judge, report.tokens?.judge);
+    if (report.tokens?.user) add((result.tokens.user ??= none()), report.tokens.user);
+  }
+  if (final) {
+    const {
+      stored: _stored,
+      simulation,
+      conversation: _conversation,
+      ...checked
+    } = final as FinalReport & {
+      conversation?: string;
+    };
+    result.final = checked;
+    if (simulation && end.user) result.simulation = { ...end.user, ...simulation };
+  }
+  if (end.millis !== undefined) result.millis = end.millis;
+  if (end.recorded) result.recorded = end.recorded;
+}
+
+/**
+ * One conversation's line of run-results.json from its events: every turn of the scenario is in
+ * it, those never played skipped saying why.
+ */
+export function conversationResult(heard: HeardConversation, end: ConversationEnd): ConversationResult {
+  const result = blank(end);
+  if (!end.ran) {
+    Object.assign(result, { outcome: end.outcome, reason: end.reason ?? NEVER_STARTED });
+    result.turns = end.planned.map((turn, index) => ({
+      number: index + 1,
+      label: turn.label,
+      input: turn.input,
+      outcome: "skipped",
+      skipReason: result.reason!,
+      checks: [],
+    }));
+    return result;
+  }
+  addPlayed(result, heard, end);
+  const byNumber = new Map(heard.reports.map((report) => [report.number, report]));
+  // A simulated user's turns follow the scenario's own; only the reports know them.
+  const simulated = heard.reports.filter((report) => report.number > end.planned.length);
+  let before: SessionViewHead | undefined;
+  result.turns = [...end.planned, ...simulated].map((turn, index) => {
+    const report = byNumber.get(index + 1);
+    if (!report)
+      return {
+        number: index + 1,
+        label: turn.label,
+        input: turn.input,
+        outcome: "skipped",
+        skipReason: NOT_PLAYED,
+        checks: [],
+      };
+    const played = turnResult(report, before);
+    const execution = end.execution?.[report.number];
+    if (execution && played.changed) played.changed.execution = execution;
+    before = report.stored ?? before;
+    return played;
+  });
+  Object.assign(
+    result,
+    { outcome: end.outcome },
+    end.kind ? { kind: end.kind } : {},
+    end.reason !== undefined ? { reason: end.reason } : {},
+  );
+  return result;
+}

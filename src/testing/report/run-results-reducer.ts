@@ -1,0 +1,85 @@
+import { conversationResult, type HeardConversation } from "./conversation-result.ts";
+import { mergeCoverage, type FlowCoverage } from "./flow-coverage.ts";
+import { runResultsOf } from "./merge-run-results.ts";
+import type { RunBegin, RunEnd, RunEvent } from "./run-event.ts";
+import type { RunRecordLine, RunResults } from "./run-results.ts";
+
+/**
+ * run-results.json as the run's events add up, one event at a time: a pure fold, which holds a
+ * conversation's events only until its end. `results()` may be asked at any point.
+ */
+export class RunResultsReducer {
+  readonly #heard = new Map<string, HeardConversation>();
+  readonly #lines: RunRecordLine[] = [];
+  readonly #coverage: FlowCoverage = {};
+  #begin: RunBegin | undefined;
+  #end: RunEnd | undefined;
+
+  add(event: RunEvent): void {
+    switch (event.type) {
+      case "run:begin":
+        this.#begin = event.data;
+        break;
+      case "conversation:begin":
+        this.#heard.set(event.data.id, { begin: event.data, reports: [] });
+        break;
+      case "turn": {
+        const { conversation, ...report } = event.data;
+        this.#of(conversation).reports.push(report);
+        break;
+      }
+      case "final":
+        this.#of(event.data.conversation).final = event.data;
+        break;
+      case "conversation:end":
+        this.#lines.push({ conversation: conversationResult(this.#of(event.data.id), event.data) });
+        this.#heard.delete(event.data.id);
+        if (event.data.coverage) mergeCoverage(this.#coverage, event.data.coverage);
+        break;
+      case "spec:not-loaded":
+        this.#lines.push({ specNotLoaded: event.data });
+        break;
+      case "proof":
+        this.#lines.push({ projectProof: event.data });
+        break;
+      case "run:end":
+        this.#end = event.data;
+        break;
+    }
+  }
+
+  #of(id: string): HeardConversation {
+    let heard = this.#heard.get(id);
+    if (!heard) this.#heard.set(id, (heard = { reports: [] }));
+    return heard;
+  }
+
+  /** The run's results so far: before `run:end`, its end time is its start's and it has no checklist. */
+  results(): RunResults {
+    const startedAt = this.#begin?.startedAt ?? this.#end?.endedAt ?? "";
+    const { commit, shard } = this.#begin ?? {};
+    const results = runResultsOf(this.#lines, {
+      startedAt,
+      endedAt: this.#end?.endedAt ?? startedAt,
+      ...(commit ? { commit } : {}),
+      ...(shard ? { shard } : {}),
+    });
+    if (Object.keys(this.#coverage).length) results.coverage = structuredClone(this.#coverage);
+    if (this.#end?.checklist) results.checklist = this.#end.checklist;
+    return results;
+  }
+}
+
+/** run-results.json of the run whose events these are. */
+export function reduceRunResults(events: Iterable<RunEvent>): RunResults {
+  const reducer = new RunResultsReducer();
+  for (const event of events) reducer.add(event);
+  return reducer.results();
+}
+
+/** run-results.json of the run whose events a reporter is handed, once the run ends. */
+export async function collectRunResults(events: AsyncIterable<RunEvent>): Promise<RunResults> {
+  const reducer = new RunResultsReducer();
+  for await (const event of events) reducer.add(event);
+  return reducer.results();
+}
