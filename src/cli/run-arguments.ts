@@ -26,7 +26,7 @@ Options:
                              (${REPORTER_NAMES.join(", ")}),
                              junit=FILE or html=FILE to say where, or a module's path
                              (./test/slack-reporter.ts) whose default export is handed the
-                             events (see docs/reporters.md); may repeat
+                             events (see docs/reference/reporters.md); may repeat
   --junit FILE               write the run's results as JUnit XML to FILE too: --reporter junit=FILE
   --test-shard i/n           run shard i of n: an even slice of the scenario files (those given,
                              or scenarios/), the specs describing no scenarios in shard 1 only

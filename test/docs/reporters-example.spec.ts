@@ -5,12 +5,12 @@ import { after, before, test } from "node:test";
 import { printedFiles } from "../support/markdown.ts";
 import { JUDGED_SCENARIO, judgedProject, type JudgedProject } from "../support/judged-project.ts";
 
-// docs/reporters.md prints a complete reporter of a team's own. This writes that file, as printed,
+// docs/reference/reporters.md prints a complete reporter of a team's own. This writes that file, as printed,
 // into a project of the spec's own and runs it with flowcheck test --reporter over a conversation
 // with two judged turns, so that a change to the events that breaks the example breaks this test.
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
-const GUIDE = readFileSync(join(ROOT, "docs", "reporters.md"), "utf8");
+const GUIDE = readFileSync(join(ROOT, "docs", "reference", "reporters.md"), "utf8");
 const [example] = [...printedFiles(GUIDE)];
 
 let project: JudgedProject;
@@ -21,8 +21,8 @@ before(async () => {
 
 after(() => project?.close());
 
-test("docs/reporters.md prints one reporter module, and the command line that runs it names that file", () => {
-  assert.ok(example, "docs/reporters.md prints no file under a **`path`** line");
+test("docs/reference/reporters.md prints one reporter module, and the command line that runs it names that file", () => {
+  assert.ok(example, "docs/reference/reporters.md prints no file under a **`path`** line");
   assert.match(GUIDE, new RegExp(`--reporter \\./${example[0].replaceAll(".", "\\.")}\\n`));
 });
 
