@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { closestName } from "../testing/scenario/closest-name.ts";
 import { discoverScenarios, discoverSelected, scenarioHeaderOf } from "../testing/scenario/scenario-discovery.ts";
 import { flowSpecName, specsOfFlows } from "../testing/node-test/flow-spec-name.ts";
+import type { PlanProblem } from "./plan-problem.ts";
 
 /**
  * The specs that run the scenarios at `scenarioPaths`: those among `files` named after the flows
@@ -9,7 +10,8 @@ import { flowSpecName, specsOfFlows } from "../testing/node-test/flow-spec-name.
  * among them is played by the runner's own module: against its target (its `target`, else
  * `flowTarget`), or in process when its flow is one of `projectFlows` (the flows
  * flowcheck.config.json names). One with neither would be run by none, so that stops the run,
- * saying which spec to add or which flow was meant. A file whose flow cannot be read, when no
+ * saying which spec to add or which flow was meant (a `PlanProblem`, exit code 1); so does a path
+ * with no scenario file. A file whose flow cannot be read, when no
  * spec would report it, is the runner's module's too, which reports why it does not load.
  */
 export function specsForScenarios(
@@ -17,11 +19,13 @@ export function specsForScenarios(
   scenarioPaths: string[],
   flowTarget?: string,
   projectFlows: readonly string[] = [],
-): { specs: string[]; targetScenarios: string[] } {
+): { specs: string[]; targetScenarios: string[] } | PlanProblem {
   const found = discoverSelected(scenarioPaths);
   if (found.files.length + found.misnamed.length === 0) {
-    console.error(`flowcheck test: no *.scenario.json under ${scenarioPaths.join(", ")}; nothing to run.`);
-    process.exit(1);
+    return {
+      problem: [`flowcheck test: no *.scenario.json under ${scenarioPaths.join(", ")}; nothing to run.`],
+      exitCode: 1,
+    };
   }
   const headers = found.files.map((file) => scenarioHeaderOf(file));
   const flowNames = headers.map((header) => header?.flowName);
@@ -34,18 +38,16 @@ export function specsForScenarios(
     if (typeof flowName !== "string" || runs.includes(flowName)) return false;
     return typeof target === "string" || projectFlows.includes(flowName);
   });
-  let unrun = 0;
-  found.files.forEach((file, index) => {
+  const unrun = found.files.flatMap((file, index) => {
     const flowName = flowNames[index];
-    if (typeof flowName !== "string" || runs.includes(flowName) || targetScenarios.includes(file)) return;
-    unrun += 1;
+    if (typeof flowName !== "string" || runs.includes(flowName) || targetScenarios.includes(file)) return [];
     const guess = closestName(flowName, runs);
-    console.error(
+    return [
       `flowcheck test: ${file} has "flowName": "${flowName}", but no spec given runs ${flowName}'s scenarios (they run ${runs.join(", ") || "no flow's"})` +
         `${guess ? `; did you mean ${guess}?` : "."} Fix the flowName, or add test/flows/${flowSpecName(flowName)} calling describeFlowScenarios(${flowName}, { flows: registeredFlows }), or play it against a target of flowcheck.config.json ("target" in the file, or FLOW_TARGET), or, for a flow of your own, name the module that exports it in flowcheck.config.json's "flows".`,
-    );
+    ];
   });
-  if (unrun) process.exit(1);
+  if (unrun.length) return { problem: unrun, exitCode: 1 };
   // A file that is not JSON, has no flowName, is misnamed or missing is every flow spec's to
   // report, with the loader's problems: the specs of every flow with scenarios there or in scenarios/.
   const unattributed =

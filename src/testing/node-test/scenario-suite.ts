@@ -4,7 +4,7 @@ import type { FinalReport, SimulationReport } from "../checks/turn-report.ts";
 import { passK } from "../report/pass-k.ts";
 import { passKText } from "../report/pass-k-shown.ts";
 import { ResultsRecorder } from "../report/results-recorder.ts";
-import { runRecordFor } from "../report/run-record.ts";
+import { currentRun, ownSuite, suiteLimits } from "../report/current-run.ts";
 import { TranscriptWriter } from "../report/transcript-writer.ts";
 import { secretValuesOf } from "../target/secret-values-of.ts";
 import { ScenarioPlay, type PlayStart } from "../run/scenario-play.ts";
@@ -72,7 +72,10 @@ export class ScenarioSuite {
     const artifactsDir = options.artifactsDir ?? "test/.tmp";
     // A flow that a target of another kind serves has no definition here, but an outline.
     const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)?.flow;
-    const record = runRecordFor(artifactsDir);
+    const run = options.run ?? currentRun();
+    const record = ownSuite(run, artifactsDir);
+    // The run's summary counts the requests of the suites it records, and no others.
+    const limits = suiteLimits(run, artifactsDir);
     this.#runs = Array.from({ length: repeat }, (_, index) => {
       // The values flowcheck.config.json's headers resolve to never reach a transcript or the
       // results, whatever echoed them.
@@ -85,7 +88,8 @@ export class ScenarioSuite {
       const reached = new Set<string>();
       const play = new ScenarioPlay(loaded, {
         flows: options.flows,
-        runOptions: (target) => suiteRunOptions(target, options, artifactsDir, loaded.scenario.flowName),
+        runOptions: (target) =>
+          suiteRunOptions(target, options, artifactsDir, loaded.scenario.flowName, run.environment),
         listeners: [
           writer.listener,
           results.listener,
@@ -96,8 +100,9 @@ export class ScenarioSuite {
           },
         ],
         notStarted: (why) => results.notStarted(why),
-        // The run's summary counts the requests of the suites it records, and no others.
-        runsOwn: record !== undefined,
+        limits,
+        environment: run.environment,
+        graphsAsked: run.graphsAsked,
         ...(config ? { config } : {}),
         ...("targets" in options ? { targets: options.targets } : {}),
       });

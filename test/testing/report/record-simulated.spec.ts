@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { FinalReport, TurnReport } from "../../../src/testing/checks/turn-report.ts";
 import { ResultsRecorder } from "../../../src/testing/report/results-recorder.ts";
-import { beginRun } from "../../../src/testing/report/run-record.ts";
+import { localRun, withRun } from "../../../src/testing/report/current-run.ts";
+import { RunRecord } from "../../../src/testing/report/run-record.ts";
 import type { ConversationResult } from "../../../src/testing/report/run-results.ts";
 import type { LoadedScenario } from "../../../src/testing/scenario/scenario.ts";
 
@@ -33,8 +34,11 @@ function report(number: number, fields: Partial<TurnReport> = {}): TurnReport {
 
 /** The result the recorder writes of a conversation that started, played `reports`, ended with `final` and passed. */
 function played(reports: TurnReport[], final: FinalReport): ConversationResult {
-  const run = beginRun({ artifactsDir: ARTIFACTS });
-  const { listener } = new ResultsRecorder(loaded, ARTIFACTS);
+  const run = new RunRecord({ artifactsDir: ARTIFACTS });
+  const { listener } = withRun(
+    { ...localRun(), scope: run.scope, record: run },
+    () => new ResultsRecorder(loaded, ARTIFACTS),
+  );
   listener({
     type: "scenario:start",
     scenario: loaded,
