@@ -428,10 +428,10 @@ export function modelModeOf(config: Config, envPrefix: string, fallback: ModelMo
 
 /**
  * Whether the new-flow checklist fails the run for the flow with this prefix: `FLOW_CHECKLIST=strict`
- * for every flow, or the flow's own `<FLOW>_STRICT_CHECKLIST=1`. Read alone, by the flowcheck test
- * process that prints the checklist.
+ * for every flow, or the flow's own `<FLOW>_STRICT_CHECKLIST=1`, in `env` (the run's environment),
+ * read by the flowcheck test process that prints the checklist.
  */
-export function checklistStrictOf(envPrefix: string, env: Environment = environment()): boolean {
+export function checklistStrictOf(envPrefix: string, env: Environment): boolean {
   const mode = env["FLOW_CHECKLIST"];
   if (mode && !(CHECKLIST_MODES as readonly string[]).includes(mode)) {
     throw new FlowcheckError(

@@ -66,10 +66,13 @@ function reassigned(lines: readonly string[], at: number, name: string): number 
 /** The line of `lines` that mutates the value `name` holds, a value of kind `kind`, if any. */
 function mutated(lines: readonly string[], at: number, name: string, kind: string): number | undefined {
   const target = `(?<![.\\w$])${escaped(name)}`;
-  const pure = PURE_METHODS[kind];
-  const calls = pure
-    ? new RegExp(`${target}\\s*\\.\\s*(?!(?:${pure.join("|")})\\()([\\w$]+)\\s*\\(`)
-    : new RegExp(`${target}\\s*\\.\\s*(?:${MUTATORS.join("|")})\\s*\\(`);
+  // A collection, an array or an object changes by its mutators; a class instance by any method it
+  // has, but those its class is known to keep nothing by.
+  const plain = COLLECTIONS.has(kind) || kind === "array" || kind === "object";
+  const pure = PURE_METHODS[kind] ?? [];
+  const calls = plain
+    ? new RegExp(`${target}\\s*\\.\\s*(?:${MUTATORS.join("|")})\\s*\\(`)
+    : new RegExp(`${target}\\s*\\.\\s*${pure.length ? `(?!(?:${pure.join("|")})\\()` : ""}[\\w$]+\\s*\\(`);
   const properties = new RegExp(
     `${target}\\s*(?:\\.[\\w$]+|\\[[^\\]]*\\])+\\s*(?:[-+*/%&|^]|\\?\\?|\\|\\||&&)?=(?![=>])|${target}\\s*(?:\\.[\\w$]+|\\[[^\\]]*\\])+\\s*(?:\\+\\+|--)|Object\\.assign\\(\\s*${escaped(name)}\\b`,
   );
