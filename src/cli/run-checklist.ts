@@ -6,13 +6,14 @@ import { foreignFlowChecklist } from "../testing/checklist/foreign-flow-checklis
 import { MARKS_LEGEND, renderChecklist, strictFailures } from "../testing/checklist/render-checklist.ts";
 import { plannedRun } from "../testing/report/current-run.ts";
 import type { ProjectProof, RunResults } from "../testing/report/run-results.ts";
-import { discoverScenarios, scenarioHeaderOf } from "../testing/scenario/scenario-discovery.ts";
+import { ScenarioCatalog } from "../testing/scenario/scenario-catalog.ts";
 
-/** Every scenario file under scenarios/, by the flow it names. */
+/** Every scenario file under scenarios/, by the flow it names, as the run found them (else found now). */
 function scenarioFilesByFlow(): Record<string, string[]> {
+  const catalog = plannedRun()?.scenarios ?? new ScenarioCatalog();
   const byFlow: Record<string, string[]> = {};
-  for (const file of discoverScenarios("scenarios").files) {
-    const flow = scenarioHeaderOf(file)?.flowName;
+  for (const file of catalog.under("scenarios").files) {
+    const flow = catalog.headerOf(file)?.flowName;
     if (typeof flow === "string") (byFlow[flow] ??= []).push(file);
   }
   return byFlow;

@@ -1,4 +1,4 @@
-import { discoverSelected, scenarioHeaderOf } from "../testing/scenario/scenario-discovery.ts";
+import { ScenarioCatalog } from "../testing/scenario/scenario-catalog.ts";
 import { specsOfFlows } from "../testing/node-test/flow-spec-name.ts";
 import { isPlanProblem, type PlanProblem } from "./plan-problem.ts";
 import { specsForScenarios } from "./specs-for-scenarios.ts";
@@ -32,16 +32,17 @@ export function shardOf(
   shard: Shard,
   flowTarget?: string,
   projectFlows: readonly string[] = [],
+  catalog: ScenarioCatalog = new ScenarioCatalog(),
 ): ShardRun | PlanProblem {
-  const scenarios = discoverSelected(scenarioPaths?.length ? scenarioPaths : ["scenarios"]);
+  const scenarios = catalog.selected(scenarioPaths?.length ? scenarioPaths : ["scenarios"]);
   // The flow specs are those named after a flow of these scenarios (`InvoiceFlow` → `invoice-flow.spec.ts`).
   const flowSpecs = specsOfFlows(
     files,
-    scenarios.files.map((file) => scenarioHeaderOf(file)?.flowName),
+    scenarios.files.map((file) => catalog.headerOf(file)?.flowName),
   );
   // Without a flow spec, a target or a project's flow no scenario runs at all, whatever scenarios/ holds.
   const targeted = scenarios.files.some((file) => {
-    const header = scenarioHeaderOf(file);
+    const header = catalog.headerOf(file);
     return typeof (header?.target ?? flowTarget) === "string" || projectFlows.some((name) => name === header?.flowName);
   });
   const found = flowSpecs.length || targeted ? scenarios : { files: [], misnamed: [], missing: [] };
@@ -52,7 +53,7 @@ export function shardOf(
   const odd = shard.index === 1 ? [...found.misnamed.map((file) => file.file), ...found.missing] : [];
   const slice = [...all.slice(from, to), ...odd];
   const chosen = slice.length
-    ? specsForScenarios([...flowSpecs], slice, flowTarget, projectFlows)
+    ? specsForScenarios([...flowSpecs], slice, flowTarget, projectFlows, catalog)
     : { specs: [], targetScenarios: [] };
   if (isPlanProblem(chosen)) return chosen;
   const { specs, targetScenarios } = chosen;

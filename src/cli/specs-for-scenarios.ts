@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { closestName } from "../testing/scenario/closest-name.ts";
-import { discoverScenarios, discoverSelected, scenarioHeaderOf } from "../testing/scenario/scenario-discovery.ts";
+import { ScenarioCatalog } from "../testing/scenario/scenario-catalog.ts";
 import { flowSpecName, specsOfFlows } from "../testing/node-test/flow-spec-name.ts";
 import type { PlanProblem } from "./plan-problem.ts";
 
@@ -12,22 +12,24 @@ import type { PlanProblem } from "./plan-problem.ts";
  * flowcheck.config.json names). One with neither would be run by none, so that stops the run,
  * saying which spec to add or which flow was meant (a `PlanProblem`, exit code 1); so does a path
  * with no scenario file. A file whose flow cannot be read, when no
- * spec would report it, is the runner's module's too, which reports why it does not load.
+ * spec would report it, is the runner's module's too, which reports why it does not load. The
+ * files are found, and their headers read, through the run's `catalog`.
  */
 export function specsForScenarios(
   files: string[],
   scenarioPaths: string[],
   flowTarget?: string,
   projectFlows: readonly string[] = [],
+  catalog: ScenarioCatalog = new ScenarioCatalog(),
 ): { specs: string[]; targetScenarios: string[] } | PlanProblem {
-  const found = discoverSelected(scenarioPaths);
+  const found = catalog.selected(scenarioPaths);
   if (found.files.length + found.misnamed.length === 0) {
     return {
       problem: [`flowcheck test: no *.scenario.json under ${scenarioPaths.join(", ")}; nothing to run.`],
       exitCode: 1,
     };
   }
-  const headers = found.files.map((file) => scenarioHeaderOf(file));
+  const headers = found.files.map((file) => catalog.headerOf(file));
   const flowNames = headers.map((header) => header?.flowName);
   const hasSpec = (name: string) => specsOfFlows(files, [name]).length > 0;
   const runs = [...new Set(flowNames.filter((name): name is string => typeof name === "string" && hasSpec(name)))];
@@ -54,7 +56,7 @@ export function specsForScenarios(
     found.missing.length + found.misnamed.length > 0 || flowNames.some((name) => typeof name !== "string");
   if (!unattributed) return { specs: specsOfFlows(files, flowNames), targetScenarios };
   const elsewhere = existsSync("scenarios")
-    ? discoverScenarios("scenarios").files.map((file) => scenarioHeaderOf(file)?.flowName)
+    ? catalog.under("scenarios").files.map((file) => catalog.headerOf(file)?.flowName)
     : [];
   const misnamed = found.misnamed.map((file) => file.flowName);
   const specs = specsOfFlows(files, [...flowNames, ...misnamed, ...elsewhere]);

@@ -14,6 +14,7 @@ import { renderJunit } from "../testing/report/render-junit.ts";
 import { renderSummary } from "../testing/report/render-summary.ts";
 import { withRun, type CurrentRun } from "../testing/report/current-run.ts";
 import { RunRecord } from "../testing/report/run-record.ts";
+import { ScenarioCatalog } from "../testing/scenario/scenario-catalog.ts";
 import type { RunResults } from "../testing/report/run-results.ts";
 import { RUN_REPORT, writeRunResults } from "./write-run-results.ts";
 import { commandConfig } from "./command-config.ts";
@@ -54,19 +55,20 @@ function planOf(
   request: RunRequest,
   flowTarget: string | undefined,
   projectFlows: readonly string[],
+  catalog: ScenarioCatalog,
 ): Plan | PlanProblem {
   const { scenarioPaths, specFiles } = runPathsOf(request.paths);
   let plan: Plan = { files: specFiles };
   let targetScenarios: string[] = [];
   if (scenarioPaths.length) {
-    const found = specsForScenarios(plan.files, scenarioPaths, flowTarget, projectFlows);
+    const found = specsForScenarios(plan.files, scenarioPaths, flowTarget, projectFlows, catalog);
     if (isPlanProblem(found)) return found;
     plan = { files: found.specs, scenarioPaths };
     targetScenarios = found.targetScenarios;
   }
   if (request.shard) {
     const { index, total } = request.shard;
-    const sharded = shardOf(plan.files, scenarioPaths, request.shard, flowTarget, projectFlows);
+    const sharded = shardOf(plan.files, scenarioPaths, request.shard, flowTarget, projectFlows, catalog);
     if (isPlanProblem(sharded)) return sharded;
     targetScenarios = sharded.targetScenarios ?? [];
     if (sharded.files.length + targetScenarios.length === 0) {
@@ -138,10 +140,13 @@ export async function testCommand(args: readonly string[]): Promise<number> {
   const checked = await checkedRequestOf(asked);
   if (typeof checked === "number") return checked;
   const { request, config, flows } = checked;
+  // The scenario files are found once, here, and every spec the run imports takes them from the run.
+  const scenarios = new ScenarioCatalog();
   const plan = planOf(
     request,
     config.flowTarget,
     flows.map((entry) => entry.flow.name),
+    scenarios,
   );
   const shard = request.shard ? { shard: `${request.shard.index}/${request.shard.total}` } : {};
   if (isPlanProblem(plan)) {
@@ -150,12 +155,12 @@ export async function testCommand(args: readonly string[]): Promise<number> {
     if (plan.exitCode === 0) writeRunResults(ARTIFACTS, [], { startedAt, endedAt: new Date().toISOString(), ...shard });
     return plan.exitCode;
   }
-  const run = plannedRunOf(checked, plan);
+  const run = plannedRunOf(checked, plan, scenarios);
   return withRun(run, () => playAndReport(run, checked, plan, { startedAt, ...shard }));
 }
 
 /** The run `checked` asks for and `plan` narrows, planned once: what every suite it imports reads. */
-function plannedRunOf(checked: CheckedRequest, plan: Plan): PlayedRun {
+function plannedRunOf(checked: CheckedRequest, plan: Plan, scenarios: ScenarioCatalog): PlayedRun {
   const { request, environment, config, targets } = checked;
   const scope = Object.freeze({
     artifactsDir: ARTIFACTS,
@@ -172,6 +177,7 @@ function plannedRunOf(checked: CheckedRequest, plan: Plan): PlayedRun {
     record: new RunRecord(scope),
     arbiter: new RunArbiter(),
     graphsAsked: new WeakMap(),
+    scenarios,
   });
 }
 

@@ -3,14 +3,8 @@ import type { FlowDefinition } from "../../engine/flow.ts";
 import type { FlowShape, UntypedFlow } from "../../engine/flow-types.ts";
 import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
 import { scenarioNameOf } from "../scenario/load-scenario.ts";
-import { currentRun } from "../report/current-run.ts";
-import {
-  discoverScenarios,
-  discoverSelected,
-  scenarioHeaderOf,
-  type ScenarioDiscovery,
-  type ScenarioHeader,
-} from "../scenario/scenario-discovery.ts";
+import { currentRun, type CurrentRun } from "../report/current-run.ts";
+import type { ScenarioDiscovery, ScenarioHeader } from "../scenario/scenario-discovery.ts";
 import { TARGET_CONFIG_FILE, type TargetConfig } from "../target/target-config.ts";
 import { isFlowcheckError } from "../../errors.ts";
 import { chooseTarget } from "../target/choose-target.ts";
@@ -129,8 +123,8 @@ export function describeFlowScenarios(
     }
     describeScenarioFile(file, { ...suite, ...checks, ...(outline ? { outline } : {}), root: dir });
   };
-  if (options.files) describeFiles(flowName, options, options.files, describe);
-  else describeDiscovered(flowName, options, run.scope.scenarioPaths, describe);
+  if (options.files) describeFiles(flowName, options, options.files, run, describe);
+  else describeDiscovered(flowName, options, run, describe);
 }
 
 /** Describes one scenario file, held to `checks`. */
@@ -139,17 +133,20 @@ type Describe = (file: string, header: ScenarioHeader | undefined, checks: Scena
 /**
  * The flow's files under its `dir` (or those of the run's scenario paths), each described; a path
  * that does not exist, a misnamed scenario, a scope naming no file and a flow with no file each fail.
+ * The files and their headers are the run's (`ScenarioCatalog`): every flow spec shares one scan.
  */
 function describeDiscovered(
   flowName: string,
   options: FlowScenariosOptions,
-  selection: readonly string[] | undefined,
+  current: CurrentRun,
   describe: Describe,
 ): void {
   const dir = options.dir ?? "scenarios";
   const registered = new Set(options.flows.map((entry) => entry.flow.name));
-  const all = discoverScenarios(dir);
-  const run: ScenarioDiscovery = selection ? discoverSelected(selection) : all;
+  const { scenarios } = current;
+  const selection = current.scope.scenarioPaths;
+  const all = scenarios.under(dir);
+  const run: ScenarioDiscovery = selection ? scenarios.selected(selection) : all;
   // A file that cannot be told to be another registered flow's is every flow spec's to report.
   const ours = (name: unknown) => name === flowName || typeof name !== "string" || !registered.has(name);
 
@@ -163,7 +160,7 @@ function describeDiscovered(
         `so no command loads it; rename it to ${file.rename}.`,
     );
   }
-  const headers = new Map(all.files.map((file) => [file, scenarioHeaderOf(file)]));
+  const headers = new Map(all.files.map((file) => [file, scenarios.headerOf(file)]));
   const flowFiles = all.files.filter((file) => headers.get(file)?.flowName === flowName);
   checkScopes(
     flowName,
@@ -172,7 +169,7 @@ function describeDiscovered(
     flowFiles.map((file) => [file, headers.get(file)!]),
   );
   for (const file of run.files) {
-    const header = headers.get(file) ?? scenarioHeaderOf(file);
+    const header = headers.get(file) ?? scenarios.headerOf(file);
     if (!ours(header?.flowName)) continue;
     // One that does not parse, or names no registered flow, is described too: the loader says which, with the fix.
     describe(
@@ -194,11 +191,12 @@ function describeFiles(
   flowName: string,
   options: FlowScenariosOptions,
   files: readonly string[],
+  current: CurrentRun,
   describe: Describe,
 ): void {
   const dir = options.dir ?? "scenarios";
   const registered = new Set(options.flows.map((entry) => entry.flow.name));
-  const headers = files.map((file) => [file, scenarioHeaderOf(file)] as const);
+  const headers = files.map((file) => [file, current.scenarios.headerOf(file)] as const);
   checkScopes(
     flowName,
     options,

@@ -1,5 +1,4 @@
 import type { FlowEntry } from "../../engine/scripted-model.ts";
-import { scenarioHeaderOf } from "../scenario/scenario-discovery.ts";
 import type { FlowOutline } from "../scenario/meaning-problems.ts";
 import { chooseTarget } from "../target/choose-target.ts";
 import { flowOutlineOf } from "../target/flow-outline-of.ts";
@@ -38,7 +37,7 @@ export async function describeTargetScenarios(
     return;
   }
   for (const file of files) {
-    const header = scenarioHeaderOf(file);
+    const header = run.scenarios.headerOf(file);
     const flowName = typeof header?.flowName === "string" ? header.flowName : undefined;
     let outline: FlowOutline | undefined;
     try {

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { derivedConfig, environment, type Config } from "../../config.ts";
 import { RunArbiter } from "../limits/run-arbiter.ts";
 import { runLimits, type RunLimits } from "../limits/run-limits.ts";
+import { ScenarioCatalog } from "../scenario/scenario-catalog.ts";
 import type { GraphsAsked } from "../target/langgraph/langgraph-step-names.ts";
 import { loadTargetConfig, type TargetConfig } from "../target/target-config.ts";
 import type { RunRecord, RunScope } from "./run-record.ts";
@@ -26,6 +27,8 @@ export interface CurrentRun {
   readonly arbiter: RunArbiter;
   /** The LangGraph graphs asked for their nodes in this run, so each is asked once. */
   readonly graphsAsked: GraphsAsked;
+  /** The scenario files the run found, each folder scanned and each header read once. */
+  readonly scenarios: ScenarioCatalog;
 }
 
 // Set around node:test's run() by flowcheck test, so the specs it imports, their suites and their
@@ -64,6 +67,7 @@ export function localRun(): CurrentRun {
     record: undefined,
     arbiter: new RunArbiter(),
     graphsAsked: new WeakMap(),
+    scenarios: new ScenarioCatalog(),
   });
 }
 
