@@ -300,14 +300,26 @@ function combinationProblems(env: Readonly<Record<string, string>>): string[] {
   return problems;
 }
 
-type Environment = Readonly<Record<string, string | undefined>>;
+/** Variables by name; an undefined value is unset. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The process's environment as it is now, its unset variables left out: the one place
+ * `process.env` is read. A command reads it once and hands it down; nothing writes it.
+ */
+export function environment(): Readonly<Record<string, string>> {
+  return Object.freeze(definedIn(process.env));
+}
 
 /**
  * Reads and checks the environment once: `source` (the process's) over `defaults` (a scenario's
  * `env`), never writing either. Every problem is reported in one `config_invalid` error, each
  * naming the variable, the value found and what is allowed.
  */
-export function loadConfig(source: Environment = process.env, defaults: Readonly<Record<string, string>> = {}): Config {
+export function loadConfig(
+  source: Environment = environment(),
+  defaults: Readonly<Record<string, string>> = {},
+): Config {
   const env: Record<string, string> = {};
   // A variable set in `source` wins over a default even when empty: `VAR= cmd` unsets a scenario's pin.
   for (const [key, value] of Object.entries({ ...defaults, ...definedIn(source) })) {
@@ -389,6 +401,18 @@ function limitsOf(env: Readonly<Record<string, string>>): RunLimitsConfig {
   });
 }
 
+/**
+ * A configuration derived from one already read: `source` is the run's environment (or a
+ * configuration's `env`), with `defaults` (a scenario's `env`) under it and `overrides` (a pinned
+ * clock, a tape's mode) over it. The process's environment is not read again.
+ */
+export function derivedConfig(
+  source: Environment,
+  { defaults = {}, overrides = {} }: { defaults?: Readonly<Record<string, string>>; overrides?: Environment } = {},
+): Config {
+  return loadConfig({ ...source, ...overrides }, defaults);
+}
+
 function definedIn(source: Environment): Record<string, string> {
   return Object.fromEntries(
     Object.entries(source).filter((entry): entry is [string, string] => entry[1] !== undefined),
@@ -404,10 +428,10 @@ export function modelModeOf(config: Config, envPrefix: string, fallback: ModelMo
 
 /**
  * Whether the new-flow checklist fails the run for the flow with this prefix: `FLOW_CHECKLIST=strict`
- * for every flow, or the flow's own `<FLOW>_STRICT_CHECKLIST=1`. Read alone, by the flowcheck test
- * process that prints the checklist.
+ * for every flow, or the flow's own `<FLOW>_STRICT_CHECKLIST=1`, in `env` (the run's environment),
+ * read by the flowcheck test process that prints the checklist.
  */
-export function checklistStrictOf(envPrefix: string, env: Environment = process.env): boolean {
+export function checklistStrictOf(envPrefix: string, env: Environment): boolean {
   const mode = env["FLOW_CHECKLIST"];
   if (mode && !(CHECKLIST_MODES as readonly string[]).includes(mode)) {
     throw new FlowcheckError(

@@ -1,4 +1,5 @@
-import { loadConfig } from "../config.ts";
+import { derivedConfig } from "../config.ts";
+import { commandEnvironment } from "./command-config.ts";
 import { isFlowcheckError } from "../errors.ts";
 import { loadScenario } from "../testing/scenario/load-scenario.ts";
 import type { FlowOutline } from "../testing/scenario/meaning-problems.ts";
@@ -11,6 +12,7 @@ import {
 } from "../testing/scenario/scenario-discovery.ts";
 import { chooseTarget } from "../testing/target/choose-target.ts";
 import { flowOutlineOf } from "../testing/target/flow-outline-of.ts";
+import type { GraphsAsked } from "../testing/target/langgraph/langgraph-step-names.ts";
 import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { loadTargetConfig, type TargetConfig } from "../testing/target/target-config.ts";
 import { answerHelp } from "./answer-help.ts";
@@ -32,6 +34,8 @@ interface Servers {
   flows: readonly FlowEntry["flow"][];
   targets: TargetConfig | undefined;
   flowTarget: string | undefined;
+  /** The LangGraph graphs asked for their nodes by this command already: each is asked once. */
+  graphsAsked: GraphsAsked;
 }
 
 /**
@@ -40,7 +44,7 @@ interface Servers {
  */
 async function targetOutline(
   file: string,
-  { flows, targets, flowTarget }: Servers,
+  { flows, targets, flowTarget, graphsAsked }: Servers,
 ): Promise<{ outline?: FlowOutline; note: string }> {
   const header = scenarioHeaderOf(file);
   const flowName = typeof header?.flowName === "string" ? header.flowName : undefined;
@@ -53,7 +57,10 @@ async function targetOutline(
   );
   if (!chosen) return { note: "" };
   try {
-    return { outline: await flowOutlineOf(chosen.name, chosen.entry, flowName), note: `; target ${chosen.name}` };
+    return {
+      outline: await flowOutlineOf(chosen.name, chosen.entry, flowName, graphsAsked),
+      note: `; target ${chosen.name}`,
+    };
   } catch (error) {
     if (!isFlowcheckError(error, "target_unreachable")) throw error;
     const servedBy = `${flowName} of target ${chosen.name} (${chosen.entry.baseUrl})`;
@@ -101,7 +108,13 @@ export async function checkCommand(args: readonly string[]): Promise<number> {
   let servers: Servers;
   try {
     const flows = (await loadProjectFlows()).map((entry) => entry.flow);
-    servers = { flows, targets: loadTargetConfig(process.cwd(), process.env), flowTarget: loadConfig().flowTarget };
+    const env = commandEnvironment();
+    servers = {
+      flows,
+      targets: loadTargetConfig(process.cwd(), env),
+      flowTarget: derivedConfig(env).flowTarget,
+      graphsAsked: new WeakMap(),
+    };
   } catch (error) {
     console.log(`fail  ${(error as Error).message}`);
     return 1;

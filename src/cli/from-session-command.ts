@@ -1,12 +1,11 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { loadConfig } from "../config.ts";
+import { commandConfig } from "./command-config.ts";
 import { FlowcheckError } from "../errors.ts";
 import { openSessionStore } from "../open-session-store.ts";
 import { scenarioFromSession } from "../testing/capture/scenario-from-session.ts";
 import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { answerHelp } from "./answer-help.ts";
-import { dotenvDefaults } from "./dotenv-defaults.ts";
 import { printFailure } from "./print-failure.ts";
 
 const USAGE = `Usage: flowcheck from-session <session id> [--dir <folder>] [--force]
@@ -38,8 +37,7 @@ function parsed(args: readonly string[]): { id: string; dir: string; force: bool
 
 /** Writes the scenario and cassette of the session `id` in the store the environment names. */
 async function writeScenario(id: string, dir: string, force: boolean): Promise<void> {
-  const env = { ...dotenvDefaults(), ...process.env };
-  const config = loadConfig(env);
+  const { environment: env, config } = commandConfig({ dotenv: true });
   const sqlite = config.sqlitePath ?? DEFAULT_SQLITE;
   // Opening a missing file would create an empty one, and then not find the session in it.
   if (config.sessionStore === "SQLITE" && !existsSync(sqlite)) {

@@ -4,7 +4,7 @@ import { ConversationRecorder } from "../testing/capture/conversation-recorder.t
 import { describeTurn } from "../testing/capture/describe-turn.ts";
 import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { answerHelp } from "./answer-help.ts";
-import { dotenvDefaults } from "./dotenv-defaults.ts";
+import { commandEnvironment } from "./command-config.ts";
 import { printFailure } from "./print-failure.ts";
 
 const USAGE = `Usage: flowcheck record <FlowName> [--dir <folder>]
@@ -101,7 +101,7 @@ export async function recordCommand(args: readonly string[]): Promise<number> {
   let recorder: ConversationRecorder;
   try {
     const flows = await loadProjectFlows();
-    recorder = await ConversationRecorder.open({ flowName, flows, env: { ...dotenvDefaults(), ...process.env }, dir });
+    recorder = await ConversationRecorder.open({ flowName, flows, env: commandEnvironment({ dotenv: true }), dir });
   } catch (error) {
     printFailure(error);
     return 1;

@@ -1,17 +1,19 @@
-import { checklistStrictOf } from "../config.ts";
+import { checklistStrictOf, environment } from "../config.ts";
 import type { FlowEntry } from "../engine/index.ts";
 import type { FlowChecklist } from "../testing/checklist/checklist.ts";
 import { runChecklist } from "../testing/checklist/flow-checklist.ts";
 import { foreignFlowChecklist } from "../testing/checklist/foreign-flow-checklist.ts";
 import { MARKS_LEGEND, renderChecklist, strictFailures } from "../testing/checklist/render-checklist.ts";
+import { plannedRun } from "../testing/report/current-run.ts";
 import type { ProjectProof, RunResults } from "../testing/report/run-results.ts";
-import { discoverScenarios, scenarioHeaderOf } from "../testing/scenario/scenario-discovery.ts";
+import { ScenarioCatalog } from "../testing/scenario/scenario-catalog.ts";
 
-/** Every scenario file under scenarios/, by the flow it names. */
+/** Every scenario file under scenarios/, by the flow it names, as the run found them (else found now). */
 function scenarioFilesByFlow(): Record<string, string[]> {
+  const catalog = plannedRun()?.scenarios ?? new ScenarioCatalog();
   const byFlow: Record<string, string[]> = {};
-  for (const file of discoverScenarios("scenarios").files) {
-    const flow = scenarioHeaderOf(file)?.flowName;
+  for (const file of catalog.under("scenarios").files) {
+    const flow = catalog.headerOf(file)?.flowName;
     if (typeof flow === "string") (byFlow[flow] ??= []).push(file);
   }
   return byFlow;
@@ -25,7 +27,7 @@ export function typecheckProof(typechecked: boolean): ProjectProof[] {
 /**
  * The new-flow checklist of `results` for the registered `flows`, and for the flows targets of
  * another kind served (`foreignFlowChecklist`); undefined for a run that played none of them, such
- * as the repository's own specs alone.
+ * as the repository's own specs alone. Strictness is read from the run's environment, else the process's.
  */
 export function checklistOf(results: RunResults, registeredFlows: readonly FlowEntry[]): FlowChecklist[] | undefined {
   const names = new Set(registeredFlows.map((entry) => entry.flow.name));
@@ -37,12 +39,13 @@ export function checklistOf(results: RunResults, registeredFlows: readonly FlowE
     (conversation) => conversation.flowName !== undefined && names.has(conversation.flowName),
   );
   if (!ours && foreign.length === 0) return undefined;
+  const env = ours ? (plannedRun()?.environment ?? environment()) : {};
   const registered = ours
     ? runChecklist({
         results,
         flows: registeredFlows.map((entry) => entry.flow),
         scenarioFiles: scenarioFilesByFlow(),
-        strict: (flow) => checklistStrictOf(flow.envPrefix),
+        strict: (flow) => checklistStrictOf(flow.envPrefix, env),
       })
     : [];
   return [...registered, ...foreign.sort().map((flow) => foreignFlowChecklist(flow, results))];

@@ -1,10 +1,9 @@
-import { loadConfig } from "../config.ts";
+import { commandConfig } from "./command-config.ts";
 import { createApp } from "../create-app.ts";
 import { isFlowcheckError } from "../errors.ts";
 import { serve } from "../serve.ts";
 import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { answerHelp } from "./answer-help.ts";
-import { dotenvDefaults } from "./dotenv-defaults.ts";
 import { printFailure } from "./print-failure.ts";
 
 const USAGE = `Usage: flowcheck serve
@@ -18,7 +17,7 @@ FLOW_API_TOKEN locks the API: every request then needs Authorization: Bearer <th
 
 /** Serves until SIGINT or SIGTERM, then closes the server and the app. */
 async function serveUntilStopped(): Promise<void> {
-  const config = loadConfig(undefined, dotenvDefaults());
+  const { config } = commandConfig({ dotenv: true });
   const fallback = config.openai.apiKey ? "live" : "scripted";
   const app = await createApp({ config, flows: await loadProjectFlows(), defaultModelMode: fallback });
   const why = config.flowModel

@@ -1,5 +1,6 @@
-import { discoverSelected, scenarioHeaderOf } from "../testing/scenario/scenario-discovery.ts";
+import { ScenarioCatalog } from "../testing/scenario/scenario-catalog.ts";
 import { specsOfFlows } from "../testing/node-test/flow-spec-name.ts";
+import { isPlanProblem, type PlanProblem } from "./plan-problem.ts";
 import { specsForScenarios } from "./specs-for-scenarios.ts";
 
 export interface Shard {
@@ -22,7 +23,8 @@ export interface ShardRun {
  * Shard `shard` of a run: its even, contiguous slice of every scenario file (the paths given, or
  * `scenarios/`), sorted, with the flow specs that run them, so that the shards together play
  * each conversation exactly once. The specs that describe no flow's scenarios run in shard 1 only:
- * they are scripted and quick, and splitting them would not shorten a live run.
+ * they are scripted and quick, and splitting them would not shorten a live run. A slice no spec
+ * or target runs is the `PlanProblem` that stops the run.
  */
 export function shardOf(
   files: readonly string[],
@@ -30,16 +32,17 @@ export function shardOf(
   shard: Shard,
   flowTarget?: string,
   projectFlows: readonly string[] = [],
-): ShardRun {
-  const scenarios = discoverSelected(scenarioPaths?.length ? scenarioPaths : ["scenarios"]);
+  catalog: ScenarioCatalog = new ScenarioCatalog(),
+): ShardRun | PlanProblem {
+  const scenarios = catalog.selected(scenarioPaths?.length ? scenarioPaths : ["scenarios"]);
   // The flow specs are those named after a flow of these scenarios (`InvoiceFlow` → `invoice-flow.spec.ts`).
   const flowSpecs = specsOfFlows(
     files,
-    scenarios.files.map((file) => scenarioHeaderOf(file)?.flowName),
+    scenarios.files.map((file) => catalog.headerOf(file)?.flowName),
   );
   // Without a flow spec, a target or a project's flow no scenario runs at all, whatever scenarios/ holds.
   const targeted = scenarios.files.some((file) => {
-    const header = scenarioHeaderOf(file);
+    const header = catalog.headerOf(file);
     return typeof (header?.target ?? flowTarget) === "string" || projectFlows.some((name) => name === header?.flowName);
   });
   const found = flowSpecs.length || targeted ? scenarios : { files: [], misnamed: [], missing: [] };
@@ -49,9 +52,11 @@ export function shardOf(
   // What cannot be told apart as a scenario (a misnamed or missing path) is reported once, by shard 1.
   const odd = shard.index === 1 ? [...found.misnamed.map((file) => file.file), ...found.missing] : [];
   const slice = [...all.slice(from, to), ...odd];
-  const { specs, targetScenarios } = slice.length
-    ? specsForScenarios([...flowSpecs], slice, flowTarget, projectFlows)
+  const chosen = slice.length
+    ? specsForScenarios([...flowSpecs], slice, flowTarget, projectFlows, catalog)
     : { specs: [], targetScenarios: [] };
+  if (isPlanProblem(chosen)) return chosen;
+  const { specs, targetScenarios } = chosen;
   const runs = (file: string) => specs.includes(file) || (shard.index === 1 && !flowSpecs.includes(file));
   return {
     files: files.filter(runs),

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { loadConfig } from "../config.ts";
+import { commandConfig } from "./command-config.ts";
 import type { FlowEntry } from "../engine/index.ts";
 import { FlowcheckError } from "../errors.ts";
 import {
@@ -81,7 +81,7 @@ function belowMinimum(scores: readonly FlowStrength[], min: number): FlowStrengt
 
 /** Measures, prints and writes the run; whether every flow reached FLOW_STRENGTH_MIN. */
 async function strengthRun(paths: readonly string[]): Promise<boolean> {
-  const config = loadConfig();
+  const { environment, config } = commandConfig();
   const startedAt = new Date();
   const flows = await loadProjectFlows();
   const marked = loadConfigFile(process.cwd())?.strength?.equivalent ?? {};
@@ -104,7 +104,7 @@ async function strengthRun(paths: readonly string[]): Promise<boolean> {
     result = await measureStrength({
       files,
       flows,
-      env: process.env,
+      env: environment,
       scratchDir,
       // A scripted turn takes milliseconds: a mutant that makes the flow loop is cut off in seconds,
       // not at FLOW_TURN_TIMEOUT_MS's five-minute default, unless the run sets it.

@@ -2,12 +2,12 @@
 // asked for include some that no flow spec describes but a target of flowcheck.config.json serves
 // (their `target`, or FLOW_TARGET) or a flow of the project's runs (the config's "flows"). It
 // describes those files, which the run's scope names.
-import { currentRunScope } from "../testing/report/run-record.ts";
+import { currentRun } from "../testing/report/current-run.ts";
 import { describeTargetScenarios } from "../testing/node-test/describe-target-scenarios.ts";
 import { loadProjectFlows } from "../testing/target/project-flows.ts";
 
-const scope = currentRunScope();
-await describeTargetScenarios(scope?.targetScenarios ?? [], {
+const run = currentRun();
+await describeTargetScenarios(run.scope.targetScenarios ?? [], {
   flows: await loadProjectFlows(),
-  ...(scope ? { artifactsDir: scope.artifactsDir } : {}),
+  run,
 });

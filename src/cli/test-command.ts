@@ -1,20 +1,24 @@
 import { existsSync } from "node:fs";
 import { extname, resolve } from "node:path";
 import { run } from "node:test";
-import { loadConfig } from "../config.ts";
+import type { Config } from "../config.ts";
 import { isFlowcheckError } from "../errors.ts";
 import { chooseTarget } from "../testing/target/choose-target.ts";
 import type { FlowEntry } from "../engine/index.ts";
 import { loadProjectFlows } from "../testing/target/project-flows.ts";
-import { loadTargetConfig } from "../testing/target/target-config.ts";
-import { runArbiter } from "../testing/limits/run-limits.ts";
+import { loadTargetConfig, type TargetConfig } from "../testing/target/target-config.ts";
+import { RunArbiter } from "../testing/limits/run-arbiter.ts";
 import { limitsSummaryLines } from "../testing/limits/limits-summary.ts";
 import { strictFailures } from "../testing/checklist/render-checklist.ts";
+import { withRun, type CurrentRun } from "../testing/report/current-run.ts";
 import type { RunBegin } from "../testing/report/run-event.ts";
-import { beginRun, type RunRecord } from "../testing/report/run-record.ts";
+import { RunRecord } from "../testing/report/run-record.ts";
+import { ScenarioCatalog } from "../testing/scenario/scenario-catalog.ts";
 import { loadReporters, runReporters } from "./reporters/run-reporters.ts";
 import type { ReporterContext } from "./reporters/reporter-context.ts";
 import { commitOf, writeRunResults } from "./write-run-results.ts";
+import { commandConfig } from "./command-config.ts";
+import { isPlanProblem, type PlanProblem } from "./plan-problem.ts";
 import { ArgumentError, moduleSpecifier, runRequestOf, USAGE, withoutWatch, type RunRequest } from "./run-arguments.ts";
 import { checklistOf, typecheckProof } from "./run-checklist.ts";
 import { shardOf } from "./shard-scenarios.ts";
@@ -45,30 +49,31 @@ const TARGET_SCENARIOS = resolve(import.meta.dirname, `target-scenarios${extname
 
 /**
  * The spec files `request` runs and the scenarios it narrows them to, `projectFlows` being the names
- * of the flows flowcheck.config.json names; a string says why nothing runs.
+ * of the flows flowcheck.config.json names; else the problem that says why nothing runs.
  */
 function planOf(
   request: RunRequest,
   flowTarget: string | undefined,
   projectFlows: readonly string[],
-): Plan | { nothing: string; code: number } {
+  catalog: ScenarioCatalog,
+): Plan | PlanProblem {
   const { scenarioPaths, specFiles } = runPathsOf(request.paths);
   let plan: Plan = { files: specFiles };
   let targetScenarios: string[] = [];
   if (scenarioPaths.length) {
-    const found = specsForScenarios(plan.files, scenarioPaths, flowTarget, projectFlows);
+    const found = specsForScenarios(plan.files, scenarioPaths, flowTarget, projectFlows, catalog);
+    if (isPlanProblem(found)) return found;
     plan = { files: found.specs, scenarioPaths };
     targetScenarios = found.targetScenarios;
   }
   if (request.shard) {
     const { index, total } = request.shard;
-    const sharded = shardOf(plan.files, scenarioPaths, request.shard, flowTarget, projectFlows);
+    const sharded = shardOf(plan.files, scenarioPaths, request.shard, flowTarget, projectFlows, catalog);
+    if (isPlanProblem(sharded)) return sharded;
     targetScenarios = sharded.targetScenarios ?? [];
     if (sharded.files.length + targetScenarios.length === 0) {
-      return {
-        nothing: `flowcheck test: shard ${index}/${total} has nothing to run (${sharded.scenarios} scenario files in ${total} shards).`,
-        code: 0,
-      };
+      const nothing = `flowcheck test: shard ${index}/${total} has nothing to run (${sharded.scenarios} scenario files in ${total} shards).`;
+      return { problem: [nothing], exitCode: 0 };
     }
     plan = { files: sharded.files, ...(sharded.scenarioPaths.length ? { scenarioPaths: sharded.scenarioPaths } : {}) };
   }
@@ -76,18 +81,23 @@ function planOf(
   if (targetScenarios.length) plan = { ...plan, files: [...plan.files, TARGET_SCENARIOS], targetScenarios };
   if (plan.files.length === 0) {
     return {
-      nothing: `flowcheck test: no *.spec.ts under ${request.paths.join(", ")}; nothing to run.`,
-      code: 1,
+      problem: [`flowcheck test: no *.spec.ts under ${request.paths.join(", ")}; nothing to run.`],
+      exitCode: 1,
     };
   }
   return plan;
 }
 
-/** Plays `files` with node:test in this process, its events to `request`'s node:test reporters and failed imports into `record`; whether every test passed. */
-async function playSpecs(files: readonly string[], request: RunRequest, record: RunRecord): Promise<boolean> {
+/**
+ * Plays `files` with node:test in this process, `planned` the current run of every spec it imports,
+ * its events to `request`'s node:test reporters and failed imports into the run's record; whether
+ * every test passed.
+ */
+async function playSpecs(files: readonly string[], request: RunRequest, planned: PlayedRun): Promise<boolean> {
   const reporters = await testReporters(request.reporters);
   const absolute = new Map(files.map((file) => [resolve(file), file]));
-  runArbiter.awaitDefinitions(DEFINING_MILLIS);
+  const { arbiter, record } = planned;
+  arbiter.awaitDefinitions(DEFINING_MILLIS);
   const events = run({
     files: [...absolute.keys()],
     isolation: "none",
@@ -99,7 +109,7 @@ async function playSpecs(files: readonly string[], request: RunRequest, record: 
   });
   let success = true;
   // node:test has imported every spec once it queues its first test: every conversation has asked for its slot.
-  events.once("test:enqueue", () => runArbiter.defined());
+  events.once("test:enqueue", () => arbiter.defined());
   events.on("test:fail", (data) => {
     const file = data.nesting === 0 ? absolute.get(data.name) : undefined;
     if (file === undefined) return;
@@ -114,35 +124,37 @@ async function playSpecs(files: readonly string[], request: RunRequest, record: 
   return success;
 }
 
+/** The run flowcheck test plays, as every spec node:test imports sees it: its record is always kept. */
+type PlayedRun = CurrentRun & { readonly record: RunRecord };
+
 /** What the built-in reporters are given besides the events. */
-function reporterContext(request: RunRequest): ReporterContext {
+function reporterContext(run: PlayedRun, request: RunRequest, config: Config): ReporterContext {
   return {
     artifactsDir: ARTIFACTS,
     everyTable: request.everyTable,
-    github: loadConfig().github,
-    limitsLines: () => limitsSummaryLines(runArbiter.summary()),
+    github: config.github,
+    limitsLines: () => limitsSummaryLines(run.arbiter.summary()),
   };
 }
 
 /**
- * Plays `plan` as one run: its events, from its begin to its end, handed to the default reporters
- * and those `request` adds (the results, the summary, the checklist, the page, JUnit on request).
- * Resolves to the exit code: 1 when a test failed, a strict checklist point is missing or a
- * reporter failed.
+ * Plays the planned `run` as one: its events, from its begin to its end, handed to the default
+ * reporters and those `request` adds (the results, the summary, the checklist, the page, JUnit on
+ * request). Resolves to the exit code: 1 when a test failed, a strict checklist point is missing or
+ * a reporter failed.
  */
-async function playRun(plan: Plan, request: RunRequest, flows: readonly FlowEntry[], begin: RunBegin): Promise<number> {
-  const record = beginRun({
-    artifactsDir: ARTIFACTS,
-    scenarioPaths: plan.scenarioPaths,
-    repeat: request.repeat,
-    filtered: begin.filtered,
-    ...(plan.targetScenarios ? { targetScenarios: plan.targetScenarios } : {}),
-  });
+async function playRun(
+  run: PlayedRun,
+  { request, config, flows }: CheckedRequest,
+  plan: Plan,
+  begin: RunBegin,
+): Promise<number> {
+  const { record } = run;
   for (const module of request.imports) await import(moduleSpecifier(module));
-  const reporters = await loadReporters(request.runReporters, reporterContext(request));
+  const reporters = await loadReporters(request.runReporters, reporterContext(run, request, config));
   const reported = runReporters(reporters, () => record.reader());
   record.emit({ type: "run:begin", data: begin });
-  const passed = await playSpecs(plan.files, request, record);
+  const passed = await playSpecs(plan.files, request, run);
   record.close();
   for (const proof of typecheckProof(request.typechecked)) record.emit({ type: "proof", data: proof });
   const sofar = record.results();
@@ -167,37 +179,70 @@ export async function testCommand(args: readonly string[]): Promise<number> {
   if (asked.watch) return watchTests(asked, withoutWatch(args));
   const checked = await checkedRequestOf(asked);
   if (typeof checked === "number") return checked;
-  const { request, flowTarget, flows } = checked;
+  const { request, config, flows } = checked;
+  // The scenario files are found once, here, and every spec the run imports takes them from the run.
+  const scenarios = new ScenarioCatalog();
   const plan = planOf(
     request,
-    flowTarget,
+    config.flowTarget,
     flows.map((entry) => entry.flow.name),
+    scenarios,
   );
   const shard = request.shard ? { shard: `${request.shard.index}/${request.shard.total}` } : {};
-  if ("nothing" in plan) {
-    (plan.code ? console.error : console.log)(plan.nothing);
+  if (isPlanProblem(plan)) {
+    for (const line of plan.problem) (plan.exitCode ? console.error : console.log)(line);
     // An empty shard still leaves its results, so that merging the shards finds every one.
-    if (plan.code === 0) writeRunResults(ARTIFACTS, [], { startedAt, endedAt: new Date().toISOString(), ...shard });
-    return plan.code;
+    if (plan.exitCode === 0) writeRunResults(ARTIFACTS, [], { startedAt, endedAt: new Date().toISOString(), ...shard });
+    return plan.exitCode;
   }
+  const run = plannedRunOf(checked, plan, scenarios);
   const commit = commitOf();
-  return await playRun(plan, request, flows, {
-    startedAt,
-    ...(commit ? { commit } : {}),
-    ...shard,
-    files: plan.files,
-    ...(plan.scenarioPaths ? { scenarioPaths: plan.scenarioPaths } : {}),
-    ...(plan.targetScenarios ? { targetScenarios: plan.targetScenarios } : {}),
-    ...(request.repeat !== undefined ? { repeat: request.repeat } : {}),
+  return withRun(run, () =>
+    playRun(run, checked, plan, {
+      startedAt,
+      ...(commit ? { commit } : {}),
+      ...shard,
+      files: plan.files,
+      ...(plan.scenarioPaths ? { scenarioPaths: plan.scenarioPaths } : {}),
+      ...(plan.targetScenarios ? { targetScenarios: plan.targetScenarios } : {}),
+      ...(request.repeat !== undefined ? { repeat: request.repeat } : {}),
+      filtered: run.scope.filtered ?? false,
+    }),
+  );
+}
+
+/** The run `checked` asks for and `plan` narrows, planned once: what every suite it imports reads. */
+function plannedRunOf(checked: CheckedRequest, plan: Plan, scenarios: ScenarioCatalog): PlayedRun {
+  const { request, environment, config, targets } = checked;
+  const scope = Object.freeze({
+    artifactsDir: ARTIFACTS,
+    scenarioPaths: plan.scenarioPaths,
+    repeat: request.repeat,
     filtered: Boolean(request.namePatterns || request.skipPatterns || request.only),
+    ...(plan.targetScenarios ? { targetScenarios: plan.targetScenarios } : {}),
+  });
+  return Object.freeze({
+    environment,
+    config,
+    targets: () => targets,
+    scope,
+    record: new RunRecord(scope),
+    arbiter: new RunArbiter(),
+    graphsAsked: new WeakMap(),
+    scenarios,
   });
 }
 
-/** The run a request asks for, FLOW_TARGET, and the project's flows (flowcheck.config.json's "flows"). */
+/**
+ * The run a request asks for, its configuration resolved once (the environment, flowcheck.config.json's
+ * targets, the command line), and the project's flows (flowcheck.config.json's "flows").
+ */
 interface CheckedRequest {
-  request: RunRequest;
-  flowTarget: string | undefined;
-  flows: readonly FlowEntry[];
+  readonly request: RunRequest;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly config: Config;
+  readonly targets: TargetConfig | undefined;
+  readonly flows: readonly FlowEntry[];
 }
 
 /**
@@ -238,15 +283,15 @@ function requestOf(args: readonly string[]): RunRequest | number {
 }
 
 /**
- * `request` with FLOW_TARGET and the project's flows, its configuration sound; else 2, the reason
- * printed, for an invalid configuration or a flows module that does not load, before anything plays.
+ * `request` with its configuration and the project's flows, all sound; else 2, the reason printed,
+ * for an invalid configuration or a flows module that does not load, before anything plays.
  */
 async function checkedRequestOf(request: RunRequest): Promise<CheckedRequest | number> {
   // FLOW_TARGET and the project's flows decide which scenarios without a spec can still be played.
   try {
-    const flowTarget = checkedFlowTarget();
+    const { environment, config, targets } = checkedConfig();
     const flows = await loadProjectFlows();
-    return { request, flowTarget, flows };
+    return Object.freeze({ request, environment, config, targets, flows });
   } catch (error) {
     if (!isFlowcheckError(error)) throw error;
     console.error(`flowcheck test: stopped before playing anything: ${error.code}: ${error.message}`);
@@ -255,13 +300,14 @@ async function checkedRequestOf(request: RunRequest): Promise<CheckedRequest | n
 }
 
 /**
- * FLOW_TARGET, once the environment, flowcheck.config.json (if the project has one) and the target
- * FLOW_TARGET names are proved valid. Any of them invalid would fail every suite with the same
- * error, so the run stops on it once instead (`config_invalid`, `target_config_invalid`).
+ * The run's configuration, read once: the environment, flowcheck.config.json (if the project has
+ * one) and the target FLOW_TARGET names, each proved valid. Any of them invalid would fail every
+ * suite with the same error, so the run stops on it once instead (`config_invalid`,
+ * `target_config_invalid`).
  */
-function checkedFlowTarget(): string | undefined {
-  const config = loadConfig();
-  const targets = loadTargetConfig(process.cwd(), config.env);
+function checkedConfig(): Omit<CheckedRequest, "request" | "flows"> {
+  const { environment, config } = commandConfig();
+  const targets = loadTargetConfig(process.cwd(), environment);
   if (config.flowTarget !== undefined) chooseTarget(targets, undefined, config.flowTarget, "every scenario file");
-  return config.flowTarget;
+  return { environment, config, targets };
 }

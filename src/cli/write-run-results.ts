@@ -2,6 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderReport } from "../testing/report/html/render-report.ts";
+import { environment } from "../config.ts";
+import { plannedRun } from "../testing/report/current-run.ts";
 import { secretsOf } from "../testing/report/without-secrets.ts";
 import { runResultsOf, type RunInfo } from "../testing/report/merge-run-results.ts";
 import type { RunRecordLine, RunResults } from "../testing/report/run-results.ts";
@@ -15,10 +17,13 @@ export const RUN_REPORT = "report.html";
 /** The name of a run's flow coverage, beside its results: what its scenarios reached of each flow. */
 export const FLOW_COVERAGE = "flow-coverage.json";
 
-/** Writes `results` (with a strength run's) as the HTML page `out`, every secret of this process's environment redacted. */
+/** Writes `results` (with a strength run's) as the HTML page `out`, every secret of the run's environment (else the process's) redacted. */
 export function writeReport(out: string, results: RunResults, compare?: RunResults, strength?: StrengthResults): void {
   const shown = { ...(compare ? { compare } : {}), ...(strength ? { strength } : {}) };
-  writeFileSync(out, renderReport(results, { ...shown, secrets: secretsOf(process.env) }));
+  writeFileSync(
+    out,
+    renderReport(results, { ...shown, secrets: secretsOf(plannedRun()?.environment ?? environment()) }),
+  );
 }
 
 /** The commit checked out here, when this is a git checkout with git on the PATH. */

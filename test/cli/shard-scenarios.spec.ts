@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { isPlanProblem } from "../../src/cli/plan-problem.ts";
 import { shardOf } from "../../src/cli/shard-scenarios.ts";
 import { tempDir } from "../support/temp-path.ts";
 
@@ -18,7 +19,11 @@ test("each shard gets an even, contiguous slice of the sorted scenario files, an
     const unitSpec = join(dir.path, "unit.spec.ts");
     writeFileSync(flowSpec, `describeFlowScenarios("RelayFlow", { flows: [] });\n`);
     writeFileSync(unitSpec, `test("a unit", () => {});\n`);
-    const shards = [1, 2, 3].map((index) => shardOf([flowSpec, unitSpec], [journeys], { index, total: 3 }));
+    const shards = [1, 2, 3].map((index) => {
+      const shard = shardOf([flowSpec, unitSpec], [journeys], { index, total: 3 });
+      assert.ok(!isPlanProblem(shard), JSON.stringify(shard));
+      return shard;
+    });
     const file = (name: string) => join(journeys, `${name}.scenario.json`);
     assert.deepEqual(
       shards.map((shard) => shard.scenarioPaths),

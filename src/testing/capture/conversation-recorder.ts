@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig, type Config, type ModelMode } from "../../config.ts";
+import { derivedConfig, type Config, type ModelMode } from "../../config.ts";
 import { createApp, type App } from "../../create-app.ts";
 import { FlowcheckError } from "../../errors.ts";
 import type { ChatModel } from "../../engine/chat-model.ts";
@@ -46,7 +46,7 @@ function configOf(options: RecorderOptions, pin: string): Config {
   // conversation has no cassette yet, so `auto` records it too.
   const recording = options.env["FLOW_MODEL"] === "record" || options.env["FLOW_MODEL"] === "auto";
   const env = recording ? { ...options.env, FLOW_MODEL: "live" } : options.env;
-  return loadConfig(env, { [pin]: new Date().toISOString() });
+  return derivedConfig(env, { defaults: { [pin]: new Date().toISOString() } });
 }
 
 /**
@@ -177,7 +177,7 @@ export class ConversationRecorder {
       {
         flowName: this.#options.flowName,
         flows: this.#options.flows,
-        config: loadConfig({ ...this.#app.config.env, FLOW_MODEL: "replay" }),
+        config: derivedConfig(this.#app.config.env, { overrides: { FLOW_MODEL: "replay" } }),
         inputs: this.#turns.map((turn) => turn.input),
       },
       {

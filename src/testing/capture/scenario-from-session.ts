@@ -1,4 +1,4 @@
-import { loadConfig } from "../../config.ts";
+import { derivedConfig } from "../../config.ts";
 import { FlowcheckError } from "../../errors.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { SessionStore } from "../../engine/session-store.ts";
@@ -57,7 +57,7 @@ export async function scenarioFromSession(options: FromSessionOptions): Promise<
     {
       flowName,
       flows: options.flows,
-      config: loadConfig({ ...options.env, ...env, FLOW_MODEL: "replay" }),
+      config: derivedConfig(options.env, { overrides: { ...env, FLOW_MODEL: "replay" } }),
       inputs: storedInputs(document),
     },
     {

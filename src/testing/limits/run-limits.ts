@@ -39,23 +39,17 @@ function localLimits(arbiter: RunArbiter): RunLimits {
   };
 }
 
-/** The run's one arbiter: every conversation of this process asks it, flowcheck test's suites and a spec run alone alike. */
-export const runArbiter = new RunArbiter();
-
-const limits = localLimits(runArbiter);
-
-/** The same slots, left out of the run's summary. */
-const uncounted: RunLimits = {
-  hold: (spec, signal) => limits.hold({ ...spec, uncounted: true }, signal),
-  note: (note) => limits.note({ ...note, uncounted: true }),
-};
-
 /**
- * The limits this process's conversations ask for their slots. `counted`: a conversation of one of
- * the run's own suites, whose slots and requests the summary the run prints counts. Any other (a
- * spec's fixture suite writing its artifacts elsewhere, a target a spec starts itself) is limited
- * alike, but left out of it.
+ * The limits a conversation asks `arbiter` (its run's) for its slots. `counted`: a conversation of
+ * one of the run's own suites, whose slots and requests the summary the run prints counts. Any
+ * other (a spec's fixture suite writing its artifacts elsewhere, a target a spec starts itself) is
+ * limited alike, but left out of it.
  */
-export function runLimits(counted: boolean): RunLimits {
-  return counted ? limits : uncounted;
+export function runLimits(arbiter: RunArbiter, counted: boolean): RunLimits {
+  const limits = localLimits(arbiter);
+  if (counted) return limits;
+  return {
+    hold: (spec, signal) => limits.hold({ ...spec, uncounted: true }, signal),
+    note: (note) => limits.note({ ...note, uncounted: true }),
+  };
 }

@@ -3,17 +3,10 @@ import type { FlowDefinition } from "../../engine/flow.ts";
 import type { FlowShape, UntypedFlow } from "../../engine/flow-types.ts";
 import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
 import { scenarioNameOf } from "../scenario/load-scenario.ts";
-import { currentRunScope } from "../report/run-record.ts";
-import {
-  discoverScenarios,
-  discoverSelected,
-  scenarioHeaderOf,
-  type ScenarioDiscovery,
-  type ScenarioHeader,
-} from "../scenario/scenario-discovery.ts";
-import { loadTargetConfig, TARGET_CONFIG_FILE, type TargetConfig } from "../target/target-config.ts";
+import { currentRun, type CurrentRun } from "../report/current-run.ts";
+import type { ScenarioDiscovery, ScenarioHeader } from "../scenario/scenario-discovery.ts";
+import { TARGET_CONFIG_FILE, type TargetConfig } from "../target/target-config.ts";
 import { isFlowcheckError } from "../../errors.ts";
-import { loadConfig } from "../../config.ts";
 import { chooseTarget } from "../target/choose-target.ts";
 import { listedFlowOutline } from "../target/flow-outline-of.ts";
 import type { FlowOutline } from "../scenario/meaning-problems.ts";
@@ -32,7 +25,7 @@ export interface ScenarioChecks<F extends FlowShape = UntypedFlow> {
 }
 
 export interface FlowScenariosOptions<F extends FlowShape = UntypedFlow>
-  extends Omit<SuiteOptions, "domain" | "eachTurn" | "outline"> {
+  extends Omit<SuiteOptions, "domain" | "eachTurn" | "outline" | "run"> {
   /**
    * Checks for one scenario file each, by its name: its path under `dir` without
    * `.scenario.json`, e.g. `basic-flow` or `team/ada-lovelace`. A name that is no scenario file
@@ -105,18 +98,21 @@ export function describeFlowScenarios(
   const flowName = typeof flow === "string" ? flow : flow.name;
   const dir = options.dir ?? "scenarios";
   const { scenarios: _scenarios, tags: _tags, everyScenario: _every, dir: _dir, files: _files, ...own } = options;
-  // flowcheck.config.json, read once for the spec's suites; one that does not load is one failing test.
+  // The run this spec's suites belong to, looked up once for all of them.
+  const run = currentRun();
+  // flowcheck.config.json, read once for the run (or the spec played alone); one that does not load is one failing test.
   let targets: TargetConfig | undefined;
   try {
-    targets = "targets" in own ? own.targets : loadTargetConfig(process.cwd(), process.env);
+    targets = "targets" in own ? own.targets : run.targets();
   } catch (error) {
     test(`${TARGET_CONFIG_FILE} loads`, () => {
       throw isFlowcheckError(error) ? new ScenarioFailure(error.code, error.message) : error;
     });
     return;
   }
-  const suite = { ...own, targets };
-  const flowTarget = flowTargetOf();
+  const suite = { ...own, targets, run };
+  // FLOW_TARGET, when the environment reads: one that does not is each suite's start test to report, with every problem.
+  const flowTarget = run.config instanceof Error ? undefined : run.config.flowTarget;
   const describe: Describe = (file, header, checks) => {
     let outline: FlowOutline | undefined;
     try {
@@ -127,8 +123,8 @@ export function describeFlowScenarios(
     }
     describeScenarioFile(file, { ...suite, ...checks, ...(outline ? { outline } : {}), root: dir });
   };
-  if (options.files) describeFiles(flowName, options, options.files, describe);
-  else describeDiscovered(flowName, options, describe);
+  if (options.files) describeFiles(flowName, options, options.files, run, describe);
+  else describeDiscovered(flowName, options, run, describe);
 }
 
 /** Describes one scenario file, held to `checks`. */
@@ -137,13 +133,20 @@ type Describe = (file: string, header: ScenarioHeader | undefined, checks: Scena
 /**
  * The flow's files under its `dir` (or those of the run's scenario paths), each described; a path
  * that does not exist, a misnamed scenario, a scope naming no file and a flow with no file each fail.
+ * The files and their headers are the run's (`ScenarioCatalog`): every flow spec shares one scan.
  */
-function describeDiscovered(flowName: string, options: FlowScenariosOptions, describe: Describe): void {
+function describeDiscovered(
+  flowName: string,
+  options: FlowScenariosOptions,
+  current: CurrentRun,
+  describe: Describe,
+): void {
   const dir = options.dir ?? "scenarios";
   const registered = new Set(options.flows.map((entry) => entry.flow.name));
-  const selection = currentRunScope()?.scenarioPaths;
-  const all = discoverScenarios(dir);
-  const run: ScenarioDiscovery = selection ? discoverSelected(selection) : all;
+  const { scenarios } = current;
+  const selection = current.scope.scenarioPaths;
+  const all = scenarios.under(dir);
+  const run: ScenarioDiscovery = selection ? scenarios.selected(selection) : all;
   // A file that cannot be told to be another registered flow's is every flow spec's to report.
   const ours = (name: unknown) => name === flowName || typeof name !== "string" || !registered.has(name);
 
@@ -157,7 +160,7 @@ function describeDiscovered(flowName: string, options: FlowScenariosOptions, des
         `so no command loads it; rename it to ${file.rename}.`,
     );
   }
-  const headers = new Map(all.files.map((file) => [file, scenarioHeaderOf(file)]));
+  const headers = new Map(all.files.map((file) => [file, scenarios.headerOf(file)]));
   const flowFiles = all.files.filter((file) => headers.get(file)?.flowName === flowName);
   checkScopes(
     flowName,
@@ -166,7 +169,7 @@ function describeDiscovered(flowName: string, options: FlowScenariosOptions, des
     flowFiles.map((file) => [file, headers.get(file)!]),
   );
   for (const file of run.files) {
-    const header = headers.get(file) ?? scenarioHeaderOf(file);
+    const header = headers.get(file) ?? scenarios.headerOf(file);
     if (!ours(header?.flowName)) continue;
     // One that does not parse, or names no registered flow, is described too: the loader says which, with the fix.
     describe(
@@ -188,11 +191,12 @@ function describeFiles(
   flowName: string,
   options: FlowScenariosOptions,
   files: readonly string[],
+  current: CurrentRun,
   describe: Describe,
 ): void {
   const dir = options.dir ?? "scenarios";
   const registered = new Set(options.flows.map((entry) => entry.flow.name));
-  const headers = files.map((file) => [file, scenarioHeaderOf(file)] as const);
+  const headers = files.map((file) => [file, current.scenarios.headerOf(file)] as const);
   checkScopes(
     flowName,
     options,
@@ -211,15 +215,6 @@ function describeFiles(
       continue;
     }
     describe(file, header, other === flowName ? checksFor(options, scenarioNameOf(file, dir), tagsOf(header)) : {});
-  }
-}
-
-/** FLOW_TARGET, when the environment reads: one that does not is each suite's start test to report, with every problem. */
-function flowTargetOf(): string | undefined {
-  try {
-    return loadConfig().flowTarget;
-  } catch {
-    return undefined;
   }
 }
 

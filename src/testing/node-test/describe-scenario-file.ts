@@ -3,6 +3,7 @@ import type { Config } from "../../config.ts";
 import { preview } from "../../engine/scripted-model.ts";
 import { isFlowcheckError } from "../../errors.ts";
 import { notRunEvent } from "../report/conversation-events.ts";
+import { currentRun, type CurrentRun } from "../report/current-run.ts";
 import { runRecordFor } from "../report/run-record.ts";
 import { loadScenario, scenarioNameOf } from "../scenario/load-scenario.ts";
 import { scenarioCases } from "../scenario/scenario-cases.ts";
@@ -46,7 +47,8 @@ export function describeScenarioFile(file: string, options: SuiteOptions & { roo
     );
     return;
   }
-  for (const each of scenarioCases(loaded)) describeConversation(each, options);
+  const run = options.run ?? currentRun();
+  for (const each of scenarioCases(loaded)) describeConversation(each, { ...options, run });
 }
 
 /** A file that does not load, as one failing test carrying every problem. */
@@ -60,12 +62,13 @@ export function describeInvalidFile(file: string, error: unknown): void {
  * One conversation as a suite, named `<Flow>: <name>`, and `<Flow>: <name> × <n>` when it is
  * played n times: its tests' verdicts are then pass rates over the runs.
  */
-function describeConversation(loaded: LoadedScenario, options: SuiteOptions): void {
-  const configured = suiteConfigOf(loaded);
+function describeConversation(loaded: LoadedScenario, options: SuiteOptions & { run: CurrentRun }): void {
+  const { run } = options;
+  const configured = suiteConfigOf(loaded, run.environment);
   const config = configured instanceof Error ? undefined : configured;
   const liveOnly = liveOnlySkip(loaded, options, config);
   // A live-only scenario that cannot run now is one skipped suite, not n.
-  const repeat = liveOnly ? { times: 1, passRate: 1 } : repeatOf(config, options.repeat);
+  const repeat = liveOnly ? { times: 1, passRate: 1 } : repeatOf(config, options.repeat ?? run.scope.repeat);
   if (liveOnly) runRecordFor(options.artifactsDir ?? "test/.tmp")?.emit(notRunEvent(loaded, "skipped", liveOnly));
   const name = `${loaded.scenario.flowName}: ${loaded.name}${repeat.times > 1 ? ` × ${repeat.times}` : ""}`;
   const tape = config === undefined ? undefined : plannedTape(loaded, config, options);
@@ -79,7 +82,8 @@ function describeConversation(loaded: LoadedScenario, options: SuiteOptions): vo
   }
   describe(name, liveOnly ? { skip: liveOnly } : {}, () => {
     const suite = new ScenarioSuite(loaded, options, repeat.times, repeat.passRate, configured);
-    const parallel = liveOnly || !config ? undefined : parallelPlayOf(withTapeMode(config, tape));
+    const parallel =
+      liveOnly || !config ? undefined : parallelPlayOf(withTapeMode(config, tape), run.scope.filtered === true);
     if (parallel) suite.playInBackground(parallel);
     else before(() => suite.playInTurn());
     after(() => suite.end());

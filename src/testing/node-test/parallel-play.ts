@@ -1,6 +1,5 @@
 import type { Config } from "../../config.ts";
 import { concurrencyOf } from "../limits/conversation-slot.ts";
-import { currentRunScope } from "../report/run-record.ts";
 import { hasTestFilter } from "./test-filters.mjs";
 
 export interface ParallelPlay {
@@ -12,12 +11,12 @@ export interface ParallelPlay {
  * Whether a conversation is played ahead of its tests, within the run's slots, and how many at
  * once, on the suite's configuration (`suiteConfigOf`): undefined plays it as node:test reaches its
  * tests. A bad environment (no configuration) plays it that way too, and its first test reports
- * the problem.
+ * the problem. `filtered`: the run was given node:test's filters.
  */
-export function parallelPlayOf(config: Config | undefined): ParallelPlay | undefined {
+export function parallelPlayOf(config: Config | undefined, filtered: boolean): ParallelPlay | undefined {
   // A filter (given to flowcheck test, or to node itself for a spec it runs alone) may leave the suite's
   // tests unrun: a conversation played ahead of them would call the provider for tests nobody asked for.
-  if (!config || currentRunScope()?.filtered || hasTestFilter(process.execArgv)) return undefined;
+  if (!config || filtered || hasTestFilter(process.execArgv)) return undefined;
   const concurrency = concurrencyOf(config);
   return concurrency === undefined ? undefined : { config, concurrency };
 }

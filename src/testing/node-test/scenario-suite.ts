@@ -4,7 +4,8 @@ import type { FinalReport, SimulationReport } from "../checks/turn-report.ts";
 import { passK } from "../report/pass-k.ts";
 import { passKText } from "../report/pass-k-shown.ts";
 import { ConversationEvents } from "../report/conversation-events.ts";
-import { runRecordFor, type RunRecord } from "../report/run-record.ts";
+import { currentRun, ownSuite, suiteLimits } from "../report/current-run.ts";
+import type { RunRecord } from "../report/run-record.ts";
 import { TranscriptDraft } from "../report/transcript-draft.ts";
 import { applyTranscriptStep, transcriptPath } from "../report/transcript-writer.ts";
 import { secretValuesOf } from "../target/secret-values-of.ts";
@@ -77,7 +78,10 @@ export class ScenarioSuite {
     const artifactsDir = options.artifactsDir ?? "test/.tmp";
     // A flow that a target of another kind serves has no definition here, but an outline.
     const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)?.flow;
-    const record = runRecordFor(artifactsDir);
+    const run = options.run ?? currentRun();
+    const record = ownSuite(run, artifactsDir);
+    // The run's summary counts the requests of the suites it records, and no others.
+    const limits = suiteLimits(run, artifactsDir);
     // The values flowcheck.config.json's headers resolve to, FLOW_HEADERS' and the keys' never
     // reach an event (nor so a transcript or the results), whatever echoed them.
     const secrets = [
@@ -99,11 +103,13 @@ export class ScenarioSuite {
       });
       const play = new ScenarioPlay(loaded, {
         flows: options.flows,
-        runOptions: (target) => suiteRunOptions(target, options, artifactsDir, loaded.scenario.flowName),
+        runOptions: (target) =>
+          suiteRunOptions(target, options, artifactsDir, loaded.scenario.flowName, run.environment),
         listeners: [events.listener],
         notStarted: (why) => events.notStarted(why),
-        // The run's summary counts the requests of the suites it records, and no others.
-        runsOwn: record !== undefined,
+        limits,
+        environment: run.environment,
+        graphsAsked: run.graphsAsked,
         ...(config ? { config } : {}),
         ...("targets" in options ? { targets: options.targets } : {}),
       });

@@ -3,6 +3,7 @@ import type { ScriptedUser } from "../../engine/scripted-user.ts";
 import type { DomainCheck, TurnCheck } from "../checks/domain-check.ts";
 import type { Judge } from "../judge/judge.ts";
 import type { FlowOutline } from "../scenario/meaning-problems.ts";
+import type { CurrentRun } from "../report/current-run.ts";
 import type { TargetConfig } from "../target/target-config.ts";
 
 /** What one scenario file's suites are played with: the flow suite's options, its checks for that file combined. */
@@ -27,4 +28,6 @@ export interface SuiteOptions {
   targets?: TargetConfig | undefined;
   /** For a flow that a target of another kind serves, not one of `flows`: the steps it lists, for the loader. */
   outline?: FlowOutline;
+  /** The run the suites belong to, looked up once by whoever describes them; unset: the current one (`currentRun`). */
+  run?: CurrentRun;
 }

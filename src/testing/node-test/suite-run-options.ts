@@ -1,4 +1,4 @@
-import { loadConfig } from "../../config.ts";
+import { derivedConfig, environment as processEnvironment, type Environment } from "../../config.ts";
 import type { SuiteOptions } from "./suite-options.ts";
 import { judgeForRun, type JudgeSetup } from "../run/judge-for-run.ts";
 import type { RunOptions } from "../run/run-options.ts";
@@ -15,8 +15,10 @@ export function suiteRunOptions(
   options: SuiteOptions,
   artifactsDir: string,
   flowName: string,
+  environment?: Environment,
 ): { run: RunOptions; judging: JudgeSetup | undefined } {
-  const config = target.config ?? loadConfig();
+  // A target of one's own may carry no configuration: the run's environment (else the process's) then gives it.
+  const config = target.config ?? derivedConfig(environment ?? processEnvironment());
   const judging = options.judge
     ? undefined
     : judgeForRun(config, target.cassette, artifactsDir, target.provider?.fetchFor("judge"));

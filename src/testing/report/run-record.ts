@@ -3,6 +3,7 @@ import type { RunEnd, RunEvent } from "./run-event.ts";
 import { RunEventStream } from "./run-event-stream.ts";
 import type { RunResults } from "./run-results.ts";
 import { RunResultsReducer } from "./run-results-reducer.ts";
+import { ownSuite, plannedRun } from "./current-run.ts";
 
 /** What a run asks of the flow suites it imports: which scenarios, how many times each. */
 export interface RunScope {
@@ -80,23 +81,11 @@ export class RunRecord {
   }
 }
 
-let current: RunRecord | undefined;
-
-/** Starts recording a run in this process (flowcheck test does, before node:test imports the specs). */
-export function beginRun(scope: RunScope): RunRecord {
-  current = new RunRecord(scope);
-  return current;
-}
-
 /**
- * The run a suite writing to `artifactsDir` reports to; undefined for a spec run by node:test
- * alone, or a fixture suite writing elsewhere: nobody would read what it wrote.
+ * The record of the run a suite writing to `artifactsDir` reports to; undefined outside flowcheck
+ * test, or for a fixture suite writing elsewhere: nobody would read what it wrote.
  */
 export function runRecordFor(artifactsDir: string): RunRecord | undefined {
-  return current?.owns(artifactsDir) ? current : undefined;
-}
-
-/** The scope of the run this process plays, if flowcheck test started it. */
-export function currentRunScope(): RunScope | undefined {
-  return current?.scope;
+  const run = plannedRun();
+  return run && ownSuite(run, artifactsDir);
 }

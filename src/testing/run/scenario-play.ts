@@ -1,13 +1,15 @@
 import assert from "node:assert/strict";
-import type { Config } from "../../config.ts";
+import type { Config, Environment } from "../../config.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import { flowProblems } from "../checks/flow-problems.ts";
 import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
 import { ChatClient } from "../client/chat-client.ts";
 import { conversationSlot } from "../limits/conversation-slot.ts";
-import { runLimits } from "../limits/run-limits.ts";
+import { RunArbiter } from "../limits/run-arbiter.ts";
+import { runLimits, type RunLimits } from "../limits/run-limits.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { startScenarioTarget, type ScenarioTarget } from "../target/scenario-target.ts";
+import type { GraphsAsked } from "../target/langgraph/langgraph-step-names.ts";
 import type { TargetConfig } from "../target/target-config.ts";
 import type { JudgeSetup } from "./judge-for-run.ts";
 import { clientOptions, type RunOptions } from "./run-options.ts";
@@ -31,11 +33,14 @@ export interface ScenarioPlayOptions {
   /** The project's flowcheck.config.json, read once for the run (undefined: none); not given: the target reads it. */
   targets?: TargetConfig | undefined;
   /**
-   * Whether the conversation is one of the run's own (its suite writes to the run's artifacts): only
-   * those are counted in the summary the run prints. Any other (no run, a spec's fixture suite) has
-   * its slots and provider requests limited alike, but left out of it.
+   * The run's limits the conversation asks for its slots and provider requests (`runLimits`),
+   * counted in the run's summary or not; unset: an arbiter of the play's own.
    */
-  runsOwn?: boolean;
+  limits?: RunLimits;
+  /** The run's environment, which its target reads its settings from; unset: the process's, read then. */
+  environment?: Environment;
+  /** The LangGraph graphs the run has asked for their nodes already. */
+  graphsAsked?: GraphsAsked;
 }
 
 /** Why a conversation's turns cannot be played, as the first test of its suite reports it. */
@@ -60,6 +65,7 @@ export class ScenarioPlay {
   #ready: Promise<PlayStart> | undefined;
   #background: Promise<void> | undefined;
   #closed: Promise<void> | undefined;
+  #ownLimits: RunLimits | undefined;
 
   constructor(loaded: LoadedScenario, options: ScenarioPlayOptions) {
     this.loaded = loaded;
@@ -85,7 +91,7 @@ export class ScenarioPlay {
    * the slot back once its target is closed; whoever asks for a turn then gets what it played.
    */
   playInBackground(config: Config, concurrency: number): void {
-    const slot = conversationSlot(runLimits(this.#options.runsOwn === true), config, concurrency, this.loaded);
+    const slot = conversationSlot(this.#limits(), config, concurrency, this.loaded);
     this.#ready = slot.then((held) => (held.skip ? this.#unstarted(held.skip) : this.#prepare()));
     // Whoever awaits it still gets its rejection.
     this.#ready.catch(() => undefined);
@@ -131,6 +137,11 @@ export class ScenarioPlay {
     return this.run.complete();
   }
 
+  /** The run's limits, or those of an arbiter of the play's own, made once. */
+  #limits(): RunLimits {
+    return (this.#ownLimits ??= this.#options.limits ?? runLimits(new RunArbiter(), false));
+  }
+
   #unstarted(why: string): PlayStart {
     this.#options.notStarted(why);
     return { state: "unstarted", why };
@@ -145,7 +156,9 @@ export class ScenarioPlay {
         flows,
         ...(config ? { config } : {}),
         ...("targets" in this.#options ? { targets: this.#options.targets } : {}),
-        counted: this.#options.runsOwn === true,
+        limits: this.#limits(),
+        ...(this.#options.environment ? { env: this.#options.environment } : {}),
+        ...(this.#options.graphsAsked ? { graphsAsked: this.#options.graphsAsked } : {}),
       });
     } catch (error) {
       this.#options.notStarted(`the target did not start: ${(error as Error).message}`);

@@ -1,7 +1,7 @@
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { Mutant } from "./mutant.ts";
 import { plantedMutant } from "./planted-mutant.ts";
-import { loadConfig } from "../../config.ts";
+import { derivedConfig } from "../../config.ts";
 import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
 import type { RunOptions } from "../run/run-options.ts";
 import { runScenario } from "../run/run-scenario.ts";
@@ -29,11 +29,11 @@ export interface PlayOptions {
 }
 
 /** A simulated scenario's user, played as the suite plays it: the flow's scripted user, or the cassette's. */
-function userOptions(loaded: LoadedScenario, target: ScenarioTarget, flows: readonly FlowEntry[]): RunOptions {
+function userOptions(loaded: LoadedScenario, target: ScenarioTarget, options: PlayOptions): RunOptions {
   if (!loaded.scenario.user) return {};
   const flowName = loaded.scenario.flowName;
-  const entry = flows.find((each) => each.flow.name === flowName);
-  return runUser(target.config ?? loadConfig(), entry, undefined, flowName, target);
+  const entry = options.flows.find((each) => each.flow.name === flowName);
+  return runUser(target.config ?? derivedConfig(options.env), entry, undefined, flowName, target);
 }
 
 /**
@@ -50,7 +50,7 @@ export async function playForStrength(loaded: LoadedScenario, options: PlayOptio
   const play: StrengthPlay = { scenario: loaded.name, outcome: "failed", turns: [], models: target.models ?? {} };
   try {
     const runOptions: RunOptions = {
-      ...userOptions(loaded, target, options.flows),
+      ...userOptions(loaded, target, options),
       ...(options.turnTimeoutMs === undefined ? {} : { turnTimeoutMs: options.turnTimeoutMs }),
     };
     for await (const event of runScenario(loaded, target, runOptions)) {

@@ -1,6 +1,6 @@
 import type { FlowOutline } from "../scenario/meaning-problems.ts";
 import { LanggraphClient } from "./langgraph/langgraph-client.ts";
-import { langgraphStepNames } from "./langgraph/langgraph-step-names.ts";
+import { langgraphStepNames, type GraphsAsked } from "./langgraph/langgraph-step-names.ts";
 import type { TargetEntry } from "./target-config.ts";
 
 /**
@@ -20,10 +20,15 @@ export function listedFlowOutline(name: string, entry: TargetEntry, flowName: st
  * The steps the target `name` lists for `flowName`, for the loader's checks: a LangGraph graph's
  * (its entry's, else asked of the server once per entry and graph, shared with each scenario's
  * start, so this fails when it cannot be reached), an http entry's `flows`, else none known before
- * the target is asked at start.
+ * the target is asked at start. The graphs `asked` are the run's.
  */
-export async function flowOutlineOf(name: string, entry: TargetEntry, flowName: string): Promise<FlowOutline> {
+export async function flowOutlineOf(
+  name: string,
+  entry: TargetEntry,
+  flowName: string,
+  asked: GraphsAsked = new WeakMap(),
+): Promise<FlowOutline> {
   const listed = listedFlowOutline(name, entry, flowName);
   if (entry.kind !== "langgraph") return listed;
-  return { ...listed, stepNames: await langgraphStepNames(new LanggraphClient(entry, name), entry, flowName) };
+  return { ...listed, stepNames: await langgraphStepNames(new LanggraphClient(entry, name), entry, flowName, asked) };
 }

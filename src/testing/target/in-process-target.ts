@@ -2,7 +2,7 @@ import type http from "node:http";
 import { mkdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { loadConfig, type Config } from "../../config.ts";
+import { derivedConfig, type Config } from "../../config.ts";
 import { createApp, type App } from "../../create-app.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { SessionStore } from "../../engine/session-store.ts";
@@ -101,7 +101,10 @@ class RunApp {
   async restart(clock: string | undefined): Promise<void> {
     // The clock's pin is read again from the environment; the tape's mode, decided once for the conversation, is kept.
     if (clock !== undefined)
-      this.#config = withTapeMode(loadConfig({ ...this.#config.env, [this.#clockPin]: clock }), this.#cassette?.mode);
+      this.#config = withTapeMode(
+        derivedConfig(this.#config.env, { overrides: { [this.#clockPin]: clock } }),
+        this.#cassette?.mode,
+      );
     await this.app.close();
     await this.boot();
   }

@@ -1,5 +1,5 @@
 import type http from "node:http";
-import { loadConfig, type Config } from "../../config.ts";
+import { derivedConfig, environment, type Config } from "../../config.ts";
 import type { App } from "../../create-app.ts";
 import { FlowcheckError } from "../../errors.ts";
 import type { Handler } from "../../http/create-handler.ts";
@@ -13,13 +13,15 @@ import { scenarioEnvOf, scenarioRunSettingsOf } from "../scenario/scenario-env.t
 import { chooseTarget } from "./choose-target.ts";
 import { externalTarget } from "./external-target.ts";
 import { httpTarget } from "./http/http-target.ts";
+import type { GraphsAsked } from "./langgraph/langgraph-step-names.ts";
 import { langgraphTarget } from "./langgraph/langgraph-target.ts";
 import { loadTargetConfig, type TargetConfig, type TargetEntry } from "./target-config.ts";
 import { inProcessTarget } from "./in-process-target.ts";
 import { withJudgeTape } from "./judge-tape.ts";
 import type { ModelFaults } from "./model-faults.ts";
 import { ProviderGate } from "../limits/provider-gate.ts";
-import { runLimits } from "../limits/run-limits.ts";
+import { RunArbiter } from "../limits/run-arbiter.ts";
+import { runLimits, type RunLimits } from "../limits/run-limits.ts";
 import type { SessionView, SessionViewHead } from "./session-view.ts";
 
 /** Where the persisted contract reads sessions from: a store, or what a target of another kind says of its sessions. */
@@ -112,7 +114,7 @@ export interface TargetOptions {
   flows: readonly FlowEntry[];
   /** Where scratch databases go. Default `test/.tmp` under the working directory. */
   scratchDir?: string;
-  /** The environment the run is read with (undefined values unset). Default: this process's. */
+  /** The environment the run is read with (undefined values unset). Default: this process's, read now. */
   env?: Readonly<Record<string, string | undefined>>;
   /** The scenario's configuration, read already from `env` over its env defaults: not read again. */
   config?: Config;
@@ -122,11 +124,13 @@ export interface TargetOptions {
    */
   targets?: TargetConfig | undefined;
   /**
-   * Whether the summary the run prints counts this conversation's provider requests: true for a
-   * suite of the run's own (writing to its artifacts). Default false: a target a spec starts itself
-   * is held to the same limits, but left out of the run's figures.
+   * The run's limits this conversation's provider requests are held to, counted in the summary the
+   * run prints for a suite of its own (`runLimits`). Default: those of an arbiter of the target's own,
+   * as a target a spec starts itself has.
    */
-  counted?: boolean;
+  limits?: RunLimits;
+  /** The LangGraph graphs the run has asked for their nodes already (default: none, asked again). */
+  graphsAsked?: GraphsAsked;
   /**
    * One change to the flows' behaviour for the app in this process to be built with (`flowcheck
    * strength`); a target elsewhere is refused with it (`strength_refused`).
@@ -156,20 +160,23 @@ export interface TargetMutant {
 export async function startScenarioTarget(loaded: LoadedScenario, options: TargetOptions): Promise<ScenarioTarget> {
   const scenarioEnv = scenarioEnvOf(loaded);
   const scenarioKeys = Object.keys(scenarioEnv);
-  const config = options.config ?? loadConfig(options.env, scenarioEnv);
+  // Read only when a configuration is to be derived from it: one given is not read again.
+  const source = () => options.env ?? environment();
+  const config = options.config ?? derivedConfig(source(), { defaults: scenarioEnv });
   const label = `${loaded.scenario.flowName}: ${loaded.name}`;
-  const limits = runLimits(options.counted === true);
+  const limits = options.limits ?? runLimits(new RunArbiter(), false);
   const gate = (of: Config) => new ProviderGate(of, label, limits);
   const targets = "targets" in options ? options.targets : loadTargetConfig(process.cwd(), config.env);
   const chosen = chooseTarget(targets, loaded.scenario.target, config.flowTarget, loaded.file);
   if (options.mutant && (chosen || config.targetUrl)) throw refusedMutant(options.mutant, chosen?.name, config);
   if (chosen) {
-    const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
-    return await withJudgeTape(await namedTarget(chosen, loaded, own, scenarioKeys, gate), loaded, own);
+    const own = derivedConfig(source(), { defaults: scenarioRunSettingsOf(loaded) });
+    const asked = options.graphsAsked ?? new WeakMap();
+    return await withJudgeTape(await namedTarget(chosen, loaded, own, scenarioKeys, gate, asked), loaded, own);
   }
   if (!config.targetUrl) return await inProcessTarget(loaded, options, config, scenarioKeys, gate(config));
   // A server elsewhere booted with its own environment: the flow's settings cannot reach it, and only the run settings reach this runner.
-  const own = loadConfig(options.env, scenarioRunSettingsOf(loaded));
+  const own = derivedConfig(source(), { defaults: scenarioRunSettingsOf(loaded) });
   return { ...(await externalTarget(config.targetUrl, own, scenarioKeys)), provider: gate(own) };
 }
 
@@ -193,10 +200,11 @@ async function namedTarget(
   own: Config,
   scenarioKeys: readonly string[],
   gate: (config: Config) => ProviderGate,
+  asked: GraphsAsked,
 ): Promise<ScenarioTarget> {
   const elsewhere = `target ${name} (${entry.kind})`;
   if (entry.kind === "langgraph")
-    return { ...langgraphTarget(entry, name, loaded.scenario.flowName, own, gate(own)), elsewhere };
+    return { ...langgraphTarget(entry, name, loaded.scenario.flowName, own, gate(own), asked), elsewhere };
   if (entry.kind === "http") return { ...httpTarget(entry, name, loaded.scenario.flowName, own, gate(own)), elsewhere };
   // The entry's headers and SQLite file over the run's own, as FLOW_HEADERS and SQLITE_PATH would give them.
   const config: Config = {

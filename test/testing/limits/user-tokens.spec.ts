@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { loadConfig } from "../../../src/config.ts";
 import { ProviderGate } from "../../../src/testing/limits/provider-gate.ts";
+import { RunArbiter } from "../../../src/testing/limits/run-arbiter.ts";
 import { runLimits } from "../../../src/testing/limits/run-limits.ts";
 import { liveUser } from "../../../src/testing/user/live-user.ts";
 import { fakeOpenAIPerFile } from "../../support/fake-openai-per-file.ts";
@@ -12,7 +13,7 @@ fakeOpenAIPerFile([], (started) => (fake = started));
 
 test("the simulated user's calls go through the provider gate as kind user, their tokens counted apart from the model's and the judge's", async () => {
   fake.answer = () => ({ judge: JSON.stringify({ message: "lisbon", done: false }) });
-  const gate = new ProviderGate(loadConfig({}), "HotelFlow: simulated", runLimits(false));
+  const gate = new ProviderGate(loadConfig({}), "HotelFlow: simulated", runLimits(new RunArbiter(), false));
   const before = gate.usage.snapshot();
   const user = liveUser({
     apiKey: "sk-test",

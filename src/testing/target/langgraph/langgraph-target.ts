@@ -8,12 +8,12 @@ import { LanggraphClient } from "./langgraph-client.ts";
 import { LanggraphConversation } from "./langgraph-conversation.ts";
 import { langgraphGraphPointers } from "./langgraph-graph-pointers.ts";
 import { LanggraphSessions } from "./langgraph-sessions.ts";
-import { langgraphStepNames } from "./langgraph-step-names.ts";
+import { langgraphStepNames, type GraphsAsked } from "./langgraph-step-names.ts";
 
 /**
  * A `"kind": "langgraph"` target for one scenario, `name` its key in flowcheck.config.json: its flowName is the graph, a conversation is a
  * thread, and the persisted contract reads the thread's state. Nothing is booted and nothing can be
- * restarted or made to fail from here.
+ * restarted or made to fail from here. The graph's nodes are asked once per run (`asked`).
  */
 export function langgraphTarget(
   entry: LanggraphTargetEntry,
@@ -21,6 +21,7 @@ export function langgraphTarget(
   graphId: string,
   config: Config,
   provider: ProviderGate,
+  asked: GraphsAsked,
 ): ScenarioTarget {
   const client = new LanggraphClient(entry, name);
   const pointers = langgraphGraphPointers(entry.graphs?.[graphId]);
@@ -31,7 +32,7 @@ export function langgraphTarget(
     config,
     provider,
     conversation: new LanggraphConversation(client, graphId, pointers),
-    servingProblems: (scenario) => servingProblems(client, entry, graphId, scenario),
+    servingProblems: (scenario) => servingProblems(client, entry, graphId, scenario, asked),
     close: async () => undefined,
   };
 }
@@ -42,8 +43,9 @@ async function servingProblems(
   entry: LanggraphTargetEntry,
   graphId: string,
   scenario: Scenario,
+  asked: GraphsAsked,
 ): Promise<string[]> {
-  const steps = await langgraphStepNames(client, entry, graphId);
+  const steps = await langgraphStepNames(client, entry, graphId, asked);
   if (!steps) return [];
   return stepReferences(scenario)
     .filter((reference) => !reference.state && !steps.includes(reference.step))

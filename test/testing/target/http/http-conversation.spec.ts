@@ -3,6 +3,7 @@ import { after, before, test } from "node:test";
 import { loadConfig } from "../../../../src/config.ts";
 import { runScenario } from "../../../../src/testing/index.ts";
 import { ProviderGate } from "../../../../src/testing/limits/provider-gate.ts";
+import { RunArbiter } from "../../../../src/testing/limits/run-arbiter.ts";
 import { runLimits } from "../../../../src/testing/limits/run-limits.ts";
 import type { Scenario, ScenarioTurn } from "../../../../src/testing/scenario/scenario.ts";
 import { httpTarget } from "../../../../src/testing/target/http/http-target.ts";
@@ -53,7 +54,7 @@ async function play(turns: ScenarioTurn[]) {
   const scenario: Scenario = { flowName: "ContactFlow", turns };
   const loaded = { file: "test/testing/target/http/contact.scenario.json", name: "contact", scenario };
   const config = loadConfig({});
-  const provider = new ProviderGate(config, "contact", runLimits(false));
+  const provider = new ProviderGate(config, "contact", runLimits(new RunArbiter(), false));
   const target = httpTarget(sessionChatEntry(chat.url), "support", "ContactFlow", config, provider);
   return await collect(runScenario(loaded, target));
 }
