@@ -110,7 +110,8 @@ export const errorCatalogue = {
   },
   flow_name_invalid: {
     status: undefined,
-    summary: "npm run new:flow was given a name that is not PascalCase ending in Flow; nothing was written.",
+    summary:
+      "npm run new:flow was given a name that is not PascalCase ending in Flow, or is over 38 characters; nothing was written.",
   },
   flow_name_taken: {
     status: undefined,

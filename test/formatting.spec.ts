@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
 import { test } from "node:test";
-import { promisify } from "node:util";
+import { biome as runBiome, checkedFiles, unformattedFiles } from "./support/biome.ts";
 
 // The code is formatted by Biome as biome.json says (120 columns; the data files, scenarios/ and
 // test/fixtures/, are left as written). This runs the repository's own Biome on the whole tree,
@@ -12,38 +10,15 @@ import { promisify } from "node:util";
 // src/ alone: no function over 50 lines.
 
 const ROOT = resolve(import.meta.dirname, "..");
-// The package's launcher picks the native binary for this platform; run by this Node, it needs no shell.
-const BIOME = createRequire(import.meta.url).resolve("@biomejs/biome/bin/biome");
 const FIX = "npm run format";
 
-interface BiomeRun {
-  code: number;
-  output: string;
-}
-
-const run = promisify(execFile);
-
-/** `biome <command> .` in the repository, with that reporter, its output as plain text. */
-async function biome(command: "format" | "lint", reporter: "summary" | "github"): Promise<BiomeRun> {
-  const args = [BIOME, command, `--reporter=${reporter}`, "--colors=off", "--max-diagnostics=none", "."];
-  return run(process.execPath, args, { cwd: ROOT }).then(
-    ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({
-      code: error.code,
-      output: error.stdout + error.stderr,
-    }),
-  );
-}
-
-/** The files under the summary's "The following files need to be formatted:", one `- path` a line. */
-function unformattedFiles(output: string): string[] {
-  const list = output.split(/need to be formatted:\s*\n/)[1] ?? "";
-  return [...list.matchAll(/^\s*- (\S.*)$/gm)].map((match) => match[1]!.trim());
-}
+/** `biome <command> .` in the repository, with that reporter. */
+const biome = (command: "format" | "lint", reporter: "summary" | "github") =>
+  runBiome(ROOT, [command, `--reporter=${reporter}`, "."]);
 
 test("every source and config file is formatted as biome.json says (npm run format formats them)", async () => {
   const { code, output } = await biome("format", "summary");
-  const checked = Number(/Checked (\d+) files?/.exec(output)?.[1] ?? 0);
+  const checked = checkedFiles(output);
   assert.ok(checked > 100, `Biome checked ${checked} files, not the repository's code:\n${output}`);
   const files = unformattedFiles(output);
   assert.deepEqual(

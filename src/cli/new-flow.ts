@@ -9,8 +9,9 @@ if (
 Writes a small working flow under src/flows/<name>/ (two steps, tools that refuse bad input with
 stay, its scripted model), registers it in src/flows/team-flows.ts, and writes its scenario
 (scenarios/<name>-flow.scenario.json) and spec (test/flows/<name>-flow.spec.ts): npm test and
-npm run test:flows pass at once. A name is PascalCase ending in Flow (TeaFlow). --dry-run lists
-the files without writing; --root scaffolds into another checkout. Nothing is written on error.`,
+npm run test:flows pass at once. A name is PascalCase ending in Flow (TeaFlow), 38 characters
+at most. --dry-run lists the files without writing; --root scaffolds into another checkout.
+Nothing is written on error.`,
     process.argv.slice(2),
   )
 )

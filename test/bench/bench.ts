@@ -20,12 +20,23 @@
 //   langgraph a chat graph of the LangGraph fixture project on the real dev server, played turn by
 //           turn by ScenarioRun: each turn's wall less the time its requests waited on the server,
 //           flowcheck's own cost (test/bench/langgraph-turns.ts), beside the engine's; without the
-//           fixture project installed it is skipped, saying why.
+//           fixture project installed it is skipped, saying why;
+//   suite   `npm test`, the whole suite, from command to exit, in this tree and in another commit's
+//           (a clone of it, its node_modules linked to this tree's where the lockfiles are the same,
+//           else installed with npm ci), the runs alternating: the ref's, this tree's, this tree's,
+//           the ref's (test/bench/suite.ts). About half an hour, so only --only=suite runs it; a run
+//           that fails stops the bench with its exit code and last lines.
 //
 // Options (after `npm run bench --`):
-//   --only=floor,stack,growth,runner,startup,mainjob,strength,report,langgraph  runs some phases; results.json is then left as it
-//                                     was, since it must always describe one whole run;
+//   --only=floor,stack,growth,runner,startup,mainjob,strength,report,langgraph,suite  runs some
+//                                     phases; results.json is then left as it was, since it must
+//                                     always describe one whole run, but for the `suite` section,
+//                                     which suite writes (as `npm run bench:live` writes `live`):
+//                                     suiteMillis (this tree's median), suiteRefMillis, suiteRatio
+//                                     (this tree's over the ref's) and every run; a whole run keeps it;
 //   --startup-ref=<ref>               the commit startup is compared with (default HEAD~1);
+//   --suite-ref=<ref>                 the commit suite is compared with (default HEAD~1);
+//   --suite-rounds=<n>                suite's pairs of runs, each pair in the other order (default 2);
 //   --profile=<dir>                   writes a .cpuprofile per timed part (warm-ups and start-up left
 //                                     out, which `node --cpu-prof` cannot do), the runner's children
 //                                     included; `tsx test/bench/profile-summary.ts <file>` sums one
@@ -50,6 +61,7 @@ import { MAIN_JOB_COMMAND, measureJob, STRENGTH_COMMAND } from "./main-job.ts";
 import { measureLanggraphTurns, type LanggraphTurnsResult } from "./langgraph-turns.ts";
 import { measureReportPage, REPORT_TURNS, type ReportPageResult } from "./report-page.ts";
 import { measureStartup, STARTUP_COMMAND, type Spread, type StartupResult } from "./startup.ts";
+import { measureSuite, SuiteRunFailed, type SuiteResult } from "./suite.ts";
 
 const ROOT = resolve(import.meta.dirname, "..", "..");
 const RESULTS = join(ROOT, "test", "bench", "results.json");
@@ -83,16 +95,38 @@ const STRENGTH_TARGET_MILLIS = 60_000;
 const STRENGTH_RUNS = 2;
 // What a reader waits for the page of a 2000-turn run to open: the target.
 const REPORT_TARGET_MILLIS = 1000;
-type Phase = (typeof PHASES)[number];
+// Phases a whole run leaves out, for the time they take: only --only runs them.
+const ON_REQUEST = ["suite"] as const;
+const SUITE_ROUNDS = 2;
+type Phase = (typeof PHASES)[number] | (typeof ON_REQUEST)[number];
 
 function phasesToRun(argv: string[]): Set<Phase> {
   const only = argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
   if (only === undefined) return new Set(PHASES);
+  const known: readonly string[] = [...PHASES, ...ON_REQUEST];
   const wanted = only.split(",").map((name) => name.trim());
-  const unknown = wanted.filter((name) => !(PHASES as readonly string[]).includes(name));
+  const unknown = wanted.filter((name) => !known.includes(name));
   if (unknown.length)
-    throw new Error(`bench: unknown phase ${unknown.join(", ")}; the phases are ${PHASES.join(", ")}.`);
+    throw new Error(`bench: unknown phase ${unknown.join(", ")}; the phases are ${known.join(", ")}.`);
   return new Set(wanted as Phase[]);
+}
+
+/** `--<name>=<value>`'s value, or `fallback`. */
+function option(argv: string[], name: string, fallback: string): string {
+  return argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(`--${name}=`.length) ?? fallback;
+}
+
+function suiteRounds(argv: string[]): number {
+  const value = option(argv, "suite-rounds", String(SUITE_ROUNDS));
+  const rounds = Number(value);
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw new Error(`bench: --suite-rounds takes a whole number of pairs of runs, 1 or more; got ${value}.`);
+  return rounds;
+}
+
+/** results.json as the last run left it, or nothing when there is none. */
+function readResults(): Record<string, unknown> {
+  return existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -699,11 +733,30 @@ function commitOf(): string {
   }
 }
 
+/** results.json's `suite` section: the medians and their ratio first, then what they were measured on. */
+function suiteSection(suite: SuiteResult, loadBefore: number) {
+  return {
+    suiteMillis: round(suite.millis, 0),
+    suiteRefMillis: round(suite.refMillis, 0),
+    suiteRatio: round(suite.ratio, 3),
+    command: suite.command,
+    commit: commitOf(),
+    ref: { ref: suite.ref, commit: suite.commit, installs: suite.installs },
+    // In the order they ran.
+    runs: suite.runs.map(({ tree, millis }) => ({ tree, millis: round(millis, 0) })),
+    node: process.version,
+    date: new Date().toISOString(),
+    loadAverage: { before: round(loadBefore, 2), after: round(os.loadavg()[0]!, 2) },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const phases = phasesToRun(argv);
+  // Read before any phase runs, so that a bad value costs nothing.
+  const rounds = phases.has("suite") ? suiteRounds(argv) : 0;
   const profileDir = argv.find((arg) => arg.startsWith("--profile="))?.slice("--profile=".length);
   if (profileDir !== undefined) profiler = new PhaseProfiler(profileDir);
   const benchStarted = performance.now();
@@ -747,6 +800,7 @@ async function main(): Promise<void> {
   let strength: Spread | undefined;
   let report: ReportPageResult | undefined;
   let langgraph: LanggraphTurnsResult | { skipped: string } | undefined;
+  let suite: SuiteResult | undefined;
 
   if (phases.has("floor") || phases.has("stack")) {
     const parts = [
@@ -782,7 +836,7 @@ async function main(): Promise<void> {
   }
   // Before the runner, whose long run gets what is left of the two minutes.
   if (phases.has("startup")) {
-    const ref = argv.find((arg) => arg.startsWith("--startup-ref="))?.slice("--startup-ref=".length) ?? "HEAD~1";
+    const ref = option(argv, "startup-ref", "HEAD~1");
     log(`startup: ${STARTUP_COMMAND.join(" ")}, this tree and ${ref} in turn…`);
     startup = await measureStartup({ root: ROOT, dir, ref, env: childEnv(), onCleanup });
   }
@@ -837,6 +891,14 @@ async function main(): Promise<void> {
     log("langgraph: a chat graph's turns on the LangGraph dev server…");
     langgraph = await measureLanggraphTurns(dir);
     if ("skipped" in langgraph) log(`langgraph: skipped: ${langgraph.skipped}`);
+  }
+  if (phases.has("suite")) {
+    const ref = option(argv, "suite-ref", "HEAD~1");
+    log(`suite: npm test, this tree and ${ref}'s in turn, ${rounds * 2} runs…`);
+    // Outside this tree: its own npm test must not come upon the other tree under test/.tmp.
+    const suiteDir = mkdtempSync(join(os.tmpdir(), "flowcheck-bench-suite-"));
+    cleanups.push(() => rmSync(suiteDir, { recursive: true, force: true }));
+    suite = await measureSuite({ root: ROOT, dir: suiteDir, ref, rounds, env: childEnv(), onCleanup, log });
   }
   await cleanUp();
 
@@ -959,6 +1021,17 @@ async function main(): Promise<void> {
     stack ? show((stack.turnMicros - stack.httpMicros) / 1000, 2) : "—",
     "",
   ]);
+  rows.push([
+    `suiteMillis (${suite?.command ?? "npm test"}, this tree, median of ${suite ? suite.runs.length / 2 : "—"})`,
+    show(suite?.millis, 0),
+    "",
+  ]);
+  rows.push([
+    `  ${suite ? `${suite.ref} (${suite.commit})` : "the ref"}, same run: suiteRefMillis, median`,
+    show(suite?.refMillis, 0),
+    "",
+  ]);
+  rows.push(["suiteRatio (this tree ÷ the ref)", show(suite?.ratio, 3), ""]);
   const width = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
   console.log(`flowcheck bench — Node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}`);
@@ -967,6 +1040,13 @@ async function main(): Promise<void> {
   const benchSeconds = (performance.now() - benchStarted) / 1000;
   console.log(`(the bench took ${benchSeconds.toFixed(1)} s; commit ${commitOf()})`);
 
+  if (suite) {
+    writeFileSync(
+      RESULTS,
+      `${JSON.stringify({ ...readResults(), suite: suiteSection(suite, loadBefore) }, null, 2)}\n`,
+    );
+    log(`wrote the suite section of ${relative(ROOT, RESULTS)}`);
+  }
   if (
     !(
       floor &&
@@ -981,7 +1061,8 @@ async function main(): Promise<void> {
       floorRatio !== undefined
     )
   ) {
-    log(`only ${[...phases].join(", ")} ran, so ${relative(ROOT, RESULTS)} was left as it was`);
+    const kept = suite ? "kept its other sections as they were" : "was left as it was";
+    log(`only ${[...phases].join(", ")} ran, so ${relative(ROOT, RESULTS)} ${kept}`);
     return;
   }
   if (profiler) {
@@ -1098,9 +1179,9 @@ async function main(): Promise<void> {
       loadAverage: { before: round(loadBefore, 2), after: round(os.loadavg()[0]!, 2) },
     },
   };
-  // The live section is `npm run bench:live`'s: kept as it was.
-  const { live } = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, "utf8")) as { live?: unknown }) : {};
-  writeFileSync(RESULTS, `${JSON.stringify(live === undefined ? results : { ...results, live }, null, 2)}\n`);
+  // The live section is `npm run bench:live`'s, and the suite section --only=suite's: kept as they were.
+  const kept = Object.entries(readResults()).filter(([section]) => section === "live" || section === "suite");
+  writeFileSync(RESULTS, `${JSON.stringify({ ...results, ...Object.fromEntries(kept) }, null, 2)}\n`);
   log(`wrote ${relative(ROOT, RESULTS)}`);
 }
 
@@ -1119,6 +1200,12 @@ main().then(
   () => undefined,
   async (error: unknown) => {
     await cleanUp();
+    // A suite run that failed says why in its own last lines, and the bench exits with its code.
+    if (error instanceof SuiteRunFailed) {
+      console.error(error.message);
+      process.exitCode = error.exitCode;
+      return;
+    }
     if (!interrupted) console.error((error as Error).stack ?? String(error));
     process.exitCode = 1;
   },

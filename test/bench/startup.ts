@@ -3,9 +3,9 @@
 // command on an earlier commit is timed in the same run, in turn with this tree's, so that a slow
 // minute on this machine lands on both. Like any run of that command, it leaves
 // test/.tmp/flow-coverage.json behind.
-import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { cloneCommit, linkNodeModules } from "./commit-tree.ts";
 
 export const STARTUP_COMMAND = ["npm", "run", "test:flows", "--", "scenarios/basic-flow.scenario.json"] as const;
 /** Counted runs of each tree, after one that is not: the first run of a tree fills tsx's cache for it. */
@@ -67,21 +67,9 @@ export async function measureStartup({ root, dir, ref, env, onCleanup }: Options
 
 /** `ref`'s files in `into`, with this tree's node_modules; or why not, when there is no such commit. */
 function checkOut(root: string, ref: string, into: string): { tree: string; commit: string } | { missing: string } {
-  const git = (...args: string[]) =>
-    execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-  let commit: string;
-  try {
-    commit = git("rev-parse", "--verify", "--quiet", "--short", `${ref}^{commit}`);
-  } catch {
-    return { missing: `there is no commit ${ref}` };
-  }
-  // An archive rather than a worktree: a bench stopped halfway leaves no worktree registered.
-  mkdirSync(into, { recursive: true });
-  const archive = `${into}.tar`;
-  git("archive", "--output", archive, commit);
-  execFileSync("tar", ["-xf", archive, "-C", into]);
-  symlinkSync(realpathSync(join(root, "node_modules")), join(into, "node_modules"));
-  return { tree: into, commit };
+  const earlier = cloneCommit(root, ref, into);
+  if ("tree" in earlier) linkNodeModules(root, earlier.tree);
+  return earlier;
 }
 
 /** `command`'s wall time in `cwd`, as a whole process group, with its exit code and output. */

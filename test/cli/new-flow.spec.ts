@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { LONGEST_FLOW_NAME } from "../../src/cli/new-flow/flow-name.ts";
 import type { FlowChecklist } from "../../src/testing/checklist/checklist.ts";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
+import { biome, checkedFiles, unformattedFiles } from "../support/biome.ts";
 import { repositoryCopy, type RepositoryCopy } from "../support/repository-copy.ts";
 import { tempDir } from "../support/temp-path.ts";
 import type { ChildRun } from "../support/child-run.ts";
@@ -176,6 +178,45 @@ describe("new:flow", { concurrency: 2 }, () => {
     });
   });
 
+  test("every file new:flow writes or edits is formatted as biome.json says, for a short name and one of the longest it takes", async () => {
+    // Line lengths follow the name: the longest, of many words, makes the longest paths and
+    // signatures, and the two entries together no longer fit the team's list on one line.
+    const longest = "MultiStepHomeInsuranceRenewalQuoteFlow";
+    assert.equal(longest.length, LONGEST_FLOW_NAME, "a name as long as new:flow takes");
+    const formatted = await repositoryCopy("new-flow-formatted");
+    try {
+      copyFileSync(resolve(import.meta.dirname, "..", "..", "biome.json"), join(formatted.path, "biome.json"));
+      const written = new Set<string>();
+      for (const name of ["GreenTeaFlow", longest]) {
+        const run = await newFlow(formatted, name);
+        assert.equal(run.code, 0, run.stderr);
+        for (const [, path] of run.stdout.matchAll(/^ {2}(\S+)/gm)) written.add(path!);
+      }
+      const code = [...written].filter((path) => path.endsWith(".ts"));
+      assert.equal(code.length, 13, [...written].join("\n"));
+      // The copy has no git: the files are named, so biome.json's ignore-file setting has nothing to add.
+      const format = await biome(formatted.path, ["format", "--vcs-enabled=false", "--reporter=summary", ...written]);
+      assert.equal(checkedFiles(format.output), code.length, format.output);
+      assert.deepEqual(unformattedFiles(format.output), [], format.output);
+      assert.equal(format.code, 0, format.output);
+      const sources = code.filter((path) => path.startsWith("src/"));
+      const lint = await biome(formatted.path, ["lint", "--vcs-enabled=false", ...sources]);
+      assert.equal(lint.code, 0, lint.output);
+      const long = sources.flatMap((path) =>
+        readFileSync(join(formatted.path, path), "utf8")
+          .split("\n")
+          .filter((line) => line.length > 140),
+      );
+      assert.deepEqual(long, [], "src/ keeps its lines over 140 characters to the ones it has");
+      assert.match(
+        readFileSync(join(formatted.path, "src", "flows", "team-flows.ts"), "utf8"),
+        /= Object\.freeze\(\[\n {2}greenTeaFlowEntry,\n {2}multiStepHomeInsuranceRenewalQuoteFlowEntry,\n\]\);/,
+      );
+    } finally {
+      formatted.remove();
+    }
+  });
+
   test("new:flow --dry-run lists the files it would write and writes none", async () => {
     const before = filesUnder(copy.path);
     const run = await newFlow(copy, "KettleFlow", "--dry-run");
@@ -188,14 +229,16 @@ describe("new:flow", { concurrency: 2 }, () => {
     assert.deepEqual(filesUnder(copy.path), before);
   });
 
-  test("new:flow refuses a name that is not PascalCase ending in Flow, saying the rule, and writes nothing", async () => {
+  test("new:flow refuses a name that is not PascalCase ending in Flow, or is too long, saying the rule, and writes nothing", async () => {
     const before = filesUnder(copy.path);
-    for (const name of ["teaFlow", "Tea", "Flow", "Tea-Flow"]) {
+    for (const name of ["teaFlow", "Tea", "Flow", "Tea-Flow", "MultiStepHomeInsuranceRenewalQuoteTeaFlow"]) {
       const run = await newFlowScript(name);
       assert.equal(run.code, 2, name);
       assert.match(
         run.stderr,
-        /is not a flow name: a flow name is PascalCase letters and digits ending in Flow.*\(flow_name_invalid\)/,
+        new RegExp(
+          `is not a flow name: a flow name is PascalCase letters and digits ending in Flow, .*at most ${LONGEST_FLOW_NAME} characters.*\\(flow_name_invalid\\)`,
+        ),
         name,
       );
     }

@@ -8,7 +8,7 @@ import { NoteStep } from "./note-step.ts";
 // In order: a new session starts on the first.
 const steps = { ChoiceStep, NoteStep };
 
-/** ${flow}'s step names and states, for its steps' \`Step<State, ${flow}Types>\`. */
+/** The flow's step names and states, for its steps' \`Step<State, ${flow}Types>\`. */
 export interface ${flow}Types extends FlowTypes<typeof steps> {}
 
 export const ${flow} = defineFlow<${flow}Types>({
@@ -32,11 +32,14 @@ const ${camel}: Script = ({ latest, context }) => {
   }
   if (context.step === "NoteStep") {
     // Just entered, in the same turn as the choice: the hand-off carries advance(…)'s message.
-    if (latest?.role === "handoff") return scriptedText(\`Noted: \${/Saved the choice (\\w+)/.exec(latest.content)?.[1]}. Any note to go with it?\`);
+    if (latest?.role === "handoff")
+      return scriptedText(\`Noted: \${/Saved the choice (\\w+)/.exec(latest.content)?.[1]}. Any note to go with it?\`);
     if (latest?.role === "user") return scriptedToolCalls([{ name: "save_note", args: { note: latest.content } }]);
-    if (latest?.role === "tool" && latest.content.includes("too short")) return scriptedText("That note is too short: please write 3 characters or more.");
+    if (latest?.role === "tool" && latest.content.includes("too short"))
+      return scriptedText("That note is too short: please write 3 characters or more.");
     const unsavable = latest?.role === "tool" ? /contains (.+?), which cannot be saved/.exec(latest.content) : null;
-    if (unsavable) return scriptedText(\`Sorry, that note contains \${unsavable[1]}, which I can't save. Could you type it again?\`);
+    if (unsavable)
+      return scriptedText(\`Sorry, that note contains \${unsavable[1]}, which I can't save. Could you type it again?\`);
     // complete(…)'s message: the closing answer.
     if (latest?.role === "tool") return scriptedText("Thank you, that's everything. Goodbye!");
   }
@@ -44,7 +47,9 @@ const ${camel}: Script = ({ latest, context }) => {
   return undefined;
 };
 
-export const ${camel}Scripts: Scripts = { ${flow}: ${camel} };
+export const ${camel}Scripts: Scripts = {
+  ${flow}: ${camel},
+};
 `;
 }
 
@@ -53,6 +58,9 @@ export function entrySource({ flow, kebab, camel }: FlowNames): string {
 import { ${flow} } from "./${kebab}.ts";
 import { ${camel}Scripts } from "./${kebab}-scripts.ts";
 
-export const ${camel}Entry: FlowEntry = { flow: ${flow}, scripts: ${camel}Scripts };
+export const ${camel}Entry: FlowEntry = {
+  flow: ${flow},
+  scripts: ${camel}Scripts,
+};
 `;
 }

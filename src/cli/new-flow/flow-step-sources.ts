@@ -19,7 +19,12 @@ export class ChoiceStep extends Step<ChoiceState, ${flow}Types> {
   @tool({
     name: "save_choice",
     description: "Save the user's choice.",
-    parameters: { type: "object", properties: { choice: { type: "string", minLength: 1 } }, required: ["choice"], additionalProperties: false },
+    parameters: {
+      type: "object",
+      properties: { choice: { type: "string", minLength: 1 } },
+      required: ["choice"],
+      additionalProperties: false,
+    },
   })
   saveChoice(args: { choice: string }, context: StepContext<ChoiceState, ${flow}Types>) {
     // The rule lives in code, so it holds whatever the model says.
@@ -52,7 +57,12 @@ export class NoteStep extends Step<NoteState, ${flow}Types> {
   @tool({
     name: "save_note",
     description: "Save the user's note.",
-    parameters: { type: "object", properties: { note: { type: "string" } }, required: ["note"], additionalProperties: false },
+    parameters: {
+      type: "object",
+      properties: { note: { type: "string" } },
+      required: ["note"],
+      additionalProperties: false,
+    },
   })
   saveNote(args: { note: string }, context: StepContext<NoteState, ${flow}Types>) {
     const note = args.note.trim();
