@@ -3,7 +3,7 @@ import type { FlowEntry } from "../engine/index.ts";
 import type { FlowChecklist } from "../testing/checklist/checklist.ts";
 import { runChecklist } from "../testing/checklist/flow-checklist.ts";
 import { foreignFlowChecklist } from "../testing/checklist/foreign-flow-checklist.ts";
-import { MARKS_LEGEND, renderChecklist, strictFailures } from "../testing/checklist/render-checklist.ts";
+import { MARKS_LEGEND, renderChecklist, strictFailures } from "../testing/report/render-checklist.ts";
 import { plannedRun } from "../testing/report/current-run.ts";
 import type { ProjectProof, RunResults } from "../testing/report/run-results.ts";
 import { ScenarioCatalog } from "../testing/scenario/scenario-catalog.ts";

@@ -9,7 +9,7 @@ import { loadProjectFlows } from "../testing/target/project-flows.ts";
 import { loadTargetConfig, type TargetConfig } from "../testing/target/target-config.ts";
 import { RunArbiter } from "../testing/limits/run-arbiter.ts";
 import { limitsSummaryLines } from "../testing/limits/limits-summary.ts";
-import { strictFailures } from "../testing/checklist/render-checklist.ts";
+import { strictFailures } from "../testing/report/render-checklist.ts";
 import { withRun, type CurrentRun } from "../testing/report/current-run.ts";
 import type { RunBegin } from "../testing/report/run-event.ts";
 import { RunRecord } from "../testing/report/run-record.ts";

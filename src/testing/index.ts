@@ -15,7 +15,7 @@ export type { DomainCheck, TurnCheck } from "./checks/domain-check.ts";
 export type { FlowDocument, FlowHead } from "./checks/flow-document.ts";
 // What the checks in code read: the stored session, its head, its execution log.
 export type { SessionDocument, SessionHead, ExecutionEntry } from "../engine/session-document.ts";
-export type { SessionView, SessionViewHead } from "./target/session-view.ts";
+export type { SessionView, SessionViewHead } from "./checks/session-view.ts";
 export { stepState } from "./checks/step-state.ts";
 export { parseCsv } from "./answer/parse-csv.ts";
 export { renderTranscript } from "./report/render-transcript.ts";

@@ -1,5 +1,5 @@
 import type { FlowDefinition } from "../../src/engine/flow.ts";
-import { POINT_TITLES } from "../../src/testing/checklist/checklist.ts";
+import { POINT_TITLES } from "../../src/testing/report/point-titles.ts";
 import type { FlowCoverage } from "../../src/testing/report/flow-coverage.ts";
 import type { ChecklistPoint, FlowChecklist, PointStatus } from "../../src/testing/report/run-results.ts";
 

@@ -1,6 +1,6 @@
 import type { FlowShape, UntypedFlow } from "../../engine/flow-types.ts";
 import type { Scenario, ScenarioTurn } from "../scenario/scenario.ts";
-import type { SessionViewHead } from "../target/session-view.ts";
+import type { SessionViewHead } from "./session-view.ts";
 import { failed, passed, type Check } from "./check.ts";
 import type { FlowDocument, FlowHead } from "./flow-document.ts";
 

@@ -1,4 +1,4 @@
-import type { SessionViewHead } from "../target/session-view.ts";
+import type { SessionViewHead } from "./session-view.ts";
 import { check, compared, skipped, type Check } from "./check.ts";
 import { matchPartial } from "./match-partial.ts";
 import type { Answer } from "../answer/read-answer.ts";

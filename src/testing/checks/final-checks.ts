@@ -1,4 +1,4 @@
-import type { SessionView } from "../target/session-view.ts";
+import type { SessionView } from "./session-view.ts";
 import { compared, type Check } from "./check.ts";
 import { matchPartial } from "./match-partial.ts";
 import type { Scenario } from "../scenario/scenario.ts";

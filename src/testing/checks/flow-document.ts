@@ -1,5 +1,5 @@
 import type { FlowShape, StateOfStep, StepNameOf, UntypedFlow } from "../../engine/flow-types.ts";
-import type { SessionView, SessionViewHead } from "../target/session-view.ts";
+import type { SessionView, SessionViewHead } from "./session-view.ts";
 
 /**
  * Marks what a check in code is handed with the types of the flow it came from, so that

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { SessionViewHead } from "../target/session-view.ts";
+import type { SessionViewHead } from "./session-view.ts";
 import { check, compared, failed, skipped, type Check } from "./check.ts";
 import type { Answer } from "../answer/read-answer.ts";
 import type { ScenarioTurn } from "../scenario/scenario.ts";

@@ -1,4 +1,4 @@
-import type { SessionView } from "../target/session-view.ts";
+import type { SessionView } from "./session-view.ts";
 import { check, compared, failed, type Check } from "./check.ts";
 import { matchPartial } from "./match-partial.ts";
 import type { ScenarioSuccess } from "../scenario/scenario.ts";

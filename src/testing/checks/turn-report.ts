@@ -1,4 +1,4 @@
-import type { SessionView, SessionViewHead } from "../target/session-view.ts";
+import type { SessionView, SessionViewHead } from "./session-view.ts";
 import type { Check } from "./check.ts";
 import type { TurnInput } from "../scenario/turn-input.ts";
 

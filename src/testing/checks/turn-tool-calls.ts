@@ -1,5 +1,5 @@
 import type { ChildRun, ExecutionEntry, MemoryEntry, ToolCall } from "../../engine/session-document.ts";
-import type { SessionView } from "../target/session-view.ts";
+import type { SessionView } from "./session-view.ts";
 
 /** A tool a turn called, as `expectToolCalls` matches it: its name, the arguments the model sent, and what it returned. */
 export interface CalledTool {

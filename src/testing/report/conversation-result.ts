@@ -1,6 +1,6 @@
 import type { Check } from "../checks/check.ts";
 import type { FinalReport, TokenCount, TurnReport } from "../checks/turn-report.ts";
-import type { SessionViewHead } from "../target/session-view.ts";
+import type { SessionViewHead } from "../checks/session-view.ts";
 import type { ConversationBegin, ConversationEnd, ConversationIdentity } from "./run-event.ts";
 import type { ConversationResult, JudgeResult, TurnResult } from "./run-results.ts";
 import { executionOfTurn, sessionChange } from "./session-change.ts";

@@ -1,6 +1,6 @@
 import type { FlowDefinition } from "../../engine/flow.ts";
 import type { ExecutionEntry } from "../../engine/session-document.ts";
-import type { SessionView } from "../target/session-view.ts";
+import type { SessionView } from "../checks/session-view.ts";
 
 /**
  * What a run's scenarios reached of each flow, child flows included: for every step whether a

@@ -1,4 +1,4 @@
-import { checklistCounts, checklistRows, hasMissing, MARKS_LEGEND } from "../checklist/render-checklist.ts";
+import { checklistCounts, checklistRows, hasMissing, MARKS_LEGEND } from "./render-checklist.ts";
 import { coverageInOrder, reachOf, type FlowCoverage } from "./flow-coverage.ts";
 import { simulatedLines } from "./render-simulated.ts";
 import type { FlowChecklist, RunResults } from "./run-results.ts";

@@ -1,4 +1,4 @@
-import { checklistCounts, missingPoints } from "../checklist/render-checklist.ts";
+import { checklistCounts, missingPoints } from "./render-checklist.ts";
 import { failedAt } from "./failed-at.ts";
 import { reachOf } from "./flow-coverage.ts";
 import { passKText, successText } from "./pass-k-shown.ts";

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { StepStates } from "../../engine/session-document.ts";
-import type { SessionView, SessionViewHead } from "../target/session-view.ts";
+import type { SessionView, SessionViewHead } from "../checks/session-view.ts";
 import type { SessionChange } from "./run-results.ts";
 
 type StateChange = NonNullable<SessionChange["state"]>[string];

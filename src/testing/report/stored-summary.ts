@@ -1,5 +1,5 @@
 import type { RunStatus } from "../../engine/session-document.ts";
-import type { SessionViewHead } from "../target/session-view.ts";
+import type { SessionViewHead } from "../checks/session-view.ts";
 
 /** What a report shows of the stored session after a turn: its step, run status and turn count, when the target keeps one. */
 export interface StoredSummary {

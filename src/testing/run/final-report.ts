@@ -7,7 +7,7 @@ import type { FinalReport, SimulationReport, TurnReport } from "../checks/turn-r
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
 import type { ScenarioTarget } from "../target/scenario-target.ts";
-import type { SessionView } from "../target/session-view.ts";
+import type { SessionView } from "../checks/session-view.ts";
 import type { RunOptions } from "./run-options.ts";
 
 interface PlayedSoFar {

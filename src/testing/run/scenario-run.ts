@@ -10,7 +10,7 @@ import type { LoadedScenario, ScenarioTurn } from "../scenario/scenario.ts";
 import { isSuccessStatus } from "../scenario/is-success-status.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
 import type { ScenarioTarget } from "../target/scenario-target.ts";
-import { viewHeadOf, type SessionView, type SessionViewHead } from "../target/session-view.ts";
+import { viewHeadOf, type SessionView, type SessionViewHead } from "../checks/session-view.ts";
 import { eachTurnCheck } from "../checks/domain-check.ts";
 import { transportChecks } from "../checks/transport-checks.ts";
 import type { FinalReport, SimulationReport, TurnReport } from "../checks/turn-report.ts";

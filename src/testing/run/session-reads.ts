@@ -1,6 +1,6 @@
 import { readHead } from "../target/read-head.ts";
 import type { SessionReader } from "../target/scenario-target.ts";
-import type { SessionView, SessionViewHead } from "../target/session-view.ts";
+import type { SessionView, SessionViewHead } from "../checks/session-view.ts";
 
 /** What a turn that expects an error read before it was sent: the store's write mark, then the whole session. */
 export interface BeforeTurn {

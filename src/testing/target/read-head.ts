@@ -1,5 +1,5 @@
 import type { SessionReader } from "./scenario-target.ts";
-import { viewHeadOf, type SessionViewHead } from "./session-view.ts";
+import { viewHeadOf, type SessionViewHead } from "../checks/session-view.ts";
 
 /** The session's head, which is all a turn's checks read: the reader's own, else cut from the whole session. */
 export function readHead(sessions: SessionReader, id: string): Promise<SessionViewHead | undefined> {

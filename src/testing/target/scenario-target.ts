@@ -22,7 +22,7 @@ import type { ModelFaults } from "./model-faults.ts";
 import { ProviderGate } from "../limits/provider-gate.ts";
 import { RunArbiter } from "../limits/run-arbiter.ts";
 import { runLimits, type RunLimits } from "../limits/run-limits.ts";
-import type { SessionView, SessionViewHead } from "./session-view.ts";
+import type { SessionView, SessionViewHead } from "../checks/session-view.ts";
 
 /** Where the persisted contract reads sessions from: a store, or what a target of another kind says of its sessions. */
 export interface SessionReader {

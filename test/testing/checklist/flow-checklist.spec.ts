@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { runChecklist } from "../../../src/testing/checklist/flow-checklist.ts";
-import { strictFailures } from "../../../src/testing/checklist/render-checklist.ts";
+import { strictFailures } from "../../../src/testing/report/render-checklist.ts";
 import type { Check } from "../../../src/testing/checks/check.ts";
 import { mergeRunResults, runResultsOf } from "../../../src/testing/report/merge-run-results.ts";
 import type {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { SessionView } from "../../../src/testing/target/session-view.ts";
+import type { SessionView } from "../../../src/testing/checks/session-view.ts";
 import { stepState, type Scenario } from "../../../src/testing/index.ts";
 import { fakeScenario, playAgainstFake } from "../../support/fake-chat-server.ts";
 

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { test } from "node:test";
-import type { SessionView } from "../../../src/testing/target/session-view.ts";
+import type { SessionView } from "../../../src/testing/checks/session-view.ts";
 import {
   addToCoverage,
   coverageInOrder,

@@ -1,7 +1,7 @@
 import type { StepStates } from "../../../engine/session-document.ts";
 import { FlowcheckError } from "../../../errors.ts";
 import type { SessionReader } from "../scenario-target.ts";
-import type { SessionView } from "../session-view.ts";
+import type { SessionView } from "../../checks/session-view.ts";
 import type { HttpTargetEntry } from "./http-target-entry.ts";
 import { readHttpState } from "./read-http-state.ts";
 

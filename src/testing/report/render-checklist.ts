@@ -1,4 +1,5 @@
-import { POINT_TITLES, type ChecklistPoint, type FlowChecklist, type PointStatus } from "./checklist.ts";
+import { POINT_TITLES } from "./point-titles.ts";
+import type { ChecklistPoint, FlowChecklist, PointStatus } from "./run-results.ts";
 
 const MARKS: Record<PointStatus, string> = { proved: "✓", missing: "✗", "not applicable": "–", "not judged": "?" };
 
