@@ -1,6 +1,6 @@
 /**
- * Why a run stops before anything plays, as the command tells it: the lines it prints (on stderr
- * unless the exit code is 0) and the exit code, 1 when there is nothing to run.
+ * Why a run stops before anything plays, as the planner finds it: the lines that say so and the
+ * exit code, 1 when there is nothing to run. The command tells it to the reporters (`run:problem`).
  */
 export interface PlanProblem {
   readonly problem: readonly string[];

@@ -11,12 +11,12 @@ import { RunArbiter } from "../testing/limits/run-arbiter.ts";
 import { limitsSummaryLines } from "../testing/limits/limits-summary.ts";
 import { strictFailures } from "../testing/report/render-checklist.ts";
 import { withRun, type CurrentRun } from "../testing/report/current-run.ts";
-import type { RunBegin } from "../testing/report/run-event.ts";
+import type { RunBegin, RunProblem } from "../testing/report/run-event.ts";
 import { RunRecord } from "../testing/report/run-record.ts";
 import { ScenarioCatalog } from "../testing/scenario/scenario-catalog.ts";
 import { loadReporters, runReporters } from "./reporters/run-reporters.ts";
 import type { ReporterContext } from "./reporters/reporter-context.ts";
-import { commitOf, writeRunResults } from "./write-run-results.ts";
+import { commitOf } from "./write-run-results.ts";
 import { commandConfig } from "./command-config.ts";
 import { isPlanProblem, type PlanProblem } from "./plan-problem.ts";
 import { ArgumentError, moduleSpecifier, runRequestOf, USAGE, withoutWatch, type RunRequest } from "./run-arguments.ts";
@@ -138,6 +138,36 @@ function reporterContext(run: PlayedRun, request: RunRequest, config: Config): R
 }
 
 /**
+ * Hands `record`'s events to the reporters `request` asks for, its `--import` modules loaded first
+ * (a team's reporter may need them); `reported` resolves to whether every reporter finished.
+ */
+async function startReporters(
+  request: RunRequest,
+  context: ReporterContext,
+  record: RunRecord,
+): Promise<{ reported: Promise<boolean> }> {
+  for (const module of request.imports) await import(moduleSpecifier(module));
+  const reporters = await loadReporters(request.runReporters, context);
+  return { reported: runReporters(reporters, () => record.reader()) };
+}
+
+/**
+ * A run that stops before anything plays, told to the reporters as a `run:problem` between its
+ * begin and its end: the summary prints why, and an empty shard still leaves its results. Resolves
+ * to the problem's exit code (1 at least when a reporter failed).
+ */
+async function reportProblem(request: RunRequest, problem: PlanProblem, begin: RunBegin): Promise<number> {
+  const record = new RunRecord({ artifactsDir: ARTIFACTS });
+  const context = { artifactsDir: ARTIFACTS, everyTable: request.everyTable, github: { annotations: false } };
+  const { reported } = await startReporters(request, { ...context, limitsLines: () => [] }, record);
+  const data: RunProblem = { lines: [...problem.problem], exitCode: problem.exitCode };
+  record.emit({ type: "run:begin", data: begin });
+  record.emit({ type: "run:problem", data });
+  record.end({ endedAt: new Date().toISOString(), passed: problem.exitCode === 0 });
+  return (await reported) ? problem.exitCode : Math.max(problem.exitCode, 1);
+}
+
+/**
  * Plays the planned `run` as one: its events, from its begin to its end, handed to the default
  * reporters and those `request` adds (the results, the summary, the checklist, the page, JUnit on
  * request). Resolves to the exit code: 1 when a test failed, a strict checklist point is missing or
@@ -150,9 +180,7 @@ async function playRun(
   begin: RunBegin,
 ): Promise<number> {
   const { record } = run;
-  for (const module of request.imports) await import(moduleSpecifier(module));
-  const reporters = await loadReporters(request.runReporters, reporterContext(run, request, config));
-  const reported = runReporters(reporters, () => record.reader());
+  const { reported } = await startReporters(request, reporterContext(run, request, config), record);
   record.emit({ type: "run:begin", data: begin });
   const passed = await playSpecs(plan.files, request, run);
   record.close();
@@ -170,15 +198,27 @@ async function playRun(
  * `flowcheck test`: the flow suites and the project's specs, played by node:test in this one
  * process, their events handed to the run's reporters: the results (`test/.tmp/run-results.json`),
  * the summary, the checklist, the page, JUnit on request, a team's own. Resolves to the exit code.
- * With --watch, those runs again on every save, each in a child process (`watchTests`).
+ * What stops the run before anything plays (a path that is not there, a configuration that does not
+ * read, nothing to run, an empty shard) is told to the same reporters. With --watch, those runs again on every save, each in a child process (`watchTests`).
  */
 export async function testCommand(args: readonly string[]): Promise<number> {
   const startedAt = new Date().toISOString();
-  const asked = requestOf(args);
-  if (typeof asked === "number") return asked;
+  const parsed = requestOf(args);
+  if (typeof parsed === "number") return parsed;
+  const commit = commitOf();
+  const shard = parsed.shard ? { shard: `${parsed.shard.index}/${parsed.shard.total}` } : {};
+  const begin: RunBegin = {
+    startedAt,
+    ...(commit ? { commit } : {}),
+    ...shard,
+    files: [],
+    filtered: filteredOf(parsed),
+  };
+  const asked = locatedRequestOf(parsed);
+  if (isPlanProblem(asked)) return reportProblem(parsed, asked, begin);
   if (asked.watch) return watchTests(asked, withoutWatch(args));
   const checked = await checkedRequestOf(asked);
-  if (typeof checked === "number") return checked;
+  if (isPlanProblem(checked)) return reportProblem(asked, checked, begin);
   const { request, config, flows } = checked;
   // The scenario files are found once, here, and every spec the run imports takes them from the run.
   const scenarios = new ScenarioCatalog();
@@ -188,25 +228,15 @@ export async function testCommand(args: readonly string[]): Promise<number> {
     flows.map((entry) => entry.flow.name),
     scenarios,
   );
-  const shard = request.shard ? { shard: `${request.shard.index}/${request.shard.total}` } : {};
-  if (isPlanProblem(plan)) {
-    for (const line of plan.problem) (plan.exitCode ? console.error : console.log)(line);
-    // An empty shard still leaves its results, so that merging the shards finds every one.
-    if (plan.exitCode === 0) writeRunResults(ARTIFACTS, [], { startedAt, endedAt: new Date().toISOString(), ...shard });
-    return plan.exitCode;
-  }
+  if (isPlanProblem(plan)) return reportProblem(request, plan, begin);
   const run = plannedRunOf(checked, plan, scenarios);
-  const commit = commitOf();
   return withRun(run, () =>
     playRun(run, checked, plan, {
-      startedAt,
-      ...(commit ? { commit } : {}),
-      ...shard,
+      ...begin,
       files: plan.files,
       ...(plan.scenarioPaths ? { scenarioPaths: plan.scenarioPaths } : {}),
       ...(plan.targetScenarios ? { targetScenarios: plan.targetScenarios } : {}),
       ...(request.repeat !== undefined ? { repeat: request.repeat } : {}),
-      filtered: run.scope.filtered ?? false,
     }),
   );
 }
@@ -218,7 +248,7 @@ function plannedRunOf(checked: CheckedRequest, plan: Plan, scenarios: ScenarioCa
     artifactsDir: ARTIFACTS,
     scenarioPaths: plan.scenarioPaths,
     repeat: request.repeat,
-    filtered: Boolean(request.namePatterns || request.skipPatterns || request.only),
+    filtered: filteredOf(request),
     ...(plan.targetScenarios ? { targetScenarios: plan.targetScenarios } : {}),
   });
   return Object.freeze({
@@ -245,48 +275,45 @@ interface CheckedRequest {
   readonly flows: readonly FlowEntry[];
 }
 
-/**
- * The run `args` ask for, its paths there; else the exit code, the reason printed: 0 after --help,
- * 1 when no path is given and there is no scenarios/, 2 for a bad argument or a missing path.
- */
+/** The run `args` ask for; else the exit code, the reason printed: 0 after --help, 2 for a bad argument. */
 function requestOf(args: readonly string[]): RunRequest | number {
-  let request: RunRequest | undefined;
   try {
-    request = runRequestOf(args);
+    const request = runRequestOf(args);
+    if (request) return request;
   } catch (error) {
     if (!(error instanceof ArgumentError)) throw error;
     console.error(`flowcheck test: ${error.message} See flowcheck test --help.`);
     return 2;
   }
-  if (!request) {
-    console.log(USAGE);
-    return 0;
-  }
+  console.log(USAGE);
+  return 0;
+}
+
+/**
+ * `request` with its paths there; else why not: nothing to run (1) when no path is given and there
+ * is no scenarios/, a missing path (2).
+ */
+function locatedRequestOf(request: RunRequest): RunRequest | PlanProblem {
   // Without a path, the project's scenarios, as `flowcheck test scenarios` runs them.
   if (request.paths.length === 0) {
-    if (!existsSync("scenarios")) {
-      console.error("flowcheck test: no path given and no scenarios/ folder here; nothing to run.");
-      return 1;
-    }
-    request = { ...request, paths: ["scenarios"] };
+    if (!existsSync("scenarios"))
+      return { problem: ["flowcheck test: no path given and no scenarios/ folder here; nothing to run."], exitCode: 1 };
+    return locatedRequestOf({ ...request, paths: ["scenarios"] });
   }
   // A project whose flows all run on targets may have no spec folder at all: given scenarios, a spec
   // folder that does not exist holds no specs (npm run test:flows names test/flows either way).
   const missing = missingPaths(request.paths);
   const scenariosGiven = request.paths.some((path) => !missing.includes(path) && isScenarioPath(path));
   const absent = missing.filter((path) => !scenariosGiven || /\.(json|ts)$/.test(path));
-  if (absent.length) {
-    console.error(`flowcheck test: ${absent.join(", ")}: no such file or folder.`);
-    return 2;
-  }
+  if (absent.length) return { problem: [`flowcheck test: ${absent.join(", ")}: no such file or folder.`], exitCode: 2 };
   return { ...request, paths: request.paths.filter((path) => !missing.includes(path)) };
 }
 
 /**
- * `request` with its configuration and the project's flows, all sound; else 2, the reason printed,
- * for an invalid configuration or a flows module that does not load, before anything plays.
+ * `request` with its configuration and the project's flows, all sound; else the problem (exit 2)
+ * of an invalid configuration or a flows module that does not load, before anything plays.
  */
-async function checkedRequestOf(request: RunRequest): Promise<CheckedRequest | number> {
+async function checkedRequestOf(request: RunRequest): Promise<CheckedRequest | PlanProblem> {
   // FLOW_TARGET and the project's flows decide which scenarios without a spec can still be played.
   try {
     const { environment, config, targets } = checkedConfig();
@@ -294,9 +321,16 @@ async function checkedRequestOf(request: RunRequest): Promise<CheckedRequest | n
     return Object.freeze({ request, environment, config, targets, flows });
   } catch (error) {
     if (!isFlowcheckError(error)) throw error;
-    console.error(`flowcheck test: stopped before playing anything: ${error.code}: ${error.message}`);
-    return 2;
+    return {
+      problem: [`flowcheck test: stopped before playing anything: ${error.code}: ${error.message}`],
+      exitCode: 2,
+    };
   }
+}
+
+/** Whether node:test's filters (name patterns, `only`) may leave some of the run's tests unrun. */
+function filteredOf(request: RunRequest): boolean {
+  return Boolean(request.namePatterns || request.skipPatterns || request.only);
 }
 
 /**

@@ -25,6 +25,7 @@ export type {
   RunEvent,
   RunBegin,
   RunEnd,
+  RunProblem,
   ConversationIdentity,
   ConversationBegin,
   ConversationEnd,

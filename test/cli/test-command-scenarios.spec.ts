@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test, type TestContext } from "node:test";
+import { NOT_PLAYED } from "../../src/testing/report/conversation-result.ts";
+import type { RunResults } from "../../src/testing/report/run-results.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { ROOT, tapResults, type ChildRun, runFlowcheck } from "../support/child-run.ts";
 
@@ -10,6 +12,8 @@ import { ROOT, tapResults, type ChildRun, runFlowcheck } from "../support/child-
 
 let dir: { path: string; remove(): void };
 let specs: string;
+/** The same spec, its artifacts left where the run records them: the run's results then hold its conversations. */
+let recordedSpecs: string;
 let scenarios: string;
 
 const turns = [
@@ -41,6 +45,13 @@ before(async () => {
     join(specs, "relay-flow.spec.ts"),
     `import { describeFlowScenarios } from ${from("src/testing/index.ts")};\nimport { relayFlows } from ${from("test/support/relay-flow.ts")};\n` +
       `describeFlowScenarios("RelayFlow", { flows: relayFlows, dir: ${JSON.stringify(scenarios)}, artifactsDir: "artifacts" });\n`,
+  );
+  recordedSpecs = join(dir.path, "recorded-specs");
+  mkdirSync(recordedSpecs);
+  writeFileSync(
+    join(recordedSpecs, "relay-flow.spec.ts"),
+    `import { describeFlowScenarios } from ${from("src/testing/index.ts")};\nimport { relayFlows } from ${from("test/support/relay-flow.ts")};\n` +
+      `describeFlowScenarios("RelayFlow", { flows: relayFlows, dir: ${JSON.stringify(scenarios)} });\n`,
   );
   writeFileSync(join(specs, "unit.spec.ts"), `import { test } from "node:test";\ntest("a unit spec", () => {});\n`);
 });
@@ -98,6 +109,34 @@ describe("flowcheck test given scenario files or folders", { concurrency: 3 }, (
     const refused = await runSpecs(t, specs, "--repeat=twice");
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /--repeat takes a whole number of runs, got twice\./);
+  });
+
+  test("with --repeat 2 a name pattern that selects the first turn plays it in both runs, and neither plays past the last selected test", async (t) => {
+    const cwd = await tempDir("test-command-scenarios-cwd");
+    t.after(cwd.remove);
+    const child = await runFlowcheck(
+      [
+        "test",
+        recordedSpecs,
+        join(scenarios, "first.scenario.json"),
+        "--repeat",
+        "2",
+        "--test-name-pattern",
+        "^1\\. greets$",
+      ],
+      {},
+      undefined,
+      cwd.path,
+    );
+    assert.equal(child.code, 0, child.stdout + child.stderr);
+    const results = JSON.parse(readFileSync(join(cwd.path, "test", ".tmp", "run-results.json"), "utf8")) as RunResults;
+    const runs = results.conversations.filter((each) => each.name === "first");
+    assert.equal(runs.length, 2);
+    for (const run of runs) {
+      const [greets, ends] = run.turns;
+      assert.equal(greets?.outcome, "passed");
+      assert.deepEqual([ends?.outcome, ends?.skipReason], ["skipped", NOT_PLAYED]);
+    }
   });
 
   test("a folder with no scenario in it stops the run, saying so, instead of running nothing green", async (t) => {

@@ -2,7 +2,7 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { renderAnnotations } from "../../testing/report/render-annotations.ts";
 import { renderSummary } from "../../testing/report/render-summary.ts";
-import { collectRunResults } from "../../testing/report/run-results-reducer.ts";
+import { collectRun } from "../../testing/report/run-results-reducer.ts";
 import { RUN_REPORT } from "../write-run-results.ts";
 import type { RunReporter } from "../../testing/report/run-event.ts";
 import type { ReporterContext } from "./reporter-context.ts";
@@ -14,7 +14,9 @@ import type { ReporterContext } from "./reporter-context.ts";
  */
 export function githubReporter(context: ReporterContext): RunReporter {
   return async (events) => {
-    const results = await collectRunResults(events);
+    const { results, problem } = await collectRun(events);
+    // The run's output says why it played nothing.
+    if (problem) return;
     const { stepSummary, annotations } = context.github;
     if (stepSummary) appendFileSync(stepSummary, renderSummary(results));
     if (!annotations) return;

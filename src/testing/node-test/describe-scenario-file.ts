@@ -17,6 +17,7 @@ import { repeatOf } from "./repeat-of.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
 import { ScenarioSuite, START_TEST } from "./scenario-suite.ts";
 import { suiteConfigOf } from "./suite-config.ts";
+import { hasTestFilter } from "./test-filters.mjs";
 import type { SuiteOptions } from "./suite-options.ts";
 
 /**
@@ -81,11 +82,11 @@ function describeConversation(loaded: LoadedScenario, options: SuiteOptions & { 
     return;
   }
   describe(name, liveOnly ? { skip: liveOnly } : {}, () => {
-    const suite = new ScenarioSuite(loaded, options, repeat.times, repeat.passRate, configured);
-    const parallel =
-      liveOnly || !config ? undefined : parallelPlayOf(withTapeMode(config, tape), run.scope.filtered === true);
-    if (parallel) suite.playInBackground(parallel);
-    else before(() => suite.playInTurn());
+    const filtered = run.scope.filtered === true || hasTestFilter(process.execArgv);
+    const suite = new ScenarioSuite(loaded, options, { ...repeat, repeat: repeat.times, filtered }, configured);
+    const parallel = liveOnly || !config ? undefined : parallelPlayOf(withTapeMode(config, tape), filtered);
+    if (parallel) suite.play(parallel);
+    else before(() => suite.play());
     after(() => suite.end());
     test(START_TEST, (t) => suite.startTest(t));
     loaded.scenario.turns.forEach((turn, index) => {

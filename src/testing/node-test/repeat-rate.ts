@@ -8,6 +8,12 @@ export interface RunOutcome {
   why?: string | undefined;
   /** The judge's score, when it graded the turn. */
   score?: number | undefined;
+  /** A failure as the test states it when it stands for this run alone, when not `why`. */
+  failure?: string | undefined;
+  /** Where that failure points (`file:line`, else the scenario's name), when not the test's own place. */
+  location?: string | undefined;
+  /** A subtest of the test has reported this run's failure already. */
+  shown?: boolean;
 }
 
 export interface RepeatRate {
@@ -17,6 +23,33 @@ export interface RepeatRate {
   passRate: number;
   /** Whether the judge's scores are worth reporting (the test is a judge's). */
   scored?: boolean;
+  /** Said after a single run's failure: where its transcript is. */
+  transcript?: string;
+}
+
+/**
+ * A test's verdict over its runs, the same for one run or several. One run is the test: skipped
+ * with its reason, or failed with its own failure where it points. Several are held to the pass
+ * rate (`holdRate`), unless every run skipped it alike (a judge's: unless no run was graded).
+ */
+export function verdictOverRuns(t: TestContext, outcomes: readonly RunOutcome[], rate: RepeatRate): void {
+  if (outcomes.length === 1) return oneRun(t, outcomes[0]!, rate);
+  const skipped = rate.scored ? neverGraded(outcomes) : skippedInEveryRun(outcomes);
+  if (skipped !== undefined) return t.skip(skipped);
+  holdRate(t, outcomes, rate);
+}
+
+function oneRun(t: TestContext, run: RunOutcome, rate: RepeatRate): void {
+  if (run.outcome === "skipped") return t.skip(run.why);
+  if (run.outcome === "passed" || run.shown) return;
+  const message = `${run.failure ?? run.why ?? "failed"}${rate.transcript ?? ""}`;
+  throw new ScenarioFailure("scenario_failed", message, run.location ?? rate.location);
+}
+
+/** The first reason, when no run was graded. */
+function neverGraded(outcomes: readonly RunOutcome[]): string | undefined {
+  if (outcomes.some((each) => each.outcome !== "skipped")) return undefined;
+  return outcomes.find((each) => each.why)?.why ?? "the turn was never graded";
 }
 
 function spread(scores: number[]): string {
@@ -27,7 +60,7 @@ function spread(scores: number[]): string {
 }
 
 /** The one reason every run skipped this, if they all did for the same reason: the test is then skipped too. */
-export function skippedInEveryRun(outcomes: readonly RunOutcome[]): string | undefined {
+function skippedInEveryRun(outcomes: readonly RunOutcome[]): string | undefined {
   const reasons = new Set(outcomes.map((each) => (each.outcome === "skipped" ? (each.why ?? "") : undefined)));
   const [reason] = reasons;
   return reasons.size === 1 ? reason : undefined;
@@ -38,7 +71,7 @@ export function skippedInEveryRun(outcomes: readonly RunOutcome[]): string | und
  * and fails below `passRate`, with each run's reason. A run that skipped counts as not passed: it
  * was skipped after a failure, or never started.
  */
-export function holdRate(t: TestContext, outcomes: readonly RunOutcome[], rate: RepeatRate): void {
+function holdRate(t: TestContext, outcomes: readonly RunOutcome[], rate: RepeatRate): void {
   const failures = outcomes.flatMap((each, k) =>
     each.outcome === "passed"
       ? []

@@ -10,11 +10,11 @@ import { TranscriptDraft } from "../report/transcript-draft.ts";
 import { applyTranscriptStep, transcriptPath } from "../report/transcript-writer.ts";
 import { secretValuesOf } from "../target/secret-values-of.ts";
 import { secretsOf } from "../report/without-secrets.ts";
-import { ScenarioPlay, type PlayStart } from "../run/scenario-play.ts";
+import { PlayReach } from "../run/play-reach.ts";
+import { ScenarioPlay, type PlaySlot, type PlayStart } from "../run/scenario-play.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
-import type { ParallelPlay } from "./parallel-play.ts";
-import { holdRate, skippedInEveryRun, type RunOutcome } from "./repeat-rate.ts";
+import { verdictOverRuns, type RunOutcome } from "./repeat-rate.ts";
 import { ScenarioFailure } from "./scenario-failure.ts";
 import type { SuiteOptions } from "./suite-options.ts";
 import { suiteRunOptions } from "./suite-run-options.ts";
@@ -65,16 +65,23 @@ export class ScenarioSuite {
   readonly #reported = new Set<number>();
   readonly #record: RunRecord | undefined;
   readonly #artifactsDir: string;
+  readonly #reach: PlayReach;
+  #playing: Promise<void> | undefined;
 
+  /**
+   * `plan.filtered`: node:test's filters may leave some of the suite's tests unrun, so a play goes
+   * only as far as the tests that ran ask it to, and stops when the suite ends.
+   */
   constructor(
     loaded: LoadedScenario,
     options: SuiteOptions,
-    repeat: number,
-    passRate: number,
+    plan: { repeat: number; passRate: number; filtered: boolean },
     config?: Config | Error,
   ) {
+    const { repeat } = plan;
     this.#loaded = loaded;
-    this.#passRate = passRate;
+    this.#passRate = plan.passRate;
+    const reach = (this.#reach = new PlayReach(plan.filtered ? -1 : Number.POSITIVE_INFINITY));
     const artifactsDir = options.artifactsDir ?? "test/.tmp";
     // A flow that a target of another kind serves has no definition here, but an outline.
     const flow = options.flows.find((entry) => entry.flow.name === loaded.scenario.flowName)?.flow;
@@ -110,6 +117,7 @@ export class ScenarioSuite {
         limits,
         environment: run.environment,
         graphsAsked: run.graphsAsked,
+        reach,
         ...(config ? { config } : {}),
         ...("targets" in options ? { targets: options.targets } : {}),
       });
@@ -120,21 +128,24 @@ export class ScenarioSuite {
   }
 
   /**
-   * Plays every run ahead of the tests, each within one of the run's slots, so that several
-   * conversations (and the repeats of one) are in flight while node:test still reports one suite
-   * after another, in order.
+   * Plays every run now, as far as the tests ask: within one of the run's slots each, when `slot`
+   * is given, so that several conversations (and the repeats of one) are in flight while node:test
+   * still reports one suite after another, in order; else one run after another, the next once the
+   * one before is over or waits for a test to ask for more.
    */
-  playInBackground(parallel: ParallelPlay): void {
-    for (const { play } of this.#runs) play.playInBackground(parallel.config, parallel.concurrency);
+  play(slot?: PlaySlot): void {
+    const plays = this.#runs.map(({ play }) => play);
+    this.#playing = slot
+      ? Promise.all(plays.map((play) => play.play(slot))).then(() => undefined)
+      : (async () => {
+          for (const play of plays) await play.play();
+        })();
   }
 
-  /** Plays every run but the last whole, one after another; the last is played as its tests ask. */
-  async playInTurn(): Promise<void> {
-    for (const { play } of this.#runs.slice(0, -1)) await play.playWhole();
-    await this.#runs.at(-1)!.play.ready();
-  }
-
+  /** Nobody will ask the plays for more: each stops where it is, and its target is closed. */
   async end(): Promise<void> {
+    this.#reach.stop();
+    await this.#playing;
     for (const { play } of this.#runs) await play.end();
     this.#tellRepeats();
   }
@@ -175,50 +186,33 @@ export class ScenarioSuite {
 
   async turnTest(t: TestContext, index: number): Promise<void> {
     const reports = await this.#each((play) => play.turn(index));
-    if (this.#runs.length === 1) {
-      const [report] = reports;
-      if (typeof report === "string") return t.skip(report);
-      this.#claimEarlierFailure(index, ` (played before turn ${index + 1}, which needs it)`);
-      if (report!.outcome === "failed") this.#fail(report!.failure, index);
-      if (report!.outcome === "skipped") t.skip(report!.skipReason);
-      return;
-    }
-    const outcomes = reports.map((report) =>
-      typeof report === "string"
-        ? { outcome: "skipped" as const, why: report }
-        : { outcome: report.outcome, why: report.failure ?? report.skipReason },
-    );
-    this.#holdRate(t, outcomes, `turn ${index + 1} '${this.#label(index)}'`, index);
+    const earlier = this.#earlierFailures(index, reports, ` (played before turn ${index + 1}, which needs it)`);
+    const outcomes = reports.map((report, run): RunOutcome => {
+      if (typeof report === "string") return skippedRun(report);
+      if (earlier[run]) return earlier[run];
+      if (!report) return skippedRun(`turn ${index + 1} was not played`);
+      return { outcome: report.outcome, why: report.failure ?? report.skipReason, location: this.#where(index) };
+    });
+    this.#verdict(t, outcomes, `turn ${index + 1} '${this.#label(index)}'`, index);
   }
 
   async judgeTest(t: TestContext, index: number): Promise<void> {
     // A turn whose own test did not run (a name filter) was not played for its judge alone.
-    const reports = await this.#each((play) => play.run.played(index) ?? Promise.resolve(undefined));
+    const reports = await this.#each((play) => play.turnIfPlayed(index));
     const name = `turn ${index + 1} '${this.#label(index)}'`;
-    if (this.#runs.length === 1) {
-      const [report] = reports;
-      if (typeof report === "string") return t.skip(report);
-      const verdict = report?.checks.find((c) => c.contract === "judge");
-      if (!report || report.outcome === "skipped") t.skip(report?.skipReason ?? `turn ${index + 1} did not run`);
-      else if (!verdict) this.#fail(`${name} has no judge verdict`, index);
-      else if (verdict.outcome === "skipped") t.skip(verdict.message);
-      else if (verdict.outcome === "failed") this.#fail(`${name}: ${verdict.message}`, index);
-      return;
-    }
-    const verdicts = reports.map((report) =>
-      typeof report === "string" ? undefined : report?.checks.find((c) => c.contract === "judge"),
-    );
-    const graded = verdicts.filter((verdict) => verdict && verdict.outcome !== "skipped");
-    if (graded.length === 0)
-      return t.skip(verdicts.find((verdict) => verdict?.message)?.message ?? "the turn was never graded");
-    const outcomes = verdicts.map(
-      (verdict): RunOutcome => ({
-        outcome: verdict?.outcome === "passed" ? "passed" : "failed",
-        why: verdict?.message ?? "not graded",
-        score: verdict?.outcome === "skipped" ? undefined : verdict?.verdict?.score,
-      }),
-    );
-    this.#holdRate(t, outcomes, `the judge of ${name}`, index, true);
+    const outcomes = reports.map((report): RunOutcome => {
+      if (typeof report === "string") return skippedRun(report);
+      if (!report || report.outcome === "skipped")
+        return skippedRun(report?.skipReason ?? `turn ${index + 1} did not run`);
+      const verdict = report.checks.find((c) => c.contract === "judge");
+      const location = this.#where(index);
+      if (!verdict) return { outcome: "failed", why: "not graded", failure: `${name} has no judge verdict`, location };
+      if (verdict.outcome === "skipped") return skippedRun(verdict.message);
+      const score = verdict.verdict?.score;
+      if (verdict.outcome === "passed") return { outcome: "passed", score };
+      return { outcome: "failed", why: verdict.message, failure: `${name}: ${verdict.message}`, score, location };
+    });
+    this.#verdict(t, outcomes, `the judge of ${name}`, index, true);
   }
 
   /**
@@ -229,66 +223,71 @@ export class ScenarioSuite {
    */
   async simulationTest(t: TestContext): Promise<void> {
     const fixed = this.#loaded.scenario.turns.length;
-    const simulations = await this.#each((play) => play.run.simulation());
-    if (this.#runs.length === 1) {
-      const [simulation] = simulations;
-      if (typeof simulation === "string") return t.skip(simulation);
-      this.#claimEarlierFailure(fixed, " (played before the simulated user, who goes on from it)");
-      if (!simulation) return t.skip(`turn ${this.#runs[0]!.play.run.failedTurn?.number} failed`);
-      for (const report of this.#runs[0]!.play.run.simulatedReports)
-        await t.test(`${report.number}. ${report.label}`, (turn) => {
-          if (report.outcome === "failed") this.#fail(report.failure, undefined);
-          if (report.outcome === "skipped") turn.skip(report.skipReason);
-        });
-      t.diagnostic(`${simulation.player} wrote ${simulation.userTurns} messages; ended: ${endText(simulation)}`);
-      if (simulation.end.reason === "user-failed")
-        this.#fail(`the simulated user failed: ${simulation.end.detail}`, undefined);
-      return;
-    }
-    const outcomes = await Promise.all(
-      simulations.map(async (simulation, index): Promise<RunOutcome> => {
-        const name = `run ${index + 1}`;
-        if (typeof simulation === "string" || !simulation) {
-          const why = typeof simulation === "string" ? simulation : "an opening turn failed";
-          await t.test(name, (run) => run.skip(why));
-          return { outcome: "skipped", why };
-        }
-        await t.test(name, (run) => {
-          run.diagnostic(`${simulation.player} wrote ${simulation.userTurns} messages; ended: ${endText(simulation)}`);
-        });
-        const failedEnd = simulation.end.reason === "user-failed" || simulation.end.reason === "turn-failed";
-        return failedEnd ? { outcome: "failed", why: endText(simulation) } : { outcome: "passed" };
-      }),
+    const simulations = await this.#each((play) => play.simulation());
+    const earlier = this.#earlierFailures(
+      fixed,
+      simulations,
+      " (played before the simulated user, who goes on from it)",
     );
-    this.#holdRate(t, outcomes, "the simulated user's conversation", undefined);
+    const outcomes: RunOutcome[] = [];
+    for (const [run, simulation] of simulations.entries()) {
+      if (simulation && typeof simulation !== "string") {
+        outcomes.push(await this.#showSimulation(t, run, simulation));
+        continue;
+      }
+      // No simulated user goes on after a failed turn.
+      const why =
+        typeof simulation === "string" ? simulation : `turn ${this.#runs[run]!.play.run.failedTurn?.number} failed`;
+      if (this.#runs.length > 1) await t.test(`run ${run + 1}`, (each) => each.skip(why));
+      outcomes.push(earlier[run] ?? skippedRun(why));
+    }
+    this.#verdict(t, outcomes, "the simulated user's conversation", undefined);
+  }
+
+  /** How one run's simulated conversation went, shown as subtests: its messages' for one run, the run's among several. */
+  async #showSimulation(t: TestContext, run: number, simulation: SimulationReport): Promise<RunOutcome> {
+    const ended = `${simulation.player} wrote ${simulation.userTurns} messages; ended: ${endText(simulation)}`;
+    const userFailed = simulation.end.reason === "user-failed";
+    const failure = userFailed ? `the simulated user failed: ${simulation.end.detail}` : undefined;
+    const failedEnd = userFailed || simulation.end.reason === "turn-failed";
+    const outcome: RunOutcome = failedEnd
+      ? { outcome: "failed", why: endText(simulation), failure, location: this.#where(undefined) }
+      : { outcome: "passed" };
+    if (this.#runs.length > 1) {
+      await t.test(`run ${run + 1}`, (each) => each.diagnostic(ended));
+      return outcome;
+    }
+    for (const report of this.#runs[run]!.play.run.simulatedReports)
+      await t.test(`${report.number}. ${report.label}`, (turn) => {
+        if (report.outcome === "failed") this.#fail(report.failure, undefined);
+        if (report.outcome === "skipped") turn.skip(report.skipReason);
+      });
+    t.diagnostic(ended);
+    // A failed message's own subtest has said so.
+    return userFailed ? outcome : { ...outcome, shown: true };
   }
 
   async finalTest(t: TestContext): Promise<void> {
-    const finals = await this.#each((play) => play.finish());
+    const finals = await this.#each((play) => play.final());
     this.#judgeStats(t);
-    if (this.#runs.length === 1) {
-      const [report] = finals;
-      if (typeof report === "string") return t.skip(report);
-      this.#claimEarlierFailure(this.#loaded.scenario.turns.length, " (played before the final state, which needs it)");
-      if (report!.outcome === "skipped") t.skip(report!.skipReason);
-      if (report!.outcome === "failed") this.#fail(report!.failure, undefined);
-      return;
-    }
-    if (this.#loaded.scenario.user) this.#passK(t, finals);
-    const outcomes = finals.map(
-      (report: FinalReport | string): RunOutcome =>
-        typeof report === "string"
-          ? { outcome: "skipped", why: report }
-          : { outcome: report.outcome, why: report.failure ?? report.skipReason },
-    );
-    this.#holdRate(t, outcomes, "the final state", undefined);
+    // pass^k is a repeat's: one run has its final state alone.
+    if (this.#loaded.scenario.user && this.#runs.length > 1) this.#passK(t, finals);
+    const fixed = this.#loaded.scenario.turns.length;
+    const earlier = this.#earlierFailures(fixed, finals, " (played before the final state, which needs it)");
+    const outcomes = finals.map((report, run): RunOutcome => {
+      if (typeof report === "string") return skippedRun(report);
+      if (earlier[run]) return earlier[run];
+      if (!report) return skippedRun("the final state was not played");
+      return { outcome: report.outcome, why: report.failure ?? report.skipReason, location: this.#where(undefined) };
+    });
+    this.#verdict(t, outcomes, "the final state", undefined);
   }
 
   /**
    * A simulated scenario's successes over its tries (the runs that started), and pass^k: a try
    * succeeds when nothing in it failed, its turns, its judges or its success.
    */
-  #passK(t: TestContext, finals: readonly (FinalReport | string)[]): void {
+  #passK(t: TestContext, finals: readonly (FinalReport | string | undefined)[]): void {
     const tries = this.#runs.filter((_, index) => typeof finals[index] !== "string");
     const successes = tries.filter(({ play }) => !play.run.failed).length;
     const flaky = successes > 0 && successes < tries.length ? " · flaky" : "";
@@ -306,21 +305,25 @@ export class ScenarioSuite {
     );
   }
 
-  #holdRate(
+  #verdict(
     t: TestContext,
-    outcomes: RunOutcome[],
+    outcomes: readonly RunOutcome[],
     label: string,
     turnIndex: number | undefined,
     scored = false,
   ): void {
-    const skipped = skippedInEveryRun(outcomes);
-    if (skipped !== undefined && !scored) return t.skip(skipped);
-    holdRate(t, outcomes, {
+    verdictOverRuns(t, outcomes, {
       label,
       location: scenarioLocation(this.#loaded, turnIndex),
       passRate: this.#passRate,
       scored,
+      transcript: this.#transcriptNote(),
     });
+  }
+
+  /** Where a turn (or, without an index, the final expectations) stands: its file's line, else the scenario's name. */
+  #where(turnIndex: number | undefined): string {
+    return scenarioLocation(this.#loaded, turnIndex) ?? this.#loaded.name;
   }
 
   #label(index: number): string {
@@ -345,28 +348,37 @@ export class ScenarioSuite {
   }
 
   /**
-   * A failed turn before `index` whose own test did not report it (a name filter skipped that
-   * test) fails the asking test, or a filtered run would pass without a word. Over several runs a
-   * turn after a failed one counts that run as not passed, which says it already.
+   * Each run's failed turn before `index` whose own test did not report it (a name filter skipped
+   * that test), as the asking test's failure, or a filtered run would pass without a word. Asked
+   * once by each test, in order: a failure is claimed by the first test after it.
    */
-  #claimEarlierFailure(index: number, why: string): void {
-    const failed = this.#runs[0]!.play.run.failedTurn;
-    const at = failed ? failed.number - 1 : -1;
-    if (failed && at < index && !this.#reported.has(at)) {
-      this.#reported.add(at);
-      this.#fail(failed.failure, at, why);
-    }
+  #earlierFailures(index: number, reports: readonly unknown[], why: string): (RunOutcome | undefined)[] {
+    const claims = reports.map((report, run) => {
+      if (typeof report === "string") return undefined;
+      const failed = this.#runs[run]!.play.run.failedTurn;
+      const at = failed ? failed.number - 1 : -1;
+      return failed && at < index && !this.#reported.has(at) ? { at, failure: `${failed.failure}${why}` } : undefined;
+    });
+    for (const claim of claims) if (claim) this.#reported.add(claim.at);
     this.#reported.add(index);
+    return claims.map((claim) =>
+      claim ? { outcome: "failed", why: claim.failure, location: this.#where(claim.at) } : undefined,
+    );
+  }
+
+  /** Said after a single run's failure: where its transcript is, once written. */
+  #transcriptNote(): string {
+    const path = transcriptPath(this.#artifactsDir, this.#runs[0]!.transcript);
+    return path ? `\nTranscript: ${path} (flowcheck transcript ${path})` : "";
   }
 
   /** Fails the test; the turn's (or, without an index, the final expectations') line leads, for editors to open. */
-  #fail(failure: string | undefined, turnIndex: number | undefined, after = ""): never {
-    const path = transcriptPath(this.#artifactsDir, this.#runs[0]!.transcript);
-    const transcript = path ? `\nTranscript: ${path} (flowcheck transcript ${path})` : "";
-    throw new ScenarioFailure(
-      "scenario_failed",
-      `${failure}${after}${transcript}`,
-      scenarioLocation(this.#loaded, turnIndex) ?? this.#loaded.name,
-    );
+  #fail(failure: string | undefined, turnIndex: number | undefined): never {
+    throw new ScenarioFailure("scenario_failed", `${failure}${this.#transcriptNote()}`, this.#where(turnIndex));
   }
+}
+
+/** A run that did not reach the test, and why. */
+function skippedRun(why: string | undefined): RunOutcome {
+  return { outcome: "skipped", why };
 }

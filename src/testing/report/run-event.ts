@@ -21,6 +21,7 @@ export type RunEvent =
   | { type: "repeat"; data: RepeatSummary }
   | { type: "spec:not-loaded"; data: { file: string; message: string } }
   | { type: "proof"; data: ProjectProof }
+  | { type: "run:problem"; data: RunProblem }
   | { type: "run:end"; data: RunEnd };
 
 /** What the run set out to do. */
@@ -97,6 +98,17 @@ export interface RepeatSummary {
   passRate: number;
   /** `passK[k - 1]`: the chance that k runs drawn from these all pass. */
   passK?: number[];
+}
+
+/**
+ * Why a run stops before anything plays: the lines that say so (printed on stderr unless the exit
+ * code is 0) and the run's exit code: 2 for a configuration that does not read, 1 when there is
+ * nothing to run, 0 for a shard with nothing in it, whose results are still written so that a merge
+ * finds every shard.
+ */
+export interface RunProblem {
+  lines: string[];
+  exitCode: number;
 }
 
 export interface RunEnd {

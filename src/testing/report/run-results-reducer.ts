@@ -1,7 +1,7 @@
 import { conversationResult, type HeardConversation } from "./conversation-result.ts";
 import { mergeCoverage, type FlowCoverage } from "./flow-coverage.ts";
 import { runResultsOf } from "./merge-run-results.ts";
-import type { RunBegin, RunEnd, RunEvent } from "./run-event.ts";
+import type { RunBegin, RunEnd, RunEvent, RunProblem } from "./run-event.ts";
 import type { RunRecordLine, RunResults } from "./run-results.ts";
 
 /**
@@ -14,6 +14,7 @@ export class RunResultsReducer {
   readonly #coverage: FlowCoverage = {};
   #begin: RunBegin | undefined;
   #end: RunEnd | undefined;
+  #problem: RunProblem | undefined;
 
   add(event: RunEvent): void {
     switch (event.type) {
@@ -42,10 +43,18 @@ export class RunResultsReducer {
       case "proof":
         this.#lines.push({ projectProof: event.data });
         break;
+      case "run:problem":
+        this.#problem = event.data;
+        break;
       case "run:end":
         this.#end = event.data;
         break;
     }
+  }
+
+  /** Why the run stopped before anything played, if it did: not part of its results. */
+  get problem(): RunProblem | undefined {
+    return this.#problem;
   }
 
   #of(id: string): HeardConversation {
@@ -79,7 +88,19 @@ export function reduceRunResults(events: Iterable<RunEvent>): RunResults {
 
 /** run-results.json of the run whose events a reporter is handed, once the run ends. */
 export async function collectRunResults(events: AsyncIterable<RunEvent>): Promise<RunResults> {
+  return (await collectRun(events)).results;
+}
+
+/** The results of the run whose events a reporter is handed, and why it stopped before playing, if it did. */
+export async function collectRun(
+  events: AsyncIterable<RunEvent>,
+): Promise<{ results: RunResults; problem: RunProblem | undefined }> {
   const reducer = new RunResultsReducer();
   for await (const event of events) reducer.add(event);
-  return reducer.results();
+  return { results: reducer.results(), problem: reducer.problem };
+}
+
+/** Whether a run's files are written: it played, or it is a shard with nothing in it, which a merge must still find. */
+export function leavesFiles(problem: RunProblem | undefined): boolean {
+  return problem === undefined || problem.exitCode === 0;
 }

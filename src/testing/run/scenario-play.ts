@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Config, Environment } from "../../config.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import { flowProblems } from "../checks/flow-problems.ts";
-import type { FinalReport, TurnReport } from "../checks/turn-report.ts";
+import type { FinalReport, SimulationReport, TurnReport } from "../checks/turn-report.ts";
 import { ChatClient } from "../client/chat-client.ts";
 import { conversationSlot } from "../limits/conversation-slot.ts";
 import { RunArbiter } from "../limits/run-arbiter.ts";
@@ -13,6 +13,7 @@ import type { GraphsAsked } from "../target/langgraph/langgraph-step-names.ts";
 import type { TargetConfig } from "../target/target-config.ts";
 import type { JudgeSetup } from "./judge-for-run.ts";
 import { clientOptions, type RunOptions } from "./run-options.ts";
+import { PlayReach } from "./play-reach.ts";
 import type { ScenarioEvent } from "./scenario-event.ts";
 import { ScenarioRun } from "./scenario-run.ts";
 
@@ -41,6 +42,8 @@ export interface ScenarioPlayOptions {
   environment?: Environment;
   /** The LangGraph graphs the run has asked for their nodes already. */
   graphsAsked?: GraphsAsked;
+  /** How far the play goes (shared by the repeats of one conversation); unset: every step. */
+  reach?: PlayReach;
 }
 
 /** Why a conversation's turns cannot be played, as the first test of its suite reports it. */
@@ -50,11 +53,49 @@ export type PlayStart =
   | { state: "failed"; error: unknown }
   | { state: "unserved"; problems: string[] };
 
+/** What a conversation's slot is asked with: the suite's configuration and how many conversations play at once. */
+export interface PlaySlot {
+  config: Config;
+  concurrency: number;
+}
+
+/** A value the play settles later: a step's report, or how its start went. */
+class Later<T> {
+  readonly promise: Promise<T>;
+  settle!: (value: T) => void;
+  fail!: (error: unknown) => void;
+
+  constructor() {
+    this.promise = new Promise((resolve, reject) => {
+      this.settle = resolve;
+      this.fail = reject;
+    });
+    // Whoever awaits it still gets its rejection; nobody may, when its test was filtered out.
+    this.promise.catch(() => undefined);
+  }
+}
+
+/** A step of the play: played and reported, failed with the play's error, or reported undefined once the play stops before it. */
+interface PlayStep {
+  play(): Promise<void>;
+  fail(error: unknown): void;
+  skip(): void;
+}
+
+function playStep<T>(report: Later<T | undefined>, play: () => Promise<T | undefined>): PlayStep {
+  return {
+    play: async () => report.settle(await play()),
+    fail: (error) => report.fail(error),
+    skip: () => report.settle(undefined),
+  };
+}
+
 /**
- * One play of a scenario, from booting its target to closing it: the target is up, serves the
- * flow with every step the scenario names and its store answers, then the run's turns are played
- * as they are asked for (`ScenarioRun.turn`), or all at once in the background within one of the
- * run's conversation slots, ahead of whoever asks. Nothing here knows about node:test.
+ * One play of a scenario as one unit, from booting its target to closing it: the target is up,
+ * serves the flow with every step the scenario names and its store answers, then its turns, its
+ * simulated user and its final state are played in order, each as far as its `PlayReach` lets it
+ * go, and its target is closed. Whoever wants a step's report awaits what the play reports for it.
+ * Nothing here knows about node:test.
  */
 export class ScenarioPlay {
   readonly loaded: LoadedScenario;
@@ -62,14 +103,20 @@ export class ScenarioPlay {
   #target: ScenarioTarget | undefined;
   #run: ScenarioRun | undefined;
   #judging: JudgeSetup | undefined;
-  #ready: Promise<PlayStart> | undefined;
-  #background: Promise<void> | undefined;
+  #played: Promise<void> | undefined;
+  readonly #reach: PlayReach;
   #closed: Promise<void> | undefined;
   #ownLimits: RunLimits | undefined;
+  readonly #start = new Later<PlayStart>();
+  readonly #turns: Later<TurnReport | undefined>[];
+  readonly #simulation = new Later<SimulationReport | undefined>();
+  readonly #final = new Later<FinalReport | undefined>();
 
   constructor(loaded: LoadedScenario, options: ScenarioPlayOptions) {
     this.loaded = loaded;
     this.#options = options;
+    this.#reach = options.reach ?? new PlayReach(Number.POSITIVE_INFINITY);
+    this.#turns = loaded.scenario.turns.map(() => new Later<TurnReport | undefined>());
   }
 
   /** The run, once `ready()` said it is ready. */
@@ -81,43 +128,64 @@ export class ScenarioPlay {
     return this.#judging;
   }
 
-  /** Boots the target and checks that it serves the flow and that its store answers, once. */
+  /** How the play's start went, once `play()` has booted the target and checked that it serves the flow and that its store answers. */
   ready(): Promise<PlayStart> {
-    return (this.#ready ??= this.#prepare());
+    return this.#start.promise;
   }
 
   /**
-   * Plays the whole conversation now, once one of the run's `concurrency` slots is free, and gives
-   * the slot back once its target is closed; whoever asks for a turn then gets what it played.
+   * Plays the conversation now, as far as its reach lets it go, and closes its target; with a
+   * `slot`, once one of the run's slots is free, given back once the target is closed. Resolves
+   * once the play is over or waits for a step nobody has asked for yet.
    */
-  playInBackground(config: Config, concurrency: number): void {
-    const slot = conversationSlot(this.#limits(), config, concurrency, this.loaded);
-    this.#ready = slot.then((held) => (held.skip ? this.#unstarted(held.skip) : this.#prepare()));
-    // Whoever awaits it still gets its rejection.
-    this.#ready.catch(() => undefined);
-    this.#background = (async () => {
-      const held = await slot;
+  play(slot?: PlaySlot): Promise<void> {
+    const held = slot ? conversationSlot(this.#limits(), slot.config, slot.concurrency, this.loaded) : undefined;
+    const start = held
+      ? held.then((each) => (each.skip ? this.#unstarted(each.skip) : this.#prepare()))
+      : this.#prepare();
+    start.then(this.#start.settle, this.#start.fail);
+    let idle!: () => void;
+    const idled = new Promise<void>((resolve) => (idle = resolve));
+    this.#played = (async () => {
+      const each = await held;
       try {
-        if ((await this.#ready!).state === "ready") await this.run.complete();
+        await this.#playSteps(idle);
       } finally {
         await this.close();
-        held.release();
+        each?.release();
+        idle();
       }
     })().catch(() => undefined);
+    return idled;
   }
 
-  /** The whole conversation, start to close, now. */
-  async playWhole(): Promise<void> {
-    try {
-      if ((await this.ready()).state === "ready") await this.run.complete();
-    } finally {
-      await this.close();
-    }
+  /** Turn `index`'s report once played; undefined when the play stopped before it. */
+  turn(index: number): Promise<TurnReport | undefined> {
+    this.#reach.want(index);
+    return this.#turns[index]!.promise;
   }
 
-  /** Waits for the background play, if any, and closes the target. */
+  /** Turn `index`'s report if the play goes that far, without asking it to: a judge's test only reads it. */
+  turnIfPlayed(index: number): Promise<TurnReport | undefined> {
+    return this.#reach.wants(index) ? this.#turns[index]!.promise : Promise.resolve(undefined);
+  }
+
+  /** The simulated user's conversation after the turns (undefined without a user, or after a failed turn). */
+  simulation(): Promise<SimulationReport | undefined> {
+    this.#reach.want(this.#turns.length);
+    return this.#simulation.promise;
+  }
+
+  /** The final state's report, after everything before it. */
+  final(): Promise<FinalReport | undefined> {
+    this.#reach.want(this.#turns.length + 1);
+    return this.#final.promise;
+  }
+
+  /** Nobody will ask for another step: the play stops where it is, and its target is closed. */
   async end(): Promise<void> {
-    await this.#background;
+    this.#reach.stop();
+    await this.#played;
     await this.close();
   }
 
@@ -128,13 +196,27 @@ export class ScenarioPlay {
     })());
   }
 
-  /** Turn `index` after those before it, on a ready play. */
-  turn(index: number): Promise<TurnReport> {
-    return this.run.turn(index);
-  }
-
-  finish(): Promise<FinalReport> {
-    return this.run.complete();
+  /** Each step in order while the reach allows it; the steps it never reaches are reported undefined. */
+  async #playSteps(idle: () => void): Promise<void> {
+    const reach = this.#reach;
+    const steps: PlayStep[] = [
+      ...this.#turns.map((report, index) => playStep(report, () => this.run.turn(index))),
+      playStep(this.#simulation, () => this.run.simulation()),
+      playStep(this.#final, () => this.run.complete()),
+    ];
+    let next = 0;
+    try {
+      if ((await this.ready()).state !== "ready") return;
+      for (; next < steps.length; next++) {
+        if (!reach.wants(next)) idle();
+        if (!(await reach.until(next))) break;
+        await steps[next]!.play();
+      }
+    } catch (error) {
+      for (const step of steps.slice(next)) step.fail(error);
+    } finally {
+      for (const step of steps.slice(next)) step.skip();
+    }
   }
 
   /** The run's limits, or those of an arbiter of the play's own, made once. */

@@ -146,11 +146,6 @@ export class ScenarioRun {
     })());
   }
 
-  /** Turn `index`'s report if it was asked for: a test that only reads it (a judge's) never plays it. */
-  played(index: number): Promise<TurnReport> | undefined {
-    return this.#turns[index];
-  }
-
   /** Every turn not played yet, the simulated user's conversation, then the final state, once. */
   complete(): Promise<FinalReport> {
     return (this.#finished ??= (async () => {
