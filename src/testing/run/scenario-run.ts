@@ -16,6 +16,7 @@ import { eachTurnCheck } from "../checks/domain-check.ts";
 import type { FinalReport, SimulationReport, TurnReport } from "../checks/turn-report.ts";
 import { clientOptions, type RunOptions } from "./run-options.ts";
 import { finalReport } from "./final-report.ts";
+import { faultsMissing } from "./faults-missing.ts";
 import { restartCheck } from "./restart-check.ts";
 import type { ScenarioEvent } from "./scenario-event.ts";
 import { simulateUser } from "./simulate-user.ts";
@@ -190,13 +191,9 @@ export class ScenarioRun {
 
   async playTurn(index: number): Promise<TurnReport> {
     const turn = this.#script[index]!;
-    if (turn.failModelCall !== undefined && !this.#can.faults) {
-      // An error turn leaves the session as it was, so the turns after a skipped one still hold.
-      return this.skipTurn(
-        index,
-        `failModelCall needs the app in the test process; against ${this.#target.description.elsewhere ?? "FLOW_BASE_URL"} the turn is not played`,
-      );
-    }
+    const unfaulted = turn.failModelCall === undefined ? undefined : faultsMissing(this.#target);
+    // An error turn leaves the session as it was, so the turns after a skipped one still hold.
+    if (unfaulted !== undefined) return this.skipTurn(index, unfaulted);
     this.#beginTurn(index, turn);
     const restarted =
       turn.restartBefore || turn.clockAt !== undefined ? await restartCheck(this.#target, turn.clockAt) : undefined;

@@ -36,7 +36,7 @@ export interface TargetDescription {
 
 /**
  * What only some targets can do or carry. A run that needs one the target lacks says so in one
- * place: `restartCheck` for `restart`, the turn skipped for `faults`.
+ * place: `restartCheck` for `restart`, `faultsMissing` for `faults`.
  */
 export interface TargetCapabilities {
   /**
