@@ -6,6 +6,11 @@ export {
 export { ScenarioRun } from "./run/scenario-run.ts";
 export { runScenario } from "./run/run-scenario.ts";
 export { startScenarioTarget } from "./target/scenario-target.ts";
+// A target of one's own: what runScenario and ScenarioRun play against.
+export type { ScenarioTarget, TargetCapabilities, TargetDescription } from "./target/scenario-target.ts";
+export type { ConversationOptions, ConversationTurn, TargetConversation } from "./target/target-conversation.ts";
+export type { SessionReader, TargetSessions } from "./target/session-reader.ts";
+export { flowcheckApi } from "./target/flowcheck-api.ts";
 export { loadScenario } from "./scenario/load-scenario.ts";
 export { discoverScenarios } from "./scenario/scenario-discovery.ts";
 export type { Scenario, ScenarioTurn, SimulatedUser, ScenarioSuccess } from "./scenario/scenario.ts";

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { ExecutionEntry, SessionDocument } from "../../src/engine/session-document.ts";
 import { runScenario } from "../../src/testing/index.ts";
 import type { FinalReport, Scenario, TurnReport } from "../../src/testing/index.ts";
+import { flowcheckApi } from "../../src/testing/target/flowcheck-api.ts";
 import type { ScenarioTarget } from "../../src/testing/target/scenario-target.ts";
 import type { ScenarioEvent } from "../../src/testing/run/scenario-event.ts";
 import type { LoadedScenario } from "../../src/testing/scenario/scenario.ts";
@@ -108,17 +109,19 @@ export class FakeChatServer {
   /** A target whose store is this server's Map, read as a copy; its write mark counts the writes. */
   target(): ScenarioTarget {
     return {
-      baseUrl: this.#url,
+      description: { baseUrl: this.#url, pins: { FAKE_FLOW_CURRENT_DATE: "2027-07-15T00:00:00.000Z" } },
+      ...flowcheckApi(this.#url),
       sessions: {
-        description: "the fake server's Map",
-        fetchAll: async (id) => {
-          this.wholeReads++;
-          const document = this.documents.get(id);
-          return document === undefined ? undefined : structuredClone(document);
+        reader: {
+          description: "the fake server's Map",
+          fetchAll: async (id) => {
+            this.wholeReads++;
+            const document = this.documents.get(id);
+            return document === undefined ? undefined : structuredClone(document);
+          },
+          ...(this.#options.withoutWriteMark ? {} : { writeMark: () => String(this.#writes) }),
         },
-        ...(this.#options.withoutWriteMark ? {} : { writeMark: () => String(this.#writes) }),
       },
-      pins: { FAKE_FLOW_CURRENT_DATE: "2027-07-15T00:00:00.000Z" },
       close: () => this.close(),
     };
   }

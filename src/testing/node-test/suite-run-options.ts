@@ -18,10 +18,11 @@ export function suiteRunOptions(
   environment?: Environment,
 ): { run: RunOptions; judging: JudgeSetup | undefined } {
   // A target of one's own may carry no configuration: the run's environment (else the process's) then gives it.
-  const config = target.config ?? derivedConfig(environment ?? processEnvironment());
+  const can = target.capabilities;
+  const config = can?.config ?? derivedConfig(environment ?? processEnvironment());
   const judging = options.judge
     ? undefined
-    : judgeForRun(config, target.cassette, artifactsDir, target.provider?.fetchFor("judge"));
+    : judgeForRun(config, can?.cassette, artifactsDir, can?.provider?.fetchFor("judge"));
   const judge = options.judge ?? judging?.judge;
   const entry = options.flows.find((each) => each.flow.name === flowName);
   const steps = entry?.flow.stepNames ?? options.outline?.stepNames;

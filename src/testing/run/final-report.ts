@@ -34,12 +34,10 @@ export async function finalReport(
   options: RunOptions,
   played: PlayedSoFar,
 ): Promise<FinalReport> {
-  const sessions = target.sessions;
+  const sessions = target.sessions.reader;
   const simulation = played.simulation ? { simulation: played.simulation } : {};
   if (played.failedTurn || !sessions) {
-    const why = played.failedTurn
-      ? `turn ${played.failedTurn.number} failed`
-      : (target.sessionsUnavailable ?? "no store to read");
+    const why = played.failedTurn ? `turn ${played.failedTurn.number} failed` : target.sessions.unavailable!;
     const budget = played.reports.some((report) => report.outcome !== "skipped")
       ? scenarioTokenChecks(loaded, target, played.reports)
       : [];
@@ -59,7 +57,7 @@ export async function finalReport(
     checks.push(...successChecks(success, played.simulation, stored, played.reports));
     if (success.judge !== undefined) checks.push(await wholeVerdict(loaded, success, played.reports, options));
   }
-  const cassette = target.cassette;
+  const cassette = target.capabilities?.cassette;
   if (cassette?.mode === "replay") checks.push(check("cassette", "every recorded call made", cassette.leftovers()));
   if (options.domain) {
     try {
@@ -108,7 +106,7 @@ function scenarioTokenChecks(loaded: LoadedScenario, target: ScenarioTarget, rep
   const tokens = counted.length
     ? counted.reduce((sum, used) => ({ input: sum.input + used.input, output: sum.output + used.output }))
     : undefined;
-  return tokenChecks("the scenario", loaded.scenario, tokens, target.config?.limits.price);
+  return tokenChecks("the scenario", loaded.scenario, tokens, target.capabilities?.config?.limits.price);
 }
 
 /** The judge's verdict on `success.judge` over the whole conversation; skipped (or, under JUDGE=required, failed) without a judge. */

@@ -6,7 +6,7 @@ import { userForRun, type UserSetup } from "../user/user-for-run.ts";
 import type { RunOptions } from "./run-options.ts";
 
 function tapedUser(setup: UserSetup, mode: string, target: ScenarioTarget): UserSetup {
-  const cassette = target.cassette;
+  const cassette = target.capabilities?.cassette;
   if (cassette?.mode !== mode) return setup;
   if (mode === "replay") return { user: cassette.user(undefined), unavailable: undefined };
   return setup.user ? { user: cassette.user(setup.user), unavailable: undefined } : setup;
@@ -25,7 +25,13 @@ export function runUser(
   target: ScenarioTarget,
 ): Pick<RunOptions, "user" | "userUnavailable"> {
   const mode = entry ? modelModeOf(config, entry.flow.envPrefix, "scripted") : (config.flowModel ?? "scripted");
-  const setup = userForRun(config, mode, entry?.user ?? scripted, flowName, target.provider?.fetchFor("user"));
+  const setup = userForRun(
+    config,
+    mode,
+    entry?.user ?? scripted,
+    flowName,
+    target.capabilities?.provider?.fetchFor("user"),
+  );
   const { user, unavailable } = tapedUser(setup, mode, target);
   return { ...(user ? { user } : {}), ...(unavailable ? { userUnavailable: unavailable } : {}) };
 }

@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 import type { Config, Environment } from "../../config.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
-import { flowProblems } from "../checks/flow-problems.ts";
 import type { FinalReport, SimulationReport, TurnReport } from "../checks/turn-report.ts";
-import { ChatClient } from "../client/chat-client.ts";
 import { conversationSlot } from "../limits/conversation-slot.ts";
 import { RunArbiter } from "../limits/run-arbiter.ts";
 import { runLimits, type RunLimits } from "../limits/run-limits.ts";
@@ -257,15 +255,11 @@ export class ScenarioPlay {
       this.#options.notStarted(`the target does not serve the flow as the file expects: ${problems.join("; ")}`);
       return { state: "unserved", problems };
     }
-    if (!target.sessions)
-      return {
-        state: "ready",
-        sessionsUnavailable: target.sessionsUnavailable ?? "no store to read",
-        storeError: undefined,
-      };
+    const { reader, unavailable } = target.sessions;
+    if (!reader) return { state: "ready", sessionsUnavailable: unavailable, storeError: undefined };
     // A read of an id no server makes proves the store answers before any turn relies on it.
     try {
-      assert.equal(await target.sessions.fetchAll("00000000-0000-0000-0000-000000000000"), undefined);
+      assert.equal(await reader.fetchAll("00000000-0000-0000-0000-000000000000"), undefined);
       return { state: "ready", sessionsUnavailable: undefined, storeError: undefined };
     } catch (error) {
       return { state: "ready", sessionsUnavailable: undefined, storeError: error };
@@ -273,20 +267,10 @@ export class ScenarioPlay {
   }
 
   async #servingProblems(target: ScenarioTarget, options: RunOptions): Promise<string[]> {
-    if (target.servingProblems) {
-      try {
-        return await target.servingProblems(this.loaded.scenario);
-      } catch (error) {
-        return [(error as Error).message];
-      }
-    }
-    const client = new ChatClient(target.baseUrl, target.agent, clientOptions(options));
     try {
-      return await flowProblems(client, this.loaded.scenario);
+      return await target.servingProblems(this.loaded.scenario, clientOptions(options));
     } catch (error) {
       return [(error as Error).message];
-    } finally {
-      client.close();
     }
   }
 }

@@ -1,24 +1,24 @@
 import { randomUUID } from "node:crypto";
 import { answerChecks } from "../checks/answer-checks.ts";
 import { check, failed, skipped, type Check } from "../checks/check.ts";
-import { ChatClient, type ChatExchange } from "../client/chat-client.ts";
+import type { ChatExchange } from "../client/chat-client.ts";
 import { expectationChecks } from "../checks/expectation-checks.ts";
 import { persistedChecks } from "../checks/persisted-checks.ts";
-import { readAnswer, type Answer } from "../answer/read-answer.ts";
+import type { Answer } from "../answer/read-answer.ts";
 import { redactHeaders } from "../client/redact-headers.ts";
 import type { LoadedScenario, ScenarioTurn } from "../scenario/scenario.ts";
 import { isSuccessStatus } from "../scenario/is-success-status.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
-import type { ScenarioTarget } from "../target/scenario-target.ts";
+import type { ScenarioTarget, TargetCapabilities } from "../target/scenario-target.ts";
+import type { ConversationTurn, TargetConversation } from "../target/target-conversation.ts";
 import { viewHeadOf, type SessionView, type SessionViewHead } from "../checks/session-view.ts";
 import { eachTurnCheck } from "../checks/domain-check.ts";
-import { transportChecks } from "../checks/transport-checks.ts";
 import type { FinalReport, SimulationReport, TurnReport } from "../checks/turn-report.ts";
 import { clientOptions, type RunOptions } from "./run-options.ts";
 import { finalReport } from "./final-report.ts";
+import { faultsMissing } from "./faults-missing.ts";
 import { restartCheck } from "./restart-check.ts";
 import type { ScenarioEvent } from "./scenario-event.ts";
-import { sendTurn } from "./send-turn.ts";
 import { simulateUser } from "./simulate-user.ts";
 import { readAfterTurn, readBeforeTurn } from "./session-reads.ts";
 import { turnFailure } from "./turn-failure.ts";
@@ -27,13 +27,8 @@ import { latencyCheck, tokenChecks } from "../checks/budget-checks.ts";
 import { toolCallsCheck } from "../checks/tool-calls-check.ts";
 import { turnToolCalls } from "../checks/turn-tool-calls.ts";
 
-/** A turn sent and answered: its exchange, answer and transport contract, and the model calls it made under failModelCall. */
-interface SentTurn {
-  exchange: ChatExchange;
-  answer: Answer;
-  transport: { checks: Check[]; session: string | undefined };
-  modelCalls?: number;
-}
+/** A turn sent and answered, and the model calls it made under failModelCall. */
+type SentTurn = ConversationTurn & { modelCalls?: number };
 
 const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is not graded";
 
@@ -64,7 +59,8 @@ export class ScenarioRun {
   readonly loaded: LoadedScenario;
   readonly reports: TurnReport[] = [];
   readonly #target: ScenarioTarget;
-  readonly #client: ChatClient;
+  readonly #can: TargetCapabilities;
+  readonly #conversation: TargetConversation;
   readonly #options: RunOptions;
   readonly #listeners: ((event: ScenarioEvent) => void)[] = [];
   #session: string | undefined;
@@ -88,7 +84,8 @@ export class ScenarioRun {
   constructor(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}) {
     this.loaded = loaded;
     this.#target = target;
-    this.#client = new ChatClient(target.baseUrl, target.agent, clientOptions(options));
+    this.#can = target.capabilities ?? {};
+    this.#conversation = target.converse({ flowName: loaded.scenario.flowName, ...clientOptions(options) });
     this.#options = options;
     this.#script = [...loaded.scenario.turns];
   }
@@ -120,15 +117,15 @@ export class ScenarioRun {
   }
 
   start(): void {
-    const target = this.#target;
+    const { description, sessions } = this.#target;
     this.#emit({
       type: "scenario:start",
       scenario: this.loaded,
       target: {
-        baseUrl: target.baseUrl,
-        store: target.sessions?.description ?? `not read: ${target.sessionsUnavailable}`,
-        pins: target.pins,
-        ...(target.models ? { models: target.models } : {}),
+        baseUrl: description.baseUrl,
+        store: sessions.reader?.description ?? `not read: ${sessions.unavailable}`,
+        pins: description.pins,
+        ...(description.models ? { models: description.models } : {}),
       },
     });
   }
@@ -170,8 +167,8 @@ export class ScenarioRun {
         unavailable: userUnavailable,
         reports: this.reports,
         beforeUser: (turn) => {
-          this.#target.cassette?.beginTurn(this.#script.length + 1, `simulated user message ${turn}`);
-          this.#usageBefore = this.#target.provider?.usage.snapshot();
+          this.#can.cassette?.beginTurn(this.#script.length + 1, `simulated user message ${turn}`);
+          this.#usageBefore = this.#can.provider?.usage.snapshot();
         },
         play: (turn, simulated) => {
           this.#simulated.set(turn, simulated);
@@ -189,32 +186,28 @@ export class ScenarioRun {
 
   async playTurn(index: number): Promise<TurnReport> {
     const turn = this.#script[index]!;
-    if (turn.failModelCall !== undefined && !this.#target.faults) {
-      // An error turn leaves the session as it was, so the turns after a skipped one still hold.
-      return this.skipTurn(
-        index,
-        `failModelCall needs the app in the test process; against ${this.#target.elsewhere ?? "FLOW_BASE_URL"} the turn is not played`,
-      );
-    }
+    const unfaulted = turn.failModelCall === undefined ? undefined : faultsMissing(this.#target);
+    // An error turn leaves the session as it was, so the turns after a skipped one still hold.
+    if (unfaulted !== undefined) return this.skipTurn(index, unfaulted);
     this.#beginTurn(index, turn);
     const restarted =
       turn.restartBefore || turn.clockAt !== undefined ? await restartCheck(this.#target, turn.clockAt) : undefined;
     if (restarted?.outcome === "failed") return this.#unanswered(index, restarted.message, [restarted]);
     const expectsError = !isSuccessStatus(turn.expectedStatus ?? 200);
     // Only a turn that expects an error reads before it is sent; the others wait for nothing here.
-    const before = expectsError ? await readBeforeTurn(this.#target.sessions, this.#session) : {};
+    const before = expectsError ? await readBeforeTurn(this.#target.sessions.reader, this.#session) : {};
     const idempotencyKey = `${this.#keyPrefix}-${index + 1}`;
     const sent = await this.#send(index, turn, idempotencyKey);
     if ("outcome" in sent) return sent;
-    const { answer, transport } = sent;
-    this.#session = transport.session;
+    const { answer } = sent;
+    this.#session ??= sent.session;
 
     const storeStarted = performance.now();
-    const stored = await readAfterTurn(this.#target.sessions, this.#session, expectsError, before);
+    const stored = await readAfterTurn(this.#target.sessions.reader, this.#session, expectsError, before);
     const storeMillis = performance.now() - storeStarted;
     const checks = [
       ...(restarted ? [restarted] : []),
-      ...transport.checks,
+      ...sent.checks,
       ...this.#storedChecks(turn, answer, stored, expectsError ? before.document : this.#stored),
     ];
     if (this.#options.eachTurn && !expectsError && stored)
@@ -256,15 +249,13 @@ export class ScenarioRun {
   ): Promise<Check[]> {
     const where = `turn ${index + 1} '${turn.label}'`;
     const checks = turn.maxLatencyMs === undefined ? [] : [latencyCheck(where, turn.maxLatencyMs, millis)];
-    const tokens = this.#usageBefore && this.#target.provider?.usage.since(this.#usageBefore)?.model;
-    checks.push(...tokenChecks(where, turn, tokens, this.#target.config?.limits.price));
+    const tokens = this.#usageBefore && this.#can.provider?.usage.since(this.#usageBefore)?.model;
+    checks.push(...tokenChecks(where, turn, tokens, this.#can.config?.limits.price));
     if (turn.expectToolCalls === undefined) return checks;
-    const sessions = this.#target.sessions;
-    const unreported = this.#target.conversation
-      ? "a target of another kind (LangGraph, http) does not report the tools a turn called"
-      : sessions
-        ? undefined
-        : `the tools a turn called are read from the store, and ${this.#target.sessionsUnavailable ?? "there is none to read"}`;
+    const { reader: sessions, unavailable } = this.#target.sessions;
+    const unreported =
+      this.#conversation.toolCallsUnknown ??
+      (sessions ? undefined : `the tools a turn called are read from the store, and ${unavailable}`);
     if (unreported !== undefined) return [...checks, skipped("expectation", "expectToolCalls", unreported)];
     // An error answer stores nothing, so the turn called no tool that counts.
     const document = expectsError || !stored || !this.#session ? undefined : await sessions!.fetchAll(this.#session);
@@ -284,39 +275,26 @@ export class ScenarioRun {
    * simulated turn's mark was taken before its user wrote it, so the user's tokens count with it.
    */
   #beginTurn(index: number, turn: ScenarioTurn): void {
-    this.#target.cassette?.beginTurn(index + 1, turn.label);
-    this.#usageBefore ??= this.#target.provider?.usage.snapshot();
+    this.#can.cassette?.beginTurn(index + 1, turn.label);
+    this.#usageBefore ??= this.#can.provider?.usage.snapshot();
   }
 
   /**
-   * Sends the turn (over `POST /ai/chat`, or the target's own conversation when it speaks another
-   * API) and reads its answer and transport contract; when the request fails, the failed turn's
-   * report instead.
+   * Sends the turn in the target's conversation, with the chosen model call failing meanwhile
+   * under failModelCall (the calls the turn made counted); when the request fails, the failed
+   * turn's report instead.
    */
   async #send(index: number, turn: ScenarioTurn, idempotencyKey: string): Promise<SentTurn | TurnReport> {
+    const faults = turn.failModelCall === undefined ? undefined : this.#can.faults!;
+    faults?.arm(turn.failModelCall!);
     try {
-      const conversation = this.#target.conversation;
-      if (conversation) {
-        const played = await conversation.send(turn, this.#session);
-        return {
-          exchange: played.exchange,
-          answer: played.answer,
-          transport: { checks: played.checks, session: this.#session ?? played.session },
-        };
-      }
-      const sent = await sendTurn(
-        this.#client,
-        this.#target,
-        this.loaded.scenario.flowName,
-        this.#session,
-        turn,
-        idempotencyKey,
-      );
-      const answer = readAnswer(sent.exchange.response.headers, sent.exchange.response.body);
-      return { ...sent, answer, transport: transportChecks(turn, sent.exchange, answer, this.#session) };
+      const sent = await this.#conversation.send(turn, this.#session, idempotencyKey);
+      return faults ? { ...sent, modelCalls: faults.disarm() } : sent;
     } catch (error) {
       const message = (error as Error).message;
       return this.#unanswered(index, message, [failed("transport", "request", message)], idempotencyKey);
+    } finally {
+      faults?.disarm();
     }
   }
 
@@ -342,9 +320,9 @@ export class ScenarioRun {
     stored: SessionViewHead | SessionView | undefined,
     previous: SessionViewHead | SessionView | undefined,
   ): Check[] {
-    const sessions = this.#target.sessions;
+    const { reader: sessions, unavailable } = this.#target.sessions;
     const simulated = this.#simulated.has(turn);
-    const unreadable = sessions ? undefined : (this.#target.sessionsUnavailable ?? "no store to read");
+    const unreadable = sessions ? undefined : unavailable;
     const persisted = sessions
       ? persistedChecks(
           turn,
@@ -359,9 +337,7 @@ export class ScenarioRun {
         )
       : // A simulated user's turn expects no step or run status for the answer to claim.
         [skipped("persisted", "persisted contract", unreadable!), ...(simulated ? [] : answerChecks(turn, answer))];
-    // A target of another kind keeps its own state object, not a state per step.
-    const keyedBy = this.#target.conversation ? "state key" : "step";
-    return [...persisted, ...expectationChecks(turn, answer, stored, unreadable, keyedBy)];
+    return [...persisted, ...expectationChecks(turn, answer, stored, unreadable, sessions?.keyedBy)];
   }
 
   /** A promise only when a judge is asked: a run without one (every scripted run) waits for nothing. */
@@ -403,7 +379,7 @@ export class ScenarioRun {
 
   #record(report: TurnReport): TurnReport {
     // What the turn's model and judge calls used, from their providers' `usage`, when they used any.
-    const tokens = this.#usageBefore && this.#target.provider?.usage.since(this.#usageBefore);
+    const tokens = this.#usageBefore && this.#can.provider?.usage.since(this.#usageBefore);
     if (tokens) report.tokens = tokens;
     this.#usageBefore = undefined;
     const simulated = this.#simulated.get(this.#script[report.number - 1]!);
@@ -433,8 +409,8 @@ export class ScenarioRun {
   }
 
   end(): void {
-    this.#client.close();
-    const cassette = this.#target.cassette;
+    this.#conversation.close();
+    const cassette = this.#can.cassette;
     const recording = cassette?.mode === "record";
     if (recording && cassette.auto && this.failed) cassette.discard();
     this.#emit({

@@ -1,5 +1,5 @@
 import { readHead } from "../target/read-head.ts";
-import type { SessionReader } from "../target/scenario-target.ts";
+import type { SessionReader } from "../target/session-reader.ts";
 import type { SessionView, SessionViewHead } from "../checks/session-view.ts";
 
 /** What a turn that expects an error read before it was sent: the store's write mark, then the whole session. */

@@ -33,7 +33,7 @@ function userOptions(loaded: LoadedScenario, target: ScenarioTarget, options: Pl
   if (!loaded.scenario.user) return {};
   const flowName = loaded.scenario.flowName;
   const entry = options.flows.find((each) => each.flow.name === flowName);
-  return runUser(target.config ?? derivedConfig(options.env), entry, undefined, flowName, target);
+  return runUser(target.capabilities?.config ?? derivedConfig(options.env), entry, undefined, flowName, target);
 }
 
 /**
@@ -47,7 +47,12 @@ export async function playForStrength(loaded: LoadedScenario, options: PlayOptio
     env: options.env,
     ...(options.mutant ? { mutant: plantedMutant(options.mutant) } : {}),
   });
-  const play: StrengthPlay = { scenario: loaded.name, outcome: "failed", turns: [], models: target.models ?? {} };
+  const play: StrengthPlay = {
+    scenario: loaded.name,
+    outcome: "failed",
+    turns: [],
+    models: target.description.models ?? {},
+  };
   try {
     const runOptions: RunOptions = {
       ...userOptions(loaded, target, options),

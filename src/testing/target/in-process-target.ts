@@ -17,7 +17,9 @@ import { keepAliveAgent } from "../client/chat-client.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { ModelFaults } from "./model-faults.ts";
 import type { ProviderGate } from "../limits/provider-gate.ts";
-import type { ScenarioTarget, SessionReader, TargetOptions } from "./scenario-target.ts";
+import { flowcheckApi } from "./flowcheck-api.ts";
+import type { ScenarioTarget, TargetOptions } from "./scenario-target.ts";
+import type { SessionReader } from "./session-reader.ts";
 import { pinsOf } from "./target-pins.ts";
 
 /**
@@ -150,16 +152,16 @@ export async function inProcessTarget(
     const url = await listen(running, "127.0.0.1", 0);
     const agent = keepAliveAgent();
     return {
-      config,
-      ...(cassette ? { cassette } : {}),
-      baseUrl: url,
-      agent,
-      sessions: apps.sessions(),
-      pins: pinsOf(config.env, scenarioKeys),
-      models: apps.app.modelModes,
-      faults: apps.faults,
-      provider,
-      restart: (restartOptions = {}) => apps.restart(restartOptions.clock),
+      description: { baseUrl: url, pins: pinsOf(config.env, scenarioKeys), models: apps.app.modelModes },
+      ...flowcheckApi(url, agent),
+      sessions: { reader: apps.sessions() },
+      capabilities: {
+        config,
+        ...(cassette ? { cassette } : {}),
+        faults: apps.faults,
+        provider,
+        restart: (restartOptions = {}) => apps.restart(restartOptions.clock),
+      },
       close: async () => {
         agent.destroy();
         const closed = new Promise<void>((done) => running.close(() => done()));

@@ -29,7 +29,7 @@ export async function withJudgeTape(
   if (!hasJudgeTape(loaded)) return target;
   let tape: { cassette: Cassette | undefined; config: Config };
   try {
-    tape = openTape(loaded, target.config ?? config);
+    tape = openTape(loaded, target.capabilities?.config ?? config);
   } catch (error) {
     await target.close();
     throw error;
@@ -38,8 +38,7 @@ export async function withJudgeTape(
   if (!cassette) return target;
   return {
     ...target,
-    config: tape.config,
-    cassette,
+    capabilities: { ...target.capabilities, config: tape.config, cassette },
     close: async () => {
       await target.close();
       cassette.save();

@@ -1,4 +1,4 @@
-import type { SessionReader } from "./scenario-target.ts";
+import type { SessionReader } from "./session-reader.ts";
 import { viewHeadOf, type SessionViewHead } from "../checks/session-view.ts";
 
 /** The session's head, which is all a turn's checks read: the reader's own, else cut from the whole session. */

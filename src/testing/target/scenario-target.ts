@@ -1,14 +1,11 @@
-import type http from "node:http";
 import { derivedConfig, environment, type Config } from "../../config.ts";
 import type { App } from "../../create-app.ts";
 import { FlowcheckError } from "../../errors.ts";
 import type { Handler } from "../../http/create-handler.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { Cassette } from "../cassette/cassette.ts";
-import type { Answer } from "../answer/read-answer.ts";
-import type { Check } from "../checks/check.ts";
-import type { ChatExchange } from "../client/chat-client.ts";
-import type { LoadedScenario, Scenario, ScenarioTurn } from "../scenario/scenario.ts";
+import type { ChatClientOptions } from "../client/chat-client.ts";
+import type { LoadedScenario, Scenario } from "../scenario/scenario.ts";
 import { scenarioEnvOf, scenarioRunSettingsOf } from "../scenario/scenario-env.ts";
 import { chooseTarget } from "./choose-target.ts";
 import { externalTarget } from "./external-target.ts";
@@ -22,72 +19,26 @@ import type { ModelFaults } from "./model-faults.ts";
 import { ProviderGate } from "../limits/provider-gate.ts";
 import { RunArbiter } from "../limits/run-arbiter.ts";
 import { runLimits, type RunLimits } from "../limits/run-limits.ts";
-import type { SessionView, SessionViewHead } from "../checks/session-view.ts";
+import type { TargetSessions } from "./session-reader.ts";
+import type { ConversationOptions, TargetConversation } from "./target-conversation.ts";
 
-/** Where the persisted contract reads sessions from: a store, or what a target of another kind says of its sessions. */
-export interface SessionReader {
-  readonly description: string;
-  fetchAll(id: string): Promise<SessionView | undefined>;
-  /**
-   * The session without its conversation, which is all a turn's checks read; without it they
-   * read the whole session, whose cost grows with the conversation.
-   */
-  fetchHead?(id: string): Promise<SessionViewHead | undefined>;
-  /**
-   * A value that changes whenever anything is committed to the store, by any writer. Around a turn
-   * that expects an error, equal marks prove the store unchanged without reading the session again;
-   * without it the whole session is read again and compared.
-   */
-  writeMark?(): string;
-  /**
-   * Why the sessions keep no count of turns (a LangGraph thread counts checkpoints, not turns):
-   * such a reader's sessions have no `turns`, and the persisted `turns` check is skipped with this
-   * reason. Unset: they keep one.
-   */
-  readonly turnsUnknown?: string;
-  /** Why the sessions do not say which flow they run (an http target's state endpoint): the persisted `flow` check is skipped with it. */
-  readonly flowUnknown?: string;
-}
-
-/** What a target of another kind made of one turn: the exchange, the answer, the session, and its own transport contract. */
-export interface ConversationTurn {
-  /** The turn's main request and response as on the wire, for the transcript. */
-  exchange: ChatExchange;
-  /** Its text, and in `json` only the claims the answer makes of the session (`claimsOnly`). */
-  answer: Answer;
-  /** The session (thread, conversation) the turn was played in; undefined when the answer named none. */
-  session: string | undefined;
-  /** The kind's transport contract: its status, a stable session id, an answer that reads. */
-  checks: Check[];
-}
-
-/**
- * How a target that does not speak flowcheck's `/ai/chat` plays a turn. Everything after it (the
- * persisted contract on `sessions`, expectations, judge, report, transcript) is the same code path.
- */
-export interface TargetConversation {
-  send(turn: ScenarioTurn, session: string | undefined): Promise<ConversationTurn>;
-}
-
-/** The server a scenario talks to, and the store its sessions can be re-read from. */
-export interface ScenarioTarget {
+/** What the run reports of a target, and calls it in messages. */
+export interface TargetDescription {
+  /** Where its API is: the transcript's and the results' `target`. */
   readonly baseUrl: string;
-  /** The keep-alive connection that the scenario runs on this target share, one after another. */
-  readonly agent?: http.Agent;
-  /** Undefined when the store cannot be reached; `sessionsUnavailable` says why. */
-  readonly sessions: SessionReader | undefined;
-  readonly sessionsUnavailable?: string;
+  /** Where a target that runs elsewhere is, in messages: `FLOW_BASE_URL` unless it says, e.g. `target graphs (langgraph)`. */
+  readonly elsewhere?: string;
   /** The environment pins in force when the app booted, secrets redacted. */
   readonly pins: Readonly<Record<string, string>>;
   /** The model mode of each flow, when the app runs in this process. */
   readonly models?: Readonly<Record<string, string>>;
-  /**
-   * The configuration the run was read with (the scenario's env defaults applied, for an app in
-   * this process). A target of one's own may leave it out: the environment is then read as it is.
-   */
-  readonly config?: Config;
-  /** With FLOW_MODEL=record or replay: the scenario's model and judge calls on tape (a target elsewhere: its judge's alone). */
-  readonly cassette?: Cassette;
+}
+
+/**
+ * What only some targets can do or carry. A run that needs one the target lacks says so in one
+ * place: `restartCheck` for `restart`, `faultsMissing` for `faults`.
+ */
+export interface TargetCapabilities {
   /**
    * Boots the app again on the same store, with nothing kept in memory, as a restarted process
    * would: the next turn must resume from what was stored. With `clock`, the scenario's flow's
@@ -96,18 +47,45 @@ export interface ScenarioTarget {
   restart?(options?: { clock?: string }): Promise<void>;
   /** Makes a chosen model call of the next turn fail (`failModelCall`). Only an app in this process has it. */
   readonly faults?: ModelFaults;
+  /** With FLOW_MODEL=record or replay: the scenario's model and judge calls on tape (a target elsewhere: its judge's alone). */
+  readonly cassette?: Cassette;
   /** How the scenario's model and judge calls reach their provider, within the run's limits, and the tokens they used. */
   readonly provider?: ProviderGate;
-  /** Where a target that runs elsewhere is, in messages: `FLOW_BASE_URL` unless it says, e.g. `target graphs (langgraph)`. */
-  readonly elsewhere?: string;
-  /** A target of another kind: how a turn is played instead of `POST /ai/chat` at `baseUrl`. */
-  readonly conversation?: TargetConversation;
   /**
-   * What keeps a target of another kind from serving the scenario (its graph missing, steps it
-   * lacks); unset: `GET /ai/flows` tells, as a flowcheck server lists its flows.
+   * The configuration the run was read with (the scenario's env defaults applied, for an app in
+   * this process). Without it the environment is read as it is.
    */
-  servingProblems?(scenario: Scenario): Promise<string[]>;
+  readonly config?: Config;
+}
+
+/**
+ * What a scenario is played against: the app in this process, a flowcheck server elsewhere, a
+ * LangGraph server, a team's own chat API. The run asks no more of it than this; what only some
+ * kinds can do is in `capabilities`.
+ *
+ * @example A server that speaks flowcheck's HTTP API, its store not read from here:
+ * ```ts
+ * const target: ScenarioTarget = {
+ *   description: { baseUrl, pins: {} },
+ *   ...flowcheckApi(baseUrl),
+ *   sessions: { unavailable: "this server's store is not read from here" },
+ *   close: async () => {},
+ * };
+ * ```
+ */
+export interface ScenarioTarget {
+  readonly description: TargetDescription;
+  /** A conversation on the target; the run opens one and closes it when it ends. */
+  converse(options: ConversationOptions): TargetConversation;
+  /** Where the persisted contract reads the session from, or why it cannot: those checks are then skipped with it. */
+  readonly sessions: TargetSessions;
+  /**
+   * What keeps the target from serving the scenario, empty when nothing does: its flow or graph
+   * not served, steps the scenario names that it lacks. `options`: what the requests carry.
+   */
+  servingProblems(scenario: Scenario, options: ChatClientOptions): Promise<string[]>;
   close(): Promise<void>;
+  readonly capabilities?: TargetCapabilities;
 }
 
 export interface TargetOptions {
@@ -177,7 +155,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   if (!config.targetUrl) return await inProcessTarget(loaded, options, config, scenarioKeys, gate(config));
   // A server elsewhere booted with its own environment: the flow's settings cannot reach it, and only the run settings reach this runner.
   const own = derivedConfig(source(), { defaults: scenarioRunSettingsOf(loaded) });
-  return { ...(await externalTarget(config.targetUrl, own, scenarioKeys)), provider: gate(own) };
+  return await externalTarget(config.targetUrl, own, scenarioKeys, gate(own));
 }
 
 /** A mutant is built into the app in this process, so a flow served elsewhere cannot be given one. */
@@ -204,8 +182,9 @@ async function namedTarget(
 ): Promise<ScenarioTarget> {
   const elsewhere = `target ${name} (${entry.kind})`;
   if (entry.kind === "langgraph")
-    return { ...langgraphTarget(entry, name, loaded.scenario.flowName, own, gate(own), asked), elsewhere };
-  if (entry.kind === "http") return { ...httpTarget(entry, name, loaded.scenario.flowName, own, gate(own)), elsewhere };
+    return namedElsewhere(langgraphTarget(entry, name, loaded.scenario.flowName, own, gate(own), asked), elsewhere);
+  if (entry.kind === "http")
+    return namedElsewhere(httpTarget(entry, name, loaded.scenario.flowName, own, gate(own)), elsewhere);
   // The entry's headers and SQLite file over the run's own, as FLOW_HEADERS and SQLITE_PATH would give them.
   const config: Config = {
     ...own,
@@ -213,9 +192,10 @@ async function namedTarget(
     sqlitePath: entry.sqlitePath ?? own.sqlitePath,
     ...(entry.timeoutMs === undefined ? {} : { turnTimeoutMs: entry.timeoutMs }),
   };
-  return {
-    ...(await externalTarget(entry.baseUrl, config, scenarioKeys)),
-    provider: gate(config),
-    elsewhere,
-  };
+  return await externalTarget(entry.baseUrl, config, scenarioKeys, gate(config), elsewhere);
+}
+
+/** A target of flowcheck.config.json, named in messages by its name and kind. */
+function namedElsewhere(target: ScenarioTarget, elsewhere: string): ScenarioTarget {
+  return { ...target, description: { ...target.description, elsewhere } };
 }

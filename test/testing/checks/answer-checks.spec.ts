@@ -243,9 +243,7 @@ test("a text/csv answer claims no step, so its answer checks are skipped saying 
         turns: [{ label: "as csv", input: "hi", expectedActiveStep: "AskStep", accept: "text/csv" }],
       },
     };
-    const played = await collect(
-      runScenario(loaded, { ...fake.target(), sessions: undefined, sessionsUnavailable: NO_SQLITE_PATH }),
-    );
+    const played = await collect(runScenario(loaded, { ...fake.target(), sessions: { unavailable: NO_SQLITE_PATH } }));
     assert.equal(played.turns[0]!.outcome, "passed", played.turns[0]!.failure);
     assert.deepEqual(
       played.turns[0]!.checks.filter((c) => c.contract === "answer"),

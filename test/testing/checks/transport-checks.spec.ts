@@ -2,8 +2,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
-import { runScenario } from "../../../src/testing/index.ts";
-import type { ScenarioTarget } from "../../../src/testing/target/scenario-target.ts";
+import { flowcheckApi, runScenario, type ScenarioTarget } from "../../../src/testing/index.ts";
 import {
   checkNamed,
   collect,
@@ -213,10 +212,11 @@ test("a server that is not listening gives a failed request check, not an except
   await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
   const port = (probe.address() as AddressInfo).port;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const baseUrl = `http://127.0.0.1:${port}`;
   const target: ScenarioTarget = {
-    baseUrl: `http://127.0.0.1:${port}`,
-    sessions: { description: "an empty Map", fetchAll: async () => undefined },
-    pins: {},
+    description: { baseUrl, pins: {} },
+    ...flowcheckApi(baseUrl),
+    sessions: { reader: { description: "an empty Map", fetchAll: async () => undefined } },
     close: async () => {},
   };
   const { turns, final, outcome } = await collect(runScenario(threeTurns, target));

@@ -3,8 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "node:test";
 import { loadConfig } from "../../../src/config.ts";
-import { runScenario } from "../../../src/testing/index.ts";
-import type { ScenarioTarget } from "../../../src/testing/target/scenario-target.ts";
+import { flowcheckApi, runScenario, type ScenarioTarget } from "../../../src/testing/index.ts";
 import { collect, fakeScenario } from "../../support/fake-chat-server.ts";
 
 /** A server that reads every request and never answers it; `requests` counts what it received. */
@@ -31,10 +30,9 @@ async function silentServer(): Promise<{ url: string; requests: number; close():
 test("a turn the server never answers fails once the turn timeout passes, naming it, and the rest of the scenario is skipped", async () => {
   const server = await silentServer();
   const target: ScenarioTarget = {
-    baseUrl: server.url,
-    sessions: undefined,
-    sessionsUnavailable: "not read in this test",
-    pins: {},
+    description: { baseUrl: server.url, pins: {} },
+    ...flowcheckApi(server.url),
+    sessions: { unavailable: "not read in this test" },
     close: async () => {},
   };
   try {

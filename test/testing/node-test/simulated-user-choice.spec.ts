@@ -10,7 +10,7 @@ import { basicFlowUser } from "../../fixtures/flows/basic/basic-flow-user.ts";
 // Who plays a scenario's simulated user follows the flow's model mode, as the flow's model does.
 
 function optionsIn(env: Record<string, string>, flowName: string, users?: Record<string, ScriptedUser>) {
-  const target = { config: loadConfig(env) } as ScenarioTarget;
+  const target = { capabilities: { config: loadConfig(env) } } as ScenarioTarget;
   const flows = [{ ...basicFlowEntry, user: basicFlowUser }];
   return suiteRunOptions(target, { flows, ...(users ? { users } : {}) }, "test/.tmp", flowName).run;
 }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { loadScenario, ScenarioRun, type Transcript } from "../../../src/testing/index.ts";
 import { TranscriptWriter } from "../../../src/testing/report/transcript-writer.ts";
+import { flowcheckApi } from "../../../src/testing/target/flowcheck-api.ts";
 import { redactHeaders } from "../../../src/testing/client/redact-headers.ts";
 import { BasicFlow, basicFlowEntry, basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { startFakeOpenAI } from "../../support/fake-openai-server.ts";
@@ -248,9 +249,11 @@ test("a transcript of a turn whose answer carries authorization, cookie and x-ap
     const loaded = loadScenario(file, [BasicFlow]);
     const writer = new TranscriptWriter(join(dir.path, "artifacts"));
     const run = new ScenarioRun(loaded, {
-      baseUrl: proxy.url,
-      sessions: { description: "the test server's store", fetchAll: (id) => server.app.engine.fetchAll(id) },
-      pins: {},
+      description: { baseUrl: proxy.url, pins: {} },
+      ...flowcheckApi(proxy.url),
+      sessions: {
+        reader: { description: "the test server's store", fetchAll: (id) => server.app.engine.fetchAll(id) },
+      },
       close: async () => undefined,
     }).on(writer.listener);
     run.start();

@@ -59,7 +59,7 @@ test("restarting an app booted in this process closes its store, folding the log
       for (const index of [0, 1]) assert.equal((await run.playTurn(index)).outcome, "passed");
       const wal = join(scratch.path, readdirSync(scratch.path)[0]!, "sessions.sqlite-wal");
       assert.ok(statSync(wal).size > 0, "two turns are in the write-ahead log");
-      await target.restart!();
+      await target.capabilities!.restart!();
       assert.ok(!existsSync(wal) || statSync(wal).size === 0, "the closed store folded its log into the file");
       for (const index of [2, 3, 4, 5]) {
         const report = await run.playTurn(index);

@@ -33,11 +33,11 @@ test("with FLOW_BASE_URL and SQLITE_PATH the runner drives the running server an
       const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry], env });
       let played: Awaited<ReturnType<typeof collect>>;
       try {
-        assert.equal(target.baseUrl, server.url);
-        assert.equal(target.sessions?.description, `SQLite ${server.sqlitePath} (read-only)`);
-        assert.equal(target.models, undefined);
-        assert.equal(target.pins["FLOW_BASE_URL"], server.url);
-        assert.equal(target.pins["SQLITE_PATH"], server.sqlitePath);
+        assert.equal(target.description.baseUrl, server.url);
+        assert.equal(target.sessions.reader?.description, `SQLite ${server.sqlitePath} (read-only)`);
+        assert.equal(target.description.models, undefined);
+        assert.equal(target.description.pins["FLOW_BASE_URL"], server.url);
+        assert.equal(target.description.pins["SQLITE_PATH"], server.sqlitePath);
         played = await collect(runScenario(basicFlow, target));
       } finally {
         await target.close();
@@ -65,8 +65,8 @@ test("with FLOW_BASE_URL and no SQLITE_PATH the persisted contract and expectSta
       const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry], env });
       let played: Awaited<ReturnType<typeof collect>>;
       try {
-        assert.equal(target.sessions, undefined);
-        assert.equal(target.sessionsUnavailable, NO_SQLITE_PATH);
+        assert.equal(target.sessions.reader, undefined);
+        assert.equal(target.sessions.unavailable, NO_SQLITE_PATH);
         played = await collect(runScenario(basicFlow, target));
       } finally {
         await target.close();
@@ -109,9 +109,9 @@ test("with FLOW_BASE_URL and a SQLITE_PATH that does not exist the store is unav
     async (server, env) => {
       const target = await startScenarioTarget(basicFlow, { flows: [basicFlowEntry], env });
       try {
-        assert.equal(target.sessions, undefined);
+        assert.equal(target.sessions.reader, undefined);
         assert.equal(
-          target.sessionsUnavailable,
+          target.sessions.unavailable,
           `SQLITE_PATH=${join(server.sqlitePath, "..", "elsewhere.sqlite")} does not exist, so the target's store cannot be read; the persisted contract is not checked`,
         );
       } finally {
@@ -172,9 +172,9 @@ test("with FLOW_BASE_URL the flow's settings in a scenario's env are neither pin
     async (_server, env) => {
       const target = await startScenarioTarget(pinned, { flows: [basicFlowEntry], env });
       try {
-        assert.equal(target.pins["BASIC_FLOW_CURRENT_DATE"], undefined);
-        assert.equal(target.config?.env["BASIC_FLOW_CURRENT_DATE"], undefined);
-        assert.equal(target.config?.turnTimeoutMs, 4321);
+        assert.equal(target.description.pins["BASIC_FLOW_CURRENT_DATE"], undefined);
+        assert.equal(target.capabilities?.config?.env["BASIC_FLOW_CURRENT_DATE"], undefined);
+        assert.equal(target.capabilities?.config?.turnTimeoutMs, 4321);
       } finally {
         await target.close();
       }

@@ -113,8 +113,8 @@ test("an in-process target booted with FLOW_API_TOKEN in its environment is not 
     env: envWith({ FLOW_BASE_URL: undefined, FLOW_HEADERS: undefined, FLOW_API_TOKEN: TOKEN }),
   });
   try {
-    assert.equal(target.config?.apiToken, TOKEN, "the target was read with the token");
-    const flows = await textRequest(`${target.baseUrl}/ai/flows`);
+    assert.equal(target.capabilities?.config?.apiToken, TOKEN, "the target was read with the token");
+    const flows = await textRequest(`${target.description.baseUrl}/ai/flows`);
     assert.equal(flows.status, 200, flows.text);
     const played = await collect(runScenario(basicFlow, target));
     assert.deepEqual(

@@ -17,9 +17,9 @@ const loaded = () => loadScenario(fixtureScenario("basic-flow"), [BasicFlow]);
 
 /** What NameStep kept of a name sent to the target, as its store holds it. */
 async function savedName(target: ScenarioTarget): Promise<Record<string, unknown> | undefined> {
-  const answer = await postChat(target.baseUrl, { flow: "BasicFlow", message: "John Wick" });
+  const answer = await postChat(target.description.baseUrl, { flow: "BasicFlow", message: "John Wick" });
   const session = JSON.parse(answer.text).session as string;
-  return (await target.sessions?.fetchAll(session))?.steps["NameStep"];
+  return (await target.sessions.reader?.fetchAll(session))?.steps["NameStep"];
 }
 
 test("the app a target boots in this process applies the mutant, and again once restarted", async () => {
@@ -33,7 +33,7 @@ test("the app a target boots in this process applies the mutant, and again once 
   });
   try {
     assert.deepEqual(await savedName(target), {});
-    await target.restart!();
+    await target.capabilities!.restart!();
     assert.deepEqual(await savedName(target), {});
   } finally {
     await target.close();

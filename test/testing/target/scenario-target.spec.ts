@@ -49,10 +49,10 @@ test("the whole BasicFlow scenario passes against the app booted in this process
     });
     let played: Awaited<ReturnType<typeof collect>>;
     try {
-      assert.match(target.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-      assert.deepEqual(target.models, { BasicFlow: "scripted" });
+      assert.match(target.description.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.deepEqual(target.description.models, { BasicFlow: "scripted" });
       assert.match(
-        target.sessions?.description ?? "",
+        target.sessions.reader?.description ?? "",
         /^SQLite .*basic-flow-[^/]+\/sessions\.sqlite \(scratch: removed when the scenario ends\)$/,
       );
       assert.equal(readdirSync(scratch.path).length, 1);
@@ -110,9 +110,9 @@ test("a scenario's env defaults reach the app's clock and its steps' context.env
   let played: Awaited<ReturnType<typeof collect>>;
   try {
     assert.deepEqual({ ...process.env }, before);
-    assert.equal(target.pins[VARIABLE], PIN);
-    assert.equal(target.pins[NOTE], "from the scenario");
-    assert.equal(target.config?.env[NOTE], "from the scenario");
+    assert.equal(target.description.pins[VARIABLE], PIN);
+    assert.equal(target.description.pins[NOTE], "from the scenario");
+    assert.equal(target.capabilities?.config?.env[NOTE], "from the scenario");
     played = await collect(runScenario(clockScenario, target));
   } finally {
     await target.close();
@@ -132,8 +132,8 @@ test("a value already in the environment wins over the scenario's default, and a
   });
   let played: Awaited<ReturnType<typeof collect>>;
   try {
-    assert.equal(target.pins[VARIABLE], EARLIER);
-    assert.equal(target.pins[NOTE], undefined);
+    assert.equal(target.description.pins[VARIABLE], EARLIER);
+    assert.equal(target.description.pins[NOTE], undefined);
     played = await collect(runScenario(clockScenario, target));
   } finally {
     await target.close();
@@ -238,7 +238,7 @@ test("with SESSION_STORE=MONGO the whole BasicFlow scenario passes with its sess
   let played: Awaited<ReturnType<typeof collect>>;
   try {
     assert.match(
-      target.sessions?.description ?? "",
+      target.sessions.reader?.description ?? "",
       new RegExp(`^MongoDB .* database ${database} \\(kept after the scenario\\)$`),
     );
     played = await collect(runScenario(loaded, target));

@@ -5,7 +5,7 @@ import { check, compared, type Check } from "../../checks/check.ts";
 import { contentTypeCheck } from "../../checks/transport-checks.ts";
 import { isSuccessStatus } from "../../scenario/is-success-status.ts";
 import type { ScenarioTurn } from "../../scenario/scenario.ts";
-import type { ConversationTurn, TargetConversation } from "../scenario-target.ts";
+import { TOOL_CALLS_UNREPORTED, type ConversationTurn, type TargetConversation } from "../target-conversation.ts";
 import type { HttpTargetEntry } from "./http-target-entry.ts";
 import { sendHttpTurn, type HttpTurnAnswer } from "./http-turn.ts";
 import type { ConversationMessage } from "./render-template.ts";
@@ -18,6 +18,7 @@ import { messageOf, textOnlyReason } from "../../scenario/turn-input.ts";
  * answer claims only what the entry's pointers read: its step and completion.
  */
 export class HttpConversation implements TargetConversation {
+  readonly toolCallsUnknown = TOOL_CALLS_UNREPORTED;
   readonly #entry: HttpTargetEntry;
   readonly #where: string;
   readonly #messages: ConversationMessage[] = [];
@@ -29,6 +30,9 @@ export class HttpConversation implements TargetConversation {
     this.#where = where;
     this.#assigned = entry.answer.session !== undefined || entry.answer.sessionHeader !== undefined;
   }
+
+  /** Holds nothing open between turns: each is a request of its own. */
+  close(): void {}
 
   async send(turn: ScenarioTurn, session: string | undefined): Promise<ConversationTurn> {
     const input = messageOf(turn.input, textOnlyReason("http", this.#where));

@@ -1,6 +1,6 @@
 import type { StepStates } from "../../../engine/session-document.ts";
 import { FlowcheckError } from "../../../errors.ts";
-import type { SessionReader } from "../scenario-target.ts";
+import type { SessionReader } from "../session-reader.ts";
 import type { SessionView } from "../../checks/session-view.ts";
 import type { HttpTargetEntry } from "./http-target-entry.ts";
 import { readHttpState } from "./read-http-state.ts";
@@ -12,6 +12,7 @@ import { readHttpState } from "./read-http-state.ts";
  */
 export class HttpSessions implements SessionReader {
   readonly description: string;
+  readonly keyedBy = "state key";
   readonly turnsUnknown: string;
   readonly flowUnknown: string;
   readonly #entry: HttpTargetEntry;

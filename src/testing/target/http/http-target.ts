@@ -21,17 +21,14 @@ export function httpTarget(
   const where = `targets.${name}`;
   const steps = entry.flows?.[flowName]?.steps;
   return {
-    baseUrl: entry.baseUrl,
-    ...(entry.state
-      ? { sessions: new HttpSessions(entry, where, flowName) }
+    description: { baseUrl: entry.baseUrl, pins: {} },
+    converse: () => new HttpConversation(entry, where),
+    sessions: entry.state
+      ? { reader: new HttpSessions(entry, where, flowName) }
       : {
-          sessions: undefined,
-          sessionsUnavailable: `${where} has no state endpoint (state.path), so what it stored cannot be read; the persisted contract is not checked`,
-        }),
-    pins: {},
-    config,
-    provider,
-    conversation: new HttpConversation(entry, where),
+          unavailable: `${where} has no state endpoint (state.path), so what it stored cannot be read; the persisted contract is not checked`,
+        },
+    capabilities: { config, provider },
     servingProblems: async (scenario) =>
       steps === undefined
         ? []

@@ -5,7 +5,7 @@ import { kindOf } from "../../scenario/describe-schema-error.ts";
 import type { ScenarioTurn } from "../../scenario/scenario.ts";
 import { show } from "../../scenario/show.ts";
 import { readPointer } from "../json-pointer.ts";
-import type { ConversationTurn, TargetConversation } from "../scenario-target.ts";
+import { TOOL_CALLS_UNREPORTED, type ConversationTurn, type TargetConversation } from "../target-conversation.ts";
 import { runWaitBody, type LanggraphClient, type LanggraphTurn } from "./langgraph-client.ts";
 import { lastReply, type LanggraphGraphEntry } from "./langgraph-turn-view.ts";
 
@@ -17,6 +17,7 @@ import { lastReply, type LanggraphGraphEntry } from "./langgraph-turn-view.ts";
  * else whether the run stopped at an interrupt.
  */
 export class LanggraphConversation implements TargetConversation {
+  readonly toolCallsUnknown = TOOL_CALLS_UNREPORTED;
   readonly #client: LanggraphClient;
   readonly #graphId: string;
   readonly #pointers: LanggraphGraphEntry | undefined;
@@ -28,6 +29,9 @@ export class LanggraphConversation implements TargetConversation {
     this.#graphId = graphId;
     this.#pointers = pointers;
   }
+
+  /** Holds nothing open between turns: each is a request of its own. */
+  close(): void {}
 
   async send(turn: ScenarioTurn, session: string | undefined): Promise<ConversationTurn> {
     // A new thread waits on nothing; the input is checked before one is made.

@@ -1,6 +1,6 @@
 import type { StepStates } from "../../../engine/session-document.ts";
 import { FlowcheckError } from "../../../errors.ts";
-import type { SessionReader } from "../scenario-target.ts";
+import type { SessionReader } from "../session-reader.ts";
 import type { SessionView } from "../../checks/session-view.ts";
 import type { LanggraphClient } from "./langgraph-client.ts";
 import { langgraphTurnView, type LanggraphGraphEntry } from "./langgraph-turn-view.ts";
@@ -17,6 +17,7 @@ const TURNS_UNKNOWN =
  */
 export class LanggraphSessions implements SessionReader {
   readonly description: string;
+  readonly keyedBy = "state key";
   readonly turnsUnknown = TURNS_UNKNOWN;
   readonly #client: LanggraphClient;
   readonly #graphId: string;

@@ -26,12 +26,10 @@ export function langgraphTarget(
   const client = new LanggraphClient(entry, name);
   const pointers = langgraphGraphPointers(entry.graphs?.[graphId]);
   return {
-    baseUrl: entry.baseUrl,
-    sessions: new LanggraphSessions(client, entry.baseUrl, graphId, pointers),
-    pins: {},
-    config,
-    provider,
-    conversation: new LanggraphConversation(client, graphId, pointers),
+    description: { baseUrl: entry.baseUrl, pins: {} },
+    converse: () => new LanggraphConversation(client, graphId, pointers),
+    sessions: { reader: new LanggraphSessions(client, entry.baseUrl, graphId, pointers) },
+    capabilities: { config, provider },
     servingProblems: (scenario) => servingProblems(client, entry, graphId, scenario, asked),
     close: async () => undefined,
   };

@@ -1,0 +1,45 @@
+import type { Answer } from "../answer/read-answer.ts";
+import type { Check } from "../checks/check.ts";
+import type { ChatClientOptions, ChatExchange } from "../client/chat-client.ts";
+import type { ScenarioTurn } from "../scenario/scenario.ts";
+
+/** What a target made of one turn: the exchange, the answer, the session, and its own transport contract. */
+export interface ConversationTurn {
+  /** The turn's main request and response as on the wire, for the transcript. */
+  exchange: ChatExchange;
+  /** Its text, and in `json` only the claims the answer makes of the session (`claimsOnly`). */
+  answer: Answer;
+  /** The session (thread, conversation) the turn was played in; undefined when the answer named none. */
+  session: string | undefined;
+  /** The kind's transport contract: its status, a stable session id, an answer that reads. */
+  checks: Check[];
+}
+
+/**
+ * One conversation on a target, a turn at a time: flowcheck's `POST /ai/chat`, a LangGraph thread,
+ * a team's own API. Everything after a turn (the persisted contract on the target's sessions,
+ * expectations, judge, report, transcript) is the same code path whichever it is.
+ */
+export interface TargetConversation {
+  /**
+   * Plays `turn` in `session` (undefined: the conversation's first turn starts one). `key` names
+   * the turn, the same each time it is sent: flowcheck's API takes it as the Idempotency-Key.
+   */
+  send(turn: ScenarioTurn, session: string | undefined, key: string): Promise<ConversationTurn>;
+  /**
+   * Why its turns' tool calls are not known (a kind whose API does not report them): an
+   * `expectToolCalls` is skipped with it. Unset: they are read from the stored session's log.
+   */
+  readonly toolCallsUnknown?: string;
+  /** Lets go of what the conversation holds (its connection); the target stays up. */
+  close(): void;
+}
+
+/** What a conversation is opened with: the scenario's flow, and what each of the run's requests carries. */
+export interface ConversationOptions extends ChatClientOptions {
+  readonly flowName: string;
+}
+
+/** Why the turns of a target of another kind have no tool calls to check: its API does not report them. */
+export const TOOL_CALLS_UNREPORTED =
+  "a target of another kind (LangGraph, http) does not report the tools a turn called";
