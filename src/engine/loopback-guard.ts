@@ -82,7 +82,8 @@ export function guardLoopbackOnly(mode: string): LoopbackGuard {
   }
   let lifted = false;
   return {
-    run: (blocked, task) => running.run({ mode, blocked }, task),
+    // A lifted guard refuses nothing, whether or not another app still holds the patch.
+    run: (blocked, task) => (lifted ? task() : running.run({ mode, blocked }, task)),
     lift: () => {
       if (lifted) return;
       lifted = true;

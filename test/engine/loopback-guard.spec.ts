@@ -3,9 +3,11 @@ import { once } from "node:events";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { pathToFileURL } from "node:url";
 import { guardLoopbackOnly, isLoopbackHost, type LoopbackGuard } from "../../src/engine/loopback-guard.ts";
+import { runNode } from "../support/child-run.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 // Every connection to a non-loopback name below carries a lookup that fails: even with the guard
@@ -24,9 +26,31 @@ async function errorOf(emitter: net.Socket | http.ClientRequest): Promise<Error 
   return error;
 }
 
-// Read when the tests start, not when this file loads: in a process shared with other spec files,
-// one of theirs may still have an app (and so a guard) open while this file is imported.
-let originalConnect: typeof net.Socket.prototype.connect;
+const GUARD_MODULE = pathToFileURL(resolve(import.meta.dirname, "../../src/engine/loopback-guard.ts")).href;
+
+/**
+ * Runs `body` in a Node process of its own, with `assert`, `net`, `guardLoopbackOnly` and `original`
+ * (the unpatched connect) in scope: whether the patch is in place is the process's, and in this one
+ * another spec's app may hold a guard at any moment.
+ */
+async function inOwnProcess(body: string): Promise<void> {
+  const source = [
+    'import assert from "node:assert/strict";',
+    'import net from "node:net";',
+    `import { guardLoopbackOnly } from ${JSON.stringify(GUARD_MODULE)};`,
+    "const original = net.Socket.prototype.connect;",
+    body,
+  ].join("\n");
+  const run = await runNode(["--input-type=module", "--eval", source]);
+  assert.equal(run.code, 0, run.stderr);
+}
+
+/** Whether a connection to a non-loopback host made in `guard`'s task is refused by the guard. */
+async function refusesIn(guard: LoopbackGuard): Promise<boolean> {
+  const lookup = failingLookup({ count: 0 });
+  const { value: error } = await inTask(guard, () => errorOf(net.connect({ host: BLOCKED_HOST, port: 80, lookup })));
+  return error.code === "ERR_FLOWCHECK_NETWORK_BLOCKED";
+}
 
 describe("isLoopbackHost", () => {
   test("loopback addresses and names are loopback", () => {
@@ -79,7 +103,6 @@ describe("guardLoopbackOnly", () => {
   let port: number;
 
   before(async () => {
-    originalConnect = net.Socket.prototype.connect;
     loopback = net.createServer((socket) => {
       socket.on("data", (data) => socket.end(`pong:${data.toString()}`));
     });
@@ -89,7 +112,6 @@ describe("guardLoopbackOnly", () => {
 
   after(async () => {
     await new Promise<void>((resolve) => loopback.close(() => resolve()));
-    net.Socket.prototype.connect = originalConnect;
   });
 
   test("a connection to a non-loopback host fails with the guard's error before any lookup, and is noted for the task", async () => {
@@ -196,7 +218,7 @@ describe("guardLoopbackOnly", () => {
   test("a connection made outside the guard's tasks is not the guard's business: another app's turn, or the run's judge, connects as it would alone", async () => {
     const guard = guardLoopbackOnly("scripted");
     try {
-      assert.notEqual(net.Socket.prototype.connect, originalConnect, "the guard is on");
+      assert.equal(await refusesIn(guard), true, "the guard is on");
       const lookups = { count: 0 };
       const error = await errorOf(
         new net.Socket().connect({ host: BLOCKED_HOST, port: 80, lookup: failingLookup(lookups) }),
@@ -228,44 +250,73 @@ describe("guardLoopbackOnly", () => {
 
   test("lifting the guard restores the original connect", async () => {
     const guard = guardLoopbackOnly("scripted");
-    assert.notEqual(net.Socket.prototype.connect, originalConnect);
+    assert.equal(await refusesIn(guard), true);
     guard.lift();
-    assert.equal(net.Socket.prototype.connect, originalConnect);
-    // Unguarded, the socket gets as far as the (failing) lookup, and no further.
-    const lookups = { count: 0 };
-    const { value: error } = await inTask(guard, () =>
-      errorOf(new net.Socket().connect({ host: BLOCKED_HOST, port: 80, lookup: failingLookup(lookups) })),
-    );
-    assert.equal(error.message, "lookup reached");
-    assert.equal(lookups.count, 1);
-    // Lifting twice is harmless.
-    guard.lift();
-    assert.equal(net.Socket.prototype.connect, originalConnect);
+    // Lifted, its task gets as far as the (failing) lookup, and no further, even while another app holds a guard.
+    const other = guardLoopbackOnly("replay");
+    try {
+      const lookups = { count: 0 };
+      const { value: error } = await inTask(guard, () =>
+        errorOf(new net.Socket().connect({ host: BLOCKED_HOST, port: 80, lookup: failingLookup(lookups) })),
+      );
+      assert.equal(error.message, "lookup reached");
+      assert.equal(lookups.count, 1);
+    } finally {
+      other.lift();
+    }
+    await inOwnProcess(`
+      const guard = guardLoopbackOnly("scripted");
+      assert.notEqual(net.Socket.prototype.connect, original);
+      guard.lift();
+      assert.equal(net.Socket.prototype.connect, original);
+      guard.lift();
+      assert.equal(net.Socket.prototype.connect, original, "lifting twice is harmless");
+    `);
   });
 
-  test("two guards lifted in reverse order restore the original connect", () => {
+  test("two guards lifted in reverse order restore the original connect", async () => {
     const outer = guardLoopbackOnly("scripted");
-    const afterOuter = net.Socket.prototype.connect;
     const inner = guardLoopbackOnly("replay");
+    inner.lift();
     try {
+      assert.deepEqual([await refusesIn(inner), await refusesIn(outer)], [false, true]);
+    } finally {
+      outer.lift();
+    }
+    assert.equal(await refusesIn(outer), false);
+    await inOwnProcess(`
+      const outer = guardLoopbackOnly("scripted");
+      const afterOuter = net.Socket.prototype.connect;
+      const inner = guardLoopbackOnly("replay");
       inner.lift();
       assert.equal(net.Socket.prototype.connect, afterOuter);
       outer.lift();
-      assert.equal(net.Socket.prototype.connect, originalConnect);
-    } finally {
-      net.Socket.prototype.connect = originalConnect;
-    }
+      assert.equal(net.Socket.prototype.connect, original);
+    `);
   });
 });
 
-test("guards can be lifted in any order, and the patch goes with the last one", () => {
-  originalConnect = net.Socket.prototype.connect;
+test("guards can be lifted in any order, and the patch goes with the last one", async () => {
   const outer = guardLoopbackOnly("scripted");
   const inner = guardLoopbackOnly("replay");
-  const guarded = net.Socket.prototype.connect;
-  assert.notEqual(guarded, originalConnect);
   outer.lift();
-  assert.equal(net.Socket.prototype.connect, guarded, "the inner guard keeps the patch on");
-  inner.lift();
-  assert.equal(net.Socket.prototype.connect, originalConnect);
+  try {
+    assert.deepEqual(
+      [await refusesIn(outer), await refusesIn(inner)],
+      [false, true],
+      "the inner guard keeps the patch on",
+    );
+  } finally {
+    inner.lift();
+  }
+  await inOwnProcess(`
+    const outer = guardLoopbackOnly("scripted");
+    const inner = guardLoopbackOnly("replay");
+    const guarded = net.Socket.prototype.connect;
+    assert.notEqual(guarded, original);
+    outer.lift();
+    assert.equal(net.Socket.prototype.connect, guarded, "the inner guard keeps the patch on");
+    inner.lift();
+    assert.equal(net.Socket.prototype.connect, original);
+  `);
 });
