@@ -1,6 +1,5 @@
 import type { RunEvent, RunReporter } from "../../testing/report/run-event.ts";
-import { TranscriptDraft } from "../../testing/report/transcript-draft.ts";
-import { applyTranscriptStep } from "../../testing/report/transcript-writer.ts";
+import { TranscriptWriter } from "../../testing/report/transcript-writer.ts";
 import type { ReporterContext } from "./reporter-context.ts";
 
 /** The conversation an event is about, if any. */
@@ -25,18 +24,16 @@ function conversationOf(event: RunEvent): string | undefined {
  */
 export function transcriptsReporter(context: ReporterContext): RunReporter {
   return async (events) => {
-    const drafts = new Map<string, TranscriptDraft>();
+    const writers = new Map<string, TranscriptWriter>();
     for await (const event of events) {
       const id = conversationOf(event);
       if (id === undefined) continue;
       if (event.type === "conversation:begin") {
         const { index, of } = event.data.repeat;
-        drafts.set(id, new TranscriptDraft(of === 1 ? undefined : `run${index}`));
+        writers.set(id, new TranscriptWriter(context.artifactsDir, of === 1 ? undefined : `run${index}`));
       }
-      const draft = drafts.get(id);
-      if (!draft) continue;
-      applyTranscriptStep(context.artifactsDir, draft, draft.add(event));
-      if (event.type === "conversation:end") drafts.delete(id);
+      writers.get(id)?.take(event);
+      if (event.type === "conversation:end") writers.delete(id);
     }
   };
 }

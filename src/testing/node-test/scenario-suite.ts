@@ -6,8 +6,7 @@ import { passKText } from "../report/pass-k-shown.ts";
 import { ConversationEvents } from "../report/conversation-events.ts";
 import { currentRun, ownSuite, suiteLimits } from "../report/current-run.ts";
 import type { RunRecord } from "../report/run-record.ts";
-import { TranscriptDraft } from "../report/transcript-draft.ts";
-import { applyTranscriptStep, transcriptPath } from "../report/transcript-writer.ts";
+import { TranscriptWriter } from "../report/transcript-writer.ts";
 import { secretValuesOf } from "../target/secret-values-of.ts";
 import { secretsOf } from "../report/without-secrets.ts";
 import { PlayReach } from "../run/play-reach.ts";
@@ -46,7 +45,7 @@ function unready(start: PlayStart): string | undefined {
 
 interface Run {
   play: ScenarioPlay;
-  transcript: TranscriptDraft;
+  transcript: TranscriptWriter;
   events: ConversationEvents;
 }
 
@@ -64,7 +63,6 @@ export class ScenarioSuite {
   /** The turns whose failure a test has reported: any other is the next test's to report. */
   readonly #reported = new Set<number>();
   readonly #record: RunRecord | undefined;
-  readonly #artifactsDir: string;
   readonly #reach: PlayReach;
   #playing: Promise<void> | undefined;
 
@@ -97,16 +95,15 @@ export class ScenarioSuite {
     ];
     this.#runs = Array.from({ length: repeat }, (_, index) => {
       // Each run is in the results even if an earlier one stops the others from starting.
-      const transcript = new TranscriptDraft(repeat === 1 ? undefined : `run${index + 1}`);
+      // In a run the transcripts reporter writes the file; a suite on its own writes it here.
+      const transcript = new TranscriptWriter(artifactsDir, repeat === 1 ? undefined : `run${index + 1}`, [], {
+        writes: !record,
+      });
       const events = new ConversationEvents(loaded, record, {
         repeat: { index: index + 1, of: repeat },
         secrets,
         coverage: flow ? { flow } : options.outline ? { outline: options.outline } : undefined,
-        // In a run the transcripts reporter writes the file; a suite on its own writes it here.
-        sink: (event) => {
-          const step = transcript.add(event);
-          if (!record) applyTranscriptStep(artifactsDir, transcript, step);
-        },
+        sink: transcript.take,
       });
       const play = new ScenarioPlay(loaded, {
         flows: options.flows,
@@ -124,7 +121,6 @@ export class ScenarioSuite {
       return { play, transcript, events };
     });
     this.#record = record;
-    this.#artifactsDir = artifactsDir;
   }
 
   /**
@@ -368,7 +364,7 @@ export class ScenarioSuite {
 
   /** Said after a single run's failure: where its transcript is, once written. */
   #transcriptNote(): string {
-    const path = transcriptPath(this.#artifactsDir, this.#runs[0]!.transcript);
+    const path = this.#runs[0]!.transcript.path;
     return path ? `\nTranscript: ${path} (flowcheck transcript ${path})` : "";
   }
 

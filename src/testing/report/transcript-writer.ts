@@ -6,7 +6,7 @@ import type { RunEvent } from "./run-event.ts";
 import { TranscriptDraft, type TranscriptStep } from "./transcript-draft.ts";
 
 /** Where `draft`'s transcript is (or would be) in `dir`, relative to the working directory. */
-export function transcriptPath(dir: string, draft: TranscriptDraft): string | undefined {
+function transcriptPath(dir: string, draft: TranscriptDraft): string | undefined {
   const name = draft.fileName;
   if (!name || draft.transcript?.outcome !== "failed") return undefined;
   const path = join(resolve(dir), name);
@@ -14,7 +14,7 @@ export function transcriptPath(dir: string, draft: TranscriptDraft): string | un
 }
 
 /** Does what `step` asks of `draft`'s file in `dir`: writes the transcript, or removes a stale one. */
-export function applyTranscriptStep(dir: string, draft: TranscriptDraft, step: TranscriptStep): void {
+function applyTranscriptStep(dir: string, draft: TranscriptDraft, step: TranscriptStep): void {
   if (step === "write" && draft.transcript && draft.fileName) {
     const path = join(resolve(dir), draft.fileName);
     // A scenario in a folder of scenarios/ (`team/ada`) has its transcript in the same folder here.
@@ -33,6 +33,7 @@ export class TranscriptWriter {
   readonly #dir: string;
   readonly #draft: TranscriptDraft;
   readonly #secrets: readonly string[];
+  readonly #writes: boolean;
   #written: string | undefined;
   #events: ConversationEvents | undefined;
 
@@ -40,21 +41,24 @@ export class TranscriptWriter {
    * `run` tells repeated runs of one scenario apart: `<scenario>-run2-contract-failure.json`.
    * `secrets` (a target's header values, see `secretValuesOf`) are written as `[redacted]`
    * wherever they appear in a scenario run's events, since a server may echo what it was sent.
+   * `writes: false` drafts the transcript without touching the file: a suite in a flowcheck test
+   * run, whose transcripts reporter writes it, still names it in its failure.
    */
-  constructor(dir = "test/.tmp", run?: string, secrets: readonly string[] = []) {
+  constructor(dir = "test/.tmp", run?: string, secrets: readonly string[] = [], { writes = true } = {}) {
     this.#dir = dir;
     this.#draft = new TranscriptDraft(run);
     this.#secrets = secrets;
+    this.#writes = writes;
   }
 
-  /** Where the artifact was written, relative to the working directory. */
+  /** Where the artifact is (or, with `writes: false`, is written by the run), relative to the working directory. */
   get path(): string | undefined {
     return this.#written;
   }
 
   readonly take = (event: RunEvent): void => {
     const step = this.#draft.add(event);
-    applyTranscriptStep(this.#dir, this.#draft, step);
+    if (this.#writes) applyTranscriptStep(this.#dir, this.#draft, step);
     if (step === "write") this.#written = transcriptPath(this.#dir, this.#draft);
   };
 
