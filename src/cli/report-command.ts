@@ -1,6 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { environment } from "../config.ts";
 import { totalsLine } from "../testing/report/render-run-summary.ts";
+import { secretsOf } from "../testing/report/without-secrets.ts";
 import { answerHelp } from "./answer-help.ts";
 import { fileOptionsOf, refusedFiles } from "./file-options.ts";
 import { ArgumentError } from "./run-arguments.ts";
@@ -33,7 +35,12 @@ export async function reportCommand(args: readonly string[]): Promise<number> {
       );
     const results = readMergedResults(files);
     mkdirSync(dirname(out), { recursive: true });
-    writeReport(out, results, compare === undefined ? undefined : readResults(compare), readStrengthBeside(files));
+    const strength = readStrengthBeside(files);
+    writeReport(out, results, {
+      ...(compare === undefined ? {} : { compare: readResults(compare) }),
+      ...(strength ? { strength } : {}),
+      secrets: secretsOf(environment()),
+    });
     console.log(
       `report of ${files.length} result file${files.length === 1 ? "" : "s"} (${totalsLine(results)}): ${out}`,
     );

@@ -11,6 +11,7 @@ import { RunArbiter } from "../testing/limits/run-arbiter.ts";
 import { limitsSummaryLines } from "../testing/limits/limits-summary.ts";
 import { strictFailures } from "../testing/report/render-checklist.ts";
 import { withRun, type CurrentRun } from "../testing/report/current-run.ts";
+import { secretsOf } from "../testing/report/without-secrets.ts";
 import type { RunBegin, RunProblem } from "../testing/report/run-event.ts";
 import { RunRecord } from "../testing/report/run-record.ts";
 import { ScenarioCatalog } from "../testing/scenario/scenario-catalog.ts";
@@ -133,6 +134,7 @@ function reporterContext(run: PlayedRun, request: RunRequest, config: Config): R
     artifactsDir: ARTIFACTS,
     everyTable: request.everyTable,
     github: config.github,
+    secrets: secretsOf(run.environment),
     limitsLines: () => limitsSummaryLines(run.arbiter.summary()),
   };
 }
@@ -158,7 +160,13 @@ async function startReporters(
  */
 async function reportProblem(request: RunRequest, problem: PlanProblem, begin: RunBegin): Promise<number> {
   const record = new RunRecord({ artifactsDir: ARTIFACTS });
-  const context = { artifactsDir: ARTIFACTS, everyTable: request.everyTable, github: { annotations: false } };
+  // Nothing played, so the page (an empty shard's) has no conversation to hide a secret in.
+  const context = {
+    artifactsDir: ARTIFACTS,
+    everyTable: request.everyTable,
+    github: { annotations: false },
+    secrets: [],
+  };
   const { reported } = await startReporters(request, { ...context, limitsLines: () => [] }, record);
   const data: RunProblem = { lines: [...problem.problem], exitCode: problem.exitCode };
   record.emit({ type: "run:begin", data: begin });

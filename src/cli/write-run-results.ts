@@ -1,9 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { renderReport } from "../testing/report/html/render-report.ts";
-import { environment } from "../config.ts";
-import { plannedRun } from "../testing/report/current-run.ts";
-import { secretsOf } from "../testing/report/without-secrets.ts";
 import type { RunResults } from "../testing/report/run-results.ts";
 import type { StrengthResults } from "../testing/strength/strength-results.ts";
 
@@ -14,13 +11,17 @@ export const RUN_REPORT = "report.html";
 /** The name of a run's flow coverage, beside its results: what its scenarios reached of each flow. */
 export const FLOW_COVERAGE = "flow-coverage.json";
 
-/** Writes `results` (with a strength run's) as the HTML page `out`, every secret of the run's environment (else the process's) redacted. */
-export function writeReport(out: string, results: RunResults, compare?: RunResults, strength?: StrengthResults): void {
+/**
+ * Writes `results` (with an older run's to compare, a strength run's) as the HTML page `out`,
+ * every one of `secrets` (`secretsOf` the environment) redacted.
+ */
+export function writeReport(
+  out: string,
+  results: RunResults,
+  { compare, strength, secrets }: { compare?: RunResults; strength?: StrengthResults; secrets: readonly string[] },
+): void {
   const shown = { ...(compare ? { compare } : {}), ...(strength ? { strength } : {}) };
-  writeFileSync(
-    out,
-    renderReport(results, { ...shown, secrets: secretsOf(plannedRun()?.environment ?? environment()) }),
-  );
+  writeFileSync(out, renderReport(results, { ...shown, secrets }));
 }
 
 /** The commit checked out here, when this is a git checkout with git on the PATH. */

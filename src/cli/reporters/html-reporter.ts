@@ -12,6 +12,6 @@ export function htmlReporter(context: ReporterContext, destination?: string): Ru
     if (!leavesFiles(problem)) return;
     const out = destination ?? join(context.artifactsDir, RUN_REPORT);
     mkdirSync(dirname(out), { recursive: true });
-    writeReport(out, results);
+    writeReport(out, results, { secrets: context.secrets });
   };
 }

@@ -6,6 +6,8 @@ export interface ReporterContext {
   everyTable: boolean;
   /** Where GitHub's runner wants the job summary, and whether to print annotations. */
   github: { stepSummary?: string | undefined; annotations: boolean };
+  /** The values the page must not show: the secrets of the run's environment (`secretsOf`). */
+  secrets: readonly string[];
   /** The run's limits (requests held, tokens), as the summary ends with them. */
   limitsLines(): string[];
 }
