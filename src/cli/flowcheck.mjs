@@ -4,6 +4,7 @@
 // TypeScript of the commands, and of the specs and the code under test that `flowcheck test` runs.
 import "./supported-node.mjs";
 import { spawnSync } from "node:child_process";
+import module from "node:module";
 import { register } from "tsx/esm/api";
 import { hasTestFilter, testFilterFlags } from "../testing/node-test/test-filters.mjs";
 
@@ -20,6 +21,10 @@ if (process.versions.node.startsWith("22.") && hasTestFilter(testArgs) && !hasTe
   process.exit(again.status ?? 1);
 }
 
+// V8's compiled code of the modules kept between commands, as Node keeps it (in the system's
+// temporary folder, keyed by each file's content): a command starts with less to compile
+// (`flowcheck test` of one scenario took 0.50 s of CPU against 0.56 s without).
+module.enableCompileCache();
 register();
 const { flowcheckCommand } = await import("./flowcheck-command.ts");
 process.exitCode = await flowcheckCommand(args);

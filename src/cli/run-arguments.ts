@@ -37,6 +37,9 @@ Options:
   --test-timeout MS          node:test's: fail a test that runs longer
   --test-concurrency N       node:test's: top-level tests run at once (default 1: the specs run
                              one after another; live conversations play in parallel anyway)
+  --workers N                play the spec files in N processes, one a core (default 1): split
+                             by size, their output and results joined as one run's; not with
+                             FLOW_MODEL=live or record, whose provider limits hold in one process
   --test-reporter NAME       spec (default), tap, dot, junit, lcov, or a module's path; may repeat
   --test-reporter-destination stdout|stderr|FILE
                              where each reporter writes, in the order the reporters are given
@@ -60,6 +63,8 @@ export interface RunRequest {
   only: boolean;
   timeout?: number;
   concurrency: number;
+  /** How many processes play the spec files (`--workers`); 1: this one alone. */
+  workers: number;
   reporters: { name: string; destination: string }[];
   imports: string[];
   /** Run again on every save of what the run plays (`flowcheck test --watch`). */
@@ -87,6 +92,7 @@ const OPTIONS = {
   "test-only": { type: "boolean" },
   "test-timeout": { type: "string" },
   "test-concurrency": { type: "string" },
+  workers: { type: "string" },
   "test-reporter": { type: "string", multiple: true },
   "test-reporter-destination": { type: "string", multiple: true },
   import: { type: "string", multiple: true },
@@ -178,6 +184,7 @@ export function runRequestOf(args: readonly string[]): RunRequest | undefined {
     only: values["test-only"] ?? false,
     ...(timeout !== undefined ? { timeout } : {}),
     concurrency: wholeNumber("test-concurrency", values["test-concurrency"], "a whole number of tests") ?? 1,
+    workers: wholeNumber("workers", values.workers, "a whole number of processes") ?? 1,
     reporters: reportersOf(values["test-reporter"], values["test-reporter-destination"]),
     imports: values.import ?? [],
     watch: values.watch ?? false,

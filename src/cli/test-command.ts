@@ -1,16 +1,14 @@
 import { existsSync } from "node:fs";
 import { extname, resolve } from "node:path";
-import { run } from "node:test";
 import type { Config } from "../config.ts";
 import { isFlowcheckError } from "../errors.ts";
 import { chooseTarget } from "../testing/target/choose-target.ts";
 import type { FlowEntry } from "../engine/index.ts";
 import { loadProjectFlows } from "../testing/target/project-flows.ts";
-import { loadTargetConfig, type TargetConfig } from "../testing/target/target-config.ts";
-import { RunArbiter } from "../testing/limits/run-arbiter.ts";
+import { loadTargetConfig } from "../testing/target/target-config.ts";
 import { limitsSummaryLines } from "../testing/limits/limits-summary.ts";
 import { strictFailures } from "../testing/report/render-checklist.ts";
-import { withRun, type CurrentRun } from "../testing/report/current-run.ts";
+import { withRun } from "../testing/report/current-run.ts";
 import { secretsOf } from "../testing/report/without-secrets.ts";
 import type { RunBegin, RunProblem } from "../testing/report/run-event.ts";
 import { RunRecord } from "../testing/report/run-record.ts";
@@ -19,30 +17,26 @@ import { loadReporters, runReporters } from "./reporters/run-reporters.ts";
 import type { ReporterContext } from "./reporters/reporter-context.ts";
 import { commitOf } from "./write-run-results.ts";
 import { commandConfig } from "./command-config.ts";
+import { mergedTestEvents } from "./merged-test-events.ts";
 import { isPlanProblem, type PlanProblem } from "./plan-problem.ts";
+import {
+  ARTIFACTS,
+  filteredOf,
+  playSpecs,
+  plannedRunOf,
+  type Plan,
+  type PlayedRun,
+  type RunSettings,
+} from "./play-specs.ts";
 import { ArgumentError, moduleSpecifier, runRequestOf, USAGE, withoutWatch, type RunRequest } from "./run-arguments.ts";
 import { checklistOf, typecheckProof } from "./run-checklist.ts";
 import { shardOf } from "./shard-scenarios.ts";
 import { isScenarioPath, missingPaths, runPathsOf } from "./spec-files.ts";
 import { specsForScenarios } from "./specs-for-scenarios.ts";
+import { startSpecWorker } from "./spec-worker.ts";
+import { splitSpecs } from "./split-specs.ts";
 import { testReporters } from "./test-reporters.ts";
 import { watchTests } from "./watch-tests.ts";
-
-/** Where a run writes its results, report and transcripts. */
-const ARTIFACTS = "test/.tmp";
-
-// How long conversations wait for the specs to be imported, so that the longest of all is granted
-// first: node:test imports every file before it runs a test, and a file that hangs while loading
-// costs the run no more than this.
-const DEFINING_MILLIS = 30_000;
-
-interface Plan {
-  files: string[];
-  /** The scenario paths the run is narrowed to; undefined: every file. */
-  scenarioPaths?: string[] | undefined;
-  /** The scenario files no spec describes, played against their targets or the project's flows by TARGET_SCENARIOS. */
-  targetScenarios?: string[];
-}
 
 /** The runner's own spec module, which plays the scenario files no spec describes against their targets or the project's flows. */
 // Named with this file's own extension: .ts in this repository, .js in the package's build.
@@ -90,43 +84,41 @@ function planOf(
 }
 
 /**
- * Plays `files` with node:test in this process, `planned` the current run of every spec it imports,
- * its events to `request`'s node:test reporters and failed imports into the run's record; whether
- * every test passed.
+ * Plays `plan`'s spec files, split over `--workers` processes: this one plays the lightest part, a
+ * worker process each other part, told what the run planned (`PartOrder`). Their run events join
+ * the run's record as they come; their node:test events join this process's as one run's, for
+ * node:test's reporters (`mergedTestEvents`). Resolves to whether every test passed.
  */
-async function playSpecs(files: readonly string[], request: RunRequest, planned: PlayedRun): Promise<boolean> {
+async function playParts(
+  plan: Plan,
+  { request, environment }: Pick<RunSettings, "request" | "environment">,
+  run: PlayedRun,
+): Promise<boolean> {
   const reporters = await testReporters(request.reporters);
-  const absolute = new Map(files.map((file) => [resolve(file), file]));
-  const { arbiter, record } = planned;
-  arbiter.awaitDefinitions(DEFINING_MILLIS);
-  const events = run({
-    files: [...absolute.keys()],
-    isolation: "none",
-    concurrency: request.concurrency,
-    only: request.only,
-    ...(request.namePatterns ? { testNamePatterns: request.namePatterns } : {}),
-    ...(request.skipPatterns ? { testSkipPatterns: request.skipPatterns } : {}),
-    ...(request.timeout !== undefined ? { timeout: request.timeout } : {}),
-  });
-  let success = true;
-  // node:test has imported every spec once it queues its first test: every conversation has asked for its slot.
-  events.once("test:enqueue", () => arbiter.defined());
-  events.on("test:fail", (data) => {
-    const file = data.nesting === 0 ? absolute.get(data.name) : undefined;
-    if (file === undefined) return;
-    const cause = (data.details.error as Error).cause ?? data.details.error;
-    const message = cause instanceof Error ? cause.message : String(cause);
-    record.emit({ type: "spec:not-loaded", data: { file, message } });
-  });
-  events.on("test:summary", (data) => {
-    if (data.file === undefined) success &&= data.success;
-  });
-  await reporters(events);
-  return success;
+  const [own = [], ...others] = splitSpecs(plan.files, request.workers);
+  const workers = others.map((files) =>
+    startSpecWorker({ request, environment, plan: { ...plan, files } }, run.record),
+  );
+  const passed = await playSpecs(own, request, run, (events) =>
+    reporters(workers.length ? mergedTestEvents([events, ...workers.map((worker) => worker.events)]) : events),
+  );
+  return passed && workers.every((worker) => worker.passed());
 }
 
-/** The run flowcheck test plays, as every spec node:test imports sees it: its record is always kept. */
-type PlayedRun = CurrentRun & { readonly record: RunRecord };
+/**
+ * Why `--workers` cannot split this run: a live or recording run plays in one process, so that the
+ * provider limits its arbiter keeps hold for the whole run.
+ */
+function refusedWorkers({ request, config }: CheckedRequest): PlanProblem | undefined {
+  if (request.workers === 1 || (config.flowModel !== "live" && config.flowModel !== "record")) return undefined;
+  return {
+    problem: [
+      `flowcheck test: --workers ${request.workers} with FLOW_MODEL=${config.flowModel}: a run that calls the provider plays in one process, ` +
+        "so that its limits (FLOW_CONCURRENCY, OPENAI_MAX_INFLIGHT, OPENAI_MAX_RPM) hold for the whole run. Leave --workers out.",
+    ],
+    exitCode: 2,
+  };
+}
 
 /** What the built-in reporters are given besides the events. */
 function reporterContext(run: PlayedRun, request: RunRequest, config: Config): ReporterContext {
@@ -183,14 +175,14 @@ async function reportProblem(request: RunRequest, problem: PlanProblem, begin: R
  */
 async function playRun(
   run: PlayedRun,
-  { request, config, flows }: CheckedRequest,
+  { request, environment, config, flows }: CheckedRequest,
   plan: Plan,
   begin: RunBegin,
 ): Promise<number> {
   const { record } = run;
   const { reported } = await startReporters(request, reporterContext(run, request, config), record);
   record.emit({ type: "run:begin", data: begin });
-  const passed = await playSpecs(plan.files, request, run);
+  const passed = await playParts(plan, { request, environment }, run);
   record.close();
   for (const proof of typecheckProof(request.typechecked)) record.emit({ type: "proof", data: proof });
   const sofar = record.results();
@@ -237,6 +229,8 @@ export async function testCommand(args: readonly string[]): Promise<number> {
     scenarios,
   );
   if (isPlanProblem(plan)) return reportProblem(request, plan, begin);
+  const refused = refusedWorkers(checked);
+  if (refused) return reportProblem(request, refused, begin);
   const run = plannedRunOf(checked, plan, scenarios);
   return withRun(run, () =>
     playRun(run, checked, plan, {
@@ -249,37 +243,11 @@ export async function testCommand(args: readonly string[]): Promise<number> {
   );
 }
 
-/** The run `checked` asks for and `plan` narrows, planned once: what every suite it imports reads. */
-function plannedRunOf(checked: CheckedRequest, plan: Plan, scenarios: ScenarioCatalog): PlayedRun {
-  const { request, environment, config, targets } = checked;
-  const scope = Object.freeze({
-    artifactsDir: ARTIFACTS,
-    scenarioPaths: plan.scenarioPaths,
-    repeat: request.repeat,
-    filtered: filteredOf(request),
-    ...(plan.targetScenarios ? { targetScenarios: plan.targetScenarios } : {}),
-  });
-  return Object.freeze({
-    environment,
-    config,
-    targets: () => targets,
-    scope,
-    record: new RunRecord(scope),
-    arbiter: new RunArbiter(),
-    graphsAsked: new WeakMap(),
-    scenarios,
-  });
-}
-
 /**
  * The run a request asks for, its configuration resolved once (the environment, flowcheck.config.json's
  * targets, the command line), and the project's flows (flowcheck.config.json's "flows").
  */
-interface CheckedRequest {
-  readonly request: RunRequest;
-  readonly environment: Readonly<Record<string, string>>;
-  readonly config: Config;
-  readonly targets: TargetConfig | undefined;
+interface CheckedRequest extends RunSettings {
   readonly flows: readonly FlowEntry[];
 }
 
@@ -334,11 +302,6 @@ async function checkedRequestOf(request: RunRequest): Promise<CheckedRequest | P
       exitCode: 2,
     };
   }
-}
-
-/** Whether node:test's filters (name patterns, `only`) may leave some of the run's tests unrun. */
-function filteredOf(request: RunRequest): boolean {
-  return Boolean(request.namePatterns || request.skipPatterns || request.only);
 }
 
 /**

@@ -84,7 +84,7 @@ describe("a LangGraph project with flowcheck installed: only its config and scen
   );
 });
 
-describe("npx flowcheck init in a project with only the package installed", () => {
+describe("npx flowcheck init, and a run on two processes, in a project with only the package installed", () => {
   let project: PackedInstall;
 
   before(async () => {
@@ -125,5 +125,24 @@ describe("npx flowcheck init in a project with only the package installed", () =
       files.map((file) => readFileSync(join(project.project, file), "utf8")),
       before,
     );
+  });
+
+  test("the package's own worker process plays half the spec files, and the run tells both halves as one", async () => {
+    const specs = join(project.project, "specs");
+    mkdirSync(specs);
+    for (const name of ["first", "second"]) {
+      writeFileSync(
+        join(specs, `${name}.spec.ts`),
+        `import { appendFileSync } from "node:fs";\nimport { test } from "node:test";\n` +
+          `test("${name}", () => appendFileSync("pids.txt", process.pid + "\\n"));\n`,
+      );
+    }
+
+    const run = await npxFlowcheck(project, ["test", "specs", "--workers", "2"]);
+
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /^ℹ tests 2$/m);
+    const pids = readFileSync(join(project.project, "pids.txt"), "utf8").trim().split("\n");
+    assert.equal(new Set(pids).size, 2);
   });
 });

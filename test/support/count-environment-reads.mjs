@@ -1,7 +1,8 @@
 // Loaded with --import into a flowcheck child: counts how often the configuration module
-// (src/config.ts) reads the whole environment, and writes the count to ENVIRONMENT_READS_FILE when the
-// process exits. A read is an enumeration of process.env made from that module.
-import { writeFileSync } from "node:fs";
+// (src/config.ts) reads the whole environment, and adds a line with the count to ENVIRONMENT_READS_FILE
+// when the process exits: a run in several processes (--workers) adds one each. A read is an
+// enumeration of process.env made from that module.
+import { appendFileSync } from "node:fs";
 
 const out = process.env.ENVIRONMENT_READS_FILE;
 const counted = { reads: 0 };
@@ -16,4 +17,4 @@ process.env = new Proxy(real, {
     return Reflect.set(target, key, value);
   },
 });
-if (out) process.on("exit", () => writeFileSync(out, String(counted.reads)));
+if (out) process.on("exit", () => appendFileSync(out, `${counted.reads}\n`));
