@@ -5,13 +5,13 @@ import { REPORTER_NAMES, WITH_DESTINATION, type RunReporterChoice } from "./repo
 
 export const USAGE = `Usage: flowcheck test [<folder|spec file|scenario file or folder>...] [options]
 
-Runs the *.spec.ts files under the folders given, in this one process, then prints the totals and
-a line per flow: the steps and tools its scenarios reached, and its new-flow checklist counted,
-with the table of each flow that has a point to add (✗). Given scenario files or folders
-(scenarios/team, scenarios/basic-flow.scenario.json), it runs just those scenarios, through the
-specs of their flows, with those specs' checks: a flow's spec is named after it (InvoiceFlow:
-invoice-flow.spec.ts); a scenario no spec describes is played against its target. Without a path
-it runs scenarios/ so. Every run writes test/.tmp/run-results.json and its page,
+Runs the *.spec.ts files under the folders given, in this one process (or N, --workers N), then
+prints the totals and a line per flow: the steps and tools its scenarios reached, and its new-flow
+checklist counted, with the table of each flow that has a point to add (✗). Given scenario files or
+folders (scenarios/team, scenarios/basic-flow.scenario.json), it runs just those scenarios, through
+the specs of their flows, with those specs' checks: a flow's spec is named after it (InvoiceFlow:
+invoice-flow.spec.ts); a scenario no spec describes is played against its target. Without a path it
+runs scenarios/ so. Every run writes test/.tmp/run-results.json and its page,
 test/.tmp/report.html; flowcheck merge merges shards' results into one, and flowcheck report
 renders results as a page again.
 
