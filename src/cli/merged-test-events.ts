@@ -15,7 +15,9 @@ interface Tail {
   summary: Summary | undefined;
 }
 
-const isRootCount = (event: TestEvent): boolean =>
+type Diagnostic = Extract<TestEvent, { type: "test:diagnostic" }>;
+
+const isRootCount = (event: TestEvent): event is Diagnostic =>
   event.type === "test:diagnostic" &&
   event.data.nesting === 0 &&
   event.data.file === undefined &&
@@ -80,7 +82,7 @@ function tailOf(events: readonly TestEvent[]): Tail {
   for (const event of events) {
     // The run's plan is told once, counting every process's top-level tests.
     if (event.type === "test:plan" && event.data.nesting === 0 && event.data.file === undefined) continue;
-    if (isRootCount(event) && event.type === "test:diagnostic") {
+    if (isRootCount(event)) {
       const [, key = "", value = "0"] = COUNT.exec(event.data.message) ?? [];
       tail.counts.set(key, Number(value));
     } else if (event.type === "test:summary" && event.data.file === undefined) tail.summary = event.data;

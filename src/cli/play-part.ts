@@ -1,18 +1,18 @@
 import type { TestEvent } from "node:test/reporters";
-import { derivedConfig } from "../config.ts";
 import { withRun } from "../testing/report/current-run.ts";
 import type { RunEvent } from "../testing/report/run-event.ts";
 import { ScenarioCatalog } from "../testing/scenario/scenario-catalog.ts";
-import { loadTargetConfig } from "../testing/target/target-config.ts";
-import { playSpecs, plannedRunOf, type Plan } from "./play-specs.ts";
-import { moduleSpecifier, type RunRequest } from "./run-arguments.ts";
+import { playSpecs, plannedRunOf, type Plan, type RunSettings } from "./play-specs.ts";
+import { moduleSpecifier } from "./run-arguments.ts";
 import { toWire } from "./test-event-wire.ts";
 
 /** What the process that plans a run asks of a process that plays a part of it. */
 export interface PartOrder {
-  readonly request: RunRequest;
-  /** The run's environment, read once by the command: this process reads none of its own. */
-  readonly environment: Readonly<Record<string, string>>;
+  /**
+   * The run's settings as the command resolved them once: the command line, the environment, its
+   * configuration and flowcheck.config.json's targets. This process reads none of its own.
+   */
+  readonly settings: RunSettings;
   /** The run's plan, `files` this part's spec files. */
   readonly plan: Plan;
 }
@@ -29,14 +29,9 @@ export type PartMessage =
  * Writes nothing: the process that reports the run writes its results, page and transcripts.
  */
 export async function playPart(order: PartOrder, send: (message: PartMessage) => void): Promise<boolean> {
-  const { request, environment, plan } = order;
+  const { settings, plan } = order;
+  const { request } = settings;
   for (const module of request.imports) await import(moduleSpecifier(module));
-  const settings = {
-    request,
-    environment,
-    config: derivedConfig(environment),
-    targets: loadTargetConfig(process.cwd(), environment),
-  };
   const run = plannedRunOf(settings, plan, new ScenarioCatalog());
   const told = (async () => {
     for await (const event of run.record.reader()) if (event.type !== "run:end") send({ kind: "run", event });

@@ -89,16 +89,11 @@ function planOf(
  * the run's record as they come; their node:test events join this process's as one run's, for
  * node:test's reporters (`mergedTestEvents`). Resolves to whether every test passed.
  */
-async function playParts(
-  plan: Plan,
-  { request, environment }: Pick<RunSettings, "request" | "environment">,
-  run: PlayedRun,
-): Promise<boolean> {
+async function playParts(plan: Plan, settings: RunSettings, run: PlayedRun): Promise<boolean> {
+  const { request } = settings;
   const reporters = await testReporters(request.reporters);
   const [own = [], ...others] = splitSpecs(plan.files, request.workers);
-  const workers = others.map((files) =>
-    startSpecWorker({ request, environment, plan: { ...plan, files } }, run.record),
-  );
+  const workers = others.map((files) => startSpecWorker({ settings, plan: { ...plan, files } }, run.record));
   const passed = await playSpecs(own, request, run, (events) =>
     reporters(workers.length ? mergedTestEvents([events, ...workers.map((worker) => worker.events)]) : events),
   );
@@ -175,14 +170,14 @@ async function reportProblem(request: RunRequest, problem: PlanProblem, begin: R
  */
 async function playRun(
   run: PlayedRun,
-  { request, environment, config, flows }: CheckedRequest,
+  { request, environment, config, targets, flows }: CheckedRequest,
   plan: Plan,
   begin: RunBegin,
 ): Promise<number> {
   const { record } = run;
   const { reported } = await startReporters(request, reporterContext(run, request, config), record);
   record.emit({ type: "run:begin", data: begin });
-  const passed = await playParts(plan, { request, environment }, run);
+  const passed = await playParts(plan, { request, environment, config, targets }, run);
   record.close();
   for (const proof of typecheckProof(request.typechecked)) record.emit({ type: "proof", data: proof });
   const sofar = record.results();
