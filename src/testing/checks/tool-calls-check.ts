@@ -1,18 +1,28 @@
 import { compared, type Check } from "./check.ts";
 import { matchPartial } from "./match-partial.ts";
-import type { CalledTool } from "./turn-tool-calls.ts";
+import type { CalledTool } from "./called-tool.ts";
 import type { ExpectedToolCall } from "../scenario/scenario.ts";
 
 function matches(expected: ExpectedToolCall, called: CalledTool): boolean {
   return (
     expected.name === called.name &&
     (expected.result === undefined || expected.result === called.result) &&
-    (expected.args === undefined || matchPartial(expected.args, called.args, "args").length === 0)
+    (expected.args === undefined || matchPartial(expected.args, called.args, "args").length === 0) &&
+    (expected.output === undefined ||
+      (called.output !== undefined && matchPartial(expected.output, called.output, "output").length === 0))
   );
 }
 
+/** `name(args) → outcome`: our engine's outcome, else what the tool returned, else that it never completed. */
 function shown(call: CalledTool): string {
-  return `${call.name}(${JSON.stringify(call.args)}) → ${call.result}`;
+  const ended =
+    call.result ??
+    (call.output !== undefined
+      ? JSON.stringify(call.output)
+      : call.status === "pending"
+        ? "(not completed)"
+        : call.status);
+  return `${call.name}(${JSON.stringify(call.args)}) → ${ended}`;
 }
 
 /**

@@ -1,13 +1,6 @@
 import type { ChildRun, ExecutionEntry, MemoryEntry, ToolCall } from "../../engine/session-document.ts";
+import type { CalledTool } from "./called-tool.ts";
 import type { SessionView } from "./session-view.ts";
-
-/** A tool a turn called, as `expectToolCalls` matches it: its name, the arguments the model sent, and what it returned. */
-export interface CalledTool {
-  name: string;
-  /** The arguments parsed from the model's JSON text; the text itself when it is not JSON. */
-  args: unknown;
-  result: ExecutionEntry["outcome"];
-}
 
 type Run = Pick<ChildRun, "memory" | "execution">;
 
@@ -55,7 +48,15 @@ export function turnToolCalls(document: SessionView, turn: number): CalledTool[]
     return run.execution
       .filter((entry) => entry.turn === turn)
       .flatMap((entry) => {
-        if (entry.kind === "tool") return [{ name: entry.name, args: args.get(entry), result: entry.outcome }];
+        if (entry.kind === "tool")
+          return [
+            {
+              name: entry.name,
+              args: args.get(entry),
+              status: entry.outcome === "invalid" ? "failed" : "returned",
+              result: entry.outcome,
+            } satisfies CalledTool,
+          ];
         const index = unused.findIndex((child) => child.flow === entry.name && child.parentStep === entry.step);
         if (index < 0) return [];
         const [child] = unused.splice(index, 1);

@@ -213,7 +213,7 @@ export class ScenarioRun {
     if (this.#options.eachTurn && !expectsError && stored)
       checks.push(await eachTurnCheck(this.#options.eachTurn, viewHeadOf(stored), turn, this.loaded.scenario));
     if (sent.modelCalls !== undefined) checks.push(failModelCallCheck(turn.failModelCall!, sent.modelCalls));
-    checks.push(...(await this.#callChecks(index, turn, sent.exchange.millis, stored, expectsError)));
+    checks.push(...(await this.#callChecks(index, turn, sent, stored, expectsError)));
     // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
     const failures = checks.filter((c) => c.outcome === "failed");
     if (turn.expectedResponse !== undefined) checks.push(await this.#verdict(index, turn, answer, failures.length > 0));
@@ -237,21 +237,24 @@ export class ScenarioRun {
 
   /**
    * The turn's tool calls, HTTP time and model tokens against its `expectToolCalls`, `maxLatencyMs`,
-   * `maxTokens` and `maxCostUsd`. The tool calls are read from the whole session, only for a turn
-   * that expects some: a head holds no log.
+   * `maxTokens` and `maxCostUsd`. The tool calls are the answer's, where the target reports them;
+   * else they are read from the whole session, only for a turn that expects some: a head holds no log.
    */
   async #callChecks(
     index: number,
     turn: ScenarioTurn,
-    millis: number,
+    sent: SentTurn,
     stored: SessionViewHead | SessionView | undefined,
     expectsError: boolean,
   ): Promise<Check[]> {
     const where = `turn ${index + 1} '${turn.label}'`;
+    const millis = sent.exchange.millis;
     const checks = turn.maxLatencyMs === undefined ? [] : [latencyCheck(where, turn.maxLatencyMs, millis)];
     const tokens = this.#usageBefore && this.#can.provider?.usage.since(this.#usageBefore)?.model;
     checks.push(...tokenChecks(where, turn, tokens, this.#can.config?.limits.price));
     if (turn.expectToolCalls === undefined) return checks;
+    if (sent.toolCalls !== undefined)
+      return [...checks, toolCallsCheck(index + 1, turn.expectToolCalls, sent.toolCalls)];
     const { reader: sessions, unavailable } = this.#target.sessions;
     const unreported =
       this.#conversation.toolCallsUnknown ??

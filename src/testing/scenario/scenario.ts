@@ -91,10 +91,14 @@ export interface ScenarioTurn {
   maxCostUsd?: number;
 }
 
-/** One call `expectToolCalls` asks for: the tool's name, its arguments (matched partially) and what it returned. */
+/**
+ * One call `expectToolCalls` asks for: the tool's name, its arguments and what it returned (both
+ * matched partially), and on our engine the outcome it had.
+ */
 export interface ExpectedToolCall {
   name: string;
   args?: Record<string, unknown>;
+  output?: unknown;
   result?: "stay" | "advance" | "complete";
 }
 

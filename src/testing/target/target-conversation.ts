@@ -1,4 +1,5 @@
 import type { Answer } from "../answer/read-answer.ts";
+import type { CalledTool } from "../checks/called-tool.ts";
 import type { Check } from "../checks/check.ts";
 import type { ChatClientOptions, ChatExchange } from "../client/chat-client.ts";
 import type { ScenarioTurn } from "../scenario/scenario.ts";
@@ -13,6 +14,12 @@ export interface ConversationTurn {
   session: string | undefined;
   /** The kind's transport contract: its status, a stable session id, an answer that reads. */
   checks: Check[];
+  /**
+   * The tools the turn called, in order, as the target's answer (its stream, its thread) reported
+   * them. Undefined: this kind's answer does not report them, and `expectToolCalls` reads them from
+   * the stored session, or is skipped for the conversation's `toolCallsUnknown`.
+   */
+  toolCalls?: CalledTool[];
 }
 
 /**
@@ -28,7 +35,8 @@ export interface TargetConversation {
   send(turn: ScenarioTurn, session: string | undefined, key: string): Promise<ConversationTurn>;
   /**
    * Why its turns' tool calls are not known (a kind whose API does not report them): an
-   * `expectToolCalls` is skipped with it. Unset: they are read from the stored session's log.
+   * `expectToolCalls` on a turn whose answer reported none is skipped with it. Unset: they are
+   * read from the stored session's log.
    */
   readonly toolCallsUnknown?: string;
   /** Lets go of what the conversation holds (its connection); the target stays up. */

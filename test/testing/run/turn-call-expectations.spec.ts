@@ -82,8 +82,8 @@ test("expectToolCalls passes when each turn called the listed tools in order, wi
     ["passed", "passed", "passed", "passed"],
   );
   assert.deepEqual(checks[2]!.actual, [
-    { name: "get_weather", args: { cityName: "LA" }, result: "stay" },
-    { name: "get_weather", args: { cityName: "NYC" }, result: "advance" },
+    { name: "get_weather", args: { cityName: "LA" }, status: "returned", result: "stay" },
+    { name: "get_weather", args: { cityName: "NYC" }, status: "returned", result: "advance" },
   ]);
   assert.deepEqual(
     (checks[3]!.actual as { name: string }[]).map((call) => call.name),
