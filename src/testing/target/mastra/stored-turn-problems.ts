@@ -50,10 +50,11 @@ function callProblems(stored: StoredInvocation[], answered: readonly CalledTool[
     byId.delete(call.id);
     if (kept === undefined) problems.push(`the call ${call.id} of ${call.name} is not stored`);
     else {
-      const shown = { name: kept.toolName, args: kept.args, ...outcomeOf(kept) };
-      const wanted = { name: call.name, args: call.args, status: call.status, output: call.output };
-      if (!isDeepStrictEqual(shown, wanted))
-        problems.push(`the call ${call.id} is stored as ${show(shown)}, the answer's is ${show(wanted)}`);
+      const shown: Record<string, unknown> = { name: kept.toolName, args: kept.args, ...outcomeOf(kept) };
+      const differing = Object.entries({ name: call.name, args: call.args, status: call.status, output: call.output })
+        .filter(([key, value]) => !isDeepStrictEqual(shown[key], value))
+        .map(([key, value]) => `${key} ${show(shown[key])}, the answer's ${show(value)}`);
+      if (differing.length) problems.push(`the call ${call.id} of ${call.name} is stored with ${differing.join(", ")}`);
     }
   }
   for (const [id, kept] of byId)
