@@ -1,4 +1,4 @@
-import { FlowcheckError } from "../../../errors.ts";
+import { FlowcheckError, isFlowcheckError } from "../../../errors.ts";
 import { show } from "../../scenario/show.ts";
 import { httpRequest, requestHeaders, targetUrl } from "../http/http-request.ts";
 import { DEFAULT_TIMEOUT_MS } from "../http/http-turn.ts";
@@ -46,9 +46,7 @@ export class MastraClient {
         made: `the scenario's flowName (the agent's id), ${this.#at}mode or ${this.#at}headers`,
       });
     } catch (error) {
-      if ((error as FlowcheckError).details === undefined) throw error;
-      const { status } = (error as FlowcheckError).details as RefusedDetails;
-      if (status !== 404) throw error;
+      if (statusOf(error) !== 404) throw error;
       const agents = await this.agents();
       if (agents.includes(agentId)) throw error;
       throw new FlowcheckError(
@@ -97,7 +95,7 @@ export class MastraClient {
       const exchange = await this.#request({ method: "GET", url, made: `${this.#at}resource or ${this.#at}headers` });
       return jsonBodyOf(exchange, `Point ${this.#at}baseUrl at a Mastra server.`);
     } catch (error) {
-      if (((error as FlowcheckError).details as RefusedDetails | undefined)?.status === 404) return undefined;
+      if (statusOf(error) === 404) return undefined;
       throw error;
     }
   }
@@ -124,4 +122,11 @@ export class MastraClient {
       at: this.#at,
     });
   }
+}
+
+/** The status of a request the server refused; undefined when it failed otherwise (a timeout, no connection). */
+function statusOf(error: unknown): number | undefined {
+  return isFlowcheckError(error, "target_invalid_answer")
+    ? (error.details as RefusedDetails | undefined)?.status
+    : undefined;
 }

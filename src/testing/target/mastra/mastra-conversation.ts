@@ -41,8 +41,7 @@ export class MastraConversation implements TargetConversation {
     const exchange = await this.#client.send(this.#agentId, request);
     const millis = performance.now() - started;
     const read = this.#answerOf(exchange);
-    const stored = await this.#client.messages(thread, this.#agentId);
-    const problems = stored ? storedTurnProblems(stored, input, read) : [`thread ${thread} is not stored`];
+    const stored = await this.#storedProblem(thread, input, read);
     const url = new URL(request.url);
     const answer: Answer = {
       mediaType: mediaTypeOf(exchange.headers),
@@ -65,16 +64,17 @@ export class MastraConversation implements TargetConversation {
       },
       answer,
       session: thread,
-      checks: [
-        statusCheck(turn),
-        check(
-          "persisted",
-          "stored messages",
-          problems.length ? `thread ${thread} disagrees with the answer: ${problems.join("; ")}` : undefined,
-        ),
-      ],
+      checks: [statusCheck(turn), check("persisted", "stored messages", stored)],
       toolCalls: read.toolCalls,
     };
+  }
+
+  /** What differs between the answer and the messages the thread stored of the turn; undefined when they agree. */
+  async #storedProblem(thread: string, input: string, read: MastraAnswer): Promise<string | undefined> {
+    const stored = await this.#client.messages(thread, this.#agentId);
+    if (stored === undefined) return `thread ${thread} is not stored: does agent ${this.#agentId} have memory?`;
+    const problems = storedTurnProblems(stored, input, read);
+    return problems.length ? `thread ${thread} disagrees with the answer: ${problems.join("; ")}` : undefined;
   }
 
   #answerOf(exchange: TargetExchange): MastraAnswer {
