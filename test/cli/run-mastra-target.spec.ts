@@ -119,17 +119,4 @@ describe("flowcheck test against a Mastra target", () => {
     }
     assert.doesNotMatch(server.output(), /outbound connection refused/);
   });
-
-  test("a scenario that names a step for an agent is refused before any turn: an agent has none", async () => {
-    writeFileSync(
-      join(dir.path, "stepped.scenario.json"),
-      JSON.stringify({ flowName: "tripDesk", turns: [{ label: "hi", input: "Hi", expectedActiveStep: "NameStep" }] }),
-    );
-    const check = await runFlowcheck(["check", "stepped.scenario.json"], { FLOW_TARGET: "desk" }, undefined, dir.path);
-    assert.equal(check.code, 1, check.stdout + check.stderr);
-    assert.match(
-      check.stdout,
-      /turns\[0\]\.expectedActiveStep \(turn "hi"\): tripDesk of target desk \(http:\/\/127\.0\.0\.1:\d+\) is a Mastra agent, which has no steps; drop the key/,
-    );
-  });
 });
