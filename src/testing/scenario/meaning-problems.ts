@@ -95,9 +95,9 @@ function errorToolCallsProblems(turn: ScenarioTurn, index: number, answered: boo
 }
 
 /**
- * A turn's status against its expectations: an answered turn names its step (a Mastra agent's
- * names none: it has none), an error turn
- * expects no change and no tool call. `touched` turns had a schema problem, whose missing keys may be its own.
+ * A turn's status against its expectations: an answered turn names its step (a turn of a Mastra
+ * agent, `flow`, names none: an agent has none), an error turn expects no change and no tool call.
+ * `touched` turns had a schema problem, whose missing keys may be its own.
  */
 function statusProblems(turn: ScenarioTurn, index: number, touched: boolean, flow?: FlowOutline): string[] {
   const problems: string[] = [];
