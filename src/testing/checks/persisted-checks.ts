@@ -22,7 +22,7 @@ export function persistedChecks(
   previous: SessionViewHead | undefined,
   where: string,
   session: string | undefined,
-  unknown: { turns?: string | undefined; flow?: string | undefined } = {},
+  unknown: { turns?: string | undefined; flow?: string | undefined; step?: string | undefined } = {},
   simulated?: { steps: readonly string[] | undefined },
 ): Check[] {
   if (!isSuccessStatus(turn.expectedStatus ?? 200)) return previous ? [unchangedCheck(previous, stored)] : [];
@@ -65,21 +65,23 @@ function headChecks(
   turn: ScenarioTurn,
   flowName: string,
   stored: SessionViewHead,
-  unknown: { turns?: string | undefined; flow?: string | undefined },
+  unknown: { turns?: string | undefined; flow?: string | undefined; step?: string | undefined },
 ): Check[] {
   const wantedStatus = turn.completed ? "completed" : "running";
   const state = `(runStatus ${stored.runStatus})`;
   return [
     flowCheck(flowName, stored, unknown.flow),
-    compared(
-      "persisted",
-      "expectedActiveStep",
-      stored.flow.currentStep === turn.expectedActiveStep
-        ? undefined
-        : `expected active step ${turn.expectedActiveStep}, stored ${stored.flow.currentStep} ${state}`,
-      turn.expectedActiveStep,
-      stored.flow.currentStep,
-    ),
+    unknown.step !== undefined
+      ? skipped("persisted", "expectedActiveStep", unknown.step)
+      : compared(
+          "persisted",
+          "expectedActiveStep",
+          stored.flow.currentStep === turn.expectedActiveStep
+            ? undefined
+            : `expected active step ${turn.expectedActiveStep}, stored ${stored.flow.currentStep} ${state}`,
+          turn.expectedActiveStep,
+          stored.flow.currentStep,
+        ),
     compared(
       "persisted",
       "completed",

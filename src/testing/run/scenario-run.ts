@@ -335,7 +335,7 @@ export class ScenarioRun {
           previous,
           sessions.description,
           this.#session,
-          { turns: sessions.turnsUnknown, flow: sessions.flowUnknown },
+          { turns: sessions.turnsUnknown, flow: sessions.flowUnknown, step: sessions.stepUnknown },
           simulated ? { steps: this.#options.steps } : undefined,
         )
       : // A simulated user's turn expects no step or run status for the answer to claim.

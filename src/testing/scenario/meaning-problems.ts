@@ -19,7 +19,7 @@ export interface FlowOutline {
   /** Where the outline comes from, for messages, e.g. `graph intake at http://127.0.0.1:2024`. */
   servedBy: string;
   /** The kind of target that serves it: only a LangGraph target takes a turn input that is not text. */
-  kind: "flowcheck" | "langgraph" | "http";
+  kind: "flowcheck" | "langgraph" | "http" | "mastra";
 }
 
 // A LangGraph run answers its thread's values as JSON whatever the request asks for: these keys
@@ -95,14 +95,21 @@ function errorToolCallsProblems(turn: ScenarioTurn, index: number, answered: boo
 }
 
 /**
- * A turn's status against its expectations: an answered turn names its step, an error turn
- * expects no change and no tool call. `touched` turns had a schema problem, whose missing keys may be its own.
+ * A turn's status against its expectations: an answered turn names its step (a turn of a Mastra
+ * agent, `flow`, names none: an agent has none), an error turn expects no change and no tool call.
+ * `touched` turns had a schema problem, whose missing keys may be its own.
  */
-function statusProblems(turn: ScenarioTurn, index: number, touched: boolean): string[] {
+function statusProblems(turn: ScenarioTurn, index: number, touched: boolean, flow?: FlowOutline): string[] {
   const problems: string[] = [];
   const at = (path: string) => turnPath(turn, index, path);
   const answered = isSuccessStatus(turn.expectedStatus ?? 200);
-  if (answered && turn.expectedActiveStep === undefined && !touched) {
+  if (flow?.kind === "mastra") {
+    if (turn.expectedActiveStep !== undefined)
+      problems.push(
+        `${at("expectedActiveStep")}: ${flow.servedBy} is a Mastra agent, which has no steps; drop the key ` +
+          "(expectState matches the thread's working memory).",
+      );
+  } else if (answered && turn.expectedActiveStep === undefined && !touched) {
     problems.push(
       `${at("expectedActiveStep")}: missing; every answered turn must say which step the session is on after it.`,
     );
@@ -204,7 +211,7 @@ export function meaningProblems(
           `labels name the tests, so each must be unique.`,
       );
     else if (turn.label !== undefined) labels.set(turn.label, index);
-    problems.push(...statusProblems(turn, index, touchedTurns.has(index)));
+    problems.push(...statusProblems(turn, index, touchedTurns.has(index), foreign));
     if (engineFlow) problems.push(...stateShapeProblems(turn, index));
     if (flow) problems.push(...inputProblems(turn, index, flow));
     if (foreign) problems.push(...answerTypeProblems(turn, index, foreign));

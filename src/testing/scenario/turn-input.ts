@@ -22,10 +22,10 @@ export function inputText(input: TurnInput): string {
 }
 
 /** Why `of`, a flow or target of a kind other than LangGraph, takes only text: for `notText`. */
-export function textOnlyReason(kind: "flowcheck" | "http", of: string): string {
-  return kind === "flowcheck"
-    ? `${of} is a flowcheck flow, which takes a text message`
-    : `${of} is an http target, whose {{input}} and {{messages}} carry the user's message as text`;
+export function textOnlyReason(kind: "flowcheck" | "http" | "mastra", of: string): string {
+  if (kind === "flowcheck") return `${of} is a flowcheck flow, which takes a text message`;
+  if (kind === "mastra") return `${of} is a Mastra agent, which takes the user's message as text`;
+  return `${of} is an http target, whose {{input}} and {{messages}} carry the user's message as text`;
 }
 
 /**

@@ -12,6 +12,7 @@ import { externalTarget } from "./external-target.ts";
 import { httpTarget } from "./http/http-target.ts";
 import type { GraphsAsked } from "./langgraph/langgraph-step-names.ts";
 import { langgraphTarget } from "./langgraph/langgraph-target.ts";
+import { mastraTarget } from "./mastra/mastra-target.ts";
 import { loadTargetConfig, type TargetConfig, type TargetEntry } from "./target-config.ts";
 import { inProcessTarget } from "./in-process-target.ts";
 import { withJudgeTape } from "./judge-tape.ts";
@@ -171,7 +172,7 @@ function refusedMutant(mutant: TargetMutant, target: string | undefined, config:
   );
 }
 
-/** A target of flowcheck.config.json: a flowcheck server at its baseUrl (its SQLite file read), a LangGraph server, or a team's own http API. */
+/** A target of flowcheck.config.json: a flowcheck server at its baseUrl (its SQLite file read), a LangGraph server, a Mastra server, or a team's own http API. */
 async function namedTarget(
   { name, entry }: { name: string; entry: TargetEntry },
   loaded: LoadedScenario,
@@ -185,6 +186,8 @@ async function namedTarget(
     return namedElsewhere(langgraphTarget(entry, name, loaded.scenario.flowName, own, gate(own), asked), elsewhere);
   if (entry.kind === "http")
     return namedElsewhere(httpTarget(entry, name, loaded.scenario.flowName, own, gate(own)), elsewhere);
+  if (entry.kind === "mastra")
+    return namedElsewhere(mastraTarget(entry, name, loaded.scenario.flowName, own, gate(own)), elsewhere);
   // The entry's headers and SQLite file over the run's own, as FLOW_HEADERS and SQLITE_PATH would give them.
   const config: Config = {
     ...own,

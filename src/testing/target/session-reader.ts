@@ -23,6 +23,8 @@ export interface SessionReader {
   readonly turnsUnknown?: string;
   /** Why the sessions do not say which flow they run (an http target's state endpoint): the persisted `flow` check is skipped with it. */
   readonly flowUnknown?: string;
+  /** Why the sessions have no step (a Mastra agent has none): the persisted `expectedActiveStep` check is skipped with it. */
+  readonly stepUnknown?: string;
   /**
    * How the sessions' `steps` are keyed: by step, as our engine keeps them (unset), or by the keys
    * of a target's own state object, where a key that is missing is missing rather than an empty step.

@@ -8,12 +8,13 @@ import { invalidFile } from "../scenario/invalid-file.ts";
 import { shownPath } from "../scenario/scenario-location.ts";
 import type { HttpTargetEntry } from "./http/http-target-entry.ts";
 import type { LanggraphGraphEntry } from "./langgraph/langgraph-turn-view.ts";
+import type { MastraTargetEntry } from "./mastra/mastra-target-entry.ts";
 import { resolveTargetReferences } from "./resolve-target-references.ts";
 import configSchema from "../../../flowcheck.config.schema.json" with { type: "json" };
 
 /** What every kind of target has: where the server is, how long a request may take, what every request carries. */
 export interface TargetEntryBase {
-  kind: "flowcheck" | "langgraph" | "http";
+  kind: "flowcheck" | "langgraph" | "http" | "mastra";
   /** An http(s) URL, its `${VAR}` references read from the environment. */
   baseUrl: string;
   /** Per request; default 30000. */
@@ -36,9 +37,9 @@ export interface LanggraphTargetEntry extends TargetEntryBase {
   graphs?: Record<string, LanggraphGraphEntry>;
 }
 
-export type { HttpTargetEntry, LanggraphGraphEntry };
+export type { HttpTargetEntry, LanggraphGraphEntry, MastraTargetEntry };
 
-export type TargetEntry = FlowcheckTargetEntry | LanggraphTargetEntry | HttpTargetEntry;
+export type TargetEntry = FlowcheckTargetEntry | LanggraphTargetEntry | HttpTargetEntry | MastraTargetEntry;
 
 /** A project's `flowcheck.config.json`, checked, its references read, frozen. */
 export interface TargetConfig {

@@ -164,3 +164,49 @@ test("a session read without a count of turns skips the turns check with the rea
     JSON.stringify(checks),
   );
 });
+
+test("a session read without steps skips the step check with the reader's reason, and still checks the run status", () => {
+  const head = {
+    id: "thread-1",
+    version: 0,
+    turns: 1,
+    flow: { name: "tripDesk", currentStep: "" },
+    runStatus: "running" as const,
+    steps: {},
+    children: [],
+    createdAt: "",
+    updatedAt: "",
+  };
+  const answer = { mediaType: "text/event-stream", json: undefined, events: undefined, text: "Hi", problems: [] };
+  const reason = "a Mastra agent has no steps, so the stored step is not checked";
+  const checks = persistedChecks(
+    { label: "hi", input: "Hi" },
+    "tripDesk",
+    answer,
+    head,
+    undefined,
+    "the threads",
+    "thread-1",
+    {
+      step: reason,
+    },
+  );
+  assert.deepEqual(checkNamed({ checks }, "expectedActiveStep"), {
+    contract: "persisted",
+    name: "expectedActiveStep",
+    outcome: "skipped",
+    message: reason,
+  });
+  assert.equal(checkNamed({ checks }, "completed").outcome, "passed");
+  const ended = persistedChecks(
+    { label: "bye", input: "Bye", completed: true },
+    "tripDesk",
+    answer,
+    head,
+    undefined,
+    "the threads",
+    "thread-1",
+    { step: reason },
+  );
+  assert.equal(checkNamed({ checks: ended }, "completed").message, "expected runStatus completed, stored running");
+});

@@ -134,3 +134,24 @@ test("a scenario played against a LangGraph target is checked against the graph 
   );
   assert.match(problems.join("\n"), /turns\[0\]\.expectedActiveStep.*name_step/);
 });
+
+test("an agent of a Mastra target has no steps: its turns name none, and one that does is refused saying so", () => {
+  const entry: TargetEntry = { kind: "mastra", baseUrl: "http://127.0.0.1:4111" };
+  const outline = listedFlowOutline("desk", entry, "tripDesk");
+  const stepless = write("agent", {
+    flowName: "tripDesk",
+    turns: [{ label: "asks", input: "Weather in Lisbon?", expectState: { city: "Lisbon" } }],
+  });
+  assert.equal(loadScenario(stepless, [BasicFlow], { outline }).scenario.turns.length, 1);
+  const stepped = write("agent-step", {
+    flowName: "tripDesk",
+    turns: [{ label: "asks", input: { city: "Lisbon" }, expectedActiveStep: "NameStep" }],
+  });
+  assert.deepEqual(
+    problemsOf(() => loadScenario(stepped, [BasicFlow], { outline })),
+    [
+      `turns[0].expectedActiveStep (turn "asks"): tripDesk of target desk (http://127.0.0.1:4111) is a Mastra agent, which has no steps; drop the key (expectState matches the thread's working memory).`,
+      `turns[0].input (turn "asks"): {"city":"Lisbon"} is an object, but tripDesk of target desk (http://127.0.0.1:4111) is a Mastra agent, which takes the user's message as text; only a LangGraph target resumes an interrupt with a JSON value. Write the input as a string.`,
+    ],
+  );
+});

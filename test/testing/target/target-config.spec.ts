@@ -158,6 +158,18 @@ test("a wrong key of an http target is one problem naming the key meant, not a l
   ]);
 });
 
+test("a mastra target takes a mode of stream or generate, a resource and a working-memory pointer, and no key of another kind", () => {
+  const desk = { kind: "mastra", baseUrl: "http://127.0.0.1:4111" };
+  const valid = root({ targets: { desk: { ...desk, mode: "generate", resource: "team", workingMemory: "/profile" } } });
+  assert.equal(loadTargetConfig(valid, {})?.targets["desk"]?.kind, "mastra");
+  const path = root({ targets: { desk: { ...desk, mode: "batch", workingMemory: "profile", graphs: {} } } });
+  assert.deepEqual(problemsOf(path), [
+    "targets.desk.graphs: `graphs` is not a known key; the keys allowed here are kind, baseUrl, timeoutMs, headers, mode, resource, workingMemory.",
+    'targets.desk.mode: "batch" is not one of "stream", "generate".',
+    'targets.desk.workingMemory: "profile" is not a JSON Pointer such as /state/step (each part after a /, with ~0 for ~ and ~1 for /).',
+  ]);
+});
+
 test("a key of another kind, a missing kind, an unknown kind and a target that is no object are each one problem", () => {
   const path = root({
     targets: {
@@ -170,7 +182,7 @@ test("a key of another kind, a missing kind, an unknown kind and a target that i
   assert.deepEqual(problemsOf(path), [
     "targets.a.graphs: `graphs` is not a known key; the keys allowed here are kind, baseUrl, timeoutMs, headers, sqlitePath.",
     "targets.b: the required key `kind` is missing.",
-    'targets.c.kind: "langchain" is not one of "flowcheck", "langgraph", "http".',
+    'targets.c.kind: "langchain" is not one of "flowcheck", "langgraph", "http", "mastra".',
     'targets.d: "http://127.0.0.1:3000" is a string; expected object.',
   ]);
 });
