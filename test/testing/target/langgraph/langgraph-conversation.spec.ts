@@ -127,3 +127,30 @@ test("a JSON value as the first turn of a thread fails without making the thread
   );
   assert.deepEqual(log(), []);
 });
+
+test("each turn reports the tool calls of the AI messages its run added, with their tool messages; none is an empty list", async () => {
+  const talk = conversation();
+  const calling = {
+    messages: [
+      { type: "human", content: "weather in Lisbon" },
+      { type: "ai", content: "", tool_calls: [{ name: "get_weather", args: { city: "Lisbon" }, id: "c1" }] },
+      { type: "tool", content: '{"celsius":24}', tool_call_id: "c1", status: "success" },
+      { type: "ai", content: "24 °C.", tool_calls: [] },
+    ],
+  };
+  outputs.push(calling, { messages: [...calling.messages, { type: "human", content: "thanks" }, DONE.messages[0]] });
+  const first = await talk.send(turn("asks", "weather in Lisbon"), undefined);
+  assert.deepEqual(first.toolCalls, [
+    { name: "get_weather", args: { city: "Lisbon" }, output: { celsius: 24 }, status: "returned", id: "c1" },
+  ]);
+  const second = await talk.send(turn("thanks", "thanks"), first.session);
+  assert.deepEqual(second.toolCalls, []);
+});
+
+test("a run whose values keep no messages reports no tool calls, and the conversation says why", async () => {
+  const talk = conversation();
+  outputs.push({ name: "Ada", city: "Lisbon" });
+  const sent = await talk.send(turn("asks", "hi"), undefined);
+  assert.equal(sent.toolCalls, undefined);
+  assert.match(talk.toolCallsUnknown, /^the thread of graph intake keeps no messages list in its values/);
+});
