@@ -46,7 +46,7 @@ describe("flowcheck test against a LangGraph target", () => {
     async () => {
       const check = await runFlowcheck(["check", "conversations"], { FLOW_TARGET: "graphs" }, undefined, dir.path);
       assert.equal(check.code, 1, check.stdout + check.stderr);
-      assert.match(check.stdout, /^10 valid, 1 invalid$/m);
+      assert.match(check.stdout, /^11 valid, 1 invalid$/m);
       assert.match(
         check.stdout,
         /^ok {4}conversations\/passing\/intake\.scenario\.json \(intake, \d+ turns; target graphs\)$/m,
@@ -236,18 +236,21 @@ describe("flowcheck test against a LangGraph target", () => {
   );
 
   test(
-    "an agent graph's tool calls are read from its thread every turn: args and output pass, a call that failed or did not parse included",
+    "an agent graph's tool calls are read from its thread every turn: args and output pass, a call that failed, did not parse or waits at an interrupt included",
     live,
     async () => {
       const run = await runSpecs("conversations/tools/passing");
       const output = run.stdout + run.stderr;
       assert.equal(run.code, 0, output);
-      const [agent] = resultsOf().conversations;
-      assert.equal(agent?.outcome, "passed", output);
-      const calls = agent!.turns.map((turn) => {
-        const check = turn.checks.find((c) => c.name === "expectToolCalls");
-        return check && [check.outcome, check.actual];
-      });
+      const byName = new Map(resultsOf().conversations.map((conversation) => [conversation.name, conversation]));
+      const callsOf = (name: string) => {
+        assert.equal(byName.get(name)?.outcome, "passed", output);
+        return byName.get(name)!.turns.map((turn) => {
+          const check = turn.checks.find((c) => c.name === "expectToolCalls");
+          return check && [check.outcome, check.actual];
+        });
+      };
+      const calls = callsOf("agent");
       assert.deepEqual(calls.slice(0, 2), [
         [
           "passed",
@@ -284,6 +287,17 @@ describe("flowcheck test against a LangGraph target", () => {
       assert.equal(calls[3]![0], "passed");
       // A turn that asserts no calls has no check of them.
       assert.equal(calls[4], undefined);
+      // A run stopped at an interrupt before its tools: the call is pending, then the resumed run
+      // that ran it reports it with its output (the user's message is still the last one).
+      const approval = callsOf("approval").map((turn) =>
+        (turn![1] as { name: string; status: string; output?: unknown }[]).map((call) => [call.status, call.output]),
+      );
+      assert.deepEqual(approval, [
+        [["pending", undefined]],
+        [["returned", { booking: "T-monday-2", guests: 2, day: "monday" }]],
+        [["pending", undefined]],
+        [["failed", { error: "the user declined the call" }]],
+      ]);
     },
   );
 

@@ -16,10 +16,10 @@ import { lastReply, type LanggraphGraphEntry } from "./langgraph-turn-view.ts";
  * message. The answer is the interrupt's question or the run's last AI message, and claims only
  * what the run's output says: its step and completion where the graph keeps them in its state,
  * else whether the run stopped at an interrupt. The turn's tool calls are those of the AI messages
- * the run added to the thread's `messages`, with their tool messages.
+ * after the user's message in the thread's `messages`, with their tool messages.
  */
 export class LanggraphConversation implements TargetConversation {
-  /** Only read for a turn whose output has no `messages`: a graph that keeps none reports no calls. */
+  /** Only read for a turn whose thread has no `messages`: a graph that keeps none reports no calls. */
   readonly toolCallsUnknown: string;
   readonly #client: LanggraphClient;
   readonly #graphId: string;
@@ -52,7 +52,7 @@ export class LanggraphConversation implements TargetConversation {
     const millis = performance.now() - started;
     this.#interrupted.set(thread, Array.isArray(output["__interrupt__"]));
     const text = textOf(output);
-    const toolCalls = langgraphToolCalls(output["messages"]);
+    const toolCalls = langgraphToolCalls(await this.#messages(thread, output));
     const answer: Answer = {
       mediaType: "application/json",
       json: this.#claims(output),
@@ -87,6 +87,15 @@ export class LanggraphConversation implements TargetConversation {
     const known = this.#interrupted.get(thread);
     if (known !== undefined) return known;
     return (await this.#client.threadState(thread)).tasks.some((task) => task.interrupts.length > 0);
+  }
+
+  /**
+   * The thread's messages after the run: its output's, but the output of a run that stopped at an
+   * interrupt holds the interrupt alone, so the thread's state is read for them.
+   */
+  async #messages(thread: string, output: Record<string, unknown>): Promise<unknown> {
+    if ("messages" in output || !Array.isArray(output["__interrupt__"])) return output["messages"];
+    return (await this.#client.threadState(thread)).values["messages"];
   }
 
   /** The turn's input as a user message, which must be text: a JSON value only answers a pending interrupt. */
