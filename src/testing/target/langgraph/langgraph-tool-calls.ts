@@ -38,9 +38,10 @@ function ending(answer: ThreadMessage | undefined): Pick<CalledTool, "output" | 
 
 /**
  * The tools a LangGraph turn called, from its thread's `messages`: the `tool_calls` of each AI
- * message after the last user message (the turn's run added them), in order, each with what the
- * tool message of its `tool_call_id` says, and a call still waiting for its tool message
- * (the run stopped at an interrupt before the tools ran) pending. An `invalid_tool_calls` entry,
+ * message after the last user message, in order, each with what the tool message of its
+ * `tool_call_id` says, and a call still waiting for its tool message (the run stopped at an
+ * interrupt before the tools ran) pending. A turn that resumes an interrupt sends no user message,
+ * so the calls it completes are reported again, with their output. An `invalid_tool_calls` entry,
  * whose arguments the model sent as text that did not parse, failed with its error. Undefined
  * when the values keep no `messages` list: such a graph's calls are not in its thread.
  *
@@ -56,9 +57,9 @@ export function langgraphToolCalls(messages: unknown): CalledTool[] | undefined 
   return turn.flatMap((message): CalledTool[] => {
     if (!["ai", "assistant"].includes(String(message.type ?? message.role))) return [];
     const calls = listOf(message.tool_calls).map((call): CalledTool => {
-      const id = typeof call["id"] === "string" ? { id: call["id"] } : {};
-      const answer = call["id"] === undefined ? undefined : answers.get(call["id"]);
-      return { name: String(call["name"]), args: call["args"] ?? {}, ...ending(answer), ...id };
+      const id = typeof call["id"] === "string" ? call["id"] : undefined;
+      const answer = id === undefined ? undefined : answers.get(id);
+      return { name: String(call["name"]), args: call["args"] ?? {}, ...ending(answer), ...(id ? { id } : {}) };
     });
     const invalid = listOf(message.invalid_tool_calls).map((call): CalledTool => {
       const id = typeof call["id"] === "string" ? { id: call["id"] } : {};
