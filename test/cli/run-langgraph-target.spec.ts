@@ -46,7 +46,7 @@ describe("flowcheck test against a LangGraph target", () => {
     async () => {
       const check = await runFlowcheck(["check", "conversations"], { FLOW_TARGET: "graphs" }, undefined, dir.path);
       assert.equal(check.code, 1, check.stdout + check.stderr);
-      assert.match(check.stdout, /^6 valid, 1 invalid$/m);
+      assert.match(check.stdout, /^11 valid, 1 invalid$/m);
       assert.match(
         check.stdout,
         /^ok {4}conversations\/passing\/intake\.scenario\.json \(intake, \d+ turns; target graphs\)$/m,
@@ -104,6 +104,16 @@ describe("flowcheck test against a LangGraph target", () => {
         assert.equal(conversation.turns.length, turns);
         assert.ok(conversation.turns.every((turn) => turn.outcome === "passed"));
       }
+      // The chat graph's values are flat: its finalState names their keys, not steps.
+      const final = byName.get("chat")!.final?.checks.filter((check) => check.name.startsWith("finalState."));
+      assert.deepEqual(
+        final?.map((check) => [check.name, check.outcome]),
+        [
+          ["finalState.name", "passed"],
+          ["finalState.email", "passed"],
+          ["finalState.done", "passed"],
+        ],
+      );
       // The refusal kept the thread on name_step, and the thread's count of turns is not faked.
       const refusal = byName.get("intake")!.turns[1]!;
       assert.equal(refusal.stored?.step, "name_step");
@@ -208,6 +218,120 @@ describe("flowcheck test against a LangGraph target", () => {
         output,
         /"name_stp" is not a step of graph intake of target graphs \(http:\/\/127\.0\.0\.1:\d+\); did you mean name_step\?/,
       );
+      // A flat finalState's wrong value fails the final state, naming the key, every turn passed.
+      const finalFailure = results.conversations.find(
+        (c) => c.file === "conversations/failing/wrong-final-state.scenario.json",
+      );
+      assert.equal(finalFailure?.outcome, "failed", output);
+      assert.ok(finalFailure!.turns.every((turn) => turn.outcome === "passed"));
+      assert.equal(
+        finalFailure!.final?.failure,
+        'final state: finalState.email: state.email: expected "grace@example.com", found "ada@example.com"',
+      );
+      assert.deepEqual(
+        finalFailure!.final?.checks.filter((check) => check.name.startsWith("finalState.")).map((c) => c.outcome),
+        ["passed", "failed"],
+      );
+    },
+  );
+
+  test(
+    "an agent graph's tool calls are read from its thread every turn: args and output pass, a call that failed, did not parse or waits at an interrupt included",
+    live,
+    async () => {
+      const run = await runSpecs("conversations/tools/passing");
+      const output = run.stdout + run.stderr;
+      assert.equal(run.code, 0, output);
+      const byName = new Map(resultsOf().conversations.map((conversation) => [conversation.name, conversation]));
+      const callsOf = (name: string) => {
+        assert.equal(byName.get(name)?.outcome, "passed", output);
+        return byName.get(name)!.turns.map((turn) => {
+          const check = turn.checks.find((c) => c.name === "expectToolCalls");
+          return check && [check.outcome, check.actual];
+        });
+      };
+      const calls = callsOf("agent");
+      assert.deepEqual(calls.slice(0, 2), [
+        [
+          "passed",
+          [
+            {
+              name: "get_weather",
+              args: { city: "Lisbon" },
+              output: "sunny, 24 °C in Lisbon",
+              status: "returned",
+              id: "call_1_0",
+            },
+          ],
+        ],
+        [
+          "passed",
+          [
+            {
+              name: "book_table",
+              args: { guests: 12, day: "friday" },
+              output: { error: "Error: we seat at most 8 guests, not 12\n Please fix your mistakes." },
+              status: "failed",
+              id: "call_5_0",
+            },
+          ],
+        ],
+      ]);
+      assert.deepEqual(
+        (calls[2]![1] as { name: string; status: string }[]).map((call) => [call.name, call.status]),
+        [
+          ["get_weather", "returned"],
+          ["book_table", "returned"],
+        ],
+      );
+      assert.equal(calls[3]![0], "passed");
+      // A turn that asserts no calls has no check of them.
+      assert.equal(calls[4], undefined);
+      // A run stopped at an interrupt before its tools: the call is pending, then the resumed run
+      // that ran it reports it with its output (the user's message is still the last one).
+      const approval = callsOf("approval").map((turn) =>
+        (turn![1] as { name: string; status: string; output?: unknown }[]).map((call) => [call.status, call.output]),
+      );
+      assert.deepEqual(approval, [
+        [["pending", undefined]],
+        [["returned", { booking: "T-monday-2", guests: 2, day: "monday" }]],
+        [["pending", undefined]],
+        [["failed", { error: "the user declined the call" }]],
+      ]);
+    },
+  );
+
+  test(
+    "a wrong tool argument and a tool the turn did not call each fail at their turn's line, naming the calls the turn made",
+    live,
+    async () => {
+      const run = await runSpecs("conversations/tools/failing");
+      const output = run.stdout + run.stderr;
+      assert.equal(run.code, 1, output);
+      const failures = [
+        [
+          "tools/failing/wrong-argument.scenario.json",
+          "looks up the weather",
+          /turn 1: expectToolCalls\[0\] \{"name":"get_weather","args":\{"city":"Porto"\}\} was not called; the turn called get_weather\(\{"city":"Lisbon"\}\) → "sunny, 24 °C in Lisbon"/,
+        ],
+        [
+          "tools/failing/uncalled-tool.scenario.json",
+          "books without checking",
+          /turn 2: expectToolCalls\[0\] \{"name":"get_weather"\} was not called; the turn called book_table\(\{"guests":2,"day":"monday"\}\) → \{"booking":"T-monday-2","guests":2,"day":"monday"\}/,
+        ],
+      ] as const;
+      for (const [file, label, why] of failures) {
+        assert.match(
+          output,
+          new RegExp(`${lineOf(file, label).replaceAll(".", "\\.")}: turn \\d+ '${label}': .*${why.source}`),
+        );
+        const conversation = resultsOf().conversations.find((c) => c.file === `conversations/${file}`);
+        assert.deepEqual(
+          conversation?.turns.filter((turn) => turn.outcome === "failed").map((turn) => turn.label),
+          [label],
+          output,
+        );
+      }
     },
   );
 });

@@ -3,9 +3,11 @@ import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { isDeepStrictEqual } from "node:util";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
 import { loadTargetConfig } from "../../src/testing/target/target-config.ts";
 import {
+  LANGGRAPH_PROJECT,
   langgraphFixtureMissing,
   startLanggraphDevServer,
   type LanggraphDevServer,
@@ -246,6 +248,26 @@ describe("docs/testing-langgraph.md", () => {
   });
 
   test("the guide's graph entry for a step kept in a state key loads", () => assertEntriesLoad(guide, {}));
+
+  test("the agent the tool-call section prints is the fixture's agent graph, and its turns are turns of the fixture's scenario that test/cli/run-langgraph-target.spec.ts plays", () => {
+    const section = guide.text.slice(guide.text.indexOf("## An agent's tool calls"));
+    const graph = /```ts\n([\s\S]*?)\n```/.exec(section)![1]!;
+    const agent = readFileSync(join(LANGGRAPH_PROJECT, "src", "agent.ts"), "utf8");
+    for (const line of graph.split("\n").filter((text) => text.trim() !== ""))
+      assert.ok(agent.includes(line), `the fixture's agent.ts has no line ${line}`);
+    const turns = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(section)![1]!) as unknown[];
+    const fixture = JSON.parse(
+      readFileSync(
+        join(ROOT, "test", "fixtures", "langgraph-scenarios", "tools", "passing", "agent.scenario.json"),
+        "utf8",
+      ),
+    ) as { turns: unknown[] };
+    for (const turn of turns)
+      assert.ok(
+        fixture.turns.some((played) => isDeepStrictEqual(played, turn)),
+        JSON.stringify(turn),
+      );
+  });
 
   test(
     "the printed command plays the printed scenario against the served graph, every turn passing",

@@ -1,6 +1,7 @@
 import type { SessionViewHead } from "./session-view.ts";
 import { check, compared, skipped, type Check } from "./check.ts";
 import { matchPartial } from "./match-partial.ts";
+import { stateMatch, type StateKeys } from "./state-match.ts";
 import type { Answer } from "../answer/read-answer.ts";
 import type { ScenarioTurn } from "../scenario/scenario.ts";
 import { compilePattern } from "../scenario/compile-pattern.ts";
@@ -16,7 +17,7 @@ export function expectationChecks(
   answer: Answer,
   stored: SessionViewHead | undefined,
   storeUnavailable?: string,
-  keyedBy: "step" | "state key" = "step",
+  keyedBy: StateKeys = "step",
 ): Check[] {
   const checks = textChecks(turn, answer.text);
   if (turn.expectCsvRows !== undefined) {
@@ -79,15 +80,11 @@ function stateChecks(
   turn: ScenarioTurn,
   stored: SessionViewHead | undefined,
   storeUnavailable: string | undefined,
-  keyedBy: "step" | "state key",
+  keyedBy: StateKeys,
 ): Check[] {
   return Object.entries(turn.expectState ?? {}).map(([step, expected]) => {
     if (storeUnavailable !== undefined) return skipped("expectation", `expectState.${step}`, storeUnavailable);
-    const problems = !stored
-      ? ["the session is not stored"]
-      : keyedBy === "step"
-        ? matchPartial(expected, stored.steps[step] ?? {}, `steps.${step}`)
-        : matchPartial(expected, stored.steps[step], `state.${step}`);
+    const problems = stored ? stateMatch(expected, stored.steps, step, keyedBy) : ["the session is not stored"];
     return compared(
       "expectation",
       `expectState.${step}`,

@@ -1,6 +1,7 @@
 import type { SessionView } from "./session-view.ts";
 import { compared, type Check } from "./check.ts";
 import { matchPartial } from "./match-partial.ts";
+import { stateMatch, type StateKeys } from "./state-match.ts";
 import type { Scenario } from "../scenario/scenario.ts";
 
 /** One line per execution entry or child run, to show what was stored when the lengths differ. */
@@ -43,14 +44,14 @@ function domainCheck(name: string, problems: string[], expected: unknown, actual
 }
 
 /**
- * The domain contract at the end: each step's state, the whole execution log, the nested runs,
- * and the memory namespaces the scenario lists.
+ * The domain contract at the end: each step's state (each key of a target's own state, by
+ * `keyedBy`), the whole execution log, the nested runs, and the memory namespaces the scenario lists.
  */
-export function finalChecks(scenario: Scenario, stored: SessionView | undefined): Check[] {
+export function finalChecks(scenario: Scenario, stored: SessionView | undefined, keyedBy: StateKeys = "step"): Check[] {
   const checks: Check[] = [];
   const none = ["no session was stored"];
   for (const [step, expected] of Object.entries(scenario.finalState ?? {})) {
-    const problems = stored ? matchPartial(expected, stored.steps[step] ?? {}, `steps.${step}`) : none;
+    const problems = stored ? stateMatch(expected, stored.steps, step, keyedBy) : none;
     checks.push(domainCheck(`finalState.${step}`, problems, expected, stored?.steps[step]));
   }
   if (scenario.finalExecution) {

@@ -1,6 +1,6 @@
 import type { SessionView } from "./session-view.ts";
 import { check, compared, failed, type Check } from "./check.ts";
-import { matchPartial } from "./match-partial.ts";
+import { stateMatch, type StateKeys } from "./state-match.ts";
 import type { ScenarioSuccess } from "../scenario/scenario.ts";
 import type { SimulationReport, TurnReport } from "./turn-report.ts";
 
@@ -21,6 +21,7 @@ export function successChecks(
   simulation: SimulationReport,
   stored: SessionView | undefined,
   reports: readonly TurnReport[],
+  keyedBy: StateKeys = "step",
 ): Check[] {
   const checks: Check[] = [];
   if (simulation.end.reason === "user-failed") checks.push(failed("success", "user", simulation.end.detail));
@@ -42,9 +43,7 @@ export function successChecks(
     );
   }
   for (const [step, expected] of Object.entries(success.finalState ?? {})) {
-    const problems = stored
-      ? matchPartial(expected, stored.steps[step] ?? {}, `steps.${step}`)
-      : ["no session was stored"];
+    const problems = stored ? stateMatch(expected, stored.steps, step, keyedBy) : ["no session was stored"];
     checks.push(
       compared(
         "success",

@@ -51,10 +51,13 @@ export async function finalReport(
     return report;
   }
   const stored = played.last ?? (played.session ? await sessions.fetchAll(played.session) : undefined);
-  const checks = [...finalChecks(loaded.scenario, stored), ...scenarioTokenChecks(loaded, target, played.reports)];
+  const checks = [
+    ...finalChecks(loaded.scenario, stored, sessions.keyedBy),
+    ...scenarioTokenChecks(loaded, target, played.reports),
+  ];
   const success = loaded.scenario.success;
   if (played.simulation && success) {
-    checks.push(...successChecks(success, played.simulation, stored, played.reports));
+    checks.push(...successChecks(success, played.simulation, stored, played.reports, sessions.keyedBy));
     if (success.judge !== undefined) checks.push(await wholeVerdict(loaded, success, played.reports, options));
   }
   const cassette = target.capabilities?.cassette;

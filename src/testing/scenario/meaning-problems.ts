@@ -52,13 +52,16 @@ function unknownStep(flow: FlowDefinition | FlowOutline, step: string): string |
   return `"${step}" is not a step of ${of}${guess ? `; did you mean ${guess}?` : "."} Its steps are ${names.join(", ")}.${rule}`;
 }
 
-/** For our engine's flows, an expectState entry is a step's state: an object. */
-function stateShapeProblems(turn: ScenarioTurn, index: number): string[] {
-  return Object.entries(turn.expectState ?? {}).flatMap(([step, value]) =>
+/**
+ * For our engine's flows, a state entry (expectState, finalState) is a step's state: an object.
+ * A target of another kind keys its state otherwise, and its values may be anything.
+ */
+function stateShapeProblems(state: Record<string, unknown> | undefined, path: (step: string) => string): string[] {
+  return Object.entries(state ?? {}).flatMap(([step, value]) =>
     value !== null && typeof value === "object" && !Array.isArray(value)
       ? []
       : [
-          `${turnPath(turn, index, `expectState.${step}`)}: ${show(value)} is not an object; a flowcheck flow keeps each step's state as an object, matched partially.`,
+          `${path(step)}: ${show(value)} is not an object; a flowcheck flow keeps each step's state as an object, matched partially.`,
         ],
   );
 }
@@ -212,13 +215,18 @@ export function meaningProblems(
       );
     else if (turn.label !== undefined) labels.set(turn.label, index);
     problems.push(...statusProblems(turn, index, touchedTurns.has(index), foreign));
-    if (engineFlow) problems.push(...stateShapeProblems(turn, index));
+    if (engineFlow)
+      problems.push(...stateShapeProblems(turn.expectState, (step) => turnPath(turn, index, `expectState.${step}`)));
     if (flow) problems.push(...inputProblems(turn, index, flow));
     if (foreign) problems.push(...answerTypeProblems(turn, index, foreign));
     checkSteps(index);
     problems.push(...keyProblems(turn, index));
   });
   checkSteps(undefined);
+  if (engineFlow) {
+    problems.push(...stateShapeProblems(scenario.finalState, (step) => `finalState.${step}`));
+    problems.push(...stateShapeProblems(scenario.success?.finalState, (step) => `success.finalState.${step}`));
+  }
   problems.push(...successProblems(scenario.success));
   return problems;
 }

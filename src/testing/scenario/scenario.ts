@@ -19,6 +19,10 @@ export interface Scenario {
   user?: SimulatedUser;
   /** What must hold once a simulated conversation ends; given with `user`. */
   success?: ScenarioSuccess;
+  /**
+   * State at the end, key by key: each step's state (an object) for our engine's flows; for a
+   * target of another kind, each key of its own state, whose value may be any JSON value.
+   */
   finalState?: Record<string, Record<string, unknown>>;
   finalExecution?: Record<string, unknown>[];
   finalChildren?: Record<string, unknown>[];

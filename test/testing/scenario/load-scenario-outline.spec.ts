@@ -40,6 +40,41 @@ test("a scenario of a flow a target serves loads against the target's snake_case
   assert.equal(loaded.scenario.turns[0]!.expectedActiveStep, "name_step");
 });
 
+test("a scenario of a flow a target serves states its finalState by the keys of the target's state, each any JSON value", () => {
+  const file = write("flat-final", {
+    flowName: "intake",
+    turns: [{ label: "asks", input: "hi", expectedActiveStep: "name_step" }],
+    finalState: { name: "Ada", city: "Lisbon", age: 36, address: { zip: "1100" }, confirmed: null },
+  });
+  const loaded = loadScenario(file, [BasicFlow], { outline: intake });
+  assert.deepEqual(loaded.scenario.finalState, {
+    name: "Ada",
+    city: "Lisbon",
+    age: 36,
+    address: { zip: "1100" },
+    confirmed: null,
+  });
+});
+
+test("our engine's flow refuses a flat finalState and success.finalState: each key must be a step, each value an object", () => {
+  const file = write("engine-flat-final", {
+    flowName: "BasicFlow",
+    turns: [{ label: "asks", input: "hi", expectedActiveStep: "NameStep" }],
+    user: { persona: "Ada", goal: "give a name" },
+    success: { completed: true, finalState: { NameStep: "Ada" } },
+    finalState: { name: "Ada", WeatherStep: [72] },
+  });
+  assert.deepEqual(
+    problemsOf(() => loadScenario(file, [BasicFlow])),
+    [
+      'finalState.name: "name" is not a step of BasicFlow. Its steps are NameStep, WeatherStep, AddressStep. BasicFlow is a flowcheck flow, whose step names are PascalCase.',
+      'finalState.name: "Ada" is not an object; a flowcheck flow keeps each step\'s state as an object, matched partially.',
+      "finalState.WeatherStep: [72] is not an object; a flowcheck flow keeps each step's state as an object, matched partially.",
+      'success.finalState.NameStep: "Ada" is not an object; a flowcheck flow keeps each step\'s state as an object, matched partially.',
+    ],
+  );
+});
+
 test("a step the target does not list is refused naming where the steps come from, with the closest one", () => {
   const file = write("typo", {
     flowName: "intake",

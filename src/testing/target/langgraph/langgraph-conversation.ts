@@ -5,8 +5,9 @@ import { kindOf } from "../../scenario/describe-schema-error.ts";
 import type { ScenarioTurn } from "../../scenario/scenario.ts";
 import { show } from "../../scenario/show.ts";
 import { readPointer } from "../json-pointer.ts";
-import { TOOL_CALLS_UNREPORTED, type ConversationTurn, type TargetConversation } from "../target-conversation.ts";
+import type { ConversationTurn, TargetConversation } from "../target-conversation.ts";
 import { runWaitBody, type LanggraphClient, type LanggraphTurn } from "./langgraph-client.ts";
+import { langgraphToolCalls } from "./langgraph-tool-calls.ts";
 import { lastReply, type LanggraphGraphEntry } from "./langgraph-turn-view.ts";
 
 /**
@@ -14,10 +15,12 @@ import { lastReply, type LanggraphGraphEntry } from "./langgraph-turn-view.ts";
  * turn; a turn is one `runs/wait`, resuming the thread when it waits on an interrupt, else a user
  * message. The answer is the interrupt's question or the run's last AI message, and claims only
  * what the run's output says: its step and completion where the graph keeps them in its state,
- * else whether the run stopped at an interrupt.
+ * else whether the run stopped at an interrupt. The turn's tool calls are those of the AI messages
+ * after the user's message in the thread's `messages`, with their tool messages.
  */
 export class LanggraphConversation implements TargetConversation {
-  readonly toolCallsUnknown = TOOL_CALLS_UNREPORTED;
+  /** Only read for a turn whose thread has no `messages`: a graph that keeps none reports no calls. */
+  readonly toolCallsUnknown: string;
   readonly #client: LanggraphClient;
   readonly #graphId: string;
   readonly #pointers: LanggraphGraphEntry | undefined;
@@ -28,6 +31,9 @@ export class LanggraphConversation implements TargetConversation {
     this.#client = client;
     this.#graphId = graphId;
     this.#pointers = pointers;
+    this.toolCallsUnknown =
+      `the thread of graph ${graphId} keeps no messages list in its values, where a LangGraph agent's tool calls ` +
+      "and tool messages are, so the tools a turn called are not known";
   }
 
   /** Holds nothing open between turns: each is a request of its own. */
@@ -46,6 +52,7 @@ export class LanggraphConversation implements TargetConversation {
     const millis = performance.now() - started;
     this.#interrupted.set(thread, Array.isArray(output["__interrupt__"]));
     const text = textOf(output);
+    const toolCalls = langgraphToolCalls(await this.#messages(thread, output));
     const answer: Answer = {
       mediaType: "application/json",
       json: this.#claims(output),
@@ -68,6 +75,7 @@ export class LanggraphConversation implements TargetConversation {
       answer,
       session: thread,
       checks: transportChecks(turn, text),
+      ...(toolCalls ? { toolCalls } : {}),
     };
   }
 
@@ -79,6 +87,15 @@ export class LanggraphConversation implements TargetConversation {
     const known = this.#interrupted.get(thread);
     if (known !== undefined) return known;
     return (await this.#client.threadState(thread)).tasks.some((task) => task.interrupts.length > 0);
+  }
+
+  /**
+   * The thread's messages after the run: its output's, but the output of a run that stopped at an
+   * interrupt holds the interrupt alone, so the thread's state is read for them.
+   */
+  async #messages(thread: string, output: Record<string, unknown>): Promise<unknown> {
+    if ("messages" in output || !Array.isArray(output["__interrupt__"])) return output["messages"];
+    return (await this.#client.threadState(thread)).values["messages"];
   }
 
   /** The turn's input as a user message, which must be text: a JSON value only answers a pending interrupt. */

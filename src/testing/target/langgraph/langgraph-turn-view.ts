@@ -56,24 +56,33 @@ function stepAt(state: LanggraphThreadState, pointer: string): string | undefine
 }
 
 /**
+ * The messages after the last user message: what the turn's run added. A thread's messages are
+ * objects with their `type` (`human`, `ai`, `tool`), or `role` as a client may write them.
+ */
+export function turnMessages(messages: readonly unknown[]): Record<string, unknown>[] {
+  const objects = messages.filter(
+    (message): message is Record<string, unknown> => typeof message === "object" && message !== null,
+  );
+  const user = objects.findLastIndex((message) =>
+    ["human", "user"].includes(String(message["type"] ?? message["role"])),
+  );
+  return objects.slice(user + 1);
+}
+
+/**
  * The text of the last AI message after the last user message, "" when the turn added none: an
  * older reply would otherwise pass for this turn's answer.
  */
 export function lastReply(messages: unknown): string {
   if (!Array.isArray(messages)) return "";
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message: unknown = messages[index];
-    if (typeof message !== "object" || message === null) continue;
-    const { type, role, content } = message as { type?: unknown; role?: unknown; content?: unknown };
-    const kind = type ?? role;
-    if (kind === "human" || kind === "user") return "";
-    if (kind === "ai" || kind === "assistant") return textOf(content);
-  }
-  return "";
+  const reply = turnMessages(messages).findLast((message) =>
+    ["ai", "assistant"].includes(String(message["type"] ?? message["role"])),
+  );
+  return reply === undefined ? "" : messageText(reply["content"]);
 }
 
 /** A message's content: a string, or the text of its text blocks. */
-function textOf(content: unknown): string {
+export function messageText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content

@@ -108,7 +108,7 @@ describe("LanggraphClient against the LangGraph dev server", () => {
   });
 
   test("graphIds lists the served graphs and graphNodes a graph's nodes without its start and end", live, async () => {
-    assert.deepEqual(await client.graphIds(), ["chat", "intake"]);
+    assert.deepEqual(await client.graphIds(), ["agent", "approval", "chat", "intake"]);
     assert.deepEqual(await client.graphNodes("intake"), ["name_step", "age_step", "confirm_step", "summary_step"]);
     assert.deepEqual(await client.graphNodes("chat"), ["respond"]);
   });
@@ -118,7 +118,7 @@ describe("LanggraphClient against the LangGraph dev server", () => {
     const lacks = (method: string, path: string) => (error: unknown) => {
       assert.ok(isFlowcheckError(error, "target_invalid_answer"), String(error));
       assert.ok(error.message.startsWith(`${method} ${server.baseUrl}${path} answered 404`), error.message);
-      assert.match(error.message, /has no graph billing; it has: chat, intake\./);
+      assert.match(error.message, /has no graph billing; it has: agent, approval, chat, intake\./);
       return true;
     };
     await assert.rejects(client.graphNodes("billing"), lacks("GET", "/assistants/billing/graph"));

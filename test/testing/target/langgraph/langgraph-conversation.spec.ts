@@ -16,6 +16,7 @@ const DONE = { messages: [{ type: "ai", content: "Saved." }] };
 let server: LoopbackServer;
 let requests: { method: string; path: string; body: unknown }[] = [];
 let outputs: Record<string, unknown>[] = [];
+let stateValues: Record<string, unknown> = {};
 
 before(async () => {
   server = await listenOnLoopback(async (request, response) => {
@@ -27,7 +28,7 @@ before(async () => {
         ? { thread_id: "t1" }
         : path.endsWith("/state")
           ? {
-              values: {},
+              values: stateValues,
               next: ["confirm"],
               tasks: [{ id: "k1", name: "confirm", interrupts: [{ value: "Confirm?" }] }],
             }
@@ -40,6 +41,7 @@ after(() => server.close());
 beforeEach(() => {
   requests = [];
   outputs = [];
+  stateValues = {};
 });
 
 function conversation(): LanggraphConversation {
@@ -126,4 +128,49 @@ test("a JSON value as the first turn of a thread fails without making the thread
     isFlowcheckError(error, "scenario_failed"),
   );
   assert.deepEqual(log(), []);
+});
+
+test("each turn reports the tool calls of the AI messages its run added, with their tool messages; none is an empty list", async () => {
+  const talk = conversation();
+  const calling = {
+    messages: [
+      { type: "human", content: "weather in Lisbon" },
+      { type: "ai", content: "", tool_calls: [{ name: "get_weather", args: { city: "Lisbon" }, id: "c1" }] },
+      { type: "tool", content: '{"celsius":24}', tool_call_id: "c1", status: "success" },
+      { type: "ai", content: "24 °C.", tool_calls: [] },
+    ],
+  };
+  outputs.push(calling, { messages: [...calling.messages, { type: "human", content: "thanks" }, DONE.messages[0]] });
+  const first = await talk.send(turn("asks", "weather in Lisbon"), undefined);
+  assert.deepEqual(first.toolCalls, [
+    { name: "get_weather", args: { city: "Lisbon" }, output: { celsius: 24 }, status: "returned", id: "c1" },
+  ]);
+  const second = await talk.send(turn("thanks", "thanks"), first.session);
+  assert.deepEqual(second.toolCalls, []);
+});
+
+test("a run whose values keep no messages reports no tool calls, and the conversation says why", async () => {
+  const talk = conversation();
+  outputs.push({ name: "Ada", city: "Lisbon" });
+  const sent = await talk.send(turn("asks", "hi"), undefined);
+  assert.equal(sent.toolCalls, undefined);
+  assert.match(talk.toolCallsUnknown, /^the thread of graph intake keeps no messages list in its values/);
+});
+
+test("a run stopped at an interrupt answers the interrupt alone, so its tool calls are read from the thread's state: a call waiting for its tool is pending", async () => {
+  const talk = conversation();
+  stateValues = {
+    messages: [
+      { type: "human", content: "A table for 2 on Monday" },
+      { type: "ai", content: "", tool_calls: [{ name: "book_table", args: { guests: 2 }, id: "c1" }] },
+    ],
+  };
+  outputs.push({ __interrupt__: [{ id: "i1", value: "Book it?" }] });
+  const sent = await talk.send(turn("asks", "A table for 2 on Monday"), undefined);
+  assert.deepEqual(log().slice(1), [
+    'POST /threads/t1/runs/wait message "A table for 2 on Monday"',
+    "GET /threads/t1/state",
+  ]);
+  assert.deepEqual(sent.toolCalls, [{ name: "book_table", args: { guests: 2 }, status: "pending", id: "c1" }]);
+  assert.equal(sent.answer.text, "Book it?");
 });
