@@ -1,13 +1,16 @@
 import { FlowcheckError, isFlowcheckError } from "../../../errors.ts";
 import { mediaTypeOf } from "../../answer/read-answer.ts";
+import type { CalledTool } from "../../checks/called-tool.ts";
 import { isSuccessStatus } from "../../scenario/is-success-status.ts";
 import { show } from "../../scenario/show.ts";
 import type { HttpAnswerShape, HttpTargetEntry } from "./http-target-entry.ts";
+import { answerToolCalls } from "./answer-tool-calls.ts";
 import { pointerBoolean, pointerString } from "./pointer-value.ts";
 import { readAiSdkUiStream } from "./read-ai-sdk-ui-stream.ts";
 import { readOpenAiChatStream } from "./read-openai-chat-stream.ts";
 import { renderPath, renderTemplate, type TemplateValues } from "./render-template.ts";
 import { answered, jsonBodyOf, QUOTED_BODY, type TargetExchange } from "../request-target.ts";
+import { readPointer } from "../json-pointer.ts";
 import { httpRequest, requestHeaders, targetUrl } from "./http-request.ts";
 
 /** How long a request to an http target may take unless its entry or the caller says otherwise. */
@@ -43,13 +46,25 @@ export interface HttpTurnAnswer {
   session: string | undefined;
   currentStep?: string;
   completed?: boolean;
+  /**
+   * The tools the turn called, as the answer reports them (its stream's, or what the entry's
+   * `answer.toolCalls` reads); undefined when it reports none: the entry reads none of them, or
+   * its pointers were not read of this answer (an error status, a rendering the turn asked for).
+   */
+  toolCalls?: CalledTool[];
   /** The body as it came. */
   raw: string;
   /** The request as sent, its headers (the entry's credentials among them) left out. */
   request: { method: string; url: string; body: string };
 }
 
-const STREAM_READERS = { "openai-chat": readOpenAiChatStream, "ai-sdk-ui": readAiSdkUiStream } as const;
+/** What a stream's reader makes of it: its text, the final object the pointers read, and the tools it reports called. */
+type StreamReader = (body: string) => { text: string; final: Record<string, unknown>; toolCalls?: CalledTool[] };
+
+const STREAM_READERS: Record<NonNullable<HttpAnswerShape["stream"]>, StreamReader> = {
+  "openai-chat": readOpenAiChatStream,
+  "ai-sdk-ui": readAiSdkUiStream,
+};
 
 function streamedAnswer(exchange: TargetExchange, stream: keyof typeof STREAM_READERS, at: string) {
   const type = exchange.headers["content-type"] ?? "none";
@@ -75,20 +90,36 @@ function isRendered(exchange: TargetExchange, shape: HttpAnswerShape): boolean {
   return !/^application\/(.+\+)?json$/.test(type) && !(shape.stream !== undefined && type === "text/event-stream");
 }
 
-/** The answer's body (a stream's final object) and its text. */
-function answerOf(exchange: TargetExchange, shape: HttpAnswerShape, at: string): { body: unknown; text: string } {
+/**
+ * The answer's body (a stream's final object), its text, and the tools it reports called: the
+ * entry's `answer.toolCalls` read of the body, else what the stream's reader reports, if anything.
+ */
+function answerOf(
+  exchange: TargetExchange,
+  shape: HttpAnswerShape,
+  at: string,
+): { body: unknown; text: string; toolCalls?: CalledTool[] } {
+  const but = `${answered(exchange)}, but`;
   if (shape.stream) {
-    const { text, final } = streamedAnswer(exchange, shape.stream, at);
-    return { body: final, text };
+    const { text, final, toolCalls } = streamedAnswer(exchange, shape.stream, at);
+    const reported = shape.toolCalls ? answerToolCalls(final, shape.toolCalls, but, at) : toolCalls;
+    return { body: final, text, ...(reported ? { toolCalls: reported } : {}) };
   }
   const body = jsonBodyOf(
     exchange,
     `Point ${at}baseUrl and ${at}turn.path at the chat API, or set ${at}answer.stream if it answers a stream.`,
   );
   const pointer = shape.text ?? "/response";
+  // A chat completion that only calls tools has a null content: no text.
+  const found = readPointer(body, pointer);
+  const text =
+    found.found && found.value === null
+      ? ""
+      : pointerString(body, pointer, `${but} ${at}answer.text (the answer's text)`);
   return {
     body,
-    text: pointerString(body, pointer, `${answered(exchange)}, but ${at}answer.text (the answer's text)`),
+    text,
+    ...(shape.toolCalls ? { toolCalls: answerToolCalls(body, shape.toolCalls, but, at) } : {}),
   };
 }
 
@@ -157,7 +188,7 @@ export async function sendHttpTurn(
       sessionHeader === undefined ? turn.session : sessionOf(exchange, raw, { sessionHeader }, at, turn.session);
     return { status, headers, body: raw, text: raw, session, raw, request: sent };
   }
-  const { body, text } = answerOf(exchange, entry.answer, at);
+  const { body, text, toolCalls } = answerOf(exchange, entry.answer, at);
   const but = `${answered(exchange)}, but`;
   const { step, completed } = entry.answer;
   return {
@@ -172,6 +203,7 @@ export async function sendHttpTurn(
     ...(completed === undefined
       ? {}
       : { completed: pointerBoolean(body, completed, `${but} ${at}answer.completed (whether the run has ended)`) }),
+    ...(toolCalls ? { toolCalls } : {}),
     raw: exchange.raw,
     request: sent,
   };
