@@ -7,7 +7,7 @@ import { LanggraphClient } from "../../../../src/testing/target/langgraph/langgr
 import { langgraphTurnView } from "../../../../src/testing/target/langgraph/langgraph-turn-view.ts";
 import { startLanggraphDevServer, type LanggraphDevServer } from "../../../support/langgraph-dev-server.ts";
 
-// Each test skips, with the reason, when the fixture project is not installed, so the run counts them.
+// Against the fixture project's dev server, which npm test installs first: without it they fail, saying how to install it.
 
 describe("LanggraphClient against the LangGraph dev server", () => {
   let server: LanggraphDevServer;
