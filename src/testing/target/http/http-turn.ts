@@ -90,20 +90,18 @@ function isRendered(exchange: TargetExchange, shape: HttpAnswerShape): boolean {
   return !/^application\/(.+\+)?json$/.test(type) && !(shape.stream !== undefined && type === "text/event-stream");
 }
 
-/**
- * The answer's body (a stream's final object), its text, and the tools it reports called: the
- * entry's `answer.toolCalls` read of the body, else what the stream's reader reports, if anything.
- */
-function answerOf(
-  exchange: TargetExchange,
-  shape: HttpAnswerShape,
-  at: string,
-): { body: unknown; text: string; toolCalls?: CalledTool[] } {
-  const but = `${answered(exchange)}, but`;
+interface ReadAnswer {
+  /** The JSON body, or a stream's final object. */
+  body: unknown;
+  text: string;
+  toolCalls?: CalledTool[];
+}
+
+/** The answer's body (a stream's final object), its text, and the tools its stream's reader reports called, if any. */
+function readBody(exchange: TargetExchange, shape: HttpAnswerShape, at: string): ReadAnswer {
   if (shape.stream) {
     const { text, final, toolCalls } = streamedAnswer(exchange, shape.stream, at);
-    const reported = shape.toolCalls ? answerToolCalls(final, shape.toolCalls, but, at) : toolCalls;
-    return { body: final, text, ...(reported ? { toolCalls: reported } : {}) };
+    return { body: final, text, ...(toolCalls ? { toolCalls } : {}) };
   }
   const body = jsonBodyOf(
     exchange,
@@ -112,15 +110,21 @@ function answerOf(
   const pointer = shape.text ?? "/response";
   // A chat completion that only calls tools has a null content: no text.
   const found = readPointer(body, pointer);
-  const text =
-    found.found && found.value === null
-      ? ""
-      : pointerString(body, pointer, `${but} ${at}answer.text (the answer's text)`);
+  if (found.found && found.value === null) return { body, text: "" };
   return {
     body,
-    text,
-    ...(shape.toolCalls ? { toolCalls: answerToolCalls(body, shape.toolCalls, but, at) } : {}),
+    text: pointerString(body, pointer, `${answered(exchange)}, but ${at}answer.text (the answer's text)`),
   };
+}
+
+/**
+ * The answer read: its body, its text, and the tools it reports called, which the entry's
+ * `answer.toolCalls` reads of the body (a stream's final object) when it says where.
+ */
+function answerOf(exchange: TargetExchange, shape: HttpAnswerShape, at: string): ReadAnswer {
+  const read = readBody(exchange, shape, at);
+  if (shape.toolCalls === undefined) return read;
+  return { ...read, toolCalls: answerToolCalls(read.body, shape.toolCalls, `${answered(exchange)}, but`, at) };
 }
 
 function sessionOf(exchange: TargetExchange, body: unknown, shape: HttpAnswerShape, at: string, sent?: string) {
