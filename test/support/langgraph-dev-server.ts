@@ -4,12 +4,12 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import { fixtureProject, requireFixtureProject } from "./fixture-projects.mjs";
+import { FIXTURES, requireFixtureProject } from "./fixture-projects.mjs";
 
 /** The LangGraph fixture project's name under test/fixtures/. */
 export const LANGGRAPH_FIXTURE = "langgraph-project";
 /** The LangGraph fixture project: two deterministic graphs, with its own lockfile and node_modules. */
-export const LANGGRAPH_PROJECT = fixtureProject(LANGGRAPH_FIXTURE);
+export const LANGGRAPH_PROJECT = join(FIXTURES, LANGGRAPH_FIXTURE);
 const CLI = join(LANGGRAPH_PROJECT, "node_modules", ".bin", "langgraphjs");
 
 // The dev server loads the graphs with its own TypeScript loader and registers its workers: measured
