@@ -19,7 +19,7 @@ interface CompletionToolCall {
 function openAiProblem(but: string, at: string, found: string, body: unknown): FlowcheckError {
   return new FlowcheckError(
     "target_invalid_answer",
-    `${but} ${at}answer.toolCalls is "openai", and ${found} in the body ${show(body, QUOTED_BODY)}. ` +
+    `${but} ${at}answer.toolCalls is "openai", and ${found}, in the body ${show(body, QUOTED_BODY)}. ` +
       `Give ${at}answer.toolCalls pointers to where the answer lists its calls ` +
       '({ "path": "/tool_calls", "name": "/name", "args": "/arguments", "output": "/output" }), or remove it.',
   );

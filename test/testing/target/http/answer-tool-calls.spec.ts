@@ -35,15 +35,15 @@ test('"openai" on a body that is no chat completion is target_invalid_answer say
   assert.throws(() => answerToolCalls({ reply: "Hi" }, "openai", BUT, AT), {
     code: "target_invalid_answer",
     message:
-      `${BUT} targets.shop.answer.toolCalls is "openai", and there is no chat completion message at /choices/0/message ` +
+      `${BUT} targets.shop.answer.toolCalls is "openai", and there is no chat completion message at /choices/0/message, ` +
       'in the body {"reply":"Hi"}. Give targets.shop.answer.toolCalls pointers to where the answer lists its calls ' +
       '({ "path": "/tool_calls", "name": "/name", "args": "/arguments", "output": "/output" }), or remove it.',
   });
   assert.throws(() => answerToolCalls(completion({ tool_calls: { name: "x" } }), "openai", BUT, AT), {
-    message: /and \/choices\/0\/message\/tool_calls is \{"name":"x"\}, not an array in the body/,
+    message: /and \/choices\/0\/message\/tool_calls is \{"name":"x"\}, not an array, in the body/,
   });
   assert.throws(() => answerToolCalls(completion({ tool_calls: [{ id: "c", type: "function" }] }), "openai", BUT, AT), {
-    message: /and \/choices\/0\/message\/tool_calls\/0 names no function in the body/,
+    message: /and \/choices\/0\/message\/tool_calls\/0 names no function, in the body/,
   });
 });
 
