@@ -9,7 +9,8 @@ import { ScenarioRun } from "../../src/testing/run/scenario-run.ts";
 import { loadScenario } from "../../src/testing/scenario/load-scenario.ts";
 import { startScenarioTarget } from "../../src/testing/target/scenario-target.ts";
 import type { TargetConfig } from "../../src/testing/target/target-config.ts";
-import { langgraphFixtureMissing, startLanggraphDevServer } from "../support/langgraph-dev-server.ts";
+import { fixtureProjectMissing } from "../support/fixture-projects.mjs";
+import { LANGGRAPH_FIXTURE, startLanggraphDevServer } from "../support/langgraph-dev-server.ts";
 
 /** Turns of one conversation: each a refused name, which keeps the chat graph on NameStep. */
 const TURNS = 24;
@@ -51,9 +52,12 @@ async function timedFetches<T>(play: () => Promise<T>): Promise<{ value: T; fetc
   }
 }
 
-/** Plays the conversation and splits each turn; `{ skipped }` when the fixture project is not installed. */
+/**
+ * Plays the conversation and splits each turn; `{ skipped }` when the fixture project is not
+ * installed (the bench does not run npm test's pretest, which installs it).
+ */
 export async function measureLanggraphTurns(dir: string): Promise<LanggraphTurnsResult | { skipped: string }> {
-  const missing = langgraphFixtureMissing();
+  const missing = fixtureProjectMissing(LANGGRAPH_FIXTURE);
   if (missing) return { skipped: missing };
   const server = await startLanggraphDevServer();
   try {

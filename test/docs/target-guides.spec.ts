@@ -8,7 +8,6 @@ import type { RunResults } from "../../src/testing/report/run-results.ts";
 import { loadTargetConfig } from "../../src/testing/target/target-config.ts";
 import {
   LANGGRAPH_PROJECT,
-  langgraphFixtureMissing,
   startLanggraphDevServer,
   type LanggraphDevServer,
 } from "../support/langgraph-dev-server.ts";
@@ -206,21 +205,19 @@ async function assertInitAsPrinted(
 
 describe("docs/testing-langgraph.md", () => {
   const guide = guideOf("testing-langgraph.md", "booking-graph");
-  const live = { skip: langgraphFixtureMissing() };
   const SCENARIO = "scenarios/booking/table-for-four.scenario.json";
   let server: LanggraphDevServer | undefined;
   let project: PackedInstall | undefined;
   let initProject: PackedInstall | undefined;
 
-  /** The printed files' server address made the served graph's, or one nothing listens at. */
+  /** The printed files' server address made the served graph's. */
   let toServer: (text: string) => string = (text) => text;
 
   before(async () => {
     [project, initProject] = await Promise.all([guideProject(guide), packedInstall()]);
     // The dev server serves a copy of the graph's folder, its packages the fixture project's.
-    if (!live.skip) server = await startLanggraphDevServer(join(project.project, guide.serverFolder));
-    const baseUrl = server?.baseUrl ?? `http://127.0.0.1:${await closedPort()}`;
-    toServer = (text) => text.replaceAll("http://127.0.0.1:2024", baseUrl);
+    server = await startLanggraphDevServer(join(project.project, guide.serverFolder));
+    toServer = (text) => text.replaceAll("http://127.0.0.1:2024", server!.baseUrl);
     writeFiles(project.project, guide.flowcheck, toServer);
   });
 
@@ -244,7 +241,7 @@ describe("docs/testing-langgraph.md", () => {
   test("the printed init writes files check accepts, and the printed check accepts the printed ones in their place", async () => {
     const checked = await assertInitAsPrinted(initProject!, guide, "FLOW_TARGET=booking npx flowcheck check", toServer);
     // With the graph served, check held the scenario's steps to its nodes.
-    if (server) assert.doesNotMatch(checked, /not reachable/);
+    assert.doesNotMatch(checked, /not reachable/);
   });
 
   test("the guide's graph entry for a step kept in a state key loads", () => assertEntriesLoad(guide, {}));
@@ -269,47 +266,39 @@ describe("docs/testing-langgraph.md", () => {
       );
   });
 
-  test(
-    "the printed command plays the printed scenario against the served graph, every turn passing",
-    live,
-    async () => {
-      const output = await assertPassingRun(project!, guide, "FLOW_TARGET=booking npx flowcheck test", [
-        ["asks the party size", "party_size"],
-        ["refuses twelve guests", "party_size"],
-        ["takes four guests", "booking_day"],
-        ["books Friday", "confirm_booking"],
-      ]);
-      // The guide quotes the graph's summary line in its text, where it wraps: the checklist it can show.
-      const summary = /^ {2}(booking +3\/3 steps · 0\/0 tools · checklist \S+ ✓, \d+ n\/a)$/m.exec(output)?.[1];
-      assert.ok(summary, output);
-      assert.ok(guide.text.replace(/\s+/g, " ").includes(`\`${summary.replace(/\s+/g, " ")}\``), summary);
-    },
-  );
+  test("the printed command plays the printed scenario against the served graph, every turn passing", async () => {
+    const output = await assertPassingRun(project!, guide, "FLOW_TARGET=booking npx flowcheck test", [
+      ["asks the party size", "party_size"],
+      ["refuses twelve guests", "party_size"],
+      ["takes four guests", "booking_day"],
+      ["books Friday", "confirm_booking"],
+    ]);
+    // The guide quotes the graph's summary line in its text, where it wraps: the checklist it can show.
+    const summary = /^ {2}(booking +3\/3 steps · 0\/0 tools · checklist \S+ ✓, \d+ n\/a)$/m.exec(output)?.[1];
+    assert.ok(summary, output);
+    assert.ok(guide.text.replace(/\s+/g, " ").includes(`\`${summary.replace(/\s+/g, " ")}\``), summary);
+  });
 
-  test(
-    "the change the guide describes fails at its turn, with the file's line, as the guide prints",
-    live,
-    async () => {
-      const file = join(project!.project, SCENARIO);
-      const scenario = readFileSync(file, "utf8");
-      assert.ok(scenario.includes('"expectState": { "guests": 4 }'));
-      writeFileSync(file, scenario.replace('"expectState": { "guests": 4 }', '"expectState": { "guests": 6 }'));
-      try {
-        const run = await shellIn(project!, guide.command("FLOW_TARGET=booking npx flowcheck test"));
-        const output = run.stdout + run.stderr;
-        assert.equal(run.code, 1, output);
-        const where = lineOf(guide.flowcheck, SCENARIO, '"label": "takes four guests"');
-        assert.match(output, new RegExp(`${where.replaceAll(".", "\\.")}: turn 3 'takes four guests': `), output);
-        assertPrinted(output, guide.output("It fails at that turn:"));
-        assert.deepEqual(
-          resultsOf(project!).conversations[0]!.turns.map((turn) => turn.outcome),
-          ["passed", "passed", "failed", "skipped"],
-        );
-      } finally {
-        writeFileSync(file, scenario);
-      }
-    },
-  );
+  test("the change the guide describes fails at its turn, with the file's line, as the guide prints", async () => {
+    const file = join(project!.project, SCENARIO);
+    const scenario = readFileSync(file, "utf8");
+    assert.ok(scenario.includes('"expectState": { "guests": 4 }'));
+    writeFileSync(file, scenario.replace('"expectState": { "guests": 4 }', '"expectState": { "guests": 6 }'));
+    try {
+      const run = await shellIn(project!, guide.command("FLOW_TARGET=booking npx flowcheck test"));
+      const output = run.stdout + run.stderr;
+      assert.equal(run.code, 1, output);
+      const where = lineOf(guide.flowcheck, SCENARIO, '"label": "takes four guests"');
+      assert.match(output, new RegExp(`${where.replaceAll(".", "\\.")}: turn 3 'takes four guests': `), output);
+      assertPrinted(output, guide.output("It fails at that turn:"));
+      assert.deepEqual(
+        resultsOf(project!).conversations[0]!.turns.map((turn) => turn.outcome),
+        ["passed", "passed", "failed", "skipped"],
+      );
+    } finally {
+      writeFileSync(file, scenario);
+    }
+  });
 });
 
 /** The printed server command, with its port changed, run by a shell in `cwd` until it prints that it listens. */

@@ -3,11 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
-import {
-  langgraphFixtureMissing,
-  startLanggraphDevServer,
-  type LanggraphDevServer,
-} from "../support/langgraph-dev-server.ts";
+import { startLanggraphDevServer, type LanggraphDevServer } from "../support/langgraph-dev-server.ts";
 import { npxFlowcheck } from "../support/npx-flowcheck.ts";
 import { packedInstall, type PackedInstall } from "../support/packed-install.ts";
 
@@ -16,12 +12,10 @@ import { packedInstall, type PackedInstall } from "../support/packed-install.ts"
 const SCENARIOS = resolve(import.meta.dirname, "..", "fixtures", "langgraph-scenarios", "passing");
 
 describe("a LangGraph project with flowcheck installed: only its config and scenarios", () => {
-  const live = { skip: langgraphFixtureMissing() };
   let server: LanggraphDevServer | undefined;
   let project: PackedInstall | undefined;
 
   before(async () => {
-    if (live.skip) return;
     [server, project] = await Promise.all([startLanggraphDevServer(), packedInstall()]);
     const chat = { step: "/step", completed: "/done", steps: ["NameStep", "EmailStep", "DoneStep"] };
     const config = {
@@ -45,43 +39,35 @@ describe("a LangGraph project with flowcheck installed: only its config and scen
     await server?.close();
   });
 
-  test(
-    "npx flowcheck test plays scenarios/ against the dev server: green, every persisted check passed, the report written there",
-    live,
-    async () => {
-      const run = await npxFlowcheck(project!, ["test"], { FLOW_TARGET: "graphs" });
-      const output = run.stdout + run.stderr;
-      assert.equal(run.code, 0, output);
-      const artifacts = join(project!.project, "test", ".tmp");
-      const results = JSON.parse(readFileSync(join(artifacts, "run-results.json"), "utf8")) as RunResults;
-      assert.deepEqual(
-        results.conversations.map((conversation) => conversation.name).sort(),
-        ["chat", "intake"],
-        output,
-      );
-      for (const conversation of results.conversations) {
-        assert.equal(conversation.outcome, "passed", conversation.reason);
-        assert.equal(conversation.target?.baseUrl, server!.baseUrl);
-        for (const turn of conversation.turns) {
-          const persisted = turn.checks.filter((check) => check.contract === "persisted");
-          assert.ok(
-            persisted.some((check) => check.outcome === "passed"),
-            `${conversation.name}/${turn.label}: no persisted check passed`,
-          );
-          assert.deepEqual(
-            persisted.filter((check) => check.outcome === "failed"),
-            [],
-            `${conversation.name}/${turn.label}`,
-          );
-        }
+  test("npx flowcheck test plays scenarios/ against the dev server: green, every persisted check passed, the report written there", async () => {
+    const run = await npxFlowcheck(project!, ["test"], { FLOW_TARGET: "graphs" });
+    const output = run.stdout + run.stderr;
+    assert.equal(run.code, 0, output);
+    const artifacts = join(project!.project, "test", ".tmp");
+    const results = JSON.parse(readFileSync(join(artifacts, "run-results.json"), "utf8")) as RunResults;
+    assert.deepEqual(results.conversations.map((conversation) => conversation.name).sort(), ["chat", "intake"], output);
+    for (const conversation of results.conversations) {
+      assert.equal(conversation.outcome, "passed", conversation.reason);
+      assert.equal(conversation.target?.baseUrl, server!.baseUrl);
+      for (const turn of conversation.turns) {
+        const persisted = turn.checks.filter((check) => check.contract === "persisted");
+        assert.ok(
+          persisted.some((check) => check.outcome === "passed"),
+          `${conversation.name}/${turn.label}: no persisted check passed`,
+        );
+        assert.deepEqual(
+          persisted.filter((check) => check.outcome === "failed"),
+          [],
+          `${conversation.name}/${turn.label}`,
+        );
       }
-      assert.ok(
-        readFileSync(join(artifacts, "report.html"), "utf8").includes("intake"),
-        "report.html names the conversations",
-      );
-      assert.match(output, /^2 conversations: 2 passed, 0 failed/m);
-    },
-  );
+    }
+    assert.ok(
+      readFileSync(join(artifacts, "report.html"), "utf8").includes("intake"),
+      "report.html names the conversations",
+    );
+    assert.match(output, /^2 conversations: 2 passed, 0 failed/m);
+  });
 });
 
 describe("npx flowcheck init, and a run on two processes, in a project with only the package installed", () => {

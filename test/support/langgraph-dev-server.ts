@@ -1,12 +1,15 @@
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { basename, join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
+import { FIXTURES, requireFixtureProject } from "./fixture-projects.mjs";
 
+/** The LangGraph fixture project's name under test/fixtures/. */
+export const LANGGRAPH_FIXTURE = "langgraph-project";
 /** The LangGraph fixture project: two deterministic graphs, with its own lockfile and node_modules. */
-export const LANGGRAPH_PROJECT = resolve(import.meta.dirname, "..", "fixtures", "langgraph-project");
+export const LANGGRAPH_PROJECT = join(FIXTURES, LANGGRAPH_FIXTURE);
 const CLI = join(LANGGRAPH_PROJECT, "node_modules", ".bin", "langgraphjs");
 
 // The dev server loads the graphs with its own TypeScript loader and registers its workers: measured
@@ -21,22 +24,15 @@ export interface LanggraphDevServer {
   close(): Promise<void>;
 }
 
-/** node:test's skip reason when the fixture project's packages are not installed, else undefined. */
-export function langgraphFixtureMissing(): string | undefined {
-  return existsSync(CLI)
-    ? undefined
-    : "the LangGraph fixture project is not installed: npm ci --prefix test/fixtures/langgraph-project";
-}
-
 /**
  * Serves the fixture's graphs with `langgraphjs dev` on a free loopback port and resolves once it
  * answers. The server appends to its project's .gitignore and writes `.langgraph_api/`, so it runs
  * in a temporary copy of the project whose node_modules is a link to the fixture's installed one.
- * `project` is another project on the same packages, e.g. one whose graph does not load.
+ * `project` is another project on the same packages, e.g. one whose graph does not load. Throws,
+ * saying how to install it, when the fixture project is not installed.
  */
 export async function startLanggraphDevServer(project = LANGGRAPH_PROJECT): Promise<LanggraphDevServer> {
-  const missing = langgraphFixtureMissing();
-  if (missing) throw new Error(missing);
+  requireFixtureProject(LANGGRAPH_FIXTURE);
   const dir = mkdtempSync(join(tmpdir(), "flowcheck-langgraph-"));
   cpSync(project, dir, {
     recursive: true,

@@ -15,7 +15,8 @@ import { messageOf, textOnlyReason } from "../../scenario/turn-input.ts";
  * A conversation with a team's own chat API as its http target entry describes it: each turn one
  * request from the entry's templates, the conversation so far in `{{messages}}`, the session the
  * server assigned (or, for a server that assigns none, an id made here) in `{{session}}`. The
- * answer claims only what the entry's pointers read: its step and completion.
+ * answer claims only what the entry's pointers read: its step and completion; and where the answer
+ * reports them (its stream, or `answer.toolCalls`), each turn gives the tools it called.
  */
 export class HttpConversation implements TargetConversation {
   readonly toolCallsUnknown = TOOL_CALLS_UNREPORTED;
@@ -66,6 +67,7 @@ export class HttpConversation implements TargetConversation {
       },
       answer,
       session: answered.session,
+      ...(answered.toolCalls ? { toolCalls: answered.toolCalls } : {}),
       checks: [
         ...this.#checks(turn, answered, session),
         ...(turn.expectContentType === undefined ? [] : [contentTypeCheck(turn.expectContentType, answer)]),

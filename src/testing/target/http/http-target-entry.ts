@@ -5,6 +5,21 @@ export interface HttpTurnTemplate {
   body: unknown;
 }
 
+/**
+ * Where each tool call is in an answer that lists them: `path` points at the array of the turn's
+ * calls, the others into each item of it.
+ */
+export interface HttpToolCallPointers {
+  /** The array of the calls the turn made (empty when it made none). */
+  path: string;
+  /** The tool's name, in each item. */
+  name: string;
+  /** Its arguments (JSON text is parsed), in each item; unset: the answer does not report them. */
+  args?: string;
+  /** What it returned (JSON text is parsed), in each item; nothing there: the call has not completed. */
+  output?: string;
+}
+
 /** Where the answer's parts are: JSON Pointers into the JSON body, or into a stream's final object. */
 export interface HttpAnswerShape {
   /** Absent: the answer is one JSON body. */
@@ -17,6 +32,12 @@ export interface HttpAnswerShape {
   sessionHeader?: string;
   step?: string;
   completed?: string;
+  /**
+   * The tools the turn called: `"openai"`, the calls of a chat completion's
+   * `choices[0].message.tool_calls`, or pointers to a list of its own. Unset: the answer reports
+   * none, except a stream that carries them (`openai-chat`).
+   */
+  toolCalls?: "openai" | HttpToolCallPointers;
 }
 
 /** The optional endpoint that reads what the server stored of a session. */

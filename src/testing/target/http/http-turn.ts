@@ -1,13 +1,16 @@
 import { FlowcheckError, isFlowcheckError } from "../../../errors.ts";
 import { mediaTypeOf } from "../../answer/read-answer.ts";
+import type { CalledTool } from "../../checks/called-tool.ts";
 import { isSuccessStatus } from "../../scenario/is-success-status.ts";
 import { show } from "../../scenario/show.ts";
 import type { HttpAnswerShape, HttpTargetEntry } from "./http-target-entry.ts";
+import { answerToolCalls } from "./answer-tool-calls.ts";
 import { pointerBoolean, pointerString } from "./pointer-value.ts";
 import { readAiSdkUiStream } from "./read-ai-sdk-ui-stream.ts";
 import { readOpenAiChatStream } from "./read-openai-chat-stream.ts";
 import { renderPath, renderTemplate, type TemplateValues } from "./render-template.ts";
 import { answered, jsonBodyOf, QUOTED_BODY, type TargetExchange } from "../request-target.ts";
+import { readPointer } from "../json-pointer.ts";
 import { httpRequest, requestHeaders, targetUrl } from "./http-request.ts";
 
 /** How long a request to an http target may take unless its entry or the caller says otherwise. */
@@ -43,13 +46,25 @@ export interface HttpTurnAnswer {
   session: string | undefined;
   currentStep?: string;
   completed?: boolean;
+  /**
+   * The tools the turn called, as the answer reports them (its stream's, or what the entry's
+   * `answer.toolCalls` reads); undefined when it reports none: the entry reads none of them, or
+   * its pointers were not read of this answer (an error status, a rendering the turn asked for).
+   */
+  toolCalls?: CalledTool[];
   /** The body as it came. */
   raw: string;
   /** The request as sent, its headers (the entry's credentials among them) left out. */
   request: { method: string; url: string; body: string };
 }
 
-const STREAM_READERS = { "openai-chat": readOpenAiChatStream, "ai-sdk-ui": readAiSdkUiStream } as const;
+/** What a stream's reader makes of it: its text, the final object the pointers read, and the tools it reports called. */
+type StreamReader = (body: string) => { text: string; final: Record<string, unknown>; toolCalls?: CalledTool[] };
+
+const STREAM_READERS: Record<NonNullable<HttpAnswerShape["stream"]>, StreamReader> = {
+  "openai-chat": readOpenAiChatStream,
+  "ai-sdk-ui": readAiSdkUiStream,
+};
 
 function streamedAnswer(exchange: TargetExchange, stream: keyof typeof STREAM_READERS, at: string) {
   const type = exchange.headers["content-type"] ?? "none";
@@ -75,21 +90,41 @@ function isRendered(exchange: TargetExchange, shape: HttpAnswerShape): boolean {
   return !/^application\/(.+\+)?json$/.test(type) && !(shape.stream !== undefined && type === "text/event-stream");
 }
 
-/** The answer's body (a stream's final object) and its text. */
-function answerOf(exchange: TargetExchange, shape: HttpAnswerShape, at: string): { body: unknown; text: string } {
+interface ReadAnswer {
+  /** The JSON body, or a stream's final object. */
+  body: unknown;
+  text: string;
+  toolCalls?: CalledTool[];
+}
+
+/** The answer's body (a stream's final object), its text, and the tools its stream's reader reports called, if any. */
+function readBody(exchange: TargetExchange, shape: HttpAnswerShape, at: string): ReadAnswer {
   if (shape.stream) {
-    const { text, final } = streamedAnswer(exchange, shape.stream, at);
-    return { body: final, text };
+    const { text, final, toolCalls } = streamedAnswer(exchange, shape.stream, at);
+    return { body: final, text, ...(toolCalls ? { toolCalls } : {}) };
   }
   const body = jsonBodyOf(
     exchange,
     `Point ${at}baseUrl and ${at}turn.path at the chat API, or set ${at}answer.stream if it answers a stream.`,
   );
   const pointer = shape.text ?? "/response";
+  // A chat completion that only calls tools has a null content: no text.
+  const found = readPointer(body, pointer);
+  if (found.found && found.value === null) return { body, text: "" };
   return {
     body,
     text: pointerString(body, pointer, `${answered(exchange)}, but ${at}answer.text (the answer's text)`),
   };
+}
+
+/**
+ * The answer read: its body, its text, and the tools it reports called, which the entry's
+ * `answer.toolCalls` reads of the body (a stream's final object) when it says where.
+ */
+function answerOf(exchange: TargetExchange, shape: HttpAnswerShape, at: string): ReadAnswer {
+  const read = readBody(exchange, shape, at);
+  if (shape.toolCalls === undefined) return read;
+  return { ...read, toolCalls: answerToolCalls(read.body, shape.toolCalls, `${answered(exchange)}, but`, at) };
 }
 
 function sessionOf(exchange: TargetExchange, body: unknown, shape: HttpAnswerShape, at: string, sent?: string) {
@@ -157,7 +192,7 @@ export async function sendHttpTurn(
       sessionHeader === undefined ? turn.session : sessionOf(exchange, raw, { sessionHeader }, at, turn.session);
     return { status, headers, body: raw, text: raw, session, raw, request: sent };
   }
-  const { body, text } = answerOf(exchange, entry.answer, at);
+  const { body, text, toolCalls } = answerOf(exchange, entry.answer, at);
   const but = `${answered(exchange)}, but`;
   const { step, completed } = entry.answer;
   return {
@@ -172,6 +207,7 @@ export async function sendHttpTurn(
     ...(completed === undefined
       ? {}
       : { completed: pointerBoolean(body, completed, `${but} ${at}answer.completed (whether the run has ended)`) }),
+    ...(toolCalls ? { toolCalls } : {}),
     raw: exchange.raw,
     request: sent,
   };

@@ -42,3 +42,10 @@ export function pointerBoolean(body: unknown, pointer: string, what: string): bo
   if (typeof value === "boolean") return value;
   throw wrongType(body, pointer, what, value, "true or false");
 }
+
+/** The array at `pointer`, else an error as `pointerValue`'s. */
+export function pointerArray(body: unknown, pointer: string, what: string): unknown[] {
+  const value = pointerValue(body, pointer, what);
+  if (Array.isArray(value)) return value;
+  throw wrongType(body, pointer, what, value, "an array");
+}

@@ -327,3 +327,45 @@ test("without a where, messages name the entry's keys alone", async () => {
     },
   );
 });
+
+test('a chat completion that only calls tools answers no text (its content is null), and "openai" reads its calls', async (t) => {
+  const completion = {
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: "call_1", type: "function", function: { name: "save_name", arguments: '{"name":"Ada"}' } },
+          ],
+        },
+        finish_reason: "tool_calls",
+      },
+    ],
+  };
+  const server = await cannedServer(200, { "content-type": "application/json" }, JSON.stringify(completion));
+  t.after(() => server.close());
+  const entry: HttpTargetEntry = {
+    kind: "http",
+    baseUrl: server.url,
+    turn: { path: "/v1/chat/completions", body: { messages: "{{messages}}" } },
+    answer: { text: "/choices/0/message/content", toolCalls: "openai" },
+  };
+  const answer = await sendHttpTurn(entry, { input: "Ada", session: "c-1", messages: [] }, WHERE);
+  assert.equal(answer.text, "");
+  assert.deepEqual(answer.toolCalls, [{ name: "save_name", args: { name: "Ada" }, status: "pending", id: "call_1" }]);
+});
+
+test("an entry that reads no tool calls of a JSON answer reports none, and an error answer's are not read", async (t) => {
+  const server = await startStatelessChatServer();
+  t.after(() => server.close());
+  const plain = await sendHttpTurn(statelessChatEntry(server.url), { input: "Ada", session: "c", messages: [] }, WHERE);
+  assert.equal(plain.toolCalls, undefined);
+  const refused = await sendHttpTurn(
+    statelessChatEntry(server.url, { toolCalls: "openai" }),
+    { input: "Ada", session: "c", messages: [{ role: "assistant", content: "Hi" }] },
+    { ...WHERE, expectedStatus: 400 },
+  );
+  assert.deepEqual([refused.status, refused.toolCalls], [400, undefined]);
+});

@@ -1,12 +1,21 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import OpenAI from "openai";
 import { readOpenAiChatStream } from "../../../../src/testing/target/http/read-openai-chat-stream.ts";
 import { readPointer } from "../../../../src/testing/target/json-pointer.ts";
+import { listenOnLoopback } from "../../../support/loopback-server.ts";
 
 // A stream in the shape OpenAI sends with stream_options.include_usage: a role chunk, content
 // chunks, a finish chunk, a usage chunk with no choices, then [DONE].
 const RECORDED = readFileSync(new URL("../../../fixtures/http-streams/openai-chat.sse", import.meta.url), "utf8");
+
+// The same shape for a turn that calls two tools: each call's first chunk names it, the next ones
+// carry its arguments' JSON text by the call's index alone; then the finish chunk and the usage chunk.
+const TOOL_CALLS = readFileSync(
+  new URL("../../../fixtures/http-streams/openai-chat-tool-calls.sse", import.meta.url),
+  "utf8",
+);
 
 const chunk = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\n\n`;
 
@@ -71,4 +80,100 @@ test("a stream of nothing but data: [DONE] is target_invalid_answer", () => {
     code: "target_invalid_answer",
     message: 'the openai-chat stream has no chunk before its "data: [DONE]"',
   });
+});
+
+const toolDeltas = (...deltas: object[]) =>
+  `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: deltas } }] })}\n\n`;
+
+test("a stream's tool calls are the turn's called tools, their arguments parsed from the JSON text the chunks carry, none completed", () => {
+  const { text, toolCalls } = readOpenAiChatStream(TOOL_CALLS);
+  assert.equal(text, "");
+  assert.deepEqual(toolCalls, [
+    { name: "get_weather", args: { city: "Lisbon" }, status: "pending", id: "call_Wy3Fj2kPq1" },
+    { name: "get_time", args: { zone: "Europe/Lisbon" }, status: "pending", id: "call_Hn8Rt5mXz2" },
+  ]);
+});
+
+test("the final object holds the folded calls at /choices/0/message/tool_calls, as openai-node's ChatCompletionStream folds them", async (t) => {
+  const server = await listenOnLoopback((req, res) => {
+    req.resume();
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.end(TOOL_CALLS);
+  });
+  t.after(() => server.close());
+  const client = new OpenAI({ apiKey: "test-key", baseURL: server.url, maxRetries: 0 });
+  const stream = client.chat.completions.stream({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Hi" }] });
+  const completion = await stream.finalChatCompletion();
+  const { final } = readOpenAiChatStream(TOOL_CALLS);
+  assert.deepEqual(readPointer(final, "/choices/0/message/tool_calls"), {
+    found: true,
+    value: completion.choices[0]!.message.tool_calls,
+  });
+  assert.deepEqual(readPointer(final, "/usage/total_tokens"), { found: true, value: 123 });
+});
+
+test("deltas of parallel calls are folded by their index, whatever the order they interleave in; a name is set, never appended", () => {
+  const body =
+    toolDeltas({ index: 0, id: "a", type: "function", function: { name: "save_name", arguments: "" } }) +
+    toolDeltas({ index: 1, id: "b", type: "function", function: { name: "save_email", arguments: '{"email":' } }) +
+    toolDeltas({ index: 0, function: { name: "save_name", arguments: '{"name":"Ada"}' } }) +
+    toolDeltas({ index: 1, function: { arguments: '"ada@example.com"}' } }) +
+    chunk("Saved.") +
+    "data: [DONE]\n\n";
+  const { text, toolCalls, final } = readOpenAiChatStream(body);
+  assert.equal(text, "Saved.");
+  assert.deepEqual(
+    toolCalls.map(({ name, args }) => ({ name, args })),
+    [
+      { name: "save_name", args: { name: "Ada" } },
+      { name: "save_email", args: { email: "ada@example.com" } },
+    ],
+  );
+  assert.deepEqual(readPointer(final, "/choices/0/message"), {
+    found: true,
+    value: {
+      role: "assistant",
+      content: "Saved.",
+      tool_calls: [
+        { id: "a", type: "function", function: { name: "save_name", arguments: '{"name":"Ada"}' } },
+        { id: "b", type: "function", function: { name: "save_email", arguments: '{"email":"ada@example.com"}' } },
+      ],
+    },
+  });
+});
+
+test("arguments that are not JSON are kept as text, and empty arguments are no arguments", () => {
+  const body =
+    toolDeltas({ index: 0, id: "a", function: { name: "note", arguments: "call me later" } }) +
+    toolDeltas({ index: 1, id: "b", function: { name: "ping" } }) +
+    "data: [DONE]\n\n";
+  assert.deepEqual(
+    readOpenAiChatStream(body).toolCalls.map(({ name, args }) => ({ name, args })),
+    [
+      { name: "note", args: "call me later" },
+      { name: "ping", args: {} },
+    ],
+  );
+});
+
+test("a stream without tool calls reports none, and its final message has no tool_calls", () => {
+  const { toolCalls, final } = readOpenAiChatStream(RECORDED);
+  assert.deepEqual(toolCalls, []);
+  assert.equal(readPointer(final, "/choices/0/message/tool_calls").found, false);
+});
+
+test("a tool call delta without its index, or a call whose function is never named, is target_invalid_answer naming the chunk or call", () => {
+  assert.throws(() => readOpenAiChatStream(`${toolDeltas({ id: "a", function: { name: "ping" } })}data: [DONE]\n\n`), {
+    code: "target_invalid_answer",
+    message:
+      'chunk 1 of the openai-chat stream has a tool call delta without its "index" (the position of the call it adds to): {"id":"a","function":{"name":"ping"}}',
+  });
+  assert.throws(
+    () => readOpenAiChatStream(`${toolDeltas({ index: 0, id: "a", function: { arguments: "{}" } })}data: [DONE]\n\n`),
+    {
+      code: "target_invalid_answer",
+      message:
+        'tool call 1 of the openai-chat stream ({"id":"a","function":{"name":"","arguments":"{}"}}) never names its function',
+    },
+  );
 });

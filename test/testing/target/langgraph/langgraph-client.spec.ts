@@ -5,21 +5,15 @@ import { after, before, describe, test } from "node:test";
 import { isFlowcheckError } from "../../../../src/errors.ts";
 import { LanggraphClient } from "../../../../src/testing/target/langgraph/langgraph-client.ts";
 import { langgraphTurnView } from "../../../../src/testing/target/langgraph/langgraph-turn-view.ts";
-import {
-  langgraphFixtureMissing,
-  startLanggraphDevServer,
-  type LanggraphDevServer,
-} from "../../../support/langgraph-dev-server.ts";
+import { startLanggraphDevServer, type LanggraphDevServer } from "../../../support/langgraph-dev-server.ts";
 
-// Each test skips, with the reason, when the fixture project is not installed, so the run counts them.
-const live = { skip: langgraphFixtureMissing() };
+// Against the fixture project's dev server, which npm test installs first: without it they fail, saying how to install it.
 
 describe("LanggraphClient against the LangGraph dev server", () => {
   let server: LanggraphDevServer;
   let client: LanggraphClient;
 
   before(async () => {
-    if (live.skip) return;
     server = await startLanggraphDevServer();
     client = new LanggraphClient({ baseUrl: server.baseUrl, timeoutMs: 30_000 });
   });
@@ -28,63 +22,55 @@ describe("LanggraphClient against the LangGraph dev server", () => {
     await server?.close();
   });
 
-  test(
-    "the intake graph waits at each node, a refused answer keeps it there, and its last node completes it",
-    live,
-    async () => {
-      const thread = await client.createThread();
-      const played: [string | undefined, string, boolean][] = [];
-      const turn = async (input: { message: string } | { resume: unknown }) => {
-        await client.runWait(thread, "intake", input);
-        const view = langgraphTurnView(await client.threadState(thread));
-        played.push([view.currentStep, view.answer, view.completed]);
-        return view;
-      };
-      await turn({ message: "hi" });
-      await turn({ resume: "Ada" });
-      await turn({ resume: "Ada Lovelace" });
-      await turn({ resume: "twelve" });
-      await turn({ resume: "17" });
-      await turn({ resume: "36" });
-      await turn({ resume: "maybe" });
-      const last = await turn({ resume: "yes" });
-      assert.deepEqual(played, [
-        ["name_step", "What is your full name?", false],
-        ["name_step", "Please give your first and last name, e.g. Ada Lovelace.", false],
-        ["age_step", "How old are you?", false],
-        ["age_step", "Please give your age as a whole number from 18 to 120.", false],
-        ["age_step", "Please give your age as a whole number from 18 to 120.", false],
-        ["confirm_step", "Is this right: Ada Lovelace, 36? (yes/no)", false],
-        ["confirm_step", "Please answer yes or no.", false],
-        [undefined, "Thank you. Saved: Ada Lovelace, 36.", true],
-      ]);
-      assert.deepEqual(
-        { ...last.state, messages: undefined },
-        { messages: undefined, name: "Ada Lovelace", age: 36, confirmed: true, summary: "Ada Lovelace, 36" },
-      );
-    },
-  );
+  test("the intake graph waits at each node, a refused answer keeps it there, and its last node completes it", async () => {
+    const thread = await client.createThread();
+    const played: [string | undefined, string, boolean][] = [];
+    const turn = async (input: { message: string } | { resume: unknown }) => {
+      await client.runWait(thread, "intake", input);
+      const view = langgraphTurnView(await client.threadState(thread));
+      played.push([view.currentStep, view.answer, view.completed]);
+      return view;
+    };
+    await turn({ message: "hi" });
+    await turn({ resume: "Ada" });
+    await turn({ resume: "Ada Lovelace" });
+    await turn({ resume: "twelve" });
+    await turn({ resume: "17" });
+    await turn({ resume: "36" });
+    await turn({ resume: "maybe" });
+    const last = await turn({ resume: "yes" });
+    assert.deepEqual(played, [
+      ["name_step", "What is your full name?", false],
+      ["name_step", "Please give your first and last name, e.g. Ada Lovelace.", false],
+      ["age_step", "How old are you?", false],
+      ["age_step", "Please give your age as a whole number from 18 to 120.", false],
+      ["age_step", "Please give your age as a whole number from 18 to 120.", false],
+      ["confirm_step", "Is this right: Ada Lovelace, 36? (yes/no)", false],
+      ["confirm_step", "Please answer yes or no.", false],
+      [undefined, "Thank you. Saved: Ada Lovelace, 36.", true],
+    ]);
+    assert.deepEqual(
+      { ...last.state, messages: undefined },
+      { messages: undefined, name: "Ada Lovelace", age: 36, confirmed: true, summary: "Ada Lovelace, 36" },
+    );
+  });
 
-  test(
-    "runWait gives the run's output: the pending interrupt while it waits, the values once it ends",
-    live,
-    async () => {
-      const thread = await client.createThread();
-      const waiting = await client.runWait(thread, "intake", { message: "hi" });
-      assert.deepEqual(
-        (waiting["__interrupt__"] as { value: unknown }[]).map((interrupt) => interrupt.value),
-        ["What is your full name?"],
-      );
-      const state = await client.threadState(thread);
-      assert.deepEqual(state.next, ["name_step"]);
-      assert.deepEqual(
-        state.tasks.map((task) => [task.name, task.interrupts.map((interrupt) => interrupt.value)]),
-        [["name_step", ["What is your full name?"]]],
-      );
-    },
-  );
+  test("runWait gives the run's output: the pending interrupt while it waits, the values once it ends", async () => {
+    const thread = await client.createThread();
+    const waiting = await client.runWait(thread, "intake", { message: "hi" });
+    assert.deepEqual(
+      (waiting["__interrupt__"] as { value: unknown }[]).map((interrupt) => interrupt.value),
+      ["What is your full name?"],
+    );
+    const state = await client.threadState(thread);
+    assert.deepEqual(state.next, ["name_step"]);
+    assert.deepEqual(
+      state.tasks.map((task) => [task.name, task.interrupts.map((interrupt) => interrupt.value)]),
+      [["name_step", ["What is your full name?"]]],
+    );
+  });
 
-  test("the chat graph keeps its step and completion in its state keys, and answers each message", live, async () => {
+  test("the chat graph keeps its step and completion in its state keys, and answers each message", async () => {
     const thread = await client.createThread();
     const entry = { step: "/values/step", completed: "/values/done" };
     const played: [string | undefined, string, boolean][] = [];
@@ -107,13 +93,13 @@ describe("LanggraphClient against the LangGraph dev server", () => {
     assert.equal((values["messages"] as unknown[]).length, 8);
   });
 
-  test("graphIds lists the served graphs and graphNodes a graph's nodes without its start and end", live, async () => {
+  test("graphIds lists the served graphs and graphNodes a graph's nodes without its start and end", async () => {
     assert.deepEqual(await client.graphIds(), ["agent", "approval", "chat", "intake"]);
     assert.deepEqual(await client.graphNodes("intake"), ["name_step", "age_step", "confirm_step", "summary_step"]);
     assert.deepEqual(await client.graphNodes("chat"), ["respond"]);
   });
 
-  test("a graph the server lacks is target_invalid_answer naming it and the graphs the server has", live, async () => {
+  test("a graph the server lacks is target_invalid_answer naming it and the graphs the server has", async () => {
     const thread = await client.createThread();
     const lacks = (method: string, path: string) => (error: unknown) => {
       assert.ok(isFlowcheckError(error, "target_invalid_answer"), String(error));
@@ -128,7 +114,7 @@ describe("LanggraphClient against the LangGraph dev server", () => {
     );
   });
 
-  test("a thread the server lacks is target_invalid_answer quoting the server's 404", live, async () => {
+  test("a thread the server lacks is target_invalid_answer quoting the server's 404", async () => {
     const missing = "00000000-0000-4000-8000-000000000000";
     await assert.rejects(client.threadState(missing), (error: unknown) => {
       assert.ok(isFlowcheckError(error, "target_invalid_answer"), String(error));
