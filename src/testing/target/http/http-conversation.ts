@@ -66,6 +66,7 @@ export class HttpConversation implements TargetConversation {
       },
       answer,
       session: answered.session,
+      ...(answered.toolCalls === undefined ? {} : { toolCalls: answered.toolCalls }),
       checks: [
         ...this.#checks(turn, answered, session),
         ...(turn.expectContentType === undefined ? [] : [contentTypeCheck(turn.expectContentType, answer)]),

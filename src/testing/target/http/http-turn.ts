@@ -1,4 +1,5 @@
 import { FlowcheckError, isFlowcheckError } from "../../../errors.ts";
+import type { CalledTool } from "../../checks/called-tool.ts";
 import { mediaTypeOf } from "../../answer/read-answer.ts";
 import { isSuccessStatus } from "../../scenario/is-success-status.ts";
 import { show } from "../../scenario/show.ts";
@@ -47,11 +48,25 @@ export interface HttpTurnAnswer {
   raw: string;
   /** The request as sent, its headers (the entry's credentials among them) left out. */
   request: { method: string; url: string; body: string };
+  /** The tools the turn called, for an answer that reports them (the `ai-sdk-ui` stream): none for an error answer. */
+  toolCalls?: CalledTool[];
 }
 
-const STREAM_READERS = { "openai-chat": readOpenAiChatStream, "ai-sdk-ui": readAiSdkUiStream } as const;
+/** What a stream reader makes of a stream: its text, its final object, and the tools it reports calling, if it reports them. */
+interface StreamedAnswer {
+  text: string;
+  final: Record<string, unknown>;
+  toolCalls?: CalledTool[];
+}
 
-function streamedAnswer(exchange: TargetExchange, stream: keyof typeof STREAM_READERS, at: string) {
+type AnswerStream = NonNullable<HttpAnswerShape["stream"]>;
+
+const STREAM_READERS: Record<AnswerStream, (body: string) => StreamedAnswer> = {
+  "openai-chat": readOpenAiChatStream,
+  "ai-sdk-ui": (body) => readAiSdkUiStream(body),
+};
+
+function streamedAnswer(exchange: TargetExchange, stream: AnswerStream, at: string): StreamedAnswer {
   const type = exchange.headers["content-type"] ?? "none";
   if (!/^\s*text\/event-stream\b/i.test(type)) {
     throw new FlowcheckError(
@@ -75,11 +90,15 @@ function isRendered(exchange: TargetExchange, shape: HttpAnswerShape): boolean {
   return !/^application\/(.+\+)?json$/.test(type) && !(shape.stream !== undefined && type === "text/event-stream");
 }
 
-/** The answer's body (a stream's final object) and its text. */
-function answerOf(exchange: TargetExchange, shape: HttpAnswerShape, at: string): { body: unknown; text: string } {
+/** The answer's body (a stream's final object), its text, and the tools it reports calling. */
+function answerOf(
+  exchange: TargetExchange,
+  shape: HttpAnswerShape,
+  at: string,
+): { body: unknown; text: string; toolCalls?: CalledTool[] } {
   if (shape.stream) {
-    const { text, final } = streamedAnswer(exchange, shape.stream, at);
-    return { body: final, text };
+    const { text, final, toolCalls } = streamedAnswer(exchange, shape.stream, at);
+    return { body: final, text, ...(toolCalls === undefined ? {} : { toolCalls }) };
   }
   const body = jsonBodyOf(
     exchange,
@@ -146,18 +165,20 @@ export async function sendHttpTurn(
     ...(options.expectedStatus === undefined ? {} : { expectedStatus: options.expectedStatus }),
   });
   const sent = { method: request.method, url: request.url, body: request.body };
+  // An answer that is not the stream (an error, the session rendered) called no tool the stream would report.
+  const noToolCalls = entry.answer.stream === "ai-sdk-ui" ? { toolCalls: [] } : {};
   if (!isSuccessStatus(exchange.status)) {
     const { status, headers, raw } = exchange;
-    return { status, headers, body: raw, text: raw, session: turn.session, raw, request: sent };
+    return { status, headers, body: raw, text: raw, session: turn.session, raw, request: sent, ...noToolCalls };
   }
   if (options.accept !== undefined && isRendered(exchange, entry.answer)) {
     const { status, headers, raw } = exchange;
     const { sessionHeader } = entry.answer;
     const session =
       sessionHeader === undefined ? turn.session : sessionOf(exchange, raw, { sessionHeader }, at, turn.session);
-    return { status, headers, body: raw, text: raw, session, raw, request: sent };
+    return { status, headers, body: raw, text: raw, session, raw, request: sent, ...noToolCalls };
   }
-  const { body, text } = answerOf(exchange, entry.answer, at);
+  const { body, text, toolCalls } = answerOf(exchange, entry.answer, at);
   const but = `${answered(exchange)}, but`;
   const { step, completed } = entry.answer;
   return {
@@ -174,5 +195,6 @@ export async function sendHttpTurn(
       : { completed: pointerBoolean(body, completed, `${but} ${at}answer.completed (whether the run has ended)`) }),
     raw: exchange.raw,
     request: sent,
+    ...(toolCalls === undefined ? {} : { toolCalls }),
   };
 }
