@@ -68,6 +68,8 @@ export function describeSchemaError(
         ? `${at}: says none of ${needed.map((key) => `\`${key}\``).join(", ")}; give at least one of them.`
         : `${at}: ${show(value)} matches none of the forms the schema allows.`;
     }
+    case "false schema":
+      return `${at}: may not be set here, so ${show(value)} is refused.`;
     case "minLength":
       if (error.params["limit"] === 1) return `${at}: is an empty string; expected text.`;
       break;

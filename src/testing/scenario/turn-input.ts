@@ -22,10 +22,11 @@ export function inputText(input: TurnInput): string {
 }
 
 /** Why `of`, a flow or target of a kind other than LangGraph, takes only text: for `notText`. */
-export function textOnlyReason(kind: "flowcheck" | "http", of: string): string {
-  return kind === "flowcheck"
-    ? `${of} is a flowcheck flow, which takes a text message`
-    : `${of} is an http target, whose {{input}} and {{messages}} carry the user's message as text`;
+export function textOnlyReason(kind: "flowcheck" | "http" | "ai-sdk", of: string): string {
+  if (kind === "flowcheck") return `${of} is a flowcheck flow, which takes a text message`;
+  return kind === "http"
+    ? `${of} is an http target, whose {{input}} and {{messages}} carry the user's message as text`
+    : `${of} is an AI SDK chat route, whose user messages carry the user's message as a text part`;
 }
 
 /**
