@@ -124,7 +124,12 @@ describe("flowcheck test against an AI SDK chat route", () => {
     const chat = bodies[0]!["id"];
     assert.match(chat, /^[0-9A-Za-z]{16}$/);
     assert.ok(bodies.every((body) => body["id"] === chat && body["trigger"] === "submit-message"));
-    const last = bodies[3]!["messages"] as { id: string; role: string; parts: Record<string, unknown>[] }[];
+    const last = bodies[3]!["messages"] as {
+      id: string;
+      role: string;
+      metadata?: unknown;
+      parts: Record<string, unknown>[];
+    }[];
     assert.deepEqual(
       last.map((message) => message.role),
       ["user", "assistant", "user", "assistant", "user", "assistant", "user"],
