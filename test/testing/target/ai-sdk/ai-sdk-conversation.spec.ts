@@ -185,3 +185,15 @@ test("an answer that is not the UI message stream fails the turn, naming the tar
       "pipes toUIMessageStream to its response.",
   });
 });
+
+test("a route that does not answer within timeoutMs fails the turn, naming the target and the key to raise", async (t) => {
+  const route = await listenOnLoopback(() => {});
+  t.after(() => route.close());
+  const conversation = new AiSdkConversation({ kind: "ai-sdk", baseUrl: route.url, timeoutMs: 100 }, "targets.booking");
+  await assert.rejects(conversation.send(turnOf("Hello"), undefined), {
+    code: "target_unreachable",
+    message:
+      `target booking (ai-sdk): POST ${route.url}/api/chat gave no whole answer within 100 ms; the route may be stuck, ` +
+      "or slower than that: raise targets.booking.timeoutMs in flowcheck.config.json if so.",
+  });
+});
