@@ -16,8 +16,6 @@ export interface AiSdkUiAnswer {
   message: UIMessage;
   /** The tools the stream called, created or moved on in it. */
   toolCalls: CalledTool[];
-  /** The `finish` chunk's reason, if it gave one. */
-  finishReason?: string;
 }
 
 export interface AiSdkUiOptions {
@@ -39,12 +37,11 @@ export interface AiSdkUiOptions {
 export function readAiSdkUiStream(body: string, options: AiSdkUiOptions = {}): AiSdkUiAnswer {
   const fold = new UiMessageFold(STREAM, options.messageId ?? "", options.last);
   jsonDataEvents(body, STREAM).forEach((chunk, index) => fold.add(chunk, index));
-  const { text, message, data, finishReason } = fold;
+  const { text, message, data } = fold;
   return {
     text,
     final: { text, metadata: message.metadata ?? {}, data },
     message,
     toolCalls: uiMessageToolCalls(message, fold.touched),
-    ...(finishReason === undefined ? {} : { finishReason }),
   };
 }

@@ -72,7 +72,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The AI SDK's `mergeObjects`: plain objects merged key by key, deeply; an undefined value skipped; anything else replaces. */
-export function mergedMetadata(base: unknown, next: unknown): unknown {
+function mergedMetadata(base: unknown, next: unknown): unknown {
   if (base === undefined) return next;
   if (next === undefined) return base;
   const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
@@ -143,7 +143,6 @@ export class UiMessageFold {
   text = "";
   /** Each `data-<name>` chunk's last `data`, by name, transient ones too. */
   readonly data: Record<string, unknown> = {};
-  finishReason: string | undefined;
   /** The tool calls this stream created or moved on, by call id. */
   readonly touched = new Set<string>();
   readonly #stream: string;
@@ -189,8 +188,6 @@ export class UiMessageFold {
         if (typeof chunk["messageId"] === "string") this.message.id = chunk["messageId"];
         return this.#metadata(chunk["messageMetadata"]);
       case "finish":
-        if (typeof chunk["finishReason"] === "string") this.finishReason = chunk["finishReason"];
-        return this.#metadata(chunk["messageMetadata"]);
       case "message-metadata":
         return this.#metadata(chunk["messageMetadata"]);
       case "start-step":
