@@ -30,14 +30,17 @@ const WAITING_ON_CLIENT = new Set(["input-streaming", "input-available", "approv
  */
 export class AiSdkConversation implements TargetConversation {
   readonly #entry: AiSdkTargetEntry;
+  /** The target's name in flowcheck.config.json. */
+  readonly #name: string;
   /** `targets.<name>`, for the keys messages name. */
   readonly #where: string;
   readonly #chat = chatId();
   readonly #messages: UIMessage[] = [];
 
-  constructor(entry: AiSdkTargetEntry, where: string) {
+  constructor(entry: AiSdkTargetEntry, name: string) {
     this.#entry = entry;
-    this.#where = where;
+    this.#name = name;
+    this.#where = `targets.${name}`;
   }
 
   /** Holds nothing open between turns: each is a request of its own. */
@@ -47,7 +50,8 @@ export class AiSdkConversation implements TargetConversation {
     const text = messageOf(turn.input, textOnlyReason("ai-sdk", this.#where));
     this.#refuseWaiting();
     const id = session ?? this.#chat;
-    const user: UIMessage = { parts: [{ type: "text", text }], id: chatId(), role: "user" } as UIMessage;
+    // In the order useChat writes a user message's keys, so the body reads as the SDK's.
+    const user: UIMessage = { parts: [{ type: "text", text }], id: chatId(), role: "user" };
     const extra = this.#entry.body ?? {};
     const body = JSON.stringify(
       this.#entry.send === "last"
@@ -116,10 +120,6 @@ export class AiSdkConversation implements TargetConversation {
         details: error.details,
       });
     }
-  }
-
-  get #name(): string {
-    return this.#where.replace(/^targets\./, "");
   }
 
   /** The answer as the UI message stream, folded; a body of another type, or a stream the client refuses, fails the turn. */

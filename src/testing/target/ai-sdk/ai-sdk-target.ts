@@ -23,7 +23,7 @@ export function aiSdkTarget(
   const steps = entry.flows?.[flowName]?.steps;
   return {
     description: { baseUrl: entry.baseUrl, pins: {} },
-    converse: () => new AiSdkConversation(entry, where),
+    converse: () => new AiSdkConversation(entry, name),
     sessions: entry.state
       ? { reader: new HttpSessions(entry, where, flowName) }
       : {

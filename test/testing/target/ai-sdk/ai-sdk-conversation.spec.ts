@@ -78,7 +78,7 @@ async function sdkBodies(api: string): Promise<string[]> {
 }
 
 async function flowcheckBodies(entry: AiSdkTargetEntry): Promise<string[]> {
-  const conversation = new AiSdkConversation(entry, "targets.booking");
+  const conversation = new AiSdkConversation(entry, "booking");
   const bodies: string[] = [];
   let session: string | undefined;
   for (const text of SAID) {
@@ -97,7 +97,7 @@ test("each turn's request body is the one the SDK's own chat client sends for th
 });
 
 test("each turn reports the tools its stream called, none for a turn that called none", async () => {
-  const conversation = new AiSdkConversation({ kind: "ai-sdk", baseUrl: app.baseUrl }, "targets.booking");
+  const conversation = new AiSdkConversation({ kind: "ai-sdk", baseUrl: app.baseUrl }, "booking");
   const calls = [];
   let session: string | undefined;
   for (const text of SAID) {
@@ -153,7 +153,7 @@ test('send "last" posts only the new message under the chat id, the entry\'s bod
     body: { locale: "en" },
     headers: { "X-Tenant": "t-1" },
   };
-  const conversation = new AiSdkConversation(entry, "targets.booking");
+  const conversation = new AiSdkConversation(entry, "booking");
   const first = await conversation.send(turnOf("Hello"), undefined);
   await conversation.send(turnOf("Again"), first.session);
   assert.deepEqual(
@@ -176,7 +176,7 @@ test("an answer that is not the UI message stream fails the turn, naming the tar
     response.writeHead(200, { "content-type": "application/json" }).end('{"reply":"hi"}');
   });
   t.after(() => route.close());
-  const conversation = new AiSdkConversation({ kind: "ai-sdk", baseUrl: route.url }, "targets.booking");
+  const conversation = new AiSdkConversation({ kind: "ai-sdk", baseUrl: route.url }, "booking");
   await assert.rejects(conversation.send(turnOf("Hello"), undefined), {
     code: "target_invalid_answer",
     message:
@@ -189,7 +189,7 @@ test("an answer that is not the UI message stream fails the turn, naming the tar
 test("a route that does not answer within timeoutMs fails the turn, naming the target and the key to raise", async (t) => {
   const route = await listenOnLoopback(() => {});
   t.after(() => route.close());
-  const conversation = new AiSdkConversation({ kind: "ai-sdk", baseUrl: route.url, timeoutMs: 100 }, "targets.booking");
+  const conversation = new AiSdkConversation({ kind: "ai-sdk", baseUrl: route.url, timeoutMs: 100 }, "booking");
   await assert.rejects(conversation.send(turnOf("Hello"), undefined), {
     code: "target_unreachable",
     message:
