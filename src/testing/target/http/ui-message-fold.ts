@@ -2,6 +2,8 @@ import { show } from "../../scenario/show.ts";
 import { QUOTED_BODY } from "../request-target.ts";
 import { invalidStream } from "./json-data-events.ts";
 import { isToolUIPart, toolNameOf, type ToolUIPart, type UIMessage, type UIMessagePart } from "./ui-message.ts";
+import { updateToolPart, type ToolUpdate } from "./update-tool-part.ts";
+import { CONTENT_CHUNKS, contentPart } from "./content-part.ts";
 
 type Chunk = Record<string, unknown>;
 
@@ -14,25 +16,6 @@ interface PartialToolCall {
   title?: unknown;
   toolMetadata?: unknown;
 }
-
-/** What a tool part is set to by one chunk. */
-interface ToolUpdate {
-  toolCallId: string;
-  toolName: string;
-  state: string;
-  input?: unknown;
-  output?: unknown;
-  rawInput?: unknown;
-  errorText?: unknown;
-  preliminary?: unknown;
-  providerExecuted?: unknown;
-  providerMetadata?: unknown;
-  inputEncoding?: unknown;
-  title?: unknown;
-  toolMetadata?: unknown;
-}
-
-const RESULT_STATES = new Set(["output-available", "output-error"]);
 
 /** The chunk types of the AI SDK 7 UI message stream that are not `data-<name>`. */
 const CHUNK_TYPES = new Set([
@@ -91,42 +74,6 @@ function parsedJson(text: string): unknown {
   }
 }
 
-/** The part a content chunk (custom, file, source, steering message) adds, as the SDK's client makes it. */
-function contentPart(chunk: Chunk, type: string): UIMessagePart {
-  const metadata = chunk["providerMetadata"];
-  switch (type) {
-    case "custom":
-      return { type, kind: chunk["kind"], providerMetadata: metadata };
-    case "file":
-    case "reasoning-file":
-      return {
-        type,
-        mediaType: chunk["mediaType"],
-        url: chunk["url"],
-        ...(metadata == null ? {} : { providerMetadata: metadata }),
-      };
-    case "source-url":
-      return {
-        type,
-        sourceId: chunk["sourceId"],
-        url: chunk["url"],
-        title: chunk["title"],
-        providerMetadata: metadata,
-      };
-    case "source-document":
-      return {
-        type,
-        sourceId: chunk["sourceId"],
-        mediaType: chunk["mediaType"],
-        title: chunk["title"],
-        filename: chunk["filename"],
-        providerMetadata: metadata,
-      };
-    default:
-      return { type, id: chunk["id"], parts: chunk["parts"] };
-  }
-}
-
 /**
  * The assistant message a UI message stream builds, folded one chunk at a time as the AI SDK's chat
  * client folds it (`processUIMessageStream`): text and reasoning parts with their state, a
@@ -170,8 +117,7 @@ export class UiMessageFold {
       return type.endsWith("-start")
         ? this.#startText(chunk, type === "text-start")
         : this.#moveText(chunk, index, type);
-    if (["custom", "file", "reasoning-file", "source-url", "source-document", "steering-message"].includes(type))
-      return void this.message.parts.push(contentPart(chunk, type));
+    if (CONTENT_CHUNKS.has(type)) return void this.message.parts.push(contentPart(chunk, type));
     this.#control(chunk, type);
   }
 
@@ -408,50 +354,7 @@ export class UiMessageFold {
     this.touched.add(part.toolCallId);
   }
 
-  /** The SDK's `updateToolPart` / `updateDynamicToolPart`: moves the call's part (`existing`, else the current step's) or adds it. */
   #update(dynamic: boolean, update: ToolUpdate, existing?: ToolUIPart): void {
-    const part =
-      existing ??
-      (this.#currentStep().find(
-        (part) =>
-          isToolUIPart(part) && part.toolCallId === update.toolCallId && (part.type === "dynamic-tool") === dynamic,
-      ) as ToolUIPart | undefined);
-    const metadata = update.providerMetadata;
-    const metadataKey = RESULT_STATES.has(update.state) ? "resultProviderMetadata" : "callProviderMetadata";
-    if (!part) {
-      this.message.parts.push({
-        type: dynamic ? "dynamic-tool" : `tool-${update.toolName}`,
-        ...(dynamic ? { toolName: update.toolName } : {}),
-        toolCallId: update.toolCallId,
-        state: update.state,
-        title: update.title,
-        ...(update.toolMetadata === undefined ? {} : { toolMetadata: update.toolMetadata }),
-        input: update.input,
-        ...(update.inputEncoding == null ? {} : { inputEncoding: update.inputEncoding }),
-        output: update.output,
-        ...(dynamic ? {} : { rawInput: update.rawInput }),
-        errorText: update.errorText,
-        providerExecuted: update.providerExecuted,
-        preliminary: update.preliminary,
-        ...(metadata == null ? {} : { [metadataKey]: metadata }),
-      });
-      return;
-    }
-    if (dynamic) part.toolName = update.toolName;
-    else part.type = `tool-${update.toolName}`;
-    Object.assign(part, {
-      state: update.state,
-      input: update.input,
-      output: update.output,
-      errorText: update.errorText,
-      rawInput: update.rawInput,
-      preliminary: update.preliminary,
-      providerExecuted: update.providerExecuted ?? part["providerExecuted"],
-    });
-    if (update.inputEncoding != null) part["inputEncoding"] = update.inputEncoding;
-    else delete part["inputEncoding"];
-    if (update.title !== undefined) part["title"] = update.title;
-    if (update.toolMetadata !== undefined) part["toolMetadata"] = update.toolMetadata;
-    if (metadata != null) part[metadataKey] = metadata;
+    updateToolPart(this.message.parts, this.#currentStep(), dynamic, update, existing);
   }
 }
