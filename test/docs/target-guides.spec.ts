@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
@@ -11,14 +11,15 @@ import {
   startLanggraphDevServer,
   type LanggraphDevServer,
 } from "../support/langgraph-dev-server.ts";
+import { AI_SDK_PROJECT, requireAiSdkFixture } from "../support/ai-sdk-server.ts";
 import { closedPort } from "../support/loopback-server.ts";
 import { printedFiles } from "../support/markdown.ts";
 import { npxFlowcheck, shellIn } from "../support/npx-flowcheck.ts";
 import { packedInstall, packedTarball, type PackedInstall } from "../support/packed-install.ts";
 import { tempDir } from "../support/temp-path.ts";
 
-// The guides "Testing a LangGraph graph" (docs/testing-langgraph.md) and "Testing your own HTTP API"
-// (docs/testing-http-api.md) print every file a team writes in its own repository. This installs
+// The guides "Testing a LangGraph graph" (docs/testing-langgraph.md), "Testing your own HTTP API"
+// (docs/testing-http-api.md) and "Testing an AI SDK app" (docs/testing-ai-sdk.md) print every file a team writes in its own repository. This installs
 // the packed package in a new project that holds nothing of this repository's, runs the guide's
 // install line there, builds exactly the printed files (the server's in its folder), serves the
 // server as the guide says, and runs the guide's command literally, with only the port changed;
@@ -393,6 +394,84 @@ describe("docs/testing-http-api.md", () => {
       assert.deepEqual(
         resultsOf(project!).conversations[0]!.turns.map((turn) => turn.outcome),
         ["passed", "failed", "skipped"],
+      );
+    } finally {
+      writeFileSync(file, scenario);
+    }
+  });
+});
+
+describe("docs/testing-ai-sdk.md", () => {
+  const guide = guideOf("testing-ai-sdk.md", "booking-chat");
+  const SCENARIO = "scenarios/booking/lisbon.scenario.json";
+  const COMMAND = "FLOW_TARGET=booking npx flowcheck test";
+  let project: PackedInstall | undefined;
+  let server: { url: string; close(): Promise<void> } | undefined;
+
+  before(async () => {
+    requireAiSdkFixture();
+    project = await guideProject(guide);
+    // The app's packages are the fixture project's, whose dependencies the printed package.json names.
+    const app = join(project.project, guide.serverFolder);
+    symlinkSync(join(AI_SDK_PROJECT, "node_modules"), join(app, "node_modules"));
+    const port = String(await closedPort());
+    server = await startPrinted(guide.command("PORT=").replace("3000", port), app);
+    writeFiles(project.project, guide.flowcheck, (text) => text.replaceAll("http://127.0.0.1:3000", server!.url));
+  });
+
+  after(async () => {
+    await server?.close();
+    await project?.remove();
+  });
+
+  test("the guide prints the app, the config and the scenario, the app's files the fixture's own", () => {
+    assert.deepEqual([...guide.server.keys()].sort(), ["booking-model.mjs", "package.json", "server.mjs"]);
+    assert.deepEqual([...guide.flowcheck.keys()].sort(), ["flowcheck.config.json", SCENARIO]);
+    for (const file of ["server.mjs", "booking-model.mjs"])
+      assert.equal(guide.server.get(file), readFileSync(join(AI_SDK_PROJECT, file), "utf8"), file);
+    const dependencies = (text: string) => (JSON.parse(text) as { dependencies?: unknown }).dependencies;
+    assert.deepEqual(
+      dependencies(guide.server.get("package.json")!),
+      dependencies(readFileSync(join(AI_SDK_PROJECT, "package.json"), "utf8")),
+    );
+  });
+
+  test("the printed install line installs the packed tarball as a dev dependency, and every printed $schema is in it", async () =>
+    assertInstalled(project!, guide, (await packedTarball()).tarball));
+
+  test("the guide's entry for a route that keeps the chat itself loads", () => assertEntriesLoad(guide, {}));
+
+  test("the printed check accepts the printed scenario, sending nothing", async () => {
+    const check = await shellIn(project!, guide.command("FLOW_TARGET=booking npx flowcheck check"));
+    assert.equal(check.code, 0, check.stdout + check.stderr);
+    assert.match(check.stdout, /^1 valid, 0 invalid$/m);
+  });
+
+  test("the printed command plays the printed scenario against the running app, every turn's tool calls passing", async () => {
+    await assertPassingRun(project!, guide, COMMAND, [
+      ["asks where", "search"],
+      ["finds a room", "guest"],
+      ["cannot book for nobody", "guest"],
+      ["books for Ada", "done"],
+    ]);
+  });
+
+  test("the change the guide describes fails at its turn, with the file's line, naming the call, as the guide prints", async () => {
+    const file = join(project!.project, SCENARIO);
+    const scenario = readFileSync(file, "utf8");
+    const changed = scenario.replace('"nights": 2 }, "output"', '"nights": 3 }, "output"');
+    assert.notEqual(changed, scenario);
+    writeFileSync(file, changed);
+    try {
+      const run = await shellIn(project!, guide.command(COMMAND));
+      const output = run.stdout + run.stderr;
+      assert.equal(run.code, 1, output);
+      const where = lineOf(guide.flowcheck, SCENARIO, '"label": "finds a room"');
+      assert.match(output, new RegExp(`${where.replaceAll(".", "\\.")}: turn 2 'finds a room': `), output);
+      assertPrinted(output, guide.output("fails at that turn, naming the call the route made:"));
+      assert.deepEqual(
+        resultsOf(project!).conversations[0]!.turns.map((turn) => turn.outcome),
+        ["passed", "failed", "skipped", "skipped"],
       );
     } finally {
       writeFileSync(file, scenario);

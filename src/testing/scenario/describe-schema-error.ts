@@ -68,6 +68,13 @@ export function describeSchemaError(
         ? `${at}: says none of ${needed.map((key) => `\`${key}\``).join(", ")}; give at least one of them.`
         : `${at}: ${show(value)} matches none of the forms the schema allows.`;
     }
+    case "not": {
+      // `{ "not": {} }` marks a key that may not be set; its description says whose it is.
+      const why = (error.parentSchema as { description?: string }).description;
+      if (Object.keys(error.schema as object).length === 0)
+        return `${at}: may not be set here, so ${show(value)} is refused.${why ? ` ${why}` : ""}`;
+      break;
+    }
     case "minLength":
       if (error.params["limit"] === 1) return `${at}: is an empty string; expected text.`;
       break;

@@ -19,7 +19,7 @@ export interface FlowOutline {
   /** Where the outline comes from, for messages, e.g. `graph intake at http://127.0.0.1:2024`. */
   servedBy: string;
   /** The kind of target that serves it: only a LangGraph target takes a turn input that is not text. */
-  kind: "flowcheck" | "langgraph" | "http" | "mastra";
+  kind: "flowcheck" | "langgraph" | "http" | "ai-sdk" | "mastra";
 }
 
 // A LangGraph run answers its thread's values as JSON whatever the request asks for: these keys

@@ -22,9 +22,11 @@ export function inputText(input: TurnInput): string {
 }
 
 /** Why `of`, a flow or target of a kind other than LangGraph, takes only text: for `notText`. */
-export function textOnlyReason(kind: "flowcheck" | "http" | "mastra", of: string): string {
+export function textOnlyReason(kind: "flowcheck" | "http" | "ai-sdk" | "mastra", of: string): string {
   if (kind === "flowcheck") return `${of} is a flowcheck flow, which takes a text message`;
   if (kind === "mastra") return `${of} is a Mastra agent, which takes the user's message as text`;
+  if (kind === "ai-sdk")
+    return `${of} is an AI SDK chat route, whose user messages carry the user's message as a text part`;
   return `${of} is an http target, whose {{input}} and {{messages}} carry the user's message as text`;
 }
 

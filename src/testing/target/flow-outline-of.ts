@@ -12,14 +12,14 @@ export function listedFlowOutline(name: string, entry: TargetEntry, flowName: st
   const where = `${flowName} of target ${name} (${entry.baseUrl})`;
   if (entry.kind === "langgraph")
     return { name: flowName, stepNames: entry.graphs?.[flowName]?.steps, servedBy: `graph ${where}`, kind: entry.kind };
-  const steps = entry.kind === "http" ? entry.flows?.[flowName]?.steps : undefined;
+  const steps = entry.kind === "http" || entry.kind === "ai-sdk" ? entry.flows?.[flowName]?.steps : undefined;
   return { name: flowName, stepNames: steps, servedBy: where, kind: entry.kind };
 }
 
 /**
  * The steps the target `name` lists for `flowName`, for the loader's checks: a LangGraph graph's
  * (its entry's, else asked of the server once per entry and graph, shared with each scenario's
- * start, so this fails when it cannot be reached), an http entry's `flows`, else none known before
+ * start, so this fails when it cannot be reached), an http or ai-sdk entry's `flows`, else none known before
  * the target is asked at start. The graphs `asked` are the run's.
  */
 export async function flowOutlineOf(

@@ -7,6 +7,7 @@ import type { Cassette } from "../cassette/cassette.ts";
 import type { ChatClientOptions } from "../client/chat-client.ts";
 import type { LoadedScenario, Scenario } from "../scenario/scenario.ts";
 import { scenarioEnvOf, scenarioRunSettingsOf } from "../scenario/scenario-env.ts";
+import { aiSdkTarget } from "./ai-sdk/ai-sdk-target.ts";
 import { chooseTarget } from "./choose-target.ts";
 import { externalTarget } from "./external-target.ts";
 import { httpTarget } from "./http/http-target.ts";
@@ -172,7 +173,7 @@ function refusedMutant(mutant: TargetMutant, target: string | undefined, config:
   );
 }
 
-/** A target of flowcheck.config.json: a flowcheck server at its baseUrl (its SQLite file read), a LangGraph server, a Mastra server, or a team's own http API. */
+/** A target of flowcheck.config.json: a flowcheck server at its baseUrl (its SQLite file read), a LangGraph server, a team's own http API, an AI SDK chat route, or a Mastra server. */
 async function namedTarget(
   { name, entry }: { name: string; entry: TargetEntry },
   loaded: LoadedScenario,
@@ -186,6 +187,8 @@ async function namedTarget(
     return namedElsewhere(langgraphTarget(entry, name, loaded.scenario.flowName, own, gate(own), asked), elsewhere);
   if (entry.kind === "http")
     return namedElsewhere(httpTarget(entry, name, loaded.scenario.flowName, own, gate(own)), elsewhere);
+  if (entry.kind === "ai-sdk")
+    return namedElsewhere(aiSdkTarget(entry, name, loaded.scenario.flowName, own, gate(own)), elsewhere);
   if (entry.kind === "mastra")
     return namedElsewhere(mastraTarget(entry, name, loaded.scenario.flowName, own, gate(own)), elsewhere);
   // The entry's headers and SQLite file over the run's own, as FLOW_HEADERS and SQLITE_PATH would give them.

@@ -6,6 +6,7 @@ import { describeJsonError } from "../scenario/describe-json-error.ts";
 import { describeSchemaError } from "../scenario/describe-schema-error.ts";
 import { invalidFile } from "../scenario/invalid-file.ts";
 import { shownPath } from "../scenario/scenario-location.ts";
+import type { AiSdkTargetEntry } from "./ai-sdk/ai-sdk-target-entry.ts";
 import type { HttpTargetEntry } from "./http/http-target-entry.ts";
 import type { LanggraphGraphEntry } from "./langgraph/langgraph-turn-view.ts";
 import type { MastraTargetEntry } from "./mastra/mastra-target-entry.ts";
@@ -14,7 +15,7 @@ import configSchema from "../../../flowcheck.config.schema.json" with { type: "j
 
 /** What every kind of target has: where the server is, how long a request may take, what every request carries. */
 export interface TargetEntryBase {
-  kind: "flowcheck" | "langgraph" | "http" | "mastra";
+  kind: "flowcheck" | "langgraph" | "http" | "ai-sdk" | "mastra";
   /** An http(s) URL, its `${VAR}` references read from the environment. */
   baseUrl: string;
   /** Per request; default 30000. */
@@ -37,9 +38,14 @@ export interface LanggraphTargetEntry extends TargetEntryBase {
   graphs?: Record<string, LanggraphGraphEntry>;
 }
 
-export type { HttpTargetEntry, LanggraphGraphEntry, MastraTargetEntry };
+export type { AiSdkTargetEntry, HttpTargetEntry, LanggraphGraphEntry, MastraTargetEntry };
 
-export type TargetEntry = FlowcheckTargetEntry | LanggraphTargetEntry | HttpTargetEntry | MastraTargetEntry;
+export type TargetEntry =
+  | FlowcheckTargetEntry
+  | LanggraphTargetEntry
+  | HttpTargetEntry
+  | AiSdkTargetEntry
+  | MastraTargetEntry;
 
 /** A project's `flowcheck.config.json`, checked, its references read, frozen. */
 export interface TargetConfig {

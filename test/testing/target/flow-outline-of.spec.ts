@@ -37,3 +37,17 @@ test("an http target's outline lists its flow's steps and its kind", async () =>
     kind: "http",
   });
 });
+
+test("an ai-sdk target's outline lists its flow's steps and its kind", async () => {
+  const chat: TargetEntry = {
+    kind: "ai-sdk",
+    baseUrl: "http://127.0.0.1:9",
+    flows: { booking: { steps: ["search"] } },
+  };
+  assert.deepEqual(await flowOutlineOf("chat", chat, "booking"), {
+    name: "booking",
+    stepNames: ["search"],
+    servedBy: "booking of target chat (http://127.0.0.1:9)",
+    kind: "ai-sdk",
+  });
+});

@@ -182,7 +182,7 @@ test("a key of another kind, a missing kind, an unknown kind and a target that i
   assert.deepEqual(problemsOf(path), [
     "targets.a.graphs: `graphs` is not a known key; the keys allowed here are kind, baseUrl, timeoutMs, headers, sqlitePath.",
     "targets.b: the required key `kind` is missing.",
-    'targets.c.kind: "langchain" is not one of "flowcheck", "langgraph", "http", "mastra".',
+    'targets.c.kind: "langchain" is not one of "flowcheck", "langgraph", "http", "ai-sdk", "mastra".',
     'targets.d: "http://127.0.0.1:3000" is a string; expected object.',
   ]);
 });
@@ -284,5 +284,24 @@ test("a baseUrl that reads as no http(s) URL, or carries a password, is refused"
   assert.deepEqual(problemsOf(path, { STAGING_URL: "staging.test", STAGING_PASSWORD: "pw-0123456789" }), [
     'targets.a.baseUrl: "${STAGING_URL}" reads "staging.test", which is not an http:// or https:// URL.',
     'targets.b.baseUrl: the URL carries a user name or password (not shown); send a credential as a header, e.g. "Authorization": "Bearer ${SUPPORT_API_TOKEN}".',
+  ]);
+});
+
+test("an ai-sdk target needs only its baseUrl, and a body that sets the chat's own fields or a send of another form is refused, saying whose the field is", () => {
+  const ok = root({ targets: { chat: { kind: "ai-sdk", baseUrl: "http://127.0.0.1:3000" } } });
+  assert.deepEqual(loadTargetConfig(ok, {})?.targets["chat"], { kind: "ai-sdk", baseUrl: "http://127.0.0.1:3000" });
+  const path = root({
+    targets: {
+      chat: {
+        kind: "ai-sdk",
+        baseUrl: "http://127.0.0.1:3000",
+        send: "first",
+        body: { locale: "en", messages: [] },
+      },
+    },
+  });
+  assert.deepEqual(problemsOf(path), [
+    'targets.chat.send: "first" is not one of "all", "last".',
+    "targets.chat.body.messages: may not be set here, so [] is refused. The chat's messages, which flowcheck keeps as useChat keeps them.",
   ]);
 });

@@ -67,7 +67,7 @@ export class HttpConversation implements TargetConversation {
       },
       answer,
       session: answered.session,
-      ...(answered.toolCalls ? { toolCalls: answered.toolCalls } : {}),
+      ...(answered.toolCalls === undefined ? {} : { toolCalls: answered.toolCalls }),
       checks: [
         ...this.#checks(turn, answered, session),
         ...(turn.expectContentType === undefined ? [] : [contentTypeCheck(turn.expectContentType, answer)]),

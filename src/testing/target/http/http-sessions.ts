@@ -2,8 +2,7 @@ import type { StepStates } from "../../../engine/session-document.ts";
 import { FlowcheckError } from "../../../errors.ts";
 import type { SessionReader } from "../session-reader.ts";
 import type { SessionView } from "../../checks/session-view.ts";
-import type { HttpTargetEntry } from "./http-target-entry.ts";
-import { readHttpState } from "./read-http-state.ts";
+import { readHttpState, type StateEndpointEntry } from "./read-http-state.ts";
 
 /**
  * An http target's state endpoint as the persisted contract reads sessions: its step, its
@@ -15,11 +14,11 @@ export class HttpSessions implements SessionReader {
   readonly keyedBy = "state key";
   readonly turnsUnknown: string;
   readonly flowUnknown: string;
-  readonly #entry: HttpTargetEntry;
+  readonly #entry: StateEndpointEntry;
   readonly #where: string;
   readonly #flowName: string;
 
-  constructor(entry: HttpTargetEntry, where: string, flowName: string) {
+  constructor(entry: StateEndpointEntry, where: string, flowName: string) {
     this.#entry = entry;
     this.#where = where;
     this.#flowName = flowName;

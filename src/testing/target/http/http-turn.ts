@@ -1,6 +1,6 @@
 import { FlowcheckError, isFlowcheckError } from "../../../errors.ts";
-import { mediaTypeOf } from "../../answer/read-answer.ts";
 import type { CalledTool } from "../../checks/called-tool.ts";
+import { mediaTypeOf } from "../../answer/read-answer.ts";
 import { isSuccessStatus } from "../../scenario/is-success-status.ts";
 import { show } from "../../scenario/show.ts";
 import type { HttpAnswerShape, HttpTargetEntry } from "./http-target-entry.ts";
@@ -59,14 +59,20 @@ export interface HttpTurnAnswer {
 }
 
 /** What a stream's reader makes of it: its text, the final object the pointers read, and the tools it reports called. */
-type StreamReader = (body: string) => { text: string; final: Record<string, unknown>; toolCalls?: CalledTool[] };
+interface StreamedAnswer {
+  text: string;
+  final: Record<string, unknown>;
+  toolCalls?: CalledTool[];
+}
 
-const STREAM_READERS: Record<NonNullable<HttpAnswerShape["stream"]>, StreamReader> = {
+type AnswerStream = NonNullable<HttpAnswerShape["stream"]>;
+
+const STREAM_READERS: Record<AnswerStream, (body: string) => StreamedAnswer> = {
   "openai-chat": readOpenAiChatStream,
-  "ai-sdk-ui": readAiSdkUiStream,
+  "ai-sdk-ui": (body) => readAiSdkUiStream(body),
 };
 
-function streamedAnswer(exchange: TargetExchange, stream: keyof typeof STREAM_READERS, at: string) {
+function streamedAnswer(exchange: TargetExchange, stream: AnswerStream, at: string): StreamedAnswer {
   const type = exchange.headers["content-type"] ?? "none";
   if (!/^\s*text\/event-stream\b/i.test(type)) {
     throw new FlowcheckError(
@@ -101,7 +107,7 @@ interface ReadAnswer {
 function readBody(exchange: TargetExchange, shape: HttpAnswerShape, at: string): ReadAnswer {
   if (shape.stream) {
     const { text, final, toolCalls } = streamedAnswer(exchange, shape.stream, at);
-    return { body: final, text, ...(toolCalls ? { toolCalls } : {}) };
+    return { body: final, text, ...(toolCalls === undefined ? {} : { toolCalls }) };
   }
   const body = jsonBodyOf(
     exchange,
@@ -207,7 +213,7 @@ export async function sendHttpTurn(
     ...(completed === undefined
       ? {}
       : { completed: pointerBoolean(body, completed, `${but} ${at}answer.completed (whether the run has ended)`) }),
-    ...(toolCalls ? { toolCalls } : {}),
+    ...(toolCalls === undefined ? {} : { toolCalls }),
     raw: exchange.raw,
     request: sent,
   };

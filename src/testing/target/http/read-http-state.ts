@@ -7,6 +7,9 @@ import { renderPath } from "./render-template.ts";
 import { answered, jsonBodyOf, QUOTED_BODY } from "../request-target.ts";
 import { httpRequest, requestHeaders, targetUrl } from "./http-request.ts";
 
+/** What a target entry with a state endpoint (an http or ai-sdk entry) has for reading it. */
+export type StateEndpointEntry = Pick<HttpTargetEntry, "baseUrl" | "timeoutMs" | "headers" | "state">;
+
 /** What an http target says it stored of a session. */
 export interface HttpState {
   currentStep?: string;
@@ -23,7 +26,7 @@ export interface HttpState {
  * @example const stored = await readHttpState(entry, answer.session!, { where: "targets.shop" });
  */
 export async function readHttpState(
-  entry: HttpTargetEntry,
+  entry: StateEndpointEntry,
   session: string,
   options: HttpTargetOptions = {},
 ): Promise<HttpState> {
