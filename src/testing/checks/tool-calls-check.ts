@@ -21,13 +21,14 @@ function differences(expected: ExpectedToolCall, called: CalledTool): string[] {
 }
 
 /**
- * `name(args) → outcome`: our engine's outcome (`stay`…) and what the tool returned, or how it ended
- * without an output: `→ no output in the answer` for a call the answer names but shows no output of.
+ * `name(args) → outcome`: our engine's outcome (`stay`…) and what the tool returned (cut at `max`
+ * characters), or how it ended without an output: `→ no output in the answer` for a call the answer
+ * names but shows no output of.
  */
-export function shownCall(call: CalledTool): string {
+export function shownCall(call: CalledTool, max = 80): string {
   const output =
     call.output !== undefined
-      ? show(call.output, 80)
+      ? show(call.output, max)
       : call.status === "pending"
         ? "no output in the answer"
         : call.status;

@@ -5,6 +5,13 @@ import type { ConversationResult } from "./run-results.ts";
 import { storedSummaryOf, storedTurns, type StoredSummary } from "./stored-summary.ts";
 import type { Transcript } from "./transcript.ts";
 import { inputText } from "../scenario/turn-input.ts";
+import { shownCall } from "../checks/tool-calls-check.ts";
+import { requestUrl } from "./request-url.ts";
+
+// A request body longer than this is cut, but on a turn that failed or was answered with an error:
+// there, what was sent is the first thing to read, whole.
+const SHORT_BODY = 600;
+const INDENT = "\n              ";
 
 function answerText(body: unknown): string {
   if (Array.isArray(body)) {
@@ -47,6 +54,25 @@ interface RenderedConversation {
   final?: { outcome: Outcome; skipReason?: string; checks: readonly Check[] };
 }
 
+/**
+ * The request as it was sent: its method and whole URL, its body, and on a turn that failed or was
+ * answered with an error, its headers (credentials redacted) and its whole body.
+ */
+function sentLines(turn: RenderedTurn): string[] {
+  const request = turn.request;
+  if (!request) return [];
+  const whole = turn.outcome === "failed" || (turn.response?.status ?? 0) >= 400;
+  const body = typeof request.body === "string" ? request.body : JSON.stringify(request.body);
+  const lines = [`   sent       ${request.method} ${requestUrl(request)}`];
+  if (whole) {
+    const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`);
+    if (headers.length) lines.push(`   headers    ${headers.join(" · ")}`);
+  }
+  if (body !== undefined && body !== "")
+    lines.push(`              ${whole || body.length <= SHORT_BODY ? body : `${body.slice(0, SHORT_BODY)}…`}`);
+  return lines;
+}
+
 function renderTurn(turn: RenderedTurn): string[] {
   const mark = turn.outcome === "passed" ? "✓" : turn.outcome === "failed" ? "✗" : "–";
   if (turn.outcome === "skipped")
@@ -61,8 +87,10 @@ function renderTurn(turn: RenderedTurn): string[] {
     `   user       ${inputText(turn.input)}`,
   ];
   if (turn.simulated?.reason) lines.push(`   why        ${turn.simulated.reason}`);
+  lines.push(...sentLines(turn));
   if (turn.idempotencyKey) lines.push(`   key        ${turn.idempotencyKey}`);
-  if (turn.response) lines.push(`   assistant  ${answerText(turn.response.body).replace(/\n/g, "\n              ")}`);
+  if (turn.response) lines.push(`   assistant  ${answerText(turn.response.body).replace(/\n/g, INDENT)}`);
+  for (const call of turn.toolCalls ?? []) lines.push(`   tool       ${shownCall(call, 400)}`);
   if (turn.stored)
     lines.push(`   stored     ${turn.stored.step} · ${turn.stored.runStatus} · ${storedTurns(turn.stored.turns)}`);
   const counts = (["passed", "failed", "skipped"] as const).map(

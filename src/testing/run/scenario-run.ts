@@ -80,6 +80,8 @@ export class ScenarioRun {
   /** Each turn's Idempotency-Key is this and its number: unique to the turn, the same for each sending of it. */
   readonly #keyPrefix = randomUUID();
   #usageBefore: ReturnType<UsageMeter["snapshot"]> | undefined;
+  /** The target's origin, which a request's path is under unless the conversation gives its whole URL. */
+  readonly #origin: string;
 
   constructor(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}) {
     this.loaded = loaded;
@@ -88,6 +90,7 @@ export class ScenarioRun {
     this.#conversation = target.converse({ flowName: loaded.scenario.flowName, ...clientOptions(options) });
     this.#options = options;
     this.#script = [...loaded.scenario.turns];
+    this.#origin = URL.canParse(target.description.baseUrl) ? new URL(target.description.baseUrl).origin : "";
   }
 
   get session(): string | undefined {
@@ -229,6 +232,7 @@ export class ScenarioRun {
       ...(failures.length ? { failure: turnFailure(index + 1, turn.label, failures, answer) } : {}),
       idempotencyKey,
       ...this.#shownExchange(sent.exchange, answer),
+      ...(sent.toolCalls ? { toolCalls: sent.toolCalls } : {}),
       ...(this.#stored && stored ? { stored: this.#stored } : {}),
       checks,
       millis: { http: sent.exchange.millis, store: storeMillis },
@@ -343,12 +347,12 @@ export class ScenarioRun {
     return [...persisted, ...expectationChecks(turn, answer, stored, unreadable, sessions?.keyedBy)];
   }
 
-  /** A promise only when a judge is asked: a run without one (every scripted run) waits for nothing. */
-  /** The turn's request and response as the report shows them: secret headers redacted, bodies parsed. */
+  /** The turn's request and response as the report shows them: its whole URL, secret headers redacted, bodies parsed. */
   #shownExchange(exchange: ChatExchange, answer: Answer): Pick<TurnReport, "request" | "response"> {
     return {
       request: {
         ...exchange.request,
+        url: exchange.request.url ?? `${this.#origin}${exchange.request.path}`,
         headers: redactHeaders(exchange.request.headers, Object.keys(this.#options.headers ?? {})),
         body: parseBody(exchange.request.body),
       },
@@ -360,6 +364,7 @@ export class ScenarioRun {
     };
   }
 
+  /** A promise only when a judge is asked: a run without one (every scripted run) waits for nothing. */
   #judge(turn: ScenarioTurn, answer: Answer): Check | Promise<Check> {
     const { judge, judgeUnavailable = NO_JUDGE, judgeRequired } = this.#options;
     if (judge) return judge({ scenario: this.loaded.scenario, turn, answer, history: this.reports });
