@@ -166,7 +166,13 @@ export class ConversationEvents {
     if ("flow" in source) {
       if (!final.stored) return undefined;
       addToCoverage(coverage, source.flow, final.stored);
-    } else addReachedToCoverage(coverage, source.outline, this.#reached);
+    } else
+      addReachedToCoverage(
+        coverage,
+        source.outline,
+        this.#reached,
+        this.#reports.flatMap((report) => report.toolCalls ?? []),
+      );
     return coverage;
   }
 
