@@ -60,7 +60,7 @@ export function toolCallsCheck(number: number, expected: ExpectedToolCall[], cal
       const problem =
         `turn ${number}: expectToolCalls[${index}] ${JSON.stringify(call)} was not called` +
         (index > 0 ? ` after expectToolCalls[${index - 1}]` : "") +
-        `: ${nearest(call, called, from)}; the turn called ${called.length ? called.map(shownCall).join(", ") : "no tool"}`;
+        `: ${nearest(call, called, from)}; the turn called ${called.length ? called.map((call) => shownCall(call)).join(", ") : "no tool"}`;
       return compared("expectation", "expectToolCalls", problem, expected, called);
     }
     from = at + 1;
