@@ -26,6 +26,7 @@ import type { UsageMeter } from "../limits/usage-meter.ts";
 import { latencyCheck, tokenChecks } from "../checks/budget-checks.ts";
 import { toolCallsCheck } from "../checks/tool-calls-check.ts";
 import { turnToolCalls } from "../checks/turn-tool-calls.ts";
+import { refusalOf, type RefusedDetails } from "../target/request-target.ts";
 
 /** A turn sent and answered, and the model calls it made under failModelCall. */
 type SentTurn = ConversationTurn & { modelCalls?: number };
@@ -299,14 +300,25 @@ export class ScenarioRun {
       return faults ? { ...sent, modelCalls: faults.disarm() } : sent;
     } catch (error) {
       const message = (error as Error).message;
-      return this.#unanswered(index, message, [failed("transport", "request", message)], idempotencyKey);
+      const refusal = refusalOf(error);
+      const shown = refusal && this.#shownRefusal(refusal);
+      return this.#unanswered(index, message, [failed("transport", "request", message)], idempotencyKey, shown);
     } finally {
       faults?.disarm();
     }
   }
 
-  /** A turn that failed before it had an answer: a restart that failed, or a request (sent under `idempotencyKey`) that did. */
-  #unanswered(index: number, message: string | undefined, checks: Check[], idempotencyKey?: string): TurnReport {
+  /**
+   * A turn that failed before it had an answer: a restart that failed, or a request (sent under
+   * `idempotencyKey`) that did; `shown`, what was sent and answered, when the target refused it.
+   */
+  #unanswered(
+    index: number,
+    message: string | undefined,
+    checks: Check[],
+    idempotencyKey?: string,
+    shown?: Pick<TurnReport, "request" | "response">,
+  ): TurnReport {
     const turn = this.#script[index]!;
     const failure = `turn ${index + 1} '${turn.label}': ${message}`;
     return this.#record({
@@ -316,6 +328,7 @@ export class ScenarioRun {
       outcome: "failed",
       failure,
       ...(idempotencyKey ? { idempotencyKey } : {}),
+      ...shown,
       checks,
     });
   }
@@ -362,6 +375,22 @@ export class ScenarioRun {
         // A target of another kind's answer is read for its claims alone: its body is shown as it came.
         body: answer.events ?? (answer.claimsOnly ? undefined : answer.json) ?? parseBody(exchange.response.body),
       },
+    };
+  }
+
+  /** A request the target refused with a status that is not 2xx, shown as an answered turn's exchange is. */
+  #shownRefusal(refusal: RefusedDetails): Pick<TurnReport, "request" | "response"> {
+    const { method, url, headers, body } = refusal.request;
+    const { pathname, search } = new URL(url);
+    return {
+      request: {
+        method,
+        url,
+        path: `${pathname}${search}`,
+        headers: redactHeaders(headers, Object.keys(this.#options.headers ?? {})),
+        body: parseBody(body),
+      },
+      response: { status: refusal.status, headers: redactHeaders(refusal.headers), body: parseBody(refusal.body) },
     };
   }
 

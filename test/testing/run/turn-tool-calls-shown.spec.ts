@@ -252,3 +252,30 @@ test("our engine's turns show the calls its stored log holds, each with what the
     /^ {3}tool {7}get_weather\(\{"cityName":"NYC"\}\) → advance "NYC is 64°F\. Both cities are saved: LA 72°F, NYC 64°F\."$/m,
   );
 });
+
+test("a turn the target refuses with a 4xx shows what was sent, its headers' credentials redacted, and what came back", async (t) => {
+  const turns = [
+    { label: "name", input: "Ada Lovelace", expectedActiveStep: "EmailStep" },
+    { label: "email", input: "ada@example.com", expectedActiveStep: "EmailStep", completed: true },
+    { label: "after the end", input: "hello again", expectedActiveStep: "EmailStep" },
+  ];
+  const { results, transcript, server } = await play(t, turns);
+  const refused = results.conversations[0]!.turns[2]!;
+  assert.equal(refused.outcome, "failed");
+  assert.deepEqual(refused.request, {
+    method: "POST",
+    url: `${server.url}/chat`,
+    path: "/chat",
+    headers: { "content-type": "application/json", accept: "application/json", authorization: "[redacted]" },
+    body: { session: "session-1", message: "hello again" },
+  });
+  assert.deepEqual([refused.response!.status, refused.response!.body], [409, { error: "session session-1 is done" }]);
+  const lines = renderTranscript(transcript).split("\n");
+  const at = lines.findIndex((line) => line.startsWith("── 3. after the end ✗  409"));
+  assert.deepEqual(lines.slice(at + 1, at + 5), [
+    "   user       hello again",
+    `   sent       POST ${server.url}/chat`,
+    '              {"session":"session-1","message":"hello again"}',
+    "   headers    content-type: application/json · accept: application/json · authorization: [redacted]",
+  ]);
+});
