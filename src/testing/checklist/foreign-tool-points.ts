@@ -4,9 +4,15 @@ import { TOOL_CALLS_UNREPORTED } from "../target/target-conversation.ts";
 import { missing, notApplicable, proved, type ChecklistPoint } from "./checklist.ts";
 import { passedCheck, where, type PlayedTurn } from "./flow-evidence.ts";
 
-/** Whether any turn's answer reported its tool calls (an empty list too: it called none). */
-export function reportsToolCalls(turns: readonly PlayedTurn[]): boolean {
-  return turns.some((turn) => turn.toolCalls !== undefined);
+// Its outline lists no tools: with none called, there is no tool known to prove a point on.
+const NONE_CALLED =
+  "its answers report tool calls, but no turn called a tool, so no tool of it is known (a target lists none)";
+
+/** Why the tool points cannot be judged on these turns: their answers reported no calls, or no call at all. */
+function noCalls(id: string, turns: readonly PlayedTurn[]): ChecklistPoint | undefined {
+  if (!turns.some((turn) => turn.toolCalls !== undefined)) return notApplicable(id, TOOL_CALLS_UNREPORTED);
+  if (!turns.some((turn) => (turn.toolCalls ?? []).length > 0)) return notApplicable(id, NONE_CALLED);
+  return undefined;
 }
 
 /** The step the turn moved from and to, when its stored session says it moved: a session's first turn cannot say where it started. */
@@ -27,9 +33,10 @@ function stayed(turn: PlayedTurn): boolean {
 
 const errorOf = (call: CalledTool) => call.status === "failed";
 
-/** Why points 4 and 5 cannot be judged on these turns, if they cannot: no reported calls, or no stored step to see stay or move. */
+/** Why points 4 and 5 cannot be judged on these turns, if they cannot: no call reported, or no stored step to see stay or move. */
 function unjudgeable(id: "4" | "5", turns: readonly PlayedTurn[]): ChecklistPoint | undefined {
-  if (!reportsToolCalls(turns)) return notApplicable(id, TOOL_CALLS_UNREPORTED);
+  const none = noCalls(id, turns);
+  if (none) return none;
   if (!turns.some((turn) => turn.stored !== undefined))
     return notApplicable(
       id,
@@ -75,10 +82,9 @@ export function foreignToolsPoint(
   turns: readonly PlayedTurn[],
   entry: FlowCoverage[string] | undefined,
 ): ChecklistPoint {
-  if (!reportsToolCalls(turns)) return notApplicable("tools", TOOL_CALLS_UNREPORTED);
+  const none = noCalls("tools", turns);
+  if (none) return none;
   const tools = Object.entries(entry?.tools ?? {});
-  if (tools.length === 0)
-    return missing("tools", "its answers report tool calls, but no turn called one: add turns that do");
   return proved(
     "tools",
     `${tools.length} tool${tools.length === 1 ? "" : "s"} called: ${tools.map(([tool, ended]) => `${tool} (${ended.join(", ")})`).join("; ")}`,

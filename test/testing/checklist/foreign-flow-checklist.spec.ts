@@ -183,3 +183,12 @@ test("a target whose answers report no tool calls keeps 4, 5 and tools not appli
   assert.match(pointOf(stateless, "4").detail, /state is not read/);
   assert.equal(pointOf(stateless, "5").status, "not applicable");
 });
+
+test("a target whose answers report tool calls but whose turns called none has no tool to prove 4, 5 and tools on: they are not applicable, saying so", () => {
+  const turns = [called(1, "name_step", [], { step: { from: null, to: "name_step" } }), called(2, "name_step", [], {})];
+  const results = resultsOf([conversation("intake", turns)], { name_step: true });
+  for (const id of ["4", "5", "tools"]) {
+    assert.equal(pointOf(results, id).status, "not applicable", id);
+    assert.match(pointOf(results, id).detail, /no turn called a tool, so no tool of it is known/);
+  }
+});
