@@ -68,13 +68,33 @@ function calledTool(entry: ExecutionEntry, logged: Logged | undefined): CalledTo
 }
 
 /**
- * The tools the session's `turn`-th turn called, in the order they ran: a nested run's tools stand where
- * its log entry does, before the parent's tool that started it returned.
+ * The tools the session's turns called, a turn at a time: `(turn) => calls` in the order they ran,
+ * a nested run's tools standing where its log entry does, before the parent's tool that started it
+ * returned. Each run's memory is paired with its log once, however many turns are asked for.
  */
+export function toolCallsOfTurns(document: SessionView): (turn: number) => CalledTool[] {
+  const paired = new Map<Run, Map<ExecutionEntry, Logged>>();
+  const loggedOf = (run: Run) => {
+    let logged = paired.get(run);
+    if (!logged) paired.set(run, (logged = loggedCalls(run)));
+    return logged;
+  };
+  return (turn) => callsOfTurn(document, turn, loggedOf);
+}
+
+/** The tools the session's `turn`-th turn called, in the order they ran (see `toolCallsOfTurns`). */
 export function turnToolCalls(document: SessionView, turn: number): CalledTool[] {
+  return callsOfTurn(document, turn, loggedCalls);
+}
+
+function callsOfTurn(
+  document: SessionView,
+  turn: number,
+  loggedOf: (run: Run) => Map<ExecutionEntry, Logged>,
+): CalledTool[] {
   const unused = document.children.filter((child) => child.turn === turn);
   const toolsOf = (run: Run): CalledTool[] => {
-    const logged = loggedCalls(run);
+    const logged = loggedOf(run);
     return run.execution
       .filter((entry) => entry.turn === turn)
       .flatMap((entry) => {

@@ -2,7 +2,7 @@ import type { Check } from "../checks/check.ts";
 import type { FinalReport, TokenCount, TurnReport } from "../checks/turn-report.ts";
 import type { SessionView, SessionViewHead } from "../checks/session-view.ts";
 import type { CalledTool } from "../checks/called-tool.ts";
-import { turnToolCalls } from "../checks/turn-tool-calls.ts";
+import { toolCallsOfTurns } from "../checks/turn-tool-calls.ts";
 import type { ConversationBegin, ConversationEnd, ConversationIdentity } from "./run-event.ts";
 import type { ConversationResult, JudgeResult, TurnResult } from "./run-results.ts";
 import { executionOfTurn, sessionChange } from "./session-change.ts";
@@ -84,8 +84,9 @@ export function toolCallsByTurn(
   document: FinalReport["stored"],
 ): Record<number, CalledTool[]> {
   const unreported = reports.filter((report) => report.toolCalls === undefined);
-  return byStoredTurn(unreported, document, (stored, turns) => {
-    const calls = turnToolCalls(stored, turns);
+  const callsOf = document && toolCallsOfTurns(document);
+  return byStoredTurn(unreported, document, (_stored, turns) => {
+    const calls = callsOf!(turns);
     return calls.length ? calls : undefined;
   });
 }
