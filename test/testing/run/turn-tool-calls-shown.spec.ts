@@ -74,7 +74,9 @@ function reporting(target: ScenarioTarget): ScenarioTarget {
     ...target,
     converse: (options): TargetConversation => {
       const conversation = target.converse(options);
+      // Its http entry's plain JSON answers report none: the calls each answer now reports win.
       return {
+        toolCallsUnknown: conversation.toolCallsUnknown,
         send: async (turn, session, key) => ({
           ...(await conversation.send(turn, session, key)),
           toolCalls: CALLS[turn.input as string] ?? [],
