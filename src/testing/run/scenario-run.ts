@@ -373,7 +373,9 @@ export class ScenarioRun {
         status: exchange.response.status,
         headers: redactHeaders(exchange.response.headers),
         // A target of another kind's answer is read for its claims alone: its body is shown as it came.
-        body: answer.events ?? (answer.claimsOnly ? undefined : answer.json) ?? parseBody(exchange.response.body),
+        body:
+          answer.events ??
+          (answer.claimsOnly ? parseBody(exchange.response.body) : (answer.json ?? exchange.response.body)),
       },
     };
   }
