@@ -9,6 +9,8 @@ export { startScenarioTarget } from "./target/scenario-target.ts";
 // A target of one's own: what runScenario and ScenarioRun play against.
 export type { ScenarioTarget, TargetCapabilities, TargetDescription } from "./target/scenario-target.ts";
 export type { ConversationOptions, ConversationTurn, TargetConversation } from "./target/target-conversation.ts";
+// The tools a turn called, as a conversation reports them and the results show them.
+export type { CalledTool } from "./checks/called-tool.ts";
 export type { SessionReader, TargetSessions } from "./target/session-reader.ts";
 export { flowcheckApi } from "./target/flowcheck-api.ts";
 export { loadScenario } from "./scenario/load-scenario.ts";

@@ -3,25 +3,24 @@ import type { RunResults } from "../report/run-results.ts";
 import { missing, notApplicable, proved, type ChecklistPoint, type FlowChecklist } from "./checklist.ts";
 import { playedTurns } from "./flow-evidence.ts";
 import { completedPoint, everyTurnPoint } from "./session-points.ts";
+import { foreignAdvancesPoint, foreignRefusesPoint, foreignToolsPoint } from "./foreign-tool-points.ts";
 
 // Points 2 and 6 hold our transport's session id (body and header) stable from turn to turn.
 const SESSION_ITS_OWN_WAY =
   "such a target carries its session its own way (a thread, a session pointer), not in our body and CHAT_SESSION_ID header";
 
-// What a target of another kind cannot show: our engine's listing, session header, tool log,
-// memory, child runs, migrations and answer media types.
+// What a target of another kind cannot show: our engine's listing, session header, execution log,
+// memory, child runs, migrations and answer media types. Its tool calls count where its answers
+// report them (points 4, 5 and tools).
 const CANNOT: Readonly<Record<string, string>> = {
   "1": "served by a target of another kind, which lists its steps its own way, not by GET /ai/flows",
   "2": SESSION_ITS_OWN_WAY,
-  "4": "such a target logs no tool calls to read refusals from",
-  "5": "such a target logs no tool calls to read saves from",
   "6": SESSION_ITS_OWN_WAY,
   "8": "such a target keeps no execution log or memory to check",
   "9": "such a target runs no child flows of ours",
   "10": "such a target's store is not ours to migrate",
   "11": "such a target answers in its own format",
   "12": "the typecheck proves our engine's flows, not a target's",
-  tools: "such a target logs no tool calls",
   transitions: "such a target logs no moves between steps",
 };
 
@@ -36,8 +35,9 @@ function stepsPoint(entry: FlowCoverage[string] | undefined): ChecklistPoint {
 
 /**
  * The checklist of a flow that a target of another kind serves: what such a target cannot prove is
- * not applicable, saying why; every turn's assertions (3), the completed run (7) and the steps
- * reached are judged on the conversations that ran. Judged when every one of the run's
+ * not applicable, saying why; every turn's assertions (3), the completed run (7), the steps
+ * reached and, where its answers report tool calls, a refusal (4), a save (5) and the tools called
+ * are judged on the conversations that ran. Judged when every one of the run's
  * conversations of the flow ran; never strict: the guide's points are about our engine's flows.
  */
 export function foreignFlowChecklist(flowName: string, results: RunResults): FlowChecklist {
@@ -53,6 +53,9 @@ export function foreignFlowChecklist(flowName: string, results: RunResults): Flo
     if (!judged) return { id, status: "not judged", detail: why };
     if (id === "3") return everyTurnPoint({ turns }, true);
     if (id === "7") return completedPoint({ turns });
+    if (id === "4") return foreignRefusesPoint(turns);
+    if (id === "5") return foreignAdvancesPoint(turns);
+    if (id === "tools") return foreignToolsPoint(turns, results.coverage?.[flowName]);
     return stepsPoint(results.coverage?.[flowName]);
   });
   return { flow: flowName, scenarios: { total: conversations.length, ran: ran.length }, judged, strict: false, points };

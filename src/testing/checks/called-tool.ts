@@ -11,10 +11,15 @@ export interface CalledTool {
   args: unknown;
   /**
    * What the tool returned, parsed when it came as JSON text; `{ error: "<its text>" }` for a failed
-   * call. Absent for a call the answer names but never completes.
+   * call. Absent for a call whose answer shows no output of it.
    */
   output?: unknown;
-  /** How the call ended: it returned, it failed (`output.error` says why), it was denied, or the answer never completed it. */
+  /**
+   * How the call ended: it returned, it failed (`output.error` says why), it was denied, or
+   * `pending`: the answer names the call but shows no output of it — a stream that ended before
+   * the result, or an OpenAI chat completion's `tool_calls`, which never carry one. A pending call
+   * matches no expected `output`.
+   */
   status: "returned" | "failed" | "denied" | "pending";
   /** Our engine's outcome of the call (`stay`, `advance`, `complete`…); only our engine's targets have one. */
   result?: ExecutionOutcome;

@@ -1,6 +1,7 @@
 import type { SessionView, SessionViewHead } from "./session-view.ts";
 import type { Check } from "./check.ts";
 import type { TurnInput } from "../scenario/turn-input.ts";
+import type { CalledTool } from "./called-tool.ts";
 
 export type Outcome = "passed" | "failed" | "skipped";
 
@@ -28,8 +29,18 @@ export interface TurnReport {
   location?: string;
   /** The Idempotency-Key the turn was sent under: sending the turn again with it cannot apply it twice. */
   idempotencyKey?: string;
-  request?: { method: string; path: string; headers: Record<string, string>; body: unknown };
+  /**
+   * The request as it was sent, credentials' header values redacted: `url` is the whole URL (absent
+   * in results written before it was kept: `path` is then under the target's baseUrl).
+   */
+  request?: { method: string; url?: string; path: string; headers: Record<string, string>; body: unknown };
   response?: { status: number; headers: Record<string, string>; body: unknown };
+  /**
+   * The tools the turn called, in order, with their arguments, outputs and how they ended: as its
+   * answer reported them, or on our engine as its stored log holds them (added once the
+   * conversation ends, and only for a turn that called any). Absent: they are not known.
+   */
+  toolCalls?: CalledTool[];
   /**
    * The session as the store held it after the turn: its head, which the checks read. The whole
    * session, conversation included, is in the final report.

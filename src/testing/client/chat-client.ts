@@ -3,7 +3,8 @@ import { SESSION_HEADER } from "../../http/http-exchange.ts";
 import { IDEMPOTENCY_HEADER } from "../../http/idempotency-key.ts";
 
 export interface ChatExchange {
-  request: { method: string; path: string; headers: Record<string, string>; body: string };
+  /** `url`: the whole URL, where `path` is not under the target's baseUrl's origin alone. */
+  request: { method: string; url?: string; path: string; headers: Record<string, string>; body: string };
   response: { status: number; headers: http.IncomingHttpHeaders; body: string };
   millis: number;
 }

@@ -4,7 +4,7 @@ import type { ScenarioEvent } from "../run/scenario-event.ts";
 import type { FlowOutline } from "../scenario/meaning-problems.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
-import { executionByTurn, judgeOf, NEVER_STARTED, NOT_PLAYED } from "./conversation-result.ts";
+import { executionByTurn, judgeOf, NEVER_STARTED, NOT_PLAYED, toolCallsByTurn } from "./conversation-result.ts";
 import { addReachedToCoverage, addToCoverage, type FlowCoverage } from "./flow-coverage.ts";
 import type { ConversationBegin, ConversationEnd, ConversationIdentity, RunEvent } from "./run-event.ts";
 import type { RunRecord } from "./run-record.ts";
@@ -166,7 +166,13 @@ export class ConversationEvents {
     if ("flow" in source) {
       if (!final.stored) return undefined;
       addToCoverage(coverage, source.flow, final.stored);
-    } else addReachedToCoverage(coverage, source.outline, this.#reached);
+    } else
+      addReachedToCoverage(
+        coverage,
+        source.outline,
+        this.#reached,
+        this.#reports.flatMap((report) => report.toolCalls ?? []),
+      );
     return coverage;
   }
 
@@ -199,12 +205,14 @@ export class ConversationEvents {
       );
     }
     const execution = executionByTurn(this.#reports, this.#final?.stored);
+    const toolCalls = toolCallsByTurn(this.#reports, this.#final?.stored);
     const data: ConversationEnd = {
       ...identity,
       ...endOf(this.#reports, this.#final),
       ran: true,
       ...this.#ended,
       ...(Object.keys(execution).length ? { execution } : {}),
+      ...(Object.keys(toolCalls).length ? { toolCalls } : {}),
       ...(this.#reach ? { coverage: this.#reach } : {}),
     };
     return withoutSecrets({ type: "conversation:end", data }, this.#secrets);

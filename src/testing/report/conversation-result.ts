@@ -1,6 +1,8 @@
 import type { Check } from "../checks/check.ts";
 import type { FinalReport, TokenCount, TurnReport } from "../checks/turn-report.ts";
-import type { SessionViewHead } from "../checks/session-view.ts";
+import type { SessionView, SessionViewHead } from "../checks/session-view.ts";
+import type { CalledTool } from "../checks/called-tool.ts";
+import { toolCallsOfTurns } from "../checks/turn-tool-calls.ts";
 import type { ConversationBegin, ConversationEnd, ConversationIdentity } from "./run-event.ts";
 import type { ConversationResult, JudgeResult, TurnResult } from "./run-results.ts";
 import { executionOfTurn, sessionChange } from "./session-change.ts";
@@ -43,25 +45,50 @@ function turnResult(report: TurnReport, before: SessionViewHead | undefined): Tu
 }
 
 /**
- * Per turn number, the execution entries `document` says each of `reports` wrote: a target that
- * keeps no count of turns cannot say, nor can a turn that stored no new one.
+ * Per turn number, what `read` finds in `document` of the session turn each of `reports` stored: a
+ * target that keeps no count of turns cannot say, nor can a turn that stored no new one.
  */
-export function executionByTurn(
+function byStoredTurn<T>(
   reports: readonly TurnReport[],
-  document: FinalReport["stored"],
-): Record<number, NonNullable<ReturnType<typeof executionOfTurn>>> {
-  const execution: Record<number, NonNullable<ReturnType<typeof executionOfTurn>>> = {};
-  if (!document) return execution;
+  document: SessionView | undefined,
+  read: (document: SessionView, turns: number) => T | undefined,
+): Record<number, T> {
+  const found: Record<number, T> = {};
+  if (!document) return found;
   let before: number | undefined;
   for (const report of [...reports].sort((a, b) => a.number - b.number)) {
     const turns = report.stored?.turns;
     if (turns !== undefined && turns !== before) {
-      const entries = executionOfTurn(document, turns);
-      if (entries) execution[report.number] = entries;
+      const value = read(document, turns);
+      if (value !== undefined) found[report.number] = value;
     }
     if (report.stored) before = turns;
   }
-  return execution;
+  return found;
+}
+
+/** Per turn number, the execution entries `document` says each of `reports` wrote. */
+export function executionByTurn(
+  reports: readonly TurnReport[],
+  document: FinalReport["stored"],
+): Record<number, NonNullable<ReturnType<typeof executionOfTurn>>> {
+  return byStoredTurn(reports, document, executionOfTurn);
+}
+
+/**
+ * Per turn number, the tools our engine's stored log says each of `reports` called, for those that
+ * called any and whose answer did not report them itself.
+ */
+export function toolCallsByTurn(
+  reports: readonly TurnReport[],
+  document: FinalReport["stored"],
+): Record<number, CalledTool[]> {
+  const unreported = reports.filter((report) => report.toolCalls === undefined);
+  const callsOf = document && toolCallsOfTurns(document);
+  return byStoredTurn(unreported, document, (_stored, turns) => {
+    const calls = callsOf!(turns);
+    return calls.length ? calls : undefined;
+  });
 }
 
 function add(into: TokenCount, count: TokenCount | undefined): void {
@@ -160,6 +187,8 @@ export function conversationResult(heard: HeardConversation, end: ConversationEn
     const played = turnResult(report, before);
     const execution = end.execution?.[report.number];
     if (execution && played.changed) played.changed.execution = execution;
+    const toolCalls = end.toolCalls?.[report.number];
+    if (toolCalls && !played.toolCalls) played.toolCalls = toolCalls;
     before = report.stored ?? before;
     return played;
   });

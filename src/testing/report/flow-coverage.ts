@@ -1,6 +1,7 @@
 import type { FlowDefinition } from "../../engine/flow.ts";
 import type { ExecutionEntry } from "../../engine/session-document.ts";
 import type { SessionView } from "../checks/session-view.ts";
+import type { CalledTool } from "../checks/called-tool.ts";
 
 /**
  * What a run's scenarios reached of each flow, child flows included: for every step whether a
@@ -13,7 +14,11 @@ export interface FlowCoverage {
     childOf?: string;
     scenarios: number;
     steps: Record<string, boolean>;
-    /** `Step.tool` → the outcomes seen, sorted. */
+    /**
+     * `Step.tool` → the outcomes seen, sorted. For a flow a target of another kind serves, whose
+     * outline lists no tools: each tool its answers reported called, by name → how its calls ended
+     * (`returned`, `failed`, `denied`, `pending`).
+     */
     tools: Record<string, string[]>;
     /** `From→To` of every advance seen, sorted. */
     transitions?: string[];
@@ -62,18 +67,27 @@ export function addToCoverage(coverage: FlowCoverage, flow: FlowDefinition, docu
 
 /**
  * Adds one scenario of a flow that a target of another kind serves: the steps its outline lists
- * (none when it lists none), and those the stored session was on after its turns. Such a target
- * logs no tools or moves, so there are none to count.
+ * (none when it lists none), those the stored session was on after its turns, and the tools its
+ * answers reported called, by name, with how their calls ended. Its outline lists no tools, so
+ * the tools counted are those seen; such a target logs no moves between steps.
  */
 export function addReachedToCoverage(
   coverage: FlowCoverage,
   outline: { name: string; stepNames: readonly string[] | undefined; servedBy: string },
   reached: Iterable<string>,
+  called: Iterable<Pick<CalledTool, "name" | "status">> = [],
 ): void {
   const entry = (coverage[outline.name] ??= { scenarios: 0, steps: {}, tools: {}, servedBy: outline.servedBy });
   for (const step of outline.stepNames ?? []) entry.steps[step] ??= false;
   entry.scenarios++;
   for (const step of reached) if (step !== "") entry.steps[step] = true;
+  for (const { name, status } of called) {
+    const ended = (entry.tools[name] ??= []);
+    if (!ended.includes(status)) {
+      ended.push(status);
+      ended.sort();
+    }
+  }
 }
 
 /** Both coverages in one: a step reached in either is reached, a tool's outcomes are both lists'. */

@@ -5,12 +5,24 @@ import type { ConversationResult } from "./run-results.ts";
 import { storedSummaryOf, storedTurns, type StoredSummary } from "./stored-summary.ts";
 import type { Transcript } from "./transcript.ts";
 import { inputText } from "../scenario/turn-input.ts";
+import { shownCall } from "../checks/tool-calls-check.ts";
+import { requestUrl } from "./request-url.ts";
 
-function answerText(body: unknown): string {
+// A request body longer than this is cut, but on a turn that failed or was answered with an error:
+// there, what was sent is the first thing to read, whole.
+const SHORT_BODY = 600;
+const INDENT = "\n              ";
+
+/**
+ * The answer as a person reads it: flowcheck's `response` (its stream's done event's, with the
+ * count of events) or its error's code and message; else the answer's text as the target's
+ * pointers read it (`said`), else the body as it came.
+ */
+function answerText(body: unknown, said: string | undefined): string {
   if (Array.isArray(body)) {
     const done = (body as StreamEvent[]).find((event) => event.event === "done");
     try {
-      return answerText(done ? JSON.parse(done.data) : undefined) + `   [${body.length} events]`;
+      return answerText(done ? JSON.parse(done.data) : undefined, said) + `   [${body.length} events]`;
     } catch {
       return done?.data ?? "(no done event)";
     }
@@ -18,8 +30,10 @@ function answerText(body: unknown): string {
   if (body !== null && typeof body === "object") {
     const json = body as { response?: unknown; error?: { code?: unknown; message?: unknown } };
     if (typeof json.response === "string") return json.response;
-    if (json.error) return `[${String(json.error.code)}] ${String(json.error.message)}`;
+    if (json.error !== null && typeof json.error === "object")
+      return `[${String(json.error.code)}] ${String(json.error.message)}`;
   }
+  if (said !== undefined) return said;
   return typeof body === "string" ? body : JSON.stringify(body);
 }
 
@@ -29,8 +43,8 @@ function checkLine(check: Check): string {
   return `   ${mark} ${check.contract} ${check.name}: ${(check.message ?? "").replace(/\n/g, "\n       ")}`;
 }
 
-/** A turn as a transcript or a run's results hold it. */
-type RenderedTurn = Omit<TurnReport, "stored" | "answer"> & { stored?: StoredSummary };
+/** A turn as a transcript or a run's results hold it: `said` is the answer's text. */
+type RenderedTurn = Omit<TurnReport, "stored" | "answer"> & { stored?: StoredSummary; said?: string };
 
 /** What a rendered conversation is made of, whether read from a failure transcript or a run's results. */
 interface RenderedConversation {
@@ -47,6 +61,23 @@ interface RenderedConversation {
   final?: { outcome: Outcome; skipReason?: string; checks: readonly Check[] };
 }
 
+/**
+ * The request as it was sent: its method and whole URL, its body, and on a turn that failed or was
+ * answered with an error, its headers (credentials redacted) and its whole body.
+ */
+function sentLines(turn: RenderedTurn): string[] {
+  const request = turn.request;
+  if (!request) return [];
+  const whole = turn.outcome === "failed" || (turn.response?.status ?? 0) >= 400;
+  const body = typeof request.body === "string" ? request.body : JSON.stringify(request.body);
+  const lines = [`   sent       ${request.method} ${requestUrl(request)}`];
+  if (body !== undefined && body !== "")
+    lines.push(`              ${whole || body.length <= SHORT_BODY ? body : `${body.slice(0, SHORT_BODY)}…`}`);
+  const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`);
+  if (whole && headers.length) lines.push(`   headers    ${headers.join(" · ")}`);
+  return lines;
+}
+
 function renderTurn(turn: RenderedTurn): string[] {
   const mark = turn.outcome === "passed" ? "✓" : turn.outcome === "failed" ? "✗" : "–";
   if (turn.outcome === "skipped")
@@ -61,8 +92,10 @@ function renderTurn(turn: RenderedTurn): string[] {
     `   user       ${inputText(turn.input)}`,
   ];
   if (turn.simulated?.reason) lines.push(`   why        ${turn.simulated.reason}`);
+  lines.push(...sentLines(turn));
   if (turn.idempotencyKey) lines.push(`   key        ${turn.idempotencyKey}`);
-  if (turn.response) lines.push(`   assistant  ${answerText(turn.response.body).replace(/\n/g, "\n              ")}`);
+  if (turn.response) lines.push(`   assistant  ${answerText(turn.response.body, turn.said).replace(/\n/g, INDENT)}`);
+  for (const call of turn.toolCalls ?? []) lines.push(`   tool       ${shownCall(call, 400)}`);
   if (turn.stored)
     lines.push(`   stored     ${turn.stored.step} · ${turn.stored.runStatus} · ${storedTurns(turn.stored.turns)}`);
   const counts = (["passed", "failed", "skipped"] as const).map(
@@ -131,9 +164,10 @@ export function renderTranscript(transcript: Transcript): string {
     ...(scenario.user || transcript.final?.simulation
       ? { simulation: { ...scenario.user, ...transcript.final?.simulation } }
       : {}),
-    turns: transcript.turns.map(({ stored, answer: _answer, ...turn }) => ({
+    turns: transcript.turns.map(({ stored, answer, ...turn }) => ({
       ...turn,
       ...(stored ? { stored: storedSummaryOf(stored) } : {}),
+      ...(answer !== undefined ? { said: answer } : {}),
     })),
     ...(transcript.final ? { final: transcript.final } : {}),
   });
@@ -152,7 +186,10 @@ export function renderResultConversation(conversation: ConversationResult): stri
     pins: conversation.pins,
     ...(conversation.startedAt ? { startedAt: conversation.startedAt } : {}),
     ...(conversation.simulation ? { simulation: conversation.simulation } : {}),
-    turns: conversation.turns.map(({ answer: _answer, changed: _changed, judge: _judge, ...turn }) => turn),
+    turns: conversation.turns.map(({ answer, changed: _changed, judge: _judge, ...turn }) => ({
+      ...turn,
+      ...(answer ? { said: answer.text } : {}),
+    })),
     ...(conversation.final ? { final: conversation.final } : {}),
   });
 }

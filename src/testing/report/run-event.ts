@@ -1,6 +1,7 @@
 import type { ExecutionEntry } from "../../engine/session-document.ts";
 import type { UserStyle } from "../../engine/scripted-user.ts";
 import type { FinalReport, Outcome, TurnReport } from "../checks/turn-report.ts";
+import type { CalledTool } from "../checks/called-tool.ts";
 import type { RecordedCassette, TargetSummary } from "../run/scenario-event.ts";
 import type { TurnInput } from "../scenario/turn-input.ts";
 import type { FlowCoverage } from "./flow-coverage.ts";
@@ -84,6 +85,8 @@ export interface ConversationEnd extends ConversationIdentity {
   recorded?: RecordedCassette;
   /** Per turn number: the execution entries the stored session says that turn wrote. */
   execution?: Record<number, ExecutionEntry[]>;
+  /** Per turn number: the tools our engine's stored log says that turn called, for a turn whose answer did not report them. */
+  toolCalls?: Record<number, CalledTool[]>;
   /** What this conversation reached of its flow (steps, tools, moves), to add to the run's coverage. */
   coverage?: FlowCoverage;
 }

@@ -1,5 +1,6 @@
 import { preview } from "../../engine/scripted-model.ts";
 import type { Check } from "../checks/check.ts";
+import { toolCallsByTurn } from "./conversation-result.ts";
 import type { RunEvent } from "./run-event.ts";
 import { TRANSCRIPT_KINDS, type Transcript } from "./transcript.ts";
 
@@ -56,7 +57,15 @@ export class TranscriptDraft {
       }
       case "final": {
         const { conversation: _conversation, ...report } = event.data;
-        if (this.#transcript) this.#transcript.final = report;
+        if (this.#transcript) {
+          this.#transcript.final = report;
+          // Our engine's turns report no calls of their own: the stored log at the end has them.
+          const logged = toolCallsByTurn(this.#transcript.turns, report.stored);
+          for (const turn of this.#transcript.turns) {
+            const calls = logged[turn.number];
+            if (calls) turn.toolCalls = calls;
+          }
+        }
         return report.outcome === "failed" ? this.#fail(report.failure, report.checks, undefined) : undefined;
       }
       case "conversation:end":

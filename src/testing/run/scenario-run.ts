@@ -26,6 +26,7 @@ import type { UsageMeter } from "../limits/usage-meter.ts";
 import { latencyCheck, tokenChecks } from "../checks/budget-checks.ts";
 import { toolCallsCheck } from "../checks/tool-calls-check.ts";
 import { turnToolCalls } from "../checks/turn-tool-calls.ts";
+import { refusalOf, type RefusedDetails } from "../target/request-target.ts";
 
 /** A turn sent and answered, and the model calls it made under failModelCall. */
 type SentTurn = ConversationTurn & { modelCalls?: number };
@@ -80,6 +81,8 @@ export class ScenarioRun {
   /** Each turn's Idempotency-Key is this and its number: unique to the turn, the same for each sending of it. */
   readonly #keyPrefix = randomUUID();
   #usageBefore: ReturnType<UsageMeter["snapshot"]> | undefined;
+  /** The target's origin, which a request's path is under unless the conversation gives its whole URL. */
+  readonly #origin: string;
 
   constructor(loaded: LoadedScenario, target: ScenarioTarget, options: RunOptions = {}) {
     this.loaded = loaded;
@@ -88,6 +91,7 @@ export class ScenarioRun {
     this.#conversation = target.converse({ flowName: loaded.scenario.flowName, ...clientOptions(options) });
     this.#options = options;
     this.#script = [...loaded.scenario.turns];
+    this.#origin = URL.canParse(target.description.baseUrl) ? new URL(target.description.baseUrl).origin : "";
   }
 
   get session(): string | undefined {
@@ -229,6 +233,7 @@ export class ScenarioRun {
       ...(failures.length ? { failure: turnFailure(index + 1, turn.label, failures, answer) } : {}),
       idempotencyKey,
       ...this.#shownExchange(sent.exchange, answer),
+      ...(sent.toolCalls ? { toolCalls: sent.toolCalls } : {}),
       ...(this.#stored && stored ? { stored: this.#stored } : {}),
       checks,
       millis: { http: sent.exchange.millis, store: storeMillis },
@@ -295,14 +300,25 @@ export class ScenarioRun {
       return faults ? { ...sent, modelCalls: faults.disarm() } : sent;
     } catch (error) {
       const message = (error as Error).message;
-      return this.#unanswered(index, message, [failed("transport", "request", message)], idempotencyKey);
+      const refusal = refusalOf(error);
+      const shown = refusal && this.#shownRefusal(refusal);
+      return this.#unanswered(index, message, [failed("transport", "request", message)], idempotencyKey, shown);
     } finally {
       faults?.disarm();
     }
   }
 
-  /** A turn that failed before it had an answer: a restart that failed, or a request (sent under `idempotencyKey`) that did. */
-  #unanswered(index: number, message: string | undefined, checks: Check[], idempotencyKey?: string): TurnReport {
+  /**
+   * A turn that failed before it had an answer: a restart that failed, or a request (sent under
+   * `idempotencyKey`) that did; `shown`, what was sent and answered, when the target refused it.
+   */
+  #unanswered(
+    index: number,
+    message: string | undefined,
+    checks: Check[],
+    idempotencyKey?: string,
+    shown?: Pick<TurnReport, "request" | "response">,
+  ): TurnReport {
     const turn = this.#script[index]!;
     const failure = `turn ${index + 1} '${turn.label}': ${message}`;
     return this.#record({
@@ -312,6 +328,7 @@ export class ScenarioRun {
       outcome: "failed",
       failure,
       ...(idempotencyKey ? { idempotencyKey } : {}),
+      ...shown,
       checks,
     });
   }
@@ -343,23 +360,43 @@ export class ScenarioRun {
     return [...persisted, ...expectationChecks(turn, answer, stored, unreadable, sessions?.keyedBy)];
   }
 
-  /** A promise only when a judge is asked: a run without one (every scripted run) waits for nothing. */
-  /** The turn's request and response as the report shows them: secret headers redacted, bodies parsed. */
+  /** The turn's request and response as the report shows them: its whole URL, secret headers redacted, bodies parsed. */
   #shownExchange(exchange: ChatExchange, answer: Answer): Pick<TurnReport, "request" | "response"> {
     return {
       request: {
         ...exchange.request,
+        url: exchange.request.url ?? `${this.#origin}${exchange.request.path}`,
         headers: redactHeaders(exchange.request.headers, Object.keys(this.#options.headers ?? {})),
         body: parseBody(exchange.request.body),
       },
       response: {
         status: exchange.response.status,
         headers: redactHeaders(exchange.response.headers),
-        body: answer.events ?? answer.json ?? exchange.response.body,
+        // A target of another kind's answer is read for its claims alone: its body is shown as it came.
+        body:
+          answer.events ??
+          (answer.claimsOnly ? parseBody(exchange.response.body) : (answer.json ?? exchange.response.body)),
       },
     };
   }
 
+  /** A request the target refused with a status that is not 2xx, shown as an answered turn's exchange is. */
+  #shownRefusal(refusal: RefusedDetails): Pick<TurnReport, "request" | "response"> {
+    const { method, url, headers, body } = refusal.request;
+    const { pathname, search } = new URL(url);
+    return {
+      request: {
+        method,
+        url,
+        path: `${pathname}${search}`,
+        headers: redactHeaders(headers, Object.keys(this.#options.headers ?? {})),
+        body: parseBody(body),
+      },
+      response: { status: refusal.status, headers: redactHeaders(refusal.headers), body: parseBody(refusal.body) },
+    };
+  }
+
+  /** A promise only when a judge is asked: a run without one (every scripted run) waits for nothing. */
   #judge(turn: ScenarioTurn, answer: Answer): Check | Promise<Check> {
     const { judge, judgeUnavailable = NO_JUDGE, judgeRequired } = this.#options;
     if (judge) return judge({ scenario: this.loaded.scenario, turn, answer, history: this.reports });

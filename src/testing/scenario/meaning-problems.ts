@@ -37,6 +37,23 @@ function answerTypeProblems(turn: ScenarioTurn, index: number, outline: FlowOutl
   );
 }
 
+/**
+ * An expected call's `result`: our engine's outcome of a tool call (stay, advance, complete), which
+ * a target of another kind does not have, so the call could never match.
+ */
+function resultProblems(turn: ScenarioTurn, index: number, outline: FlowOutline): string[] {
+  if (outline.kind === "flowcheck") return [];
+  return (turn.expectToolCalls ?? []).flatMap((call, at) =>
+    call.result === undefined
+      ? []
+      : [
+          `${turnPath(turn, index, `expectToolCalls[${at}].result`)}: ${show(call.result)} is our engine's outcome of a call, ` +
+            `and ${outline.servedBy} is a ${outline.kind} target, whose calls have none; ` +
+            "match what the tool returned with output instead, or drop result.",
+        ],
+  );
+}
+
 const PASCAL_CASE = /^[A-Z][A-Za-z0-9]*$/;
 
 function unknownStep(flow: FlowDefinition | FlowOutline, step: string): string | undefined {
@@ -218,7 +235,7 @@ export function meaningProblems(
     if (engineFlow)
       problems.push(...stateShapeProblems(turn.expectState, (step) => turnPath(turn, index, `expectState.${step}`)));
     if (flow) problems.push(...inputProblems(turn, index, flow));
-    if (foreign) problems.push(...answerTypeProblems(turn, index, foreign));
+    if (foreign) problems.push(...answerTypeProblems(turn, index, foreign), ...resultProblems(turn, index, foreign));
     checkSteps(index);
     problems.push(...keyProblems(turn, index));
   });

@@ -38,10 +38,23 @@ export interface TargetRequest {
   expectedStatus?: number;
 }
 
-/** What a `target_invalid_answer` for a status that is not 2xx carries, so a caller can tell a 404 from the rest. */
+/**
+ * What a `target_invalid_answer` for a status that is not 2xx carries, so a caller can tell a 404
+ * from the rest, and a report can show what was sent and what came back.
+ */
 export interface RefusedDetails {
   status: number;
   body: string;
+  /** The answer's headers, lower-case names. */
+  headers: Record<string, string>;
+  /** The request as it was sent. */
+  request: { method: string; url: string; headers: Record<string, string>; body: string };
+}
+
+/** The refusal `error` carries (a status that is not 2xx), if it is one: what was sent and what came back. */
+export function refusalOf(error: unknown): RefusedDetails | undefined {
+  const details = error instanceof FlowcheckError ? (error.details as Partial<RefusedDetails> | undefined) : undefined;
+  return typeof details?.status === "number" && details.request !== undefined ? (details as RefusedDetails) : undefined;
 }
 
 /** `POST http://…/chat answered 200`, how every message about an answer begins. */
@@ -79,7 +92,12 @@ export async function requestTarget(request: TargetRequest): Promise<TargetExcha
     throw unreachable(request, error);
   }
   if ((exchange.status < 200 || exchange.status > 299) && exchange.status !== request.expectedStatus) {
-    const details: RefusedDetails = { status: exchange.status, body: exchange.raw };
+    const details: RefusedDetails = {
+      status: exchange.status,
+      body: exchange.raw,
+      headers: exchange.headers,
+      request: { method, url, headers, body: body ?? "" },
+    };
     throw new FlowcheckError(
       "target_invalid_answer",
       `${answered(exchange)}${exchange.statusText ? ` ${exchange.statusText}` : ""}: ${show(exchange.raw, QUOTED_BODY)}. ` +

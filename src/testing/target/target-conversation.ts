@@ -34,9 +34,9 @@ export interface TargetConversation {
    */
   send(turn: ScenarioTurn, session: string | undefined, key: string): Promise<ConversationTurn>;
   /**
-   * Why its turns' tool calls are not known (a kind whose API does not report them): an
-   * `expectToolCalls` on a turn whose answer reported none is skipped with it. Unset: they are
-   * read from the stored session's log.
+   * Why its turns' tool calls are not known (answers that do not report them): an
+   * `expectToolCalls` on a turn whose answer reported none is skipped with it. Unset: a turn whose
+   * answer reports none has them read from the stored session's log (our engine's).
    */
   readonly toolCallsUnknown?: string;
   /** Lets go of what the conversation holds (its connection); the target stays up. */
@@ -48,6 +48,9 @@ export interface ConversationOptions extends ChatClientOptions {
   readonly flowName: string;
 }
 
-/** Why the turns of a target of another kind have no tool calls to check: its API does not report them. */
+/**
+ * Why a conversation's turns have no tool calls to check: its answers report none, as an http
+ * entry's plain JSON answer without `answer.toolCalls` does.
+ */
 export const TOOL_CALLS_UNREPORTED =
-  "a target of another kind (LangGraph, http) does not report the tools a turn called";
+  "this target's answers report no tool calls: give its entry answer.toolCalls, or a stream that carries them (ai-sdk-ui, openai-chat)";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import type { CalledTool } from "../../../src/testing/checks/called-tool.ts";
 import type { Check } from "../../../src/testing/checks/check.ts";
 import { foreignFlowChecklist } from "../../../src/testing/checklist/foreign-flow-checklist.ts";
 import { runResultsOf } from "../../../src/testing/report/merge-run-results.ts";
@@ -120,5 +121,74 @@ test("a target's flow is not judged while one of its conversations did not run, 
     const point = checklist.points.find((entry) => entry.id === id)!;
     assert.equal(point.status, "not judged", id);
     assert.equal(point.detail, "1 of its 2 conversations did not run");
+  }
+});
+
+const saveName: CalledTool = { name: "save_name", args: { name: "Ada" }, output: { saved: true }, status: "returned" };
+const refusedAge: CalledTool = {
+  name: "save_age",
+  args: { age: -1 },
+  output: { error: "no such age" },
+  status: "failed",
+};
+
+/** A turn of the graph that reported `calls` and changed what `changed` says. */
+function called(number: number, step: string, calls: CalledTool[], changed: TurnResult["changed"]): TurnResult {
+  return { ...turn(number, step, false, asserted), toolCalls: calls, changed };
+}
+
+const pointOf = (results: RunResults, id: string) =>
+  foreignFlowChecklist("intake", results).points.find((point) => point.id === id)!;
+
+test("where its answers report tool calls, a failed call on a turn that stayed proves 4, a call on a turn that moved on and stored proves 5, and the tools called are listed", () => {
+  const turns = [
+    called(1, "name_step", [], { step: { from: null, to: "name_step" } }),
+    called(2, "age_step", [saveName], {
+      step: { from: "name_step", to: "age_step" },
+      state: { name: { value: { from: undefined, to: "Ada" } } },
+    }),
+    called(3, "age_step", [refusedAge], {}),
+  ];
+  const results = resultsOf([conversation("intake", turns)], { name_step: true, age_step: true });
+  results.coverage!["intake"]!.tools = { save_age: ["failed"], save_name: ["returned"] };
+  assert.deepEqual(
+    ["4", "5", "tools"].map((id) => [id, pointOf(results, id).status, pointOf(results, id).detail]),
+    [
+      ["4", "proved", "save_age failed and the step stayed: intake turn 3 'turn 3'"],
+      ["5", "proved", "save_name on intake turn 2 'turn 2', which moved name_step → age_step and stored state"],
+      ["tools", "proved", "2 tools called: save_age (failed); save_name (returned)"],
+    ],
+  );
+});
+
+test("where its answers report tool calls but no refusal or save was played, points 4 and 5 say what turn to add", () => {
+  const turns = [called(1, "name_step", [saveName], { step: { from: null, to: "name_step" } })];
+  const results = resultsOf([conversation("intake", turns)], { name_step: true });
+  assert.equal(pointOf(results, "4").status, "missing");
+  assert.match(pointOf(results, "4").detail, /add a turn whose input a tool refuses \(its output an error\)/);
+  assert.equal(pointOf(results, "5").status, "missing");
+});
+
+test("a target whose answers report no tool calls keeps 4, 5 and tools not applicable, saying why; one whose state is not read, 4 and 5", () => {
+  const unreported = resultsOf([conversation("intake", [turn(1, "name_step", false, asserted)])], { name_step: true });
+  for (const id of ["4", "5", "tools"]) {
+    assert.equal(pointOf(unreported, id).status, "not applicable");
+    assert.match(
+      pointOf(unreported, id).detail,
+      /this target's answers report no tool calls: give its entry answer\.toolCalls/,
+    );
+  }
+  const { stored: _stored, ...unstored } = called(1, "name_step", [refusedAge], undefined);
+  const stateless = resultsOf([conversation("intake", [unstored as TurnResult])], {});
+  assert.match(pointOf(stateless, "4").detail, /state is not read/);
+  assert.equal(pointOf(stateless, "5").status, "not applicable");
+});
+
+test("a target whose answers report tool calls but whose turns called none has no tool to prove 4, 5 and tools on: they are not applicable, saying so", () => {
+  const turns = [called(1, "name_step", [], { step: { from: null, to: "name_step" } }), called(2, "name_step", [], {})];
+  const results = resultsOf([conversation("intake", turns)], { name_step: true });
+  for (const id of ["4", "5", "tools"]) {
+    assert.equal(pointOf(results, id).status, "not applicable", id);
+    assert.match(pointOf(results, id).detail, /no turn called a tool, so no tool of it is known/);
   }
 });

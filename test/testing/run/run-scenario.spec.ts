@@ -53,11 +53,12 @@ test("a scenario against a well-behaved server passes every turn and the final s
   assert.equal(outcome, "passed");
 });
 
-test("each turn report carries the request, the response with its status and the stored session", async () => {
+test("each turn report carries the request with its whole URL, the response with its status and the stored session", async () => {
   const { turns } = await playAgainstFake(conversation);
   const [first, second] = turns;
   assert.deepEqual(first!.request, {
     method: "POST",
+    url: first!.request!.url,
     path: "/ai/chat",
     headers: {
       "Content-Type": "application/json",
@@ -66,6 +67,7 @@ test("each turn report carries the request, the response with its status and the
     },
     body: { flow: "FakeFlow", message: "hello" },
   });
+  assert.match(first!.request!.url!, /^http:\/\/127\.0\.0\.1:\d+\/ai\/chat$/);
   assert.deepEqual(second!.request?.body, { message: "second" });
   assert.equal(second!.request?.headers["CHAT_SESSION_ID"], "session-1");
   assert.equal(first!.response?.status, 200);

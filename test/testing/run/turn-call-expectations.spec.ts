@@ -70,7 +70,7 @@ async function play(t: TestContext, name: string, env: Record<string, string | u
   return { run, final, named };
 }
 
-test("expectToolCalls passes when each turn called the listed tools in order, with their arguments and results, a nested run's included", async (t) => {
+test("expectToolCalls passes when each turn called the listed tools in order, with their arguments, outputs and results, a nested run's included", async (t) => {
   const { run, named } = await play(t, "basic-flow-tool-calls", SCRIPTED);
   assert.deepEqual(
     run.reports.map((report) => report.outcome),
@@ -81,9 +81,22 @@ test("expectToolCalls passes when each turn called the listed tools in order, wi
     checks.map((c) => c.outcome),
     ["passed", "passed", "passed", "passed"],
   );
+  // Each call's output is the tool message that answered it in its step's memory.
   assert.deepEqual(checks[2]!.actual, [
-    { name: "get_weather", args: { cityName: "LA" }, status: "returned", result: "stay" },
-    { name: "get_weather", args: { cityName: "NYC" }, status: "returned", result: "advance" },
+    {
+      name: "get_weather",
+      args: { cityName: "LA" },
+      output: "LA is 72°F. Ask for the second city.",
+      status: "returned",
+      result: "stay",
+    },
+    {
+      name: "get_weather",
+      args: { cityName: "NYC" },
+      output: "NYC is 64°F. Both cities are saved: LA 72°F, NYC 64°F.",
+      status: "returned",
+      result: "advance",
+    },
   ]);
   assert.deepEqual(
     (checks[3]!.actual as { name: string }[]).map((call) => call.name),
@@ -100,13 +113,15 @@ test("expectToolCalls fails a turn whose calls came in another order, saying wha
   assert.equal(run.reports[1]!.outcome, "failed");
   assert.equal(
     named("expectToolCalls")[0]!.message,
-    'turn 2: expectToolCalls[1] {"name":"get_weather","args":{"cityName":"LA"}} was not called after expectToolCalls[0]; ' +
-      'the turn called get_weather({"cityName":"LA"}) → stay, get_weather({"cityName":"NYC"}) → advance (after the match: none)',
+    'turn 2: expectToolCalls[1] {"name":"get_weather","args":{"cityName":"LA"}} was not called after expectToolCalls[0]: ' +
+      "the turn did not call get_weather after that; " +
+      'the turn called get_weather({"cityName":"LA"}) → stay "LA is 72°F. Ask for the second city.", ' +
+      'get_weather({"cityName":"NYC"}) → advance "NYC is 64°F. Both cities are saved: LA 72°F, NYC 64°F."',
   );
   assert.match(run.reports[1]!.failure!, /expectToolCalls/);
 });
 
-test("expectToolCalls is skipped, saying why, against a target of another kind, which does not report tool calls", async (t) => {
+test("expectToolCalls is skipped, saying why, against an http entry whose plain JSON answers report no tool calls", async (t) => {
   const server = await startSessionChatServer();
   t.after(() => server.close());
   const outline = { name: "ContactFlow", stepNames: CONTACT_STEPS, servedBy: server.url, kind: "http" as const };
@@ -123,7 +138,8 @@ test("expectToolCalls is skipped, saying why, against a target of another kind, 
     contract: "expectation",
     name: "expectToolCalls",
     outcome: "skipped",
-    message: "a target of another kind (LangGraph, http) does not report the tools a turn called",
+    message:
+      "this target's answers report no tool calls: give its entry answer.toolCalls, or a stream that carries them (ai-sdk-ui, openai-chat)",
   });
 });
 

@@ -190,3 +190,52 @@ test("an agent of a Mastra target has no steps: its turns name none, and one tha
     ],
   );
 });
+
+test("an expected call's result, our engine's outcome, is refused on a target of another kind, naming the file, the path and the kind", () => {
+  const file = write("result-elsewhere", {
+    flowName: "intake",
+    turns: [
+      {
+        label: "asks",
+        input: "hi",
+        expectedActiveStep: "name_step",
+        expectToolCalls: [
+          { name: "save_name", output: { saved: true } },
+          { name: "save_age", result: "advance" },
+        ],
+      },
+    ],
+  });
+  const problems = problemsOf(() => loadScenario(file, [BasicFlow], { outline: intake }));
+  assert.deepEqual(problems, [
+    `turns[0].expectToolCalls[1].result (turn "asks"): "advance" is our engine's outcome of a call, and graph intake of target graphs (http://127.0.0.1:2024) is a langgraph target, whose calls have none; match what the tool returned with output instead, or drop result.`,
+  ]);
+  assert.throws(
+    () => loadScenario(file, [BasicFlow], { outline: intake }),
+    (error: Error) => {
+      assert.match(error.message, /result-elsewhere\.scenario\.json/);
+      assert.equal((error as Error & { code?: string }).code, "scenario_invalid");
+      return true;
+    },
+  );
+});
+
+test("an expected call's result keeps its meaning for our engine's flows, on a flowcheck server too", () => {
+  const turns = [
+    {
+      label: "name",
+      input: "John Doe",
+      expectedActiveStep: "NameStep",
+      expectToolCalls: [{ name: "save_name", result: "stay" }],
+    },
+  ];
+  const file = write("result-engine", { flowName: "BasicFlow", turns });
+  assert.doesNotThrow(() => loadScenario(file, [BasicFlow]));
+  const served: FlowOutline = {
+    name: "BasicFlow",
+    stepNames: undefined,
+    servedBy: "BasicFlow of target api",
+    kind: "flowcheck",
+  };
+  assert.doesNotThrow(() => loadScenario(file, [], { outline: served }));
+});

@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { isFlowcheckError } from "../../../src/errors.ts";
-import { jsonBodyOf, requestTarget, type TargetRequest } from "../../../src/testing/target/request-target.ts";
+import {
+  jsonBodyOf,
+  requestTarget,
+  type RefusedDetails,
+  type TargetRequest,
+} from "../../../src/testing/target/request-target.ts";
 import { bodyOf, closedPort, listenOnLoopback } from "../../support/loopback-server.ts";
 
 const FIXES = { slow: "raise SLOW.", unreachable: "start UNREACHABLE.", refused: "fix REFUSED." };
@@ -43,7 +48,7 @@ test("a refused port is target_unreachable naming the request, the socket's code
   });
 });
 
-test("a 500 is target_invalid_answer naming the status, quoting the body cut to 300 characters, with the fix and the body in its details", async (t) => {
+test("a 500 is target_invalid_answer naming the status, quoting the body cut to 300 characters, with the fix, and the request and answer in its details", async (t) => {
   const body = JSON.stringify({ error: "database down", trace: "x".repeat(1000) });
   const server = await listenOnLoopback((request, response) => {
     request.resume();
@@ -56,7 +61,13 @@ test("a 500 is target_invalid_answer naming the status, quoting the body cut to 
       error.message,
       `GET ${server.url}/state answered 500 Internal Server Error: ${JSON.stringify(body).slice(0, 300)}…. fix REFUSED.`,
     );
-    assert.deepEqual(error.details, { status: 500, body });
+    const { headers, ...details } = error.details as RefusedDetails;
+    assert.deepEqual(details, {
+      status: 500,
+      body,
+      request: { method: "GET", url: `${server.url}/state`, headers: {}, body: "" },
+    });
+    assert.equal(headers["content-type"], "application/json");
     return true;
   });
 });

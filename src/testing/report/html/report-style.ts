@@ -88,5 +88,10 @@ th{background:var(--bg)}
 details.fold>summary{cursor:pointer;list-style:none}details.fold[open]>summary{display:none}
 dl.simulation{background:var(--user);border-radius:6px;padding:6px 10px;margin:6px 0}
 .pass-k tr.flaky td:first-child{border-left:3px solid var(--skip)}.pass-k tr.run th,.pass-k tr.run td{font-weight:600}
+details.sent{margin:2px 0 2px auto;max-width:78%;font-size:12px;color:var(--muted)}details.sent>summary{cursor:pointer;text-align:right}
+details.sent pre{background:var(--bg);border:1px solid var(--line);border-radius:6px;padding:4px 8px;margin-top:2px;color:var(--ink)}
+.tool-calls{padding:4px 8px;margin:4px 0;max-width:78%;border:1px dashed var(--line);border-radius:6px}
+.tool-calls b{font-size:11px;text-transform:uppercase;color:var(--muted)}.tool-calls ul{list-style:none;padding:0;margin:2px 0}
+.tool-calls li{padding:1px 0}.tool-calls pre{margin-left:16px}
 [hidden]{display:none!important}
 `;

@@ -6,6 +6,8 @@ import { checksHtml, MARKS } from "./checks-html.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { foldedText } from "./folded-text.ts";
 import { inputText } from "../../scenario/turn-input.ts";
+import { sentHtml } from "./sent-html.ts";
+import { toolCallsHtml } from "./tool-calls-html.ts";
 
 /** The session id a turn was sent with, read from its request's headers. */
 export function sessionIdOf(turn: TurnResult): string | undefined {
@@ -26,7 +28,10 @@ function metaHtml(turn: TurnResult): string {
   return `<div class="meta">${parts.join(" · ")}</div>`;
 }
 
-/** One turn as a chat exchange, with its checks and what it changed in the stored session under it; a simulated user's says why the user wrote it, when it said. */
+/**
+ * One turn as a chat exchange: the request as sent, the answer and the tools it called, its checks
+ * and what it changed in the stored session; a simulated user's says why the user wrote it, when it said.
+ */
 export function turnHtml(turn: TurnResult): string {
   const why = turn.outcome === "skipped" && turn.skipReason ? `<p class="why">${escapeHtml(turn.skipReason)}</p>` : "";
   const where = turn.location ? `<p class="where">${escapeHtml(turn.location)}</p>` : "";
@@ -34,7 +39,7 @@ export function turnHtml(turn: TurnResult): string {
   const said = turn.simulated?.reason ? `<p class="why">the user: ${escapeHtml(turn.simulated.reason)}</p>` : "";
   return (
     `<section class="turn ${turn.outcome}"><h4><span class="mark">${MARKS[turn.outcome]}</span> ${turn.number}. ${escapeHtml(turn.label)}${simulated}</h4>${where}${why}${said}` +
-    `<div class="bubble user">${foldedText(inputText(turn.input))}</div>${answerHtml(turn)}${metaHtml(turn)}` +
+    `<div class="bubble user">${foldedText(inputText(turn.input))}</div>${sentHtml(turn)}${answerHtml(turn)}${toolCallsHtml(turn)}${metaHtml(turn)}` +
     `${checksHtml(turn.checks)}${changeHtml(turn.changed)}</section>`
   );
 }
