@@ -173,13 +173,14 @@ describe("flowcheck test against an AI SDK chat route", () => {
       [
         "failing/wrong-argument.scenario.json",
         "finds a room for three nights",
-        'turn 1: expectToolCalls\\[0\\] \\{"name":"findRoom","args":\\{"city":"Lisbon","nights":3\\}\\} was not called; ' +
+        'turn 1: expectToolCalls\\[0\\] \\{"name":"findRoom","args":\\{"city":"Lisbon","nights":3\\}\\} was not called: ' +
+          "findRoom \\(call 1 of the turn\\) differs: args\\.nights: expected 3, found 2; " +
           'the turn called findRoom\\(\\{"city":"Lisbon","nights":2\\}\\) → \\{"hotel":"Hotel Sol",',
       ],
       [
         "failing/uncalled-tool.scenario.json",
         "books without saying for whom",
-        'turn 2: expectToolCalls\\[0\\] \\{"name":"bookRoom"\\} was not called; the turn called no tool',
+        'turn 2: expectToolCalls\\[0\\] \\{"name":"bookRoom"\\} was not called: the turn did not call bookRoom; the turn called no tool',
       ],
       [
         "failing/wrong-step.scenario.json",

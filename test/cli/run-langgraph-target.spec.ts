@@ -287,12 +287,12 @@ describe("flowcheck test against a LangGraph target", () => {
       [
         "tools/failing/wrong-argument.scenario.json",
         "looks up the weather",
-        /turn 1: expectToolCalls\[0\] \{"name":"get_weather","args":\{"city":"Porto"\}\} was not called; the turn called get_weather\(\{"city":"Lisbon"\}\) → "sunny, 24 °C in Lisbon"/,
+        /turn 1: expectToolCalls\[0\] \{"name":"get_weather","args":\{"city":"Porto"\}\} was not called: get_weather \(call 1 of the turn\) differs: args\.city: expected "Porto", found "Lisbon"; the turn called get_weather\(\{"city":"Lisbon"\}\) → "sunny, 24 °C in Lisbon"/,
       ],
       [
         "tools/failing/uncalled-tool.scenario.json",
         "books without checking",
-        /turn 2: expectToolCalls\[0\] \{"name":"get_weather"\} was not called; the turn called book_table\(\{"guests":2,"day":"monday"\}\) → \{"booking":"T-monday-2","guests":2,"day":"monday"\}/,
+        /turn 2: expectToolCalls\[0\] \{"name":"get_weather"\} was not called: the turn did not call get_weather; the turn called book_table\(\{"guests":2,"day":"monday"\}\) → \{"booking":"T-monday-2","guests":2,"day":"monday"\}/,
       ],
     ] as const;
     for (const [file, label, why] of failures) {

@@ -69,6 +69,16 @@ describe("flowcheck test against a Mastra target", () => {
       assert.equal(first.request?.path, `/api/agents/tripDesk/${mode}`);
       assert.deepEqual((first.request?.body as { messages?: unknown }).messages, "What is the weather in Lisbon?");
       assert.match(run.stdout, /^1 conversation: 1 passed, 0 failed, 0 skipped; turns 5 passed, 0 failed, 0 skipped/m);
+      // An agent has no steps and its thread no end: the checklist asks for no refusal that stays on a
+      // step, no save that moves on, no completed run, and counts the tools the answers reported.
+      const results = resultsOf();
+      assert.equal(results.coverage?.["tripDesk"]?.targetKind, "mastra");
+      const points = new Map(results.checklist?.[0]?.points.map((point) => [point.id, point]));
+      for (const id of ["4", "5", "7"]) {
+        assert.equal(points.get(id)?.status, "not applicable", id);
+        assert.match(points.get(id)?.detail ?? "", /^a Mastra agent/);
+      }
+      assert.equal(points.get("tools")?.status, "proved");
     });
   }
 
@@ -80,12 +90,12 @@ describe("flowcheck test against a Mastra target", () => {
       [
         "failing/wrong-arg.scenario.json",
         "asks the weather",
-        /expectToolCalls\[0\] \{"name":"lookupWeather","args":\{"city":"Porto"\}\} was not called; the turn called lookupWeather\(\{"city":"Lisbon"\}\) → \{"city":"Lisbon","tempC":21\}/,
+        /expectToolCalls\[0\] \{"name":"lookupWeather","args":\{"city":"Porto"\}\} was not called: lookupWeather \(call 1 of the turn\) differs: args\.city: expected "Porto", found "Lisbon"; the turn called lookupWeather\(\{"city":"Lisbon"\}\) → \{"city":"Lisbon","tempC":21\}/,
       ],
       [
         "failing/missing-tool.scenario.json",
         "books a table",
-        /expectToolCalls\[0\] \{"name":"lookupWeather"\} was not called; the turn called bookTable\(\{"restaurant":"Tasca","people":4\}\)/,
+        /expectToolCalls\[0\] \{"name":"lookupWeather"\} was not called: the turn did not call lookupWeather; the turn called bookTable\(\{"restaurant":"Tasca","people":4\}\)/,
       ],
       ["failing/wrong-state.scenario.json", "gives a name", /state\.name: expected "Grace", found "Ada"/],
       [

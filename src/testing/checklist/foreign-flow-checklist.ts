@@ -24,6 +24,14 @@ const CANNOT: Readonly<Record<string, string>> = {
   transitions: "such a target logs no moves between steps",
 };
 
+// A Mastra agent has no steps and its memory thread no end: a turn cannot stay on a step, move
+// on from one, or complete the run, so points 4, 5 and 7 ask for what its scenarios cannot state.
+const AGENT_CANNOT: Readonly<Record<string, string>> = {
+  "4": "a Mastra agent has no steps for a refused input to stay on; expectToolCalls checks its failed calls",
+  "5": "a Mastra agent has no steps for a saved input to move on from; expectToolCalls checks its calls",
+  "7": "a Mastra agent's memory thread has no end for a turn to complete",
+};
+
 /** steps: every step its outline lists, reached by a turn (from the run's coverage). */
 function stepsPoint(entry: FlowCoverage[string] | undefined): ChecklistPoint {
   const steps = Object.entries(entry?.steps ?? {});
@@ -47,8 +55,9 @@ export function foreignFlowChecklist(flowName: string, results: RunResults): Flo
   const turns = playedTurns(ran);
   const why = `${conversations.length - ran.length} of its ${conversations.length} conversations did not run`;
   const ids = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "steps", "tools", "transitions"];
+  const agent = results.coverage?.[flowName]?.targetKind === "mastra";
   const points = ids.map((id): ChecklistPoint => {
-    const cannot = CANNOT[id];
+    const cannot = CANNOT[id] ?? (agent ? AGENT_CANNOT[id] : undefined);
     if (cannot) return notApplicable(id, cannot);
     if (!judged) return { id, status: "not judged", detail: why };
     if (id === "3") return everyTurnPoint({ turns }, true);

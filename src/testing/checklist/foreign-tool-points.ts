@@ -87,6 +87,7 @@ export function foreignToolsPoint(
   const tools = Object.entries(entry?.tools ?? {});
   return proved(
     "tools",
-    `${tools.length} tool${tools.length === 1 ? "" : "s"} called: ${tools.map(([tool, ended]) => `${tool} (${ended.join(", ")})`).join("; ")}`,
+    `${tools.length} tool${tools.length === 1 ? "" : "s"} called: ` +
+      tools.map(([tool, ended]) => `${tool} (${ended.join(", ")})`).join("; "),
   );
 }

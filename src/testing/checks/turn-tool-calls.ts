@@ -1,18 +1,9 @@
 import type { ChildRun, ExecutionEntry, MemoryEntry, ToolCall } from "../../engine/session-document.ts";
 import type { CalledTool } from "./called-tool.ts";
+import { toolCallArgs, toolCallOutput } from "./tool-call-values.ts";
 import type { SessionView } from "./session-view.ts";
 
 type Run = Pick<ChildRun, "memory" | "execution">;
-
-/** JSON text parsed, other text as it is; `empty` stands for a blank text. */
-function parsed(text: string, empty: unknown): unknown {
-  if (text.trim() === "") return empty;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
 
 /** A logged call's arguments, and the tool message that answered it in the step's memory, if one did. */
 interface Logged {
@@ -46,7 +37,7 @@ function loggedCalls(run: Run): Map<ExecutionEntry, Logged> {
     const call = calls.get(entry.step)?.[index];
     const answer = call && answers.get(`${entry.step}\n${call.id}`);
     logged.set(entry, {
-      args: call ? parsed(call.arguments, {}) : undefined,
+      args: call ? toolCallArgs(call.arguments) : undefined,
       ...(answer === undefined ? {} : { answer }),
     });
   }
@@ -57,7 +48,7 @@ function loggedCalls(run: Run): Map<ExecutionEntry, Logged> {
 function calledTool(entry: ExecutionEntry, logged: Logged | undefined): CalledTool {
   const failed = entry.outcome === "invalid";
   const answer = logged?.answer;
-  const output = answer === undefined ? undefined : failed ? { error: answer } : parsed(answer, "");
+  const output = answer === undefined ? undefined : failed ? { error: answer } : toolCallOutput(answer);
   return {
     name: entry.name,
     args: logged?.args,

@@ -24,6 +24,8 @@ export interface FlowCoverage {
     transitions?: string[];
     /** For a flow a target of another kind serves, not our engine: which, e.g. `graph intake of target graphs (…)`. */
     servedBy?: string;
+    /** The kind of that target (`langgraph`, `http`, `ai-sdk`, `mastra`): what its flows can show differs by kind. */
+    targetKind?: string;
   };
 }
 
@@ -73,11 +75,17 @@ export function addToCoverage(coverage: FlowCoverage, flow: FlowDefinition, docu
  */
 export function addReachedToCoverage(
   coverage: FlowCoverage,
-  outline: { name: string; stepNames: readonly string[] | undefined; servedBy: string },
+  outline: { name: string; stepNames: readonly string[] | undefined; servedBy: string; kind?: string },
   reached: Iterable<string>,
   called: Iterable<Pick<CalledTool, "name" | "status">> = [],
 ): void {
-  const entry = (coverage[outline.name] ??= { scenarios: 0, steps: {}, tools: {}, servedBy: outline.servedBy });
+  const entry = (coverage[outline.name] ??= {
+    scenarios: 0,
+    steps: {},
+    tools: {},
+    servedBy: outline.servedBy,
+    ...(outline.kind === undefined ? {} : { targetKind: outline.kind }),
+  });
   for (const step of outline.stepNames ?? []) entry.steps[step] ??= false;
   entry.scenarios++;
   for (const step of reached) if (step !== "") entry.steps[step] = true;
@@ -107,6 +115,7 @@ export function mergeCoverage(into: FlowCoverage, from: FlowCoverage): FlowCover
     if (entry.transitions)
       target.transitions = [...new Set([...(target.transitions ?? []), ...entry.transitions])].sort();
     if (entry.servedBy !== undefined) target.servedBy ??= entry.servedBy;
+    if (entry.targetKind !== undefined) target.targetKind ??= entry.targetKind;
   }
   return into;
 }

@@ -22,7 +22,10 @@ export interface AiSdkTargetEntry {
   timeoutMs?: number;
   /** Already resolved by the config loader. */
   headers?: Record<string, string>;
-  /** `all` (default): the whole conversation as `messages`; `last`: only the new message as `message`, for a route that keeps the history. */
+  /**
+   * `all` (default): the whole conversation as `messages`; `last`: only the new message as
+   * `message`, for a route that keeps the history.
+   */
   send?: "all" | "last";
   /** Fixed fields sent in every request's body beside the chat's own, as the transport's `body` option sends them. */
   body?: Record<string, unknown>;

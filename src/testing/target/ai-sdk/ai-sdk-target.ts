@@ -27,7 +27,9 @@ export function aiSdkTarget(
     sessions: entry.state
       ? { reader: new HttpSessions(entry, where, flowName) }
       : {
-          unavailable: `${where} has no state endpoint (state.path), so what the route stored of a chat cannot be read; the persisted contract is not checked`,
+          unavailable:
+            `${where} has no state endpoint (state.path), so what the route stored of a chat cannot be read; ` +
+            "the persisted contract is not checked",
         },
     capabilities: { config, provider },
     servingProblems: async (scenario) =>

@@ -1,7 +1,6 @@
 import type { UIMessagePart } from "./ui-message.ts";
 
-/** The chunk types that each add one part of their own to the message. */
-export const CONTENT_CHUNKS = new Set([
+const CONTENT_CHUNKS: ReadonlySet<string> = new Set([
   "custom",
   "file",
   "reasoning-file",
@@ -9,6 +8,11 @@ export const CONTENT_CHUNKS = new Set([
   "source-document",
   "steering-message",
 ]);
+
+/** Whether a chunk of this type adds one part of its own to the message. */
+export function isContentChunk(type: string): boolean {
+  return CONTENT_CHUNKS.has(type);
+}
 
 /** The part a content chunk (custom, file, source, steering message) adds, as the SDK's client makes it. */
 export function contentPart(chunk: Record<string, unknown>, type: string): UIMessagePart {

@@ -3,7 +3,7 @@ import { QUOTED_BODY } from "../request-target.ts";
 import { invalidStream } from "./json-data-events.ts";
 import { isToolUIPart, toolNameOf, type ToolUIPart, type UIMessage, type UIMessagePart } from "./ui-message.ts";
 import { updateToolPart, type ToolUpdate } from "./update-tool-part.ts";
-import { CONTENT_CHUNKS, contentPart } from "./content-part.ts";
+import { contentPart, isContentChunk } from "./content-part.ts";
 
 type Chunk = Record<string, unknown>;
 
@@ -117,7 +117,7 @@ export class UiMessageFold {
       return type.endsWith("-start")
         ? this.#startText(chunk, type === "text-start")
         : this.#moveText(chunk, index, type);
-    if (CONTENT_CHUNKS.has(type)) return void this.message.parts.push(contentPart(chunk, type));
+    if (isContentChunk(type)) return void this.message.parts.push(contentPart(chunk, type));
     this.#control(chunk, type);
   }
 

@@ -1,20 +1,11 @@
 import type { CalledTool } from "../../checks/called-tool.ts";
+import { toolCallArgs, toolCallOutput } from "../../checks/tool-call-values.ts";
 import { isToolUIPart, toolNameOf, type ToolUIPart, type UIMessage } from "./ui-message.ts";
 
-/** Text that is JSON, parsed; anything else as it is. */
-function parsedText(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
 function calledTool(part: ToolUIPart): CalledTool {
-  const call = { name: toolNameOf(part), args: parsedText(part.input ?? part.rawInput), id: part.toolCallId };
+  const call = { name: toolNameOf(part), args: toolCallArgs(part.input ?? part.rawInput), id: part.toolCallId };
   if (part.state === "output-available" && part.preliminary !== true)
-    return { ...call, output: parsedText(part.output), status: "returned" };
+    return { ...call, output: toolCallOutput(part.output), status: "returned" };
   if (part.state === "output-error") return { ...call, output: { error: part.errorText ?? "" }, status: "failed" };
   if (part.state === "output-denied") return { ...call, status: "denied" };
   return { ...call, status: "pending" };

@@ -1,4 +1,5 @@
 import type { CalledTool } from "../../checks/called-tool.ts";
+import { toolCallArgs, toolCallOutput } from "../../checks/tool-call-values.ts";
 import { messageText, turnMessages } from "./langgraph-turn-view.ts";
 
 /** A message of a thread's values as the server serialises it: its fields flat, beside its `type`. */
@@ -10,15 +11,6 @@ interface ThreadMessage {
   invalid_tool_calls?: unknown;
   tool_call_id?: unknown;
   status?: unknown;
-}
-
-/** JSON text as its value; any other text as it is. */
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 function listOf(value: unknown): Record<string, unknown>[] {
@@ -33,7 +25,7 @@ function ending(answer: ThreadMessage | undefined): Pick<CalledTool, "output" | 
   const text = messageText(answer.content);
   return answer.status === "error"
     ? { output: { error: text }, status: "failed" }
-    : { output: parsed(text), status: "returned" };
+    : { output: toolCallOutput(text), status: "returned" };
 }
 
 /**
@@ -45,7 +37,8 @@ function ending(answer: ThreadMessage | undefined): Pick<CalledTool, "output" | 
  * whose arguments the model sent as text that did not parse, failed with its error. Undefined
  * when the values keep no `messages` list: such a graph's calls are not in its thread.
  *
- * @example langgraphToolCalls(output["messages"]) // [{ name: "get_weather", args: { city: "Lisbon" }, output: "sunny", status: "returned", id: "call_1" }]
+ * @example langgraphToolCalls(output["messages"])
+ * // [{ name: "get_weather", args: { city: "Lisbon" }, output: "sunny", status: "returned", id: "call_1" }]
  */
 export function langgraphToolCalls(messages: unknown): CalledTool[] | undefined {
   if (!Array.isArray(messages)) return undefined;
@@ -63,7 +56,7 @@ export function langgraphToolCalls(messages: unknown): CalledTool[] | undefined 
     });
     const invalid = listOf(message.invalid_tool_calls).map((call): CalledTool => {
       const id = typeof call["id"] === "string" ? { id: call["id"] } : {};
-      const args = typeof call["args"] === "string" ? parsed(call["args"]) : call["args"];
+      const args = toolCallArgs(call["args"]);
       const error = typeof call["error"] === "string" ? call["error"] : "the model's tool call is invalid";
       return { name: String(call["name"] ?? ""), args, output: { error }, status: "failed", ...id };
     });

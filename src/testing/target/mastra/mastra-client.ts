@@ -65,7 +65,8 @@ export class MastraClient {
     if (body === null || typeof body !== "object" || Array.isArray(body))
       throw new FlowcheckError(
         "target_invalid_answer",
-        `${answered(exchange)} with ${show(body)}, not the object of agents by id a Mastra server answers. Point ${this.#at}baseUrl at a Mastra server.`,
+        `${answered(exchange)} with ${show(body)}, not the object of agents by id a Mastra server answers. ` +
+          `Point ${this.#at}baseUrl at a Mastra server.`,
       );
     return Object.keys(body);
   }

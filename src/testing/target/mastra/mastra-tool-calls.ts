@@ -1,4 +1,5 @@
 import type { CalledTool } from "../../checks/called-tool.ts";
+import { toolCallArgs, toolCallOutput } from "../../checks/tool-call-values.ts";
 
 /** A tool call as a Mastra answer names it, before its outcome is known. */
 export interface MastraCall {
@@ -18,21 +19,12 @@ export type MastraOutcome = { id: string; output: unknown } | { id: string; erro
 export function pairedToolCalls(calls: readonly MastraCall[], outcomes: readonly MastraOutcome[]): CalledTool[] {
   const ended = new Map(outcomes.map((outcome) => [outcome.id, outcome]));
   return calls.map((call) => {
-    const shown = { name: call.name, args: parsed(call.args), id: call.id };
+    const shown = { name: call.name, args: toolCallArgs(call.args), id: call.id };
     const outcome = ended.get(call.id);
     if (outcome === undefined) return { ...shown, status: "pending" };
     if ("error" in outcome) return { ...shown, output: { error: outcome.error }, status: "failed" };
-    return { ...shown, output: parsed(outcome.output), status: "returned" };
+    return { ...shown, output: toolCallOutput(outcome.output), status: "returned" };
   });
-}
-
-function parsed(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
 }
 
 /**

@@ -56,7 +56,7 @@ test("an ai-sdk-ui stream's tool call passes expectToolCalls with its arguments 
 test("an ai-sdk-ui stream's tool call with other arguments fails expectToolCalls, naming the call it made", async () => {
   const played = await play({ expectToolCalls: [{ name: "priceStay", args: { nights: 3 } }] });
   assert.deepEqual(failures(played.turns[0]!), [
-    'expectToolCalls: turn 1: expectToolCalls[0] {"name":"priceStay","args":{"nights":3}} was not called; ' +
-      'the turn called priceStay({"nights":2}) → {"cents":30000}',
+    'expectToolCalls: turn 1: expectToolCalls[0] {"name":"priceStay","args":{"nights":3}} was not called: ' +
+      'priceStay (call 1 of the turn) differs: args.nights: expected 3, found 2; the turn called priceStay({"nights":2}) → {"cents":30000}',
   ]);
 });

@@ -58,7 +58,7 @@ const FORMS = [
   {
     form: 'a JSON answer read by "answer.toolCalls": "openai"',
     entry: () => statelessChatEntry(server.url, { toolCalls: "openai" }),
-    ended: "(not completed)",
+    ended: "no output in the answer",
   },
   {
     form: "a JSON answer read by answer.toolCalls pointers",
@@ -68,7 +68,7 @@ const FORMS = [
   {
     form: "an openai-chat stream",
     entry: () => statelessChatEntry(server.url, { stream: true }),
-    ended: "(not completed)",
+    ended: "no output in the answer",
   },
 ];
 
@@ -110,17 +110,21 @@ for (const { form, entry, ended } of FORMS) {
       const [wrongArgument, notCalled, noneMade, wrongOutput] = reports.map((report) => report.failure);
       assert.equal(
         wrongArgument,
-        `turn 1 'expects another name checked': turn 1: expectToolCalls[0] {"name":"check_name","args":{"name":"Grace"}} was not called; ` +
+        `turn 1 'expects another name checked': turn 1: expectToolCalls[0] {"name":"check_name","args":{"name":"Grace"}} was not called: ` +
+          `check_name (call 1 of the turn) differs: args.name: expected "Grace", found "Ada 2"; ` +
           `the turn called check_name({"name":"Ada 2"}) → ${ended}; response: "Please tell me your name."`,
       );
       assert.match(
         notCalled!,
-        /expectToolCalls\[0\] \{"name":"save_email"\} was not called; the turn called check_name\(\{"name":"Ada Lovelace"\}\) → .*, save_name\(\{"name":"Ada Lovelace"\}\)/,
+        /expectToolCalls\[0\] \{"name":"save_email"\} was not called: the turn did not call save_email; the turn called check_name\(\{"name":"Ada Lovelace"\}\) → .*, save_name\(\{"name":"Ada Lovelace"\}\)/,
       );
-      assert.match(noneMade!, /expectToolCalls\[0\] \{"name":"save_email"\} was not called; the turn called no tool/);
+      assert.match(
+        noneMade!,
+        /expectToolCalls\[0\] \{"name":"save_email"\} was not called: the turn did not call save_email; the turn called no tool/,
+      );
       assert.match(
         wrongOutput!,
-        /expectToolCalls\[0\] \{"name":"save_email","output":\{"saved":false\}\} was not called; the turn called save_email\(\{"email":"ada@example\.com"\}\) → /,
+        /expectToolCalls\[0\] \{"name":"save_email","output":\{"saved":false\}\} was not called: save_email \(call 1 of the turn\) differs: output.*; the turn called save_email\(\{"email":"ada@example\.com"\}\) → /,
       );
     });
   });
@@ -140,7 +144,7 @@ test("outputs an answer lists are matched partially: they pass where they agree,
   assert.equal(streamed[0]!.location, turnLocation(OUTPUTS, "takes the name"));
   assert.match(
     streamed[0]!.failure!,
-    /expectToolCalls\[0\] \{"name":"check_name","output":\{"valid":true\}\} was not called; the turn called check_name\(\{"name":"Ada Lovelace"\}\) → \(not completed\)/,
+    /expectToolCalls\[0\] \{"name":"check_name","output":\{"valid":true\}\} was not called: check_name \(call 1 of the turn\) differs: output: expected \{"valid":true\}, but the answer shows no output of the call; the turn called check_name\(\{"name":"Ada Lovelace"\}\) → no output in the answer/,
   );
 });
 
