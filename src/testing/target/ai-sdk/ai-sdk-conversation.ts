@@ -60,7 +60,8 @@ export class AiSdkConversation implements TargetConversation {
     );
     const expectedStatus = turn.expectedStatus ?? 200;
     const started = performance.now();
-    const exchange = await this.#post(body, isSuccessStatus(expectedStatus) ? undefined : expectedStatus);
+    const headers = requestHeaders({ "content-type": "application/json" }, this.#entry.headers);
+    const exchange = await this.#post(body, headers, isSuccessStatus(expectedStatus) ? undefined : expectedStatus);
     const millis = performance.now() - started;
     const read = isSuccessStatus(exchange.status) ? this.#read(exchange) : undefined;
     // An error answer applied nothing: the chat goes on without the message it refused.
@@ -71,8 +72,9 @@ export class AiSdkConversation implements TargetConversation {
       exchange: {
         request: {
           method: "POST",
+          url: exchange.url,
           path: `${url.pathname}${url.search}`,
-          headers: { "content-type": "application/json" },
+          headers,
           body,
         },
         response: { status: exchange.status, headers: exchange.headers, body: exchange.raw },
@@ -93,13 +95,17 @@ export class AiSdkConversation implements TargetConversation {
   }
 
   /** The request; its failure names the target, and a refusal what it was sent. */
-  async #post(body: string, expectedStatus: number | undefined): Promise<TargetExchange> {
+  async #post(
+    body: string,
+    headers: Record<string, string>,
+    expectedStatus: number | undefined,
+  ): Promise<TargetExchange> {
     const at = this.#at;
     try {
       return await requestTarget({
         method: "POST",
         url: targetUrl(this.#entry.baseUrl, this.#entry.path ?? "/api/chat", at),
-        headers: requestHeaders({ "content-type": "application/json" }, this.#entry.headers),
+        headers,
         body,
         timeoutMs: this.#entry.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         ...(expectedStatus === undefined ? {} : { expectedStatus }),

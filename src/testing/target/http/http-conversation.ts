@@ -58,8 +58,9 @@ export class HttpConversation implements TargetConversation {
       exchange: {
         request: {
           method: answered.request.method,
+          url: answered.request.url,
           path: `${url.pathname}${url.search}`,
-          headers: { "content-type": "application/json", ...(turn.accept ? { accept: turn.accept } : {}) },
+          headers: answered.request.headers,
           body: answered.request.body,
         },
         response: { status: answered.status, headers: answered.headers, body: answered.raw },

@@ -54,8 +54,11 @@ export interface HttpTurnAnswer {
   toolCalls?: CalledTool[];
   /** The body as it came. */
   raw: string;
-  /** The request as sent, its headers (the entry's credentials among them) left out. */
-  request: { method: string; url: string; body: string };
+  /**
+   * The request as sent; its headers include the entry's, whose values every report of the run
+   * shows as `[redacted]`.
+   */
+  request: { method: string; url: string; headers: Record<string, string>; body: string };
 }
 
 /** What a stream's reader makes of it: its text, the final object the pointers read, and the tools it reports called. */
@@ -186,7 +189,7 @@ export async function sendHttpTurn(
     ...request,
     ...(options.expectedStatus === undefined ? {} : { expectedStatus: options.expectedStatus }),
   });
-  const sent = { method: request.method, url: request.url, body: request.body };
+  const sent = { method: request.method, url: request.url, headers: request.headers, body: request.body };
   if (!isSuccessStatus(exchange.status)) {
     const { status, headers, raw } = exchange;
     return { status, headers, body: raw, text: raw, session: turn.session, raw, request: sent };

@@ -67,6 +67,19 @@ export class LanggraphClient {
   readonly #at: string;
   readonly #fixes: RequestFixes;
 
+  /** The whole URL and the headers of a request with a JSON body to `path` on the server, as this client sends it. */
+  sent(path: string): { url: string; headers: Record<string, string> } {
+    return { url: `${this.#baseUrl}${path}`, headers: this.#headersOf(true) };
+  }
+
+  #headersOf(withBody: boolean): Record<string, string> {
+    return {
+      accept: "application/json",
+      ...(withBody ? { "content-type": "application/json" } : {}),
+      ...this.#headers,
+    };
+  }
+
   /** `name` is the target's key in flowcheck.config.json, so that errors name the keys to fix. */
   constructor(options: LanggraphClientOptions, name?: string) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -183,11 +196,7 @@ export class LanggraphClient {
     const exchange = await requestTarget({
       method,
       url,
-      headers: {
-        accept: "application/json",
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-        ...this.#headers,
-      },
+      headers: this.#headersOf(body !== undefined),
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       timeoutMs: this.#timeoutMs,
       fixes: this.#fixes,

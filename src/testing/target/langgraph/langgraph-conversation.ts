@@ -61,14 +61,10 @@ export class LanggraphConversation implements TargetConversation {
       problems: [],
       claimsOnly: true,
     };
+    const path = `/threads/${encodeURIComponent(thread)}/runs/wait`;
     return {
       exchange: {
-        request: {
-          method: "POST",
-          path: `/threads/${encodeURIComponent(thread)}/runs/wait`,
-          headers: { "content-type": "application/json" },
-          body,
-        },
+        request: { method: "POST", path, ...this.#client.sent(path), body },
         response: { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(output) },
         millis,
       },

@@ -33,16 +33,20 @@ export class MastraClient {
   turnRequest(agentId: string, thread: string, input: string) {
     const mode = this.entry.mode ?? "stream";
     const body = JSON.stringify({ messages: input, memory: { thread, resource: this.resource } });
-    return { method: "POST" as const, url: this.#url(`/api/agents/${encodeURIComponent(agentId)}/${mode}`), body };
+    const accept = mode === "stream" ? "text/event-stream" : "application/json";
+    return {
+      method: "POST" as const,
+      url: this.#url(`/api/agents/${encodeURIComponent(agentId)}/${mode}`),
+      headers: requestHeaders({ "content-type": "application/json", accept }, this.entry.headers),
+      body,
+    };
   }
 
   /** Plays a turn; an agent the server lacks is refused naming the agents it has. */
   async send(agentId: string, request: ReturnType<MastraClient["turnRequest"]>): Promise<TargetExchange> {
-    const stream = (this.entry.mode ?? "stream") === "stream";
     try {
       return await this.#request({
         ...request,
-        headers: { "content-type": "application/json", accept: stream ? "text/event-stream" : "application/json" },
         made: `the scenario's flowName (the agent's id), ${this.#at}mode or ${this.#at}headers`,
       });
     } catch (error) {

@@ -55,8 +55,9 @@ export class MastraConversation implements TargetConversation {
       exchange: {
         request: {
           method: request.method,
+          url: request.url,
           path: `${url.pathname}${url.search}`,
-          headers: { "content-type": "application/json" },
+          headers: request.headers,
           body: request.body,
         },
         response: { status: exchange.status, headers: exchange.headers, body: exchange.raw },
