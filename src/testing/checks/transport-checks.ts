@@ -48,15 +48,20 @@ function bodySessionOf(answer: Answer): string | undefined {
   return typeof session === "string" ? session : undefined;
 }
 
+/** The status the turn expects (200 unless it expects an error) against the one answered; `more` follows a mismatch's message. */
+export function statusCheck(expected: number, status: number, more = ""): Check {
+  return compared(
+    "transport",
+    "status",
+    status === expected ? undefined : `expected status ${expected}, got ${status}${more}`,
+    expected,
+    status,
+  );
+}
+
 function statusAndBodyChecks(expectedStatus: number, status: number, answer: Answer): Check[] {
   return [
-    compared(
-      "transport",
-      "status",
-      status === expectedStatus ? undefined : `expected status ${expectedStatus}, got ${status}${errorSummary(answer)}`,
-      expectedStatus,
-      status,
-    ),
+    statusCheck(expectedStatus, status, errorSummary(answer)),
     check(
       "transport",
       "body",

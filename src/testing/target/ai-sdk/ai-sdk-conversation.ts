@@ -1,7 +1,6 @@
 import { FlowcheckError, isFlowcheckError } from "../../../errors.ts";
 import { mediaTypeOf, type Answer } from "../../answer/read-answer.ts";
-import { compared, type Check } from "../../checks/check.ts";
-import { contentTypeCheck } from "../../checks/transport-checks.ts";
+import { contentTypeCheck, statusCheck } from "../../checks/transport-checks.ts";
 import { isSuccessStatus } from "../../scenario/is-success-status.ts";
 import type { ScenarioTurn } from "../../scenario/scenario.ts";
 import { show } from "../../scenario/show.ts";
@@ -189,15 +188,4 @@ export class AiSdkConversation implements TargetConversation {
         "turn before, or give the tool an execute function on the server.",
     );
   }
-}
-
-/** The status the turn expects: 200 unless it expects an error. */
-function statusCheck(expected: number, status: number): Check {
-  return compared(
-    "transport",
-    "status",
-    status === expected ? undefined : `expected status ${expected}, got ${status}`,
-    expected,
-    status,
-  );
 }

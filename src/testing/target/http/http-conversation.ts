@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { mediaTypeOf, type Answer } from "../../answer/read-answer.ts";
 import { parseCsv, type Csv } from "../../answer/parse-csv.ts";
-import { check, compared, type Check } from "../../checks/check.ts";
-import { contentTypeCheck } from "../../checks/transport-checks.ts";
+import { check, type Check } from "../../checks/check.ts";
+import { contentTypeCheck, statusCheck } from "../../checks/transport-checks.ts";
 import { isSuccessStatus } from "../../scenario/is-success-status.ts";
 import type { ScenarioTurn } from "../../scenario/scenario.ts";
 import { TOOL_CALLS_UNREPORTED, type ConversationTurn, type TargetConversation } from "../target-conversation.ts";
@@ -80,15 +80,7 @@ export class HttpConversation implements TargetConversation {
   /** The http target's transport contract: the status the turn expects, and a session the server keeps naming. */
   #checks(turn: ScenarioTurn, answered: HttpTurnAnswer, known: string | undefined): Check[] {
     const expected = turn.expectedStatus ?? 200;
-    const checks: Check[] = [
-      compared(
-        "transport",
-        "status",
-        answered.status === expected ? undefined : `expected status ${expected}, got ${answered.status}`,
-        expected,
-        answered.status,
-      ),
-    ];
+    const checks: Check[] = [statusCheck(expected, answered.status)];
     if (!this.#assigned) return checks;
     checks.push(check("transport", "session", answered.session ? undefined : "the answer names no session"));
     if (known !== undefined && answered.session !== undefined)
