@@ -68,6 +68,16 @@ export interface ScenarioCase {
   values: Record<string, string>;
 }
 
+/** The ways a provider fails that a turn can ask of its Nth model call (1 is the turn's first). */
+export const MODEL_FAULT_KINDS = ["error", "rate-limit", "timeout", "malformed-tool-call", "truncated"] as const;
+
+export interface ModelFault {
+  call: number;
+  kind: (typeof MODEL_FAULT_KINDS)[number];
+  /** For `timeout`: how long the call is held before its connection is reset. Default 2000. */
+  holdMs?: number;
+}
+
 export interface ScenarioTurn {
   label: string;
   /** The user's message; for a LangGraph target, any JSON value, which resumes the pending interrupt. */
@@ -84,7 +94,10 @@ export interface ScenarioTurn {
   accept?: string;
   restartBefore?: boolean;
   clockAt?: string;
+  /** Shorthand for `modelFault: { call: N, kind: "error" }`; both on one turn are refused. */
   failModelCall?: number;
+  /** A provider's failure on one model call of the turn, answered where the target's model is served. */
+  modelFault?: ModelFault;
   expectContentType?: string;
   expectCsvRows?: Record<string, string>[];
   /** Tools the turn must call, in this order, other calls allowed between them. */
