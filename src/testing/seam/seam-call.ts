@@ -14,7 +14,11 @@ export interface SeamCall {
   /** Chat Completions: whether the app asked for a usage chunk (`stream_options.include_usage`). */
   readonly includeUsage: boolean;
   readonly request: Omit<SeamRequest, "context">;
-  /** The body as the app sent it: a retry sends the same body again. */
+  /**
+   * The body as the app sent it, each Responses `item_reference` replaced by the item the seam
+   * answered under that id (so it can be forwarded to a provider that never saw it). A retry sends
+   * the same body again.
+   */
   readonly body: unknown;
   /**
    * What the seam does not speak in this request, named with its JSON path; set, the call is
@@ -46,3 +50,10 @@ export type SeamOutcome =
 export interface SeamHandler {
   answer(call: SeamCall): Promise<SeamOutcome>;
 }
+
+/**
+ * Where a conversation's model calls are answered: its scripts, the live provider, or its
+ * cassette. It throws a FlowcheckError when it cannot answer (`script_unmatched`,
+ * `cassette_mismatch`, `model_error`); the seam fails the turn with it.
+ */
+export type SeamSource = (request: SeamRequest, call: SeamCall) => Promise<{ reply: ModelReply; usage?: SeamUsage }>;
