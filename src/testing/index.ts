@@ -12,6 +12,9 @@ export type { ConversationOptions, ConversationTurn, TargetConversation } from "
 // The tools a turn called, as a conversation reports them and the results show them.
 export type { CalledTool } from "./checks/called-tool.ts";
 export type { SessionReader, TargetSessions } from "./target/session-reader.ts";
+// A team's scripts for the model its app calls through the seam: the request they read, the reply helpers.
+export type { SeamContext, SeamMessage, SeamRequest, SeamScript } from "./seam/seam-request.ts";
+export { scriptedText, scriptedToolCalls } from "../engine/scripted-model.ts";
 export { flowcheckApi } from "./target/flowcheck-api.ts";
 export { loadScenario } from "./scenario/load-scenario.ts";
 export { discoverScenarios } from "./scenario/scenario-discovery.ts";
