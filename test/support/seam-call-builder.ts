@@ -22,10 +22,11 @@ export function user(content: string): SeamMessage {
 }
 
 /**
- * A model call as the wire reads it, with these messages: its body is built from what it carries,
- * so a call repeated with the same messages is a retry, and any other call is not.
+ * A model call as the wire reads it, with (a copy of) these messages: its body is built from what it
+ * carries, so a call repeated with the same messages is a retry, and any other call is not.
  */
-export function seamCall(messages: readonly SeamMessage[], options: SeamCallOptions = {}): SeamCall {
+export function seamCall(history: readonly SeamMessage[], options: SeamCallOptions = {}): SeamCall {
+  const messages = structuredClone(history);
   const api = options.api ?? "chat";
   const model = options.model ?? "gpt-test";
   const system = options.system ?? "You book hotel rooms.";
@@ -36,7 +37,7 @@ export function seamCall(messages: readonly SeamMessage[], options: SeamCallOpti
     stream: false,
     includeUsage: false,
     request: { system, messages, latest: messages.at(-1), tools },
-    body: { model, system, messages, tools },
+    body: structuredClone({ model, system, messages, tools }),
     ...(options.unsupported === undefined ? {} : { unsupported: options.unsupported }),
   };
 }

@@ -27,7 +27,7 @@ export async function loadSeamScript(file: string, where = "model.scripts"): Pro
   } catch (error) {
     throw new FlowcheckError(
       "target_config_invalid",
-      `The scripts module ${path} (${where}) could not be imported: ${error instanceof Error ? error.message : String(error)}. ` +
+      `The scripts module ${path} (${where}) could not be imported: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}. ` +
         "Fix the file, or point the setting at the module that exports the target's script.",
       { cause: error },
     );
