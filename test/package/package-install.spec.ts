@@ -69,7 +69,9 @@ describe("the packed package", () => {
     for (const name of ["defineFlow", "Step", "tool", "createApp", "serve", "loadConfig", "SqliteSessionStore"])
       assert.ok(main.includes(name), `flowcheck lacks ${name}`);
     assert.equal(main.includes("registeredFlows"), false, "flowcheck exports the demo flows");
-    for (const name of ["describeFlowScenarios", "runScenario", "loadScenario", "discoverScenarios", "ScenarioRun"])
+    const testingNames = ["describeFlowScenarios", "runScenario", "loadScenario", "discoverScenarios", "ScenarioRun"];
+    // A served app's scripts are written with these, from flowcheck/testing beside the scenarios.
+    for (const name of [...testingNames, "scriptedText", "scriptedToolCalls"])
       assert.ok(testing.includes(name), `flowcheck/testing lacks ${name}`);
     assert.deepEqual(loaded["schemas"], ["string", "string"]);
   });

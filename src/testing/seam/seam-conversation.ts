@@ -64,7 +64,7 @@ export class SeamConversation {
       const called = this.#asked.get(id);
       return called ? [{ ...called }] : [];
     });
-    return { calls: turn.calls, toolCalls, problems: [...turn.problems] };
+    return { calls: turn.calls, toolCalls, problems: turn.problems };
   }
 
   close(): void {
@@ -77,7 +77,7 @@ export class SeamConversation {
     const place = turn.place(call.body, () => ++this.#calls);
     const where = `model call ${place.index} (${call.api}, model ${call.model})`;
     if (call.unsupported) {
-      turn.problems.push(`${where} asked for what the seam does not speak: ${call.unsupported}`);
+      turn.fail(`${where} asked for what the seam does not speak: ${call.unsupported}`);
       return { refused: call.unsupported, code: "seam_unsupported" };
     }
     const fault = turn.faultOn(place);
@@ -106,10 +106,10 @@ export class SeamConversation {
       return await this.#source({ ...call.request, context }, call);
     } catch (error) {
       if (!(error instanceof FlowcheckError)) {
-        turn.problems.push(`${where}: the model's source failed: ${String(error)}`);
+        turn.fail(`${where}: the model's source failed: ${String(error)}`);
         throw error;
       }
-      turn.problems.push(`${where}: ${error.code}: ${error.message}`);
+      turn.fail(`${where}: ${error.code}: ${error.message}`);
       return { refused: error.message, code: error.code };
     }
   }
@@ -117,7 +117,7 @@ export class SeamConversation {
   #malformed(reply: ModelReply, call: SeamCall, turn: SeamTurn, where: string): ModelReply {
     const malformed = malformedToolCall(reply, call.request.tools);
     if (malformed) return malformed;
-    turn.problems.push(
+    turn.fail(
       `${where}: the turn's modelFault "malformed-tool-call" needs a tool call, but the reply has none ` +
         "and the app offered no tools; put the fault on a call that offers tools.",
     );

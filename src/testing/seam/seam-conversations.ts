@@ -32,7 +32,8 @@ export class SeamConversations implements SeamHandler {
       `A ${call.api} call of the app (model ${call.model}) belongs to no turn in flight: its last user message is ${said}, ` +
       `and the turns in flight are: ${this.#turns.described()}. A call is credited to the turn whose input is its last ` +
       "user message, in the conversation that sent its earlier ones; check that the app sends each turn's input to its " +
-      "model as the user's message, and makes no model call after the turn's answer.";
+      "model as the user's message, and makes no model call after the turn's answer." +
+      (call.unsupported ? ` The call also asked for what the seam does not speak: ${call.unsupported}` : "");
     this.#uncredited.push(problem);
     return { refused: problem, code: "seam_uncredited" };
   }

@@ -41,7 +41,7 @@ export class SeamTurn {
   readonly fault: ModelFault | undefined;
   /** The conversation's inputs before this turn, normalized. */
   readonly earlier: readonly string[];
-  readonly problems: string[] = [];
+  readonly #problems: string[] = [];
   /** The ids of the tool calls the model asked for in this turn, in order. */
   readonly asked: string[] = [];
   /** Settles when the turn ends, so a turn with the same input may begin. */
@@ -73,6 +73,15 @@ export class SeamTurn {
     const place = { index: this.#calls, number: nextNumber(), retry: false };
     this.#last = { body, place };
     return place;
+  }
+
+  get problems(): string[] {
+    return [...this.#problems];
+  }
+
+  /** Fails the turn for this reason; a retry failing for the same one adds nothing. */
+  fail(problem: string): void {
+    if (!this.#problems.includes(problem)) this.#problems.push(problem);
   }
 
   /** The turn's fault when it falls on this call (and so on its retries). */

@@ -105,16 +105,23 @@ test("a call no turn in flight can be credited with is refused and named as the 
   assert.match(ledger.uncredited()[1] ?? "", /turns in flight are: none/);
 });
 
-test("a call the seam does not speak is credited, refused, and fails its turn", async () => {
+test("a call the seam does not speak is credited, refused and fails its turn; uncredited, the run's problem names what it asked", async () => {
   const ledger = new SeamConversations();
   const conversation = await conversationAt(ledger, "desk", ["Hi"]);
   const unsupported = "n: 2 asks for two choices; the seam answers one";
   const outcome = await ledger.answer(seamCall([user("Hi")], { unsupported }));
   assert.deepEqual(outcome, { refused: unsupported, code: "seam_unsupported" });
+  // Sent again with the same body: a retry, neither a call nor a problem of its own.
+  assert.deepEqual(await ledger.answer(seamCall([user("Hi")], { unsupported })), outcome);
   const record = conversation.endTurn();
   assert.equal(record.calls, 1);
   assert.deepEqual(record.problems, [
     `model call 1 (chat, model gpt-test) asked for what the seam does not speak: ${unsupported}`,
   ]);
   assert.deepEqual(ledger.uncredited(), []);
+  await ledger.answer(seamCall([user("Hi")], { unsupported }));
+  assert.match(
+    ledger.uncredited()[0] ?? "",
+    /The call also asked for what the seam does not speak: n: 2 asks for two choices/,
+  );
 });
