@@ -25,9 +25,10 @@ export async function loadSeamScript(file: string, where = "model.scripts"): Pro
   try {
     module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
+    const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     throw new FlowcheckError(
       "target_config_invalid",
-      `The scripts module ${path} (${where}) could not be imported: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}. ` +
+      `The scripts module ${path} (${where}) could not be imported: ${why}. ` +
         "Fix the file, or point the setting at the module that exports the target's script.",
       { cause: error },
     );
