@@ -36,6 +36,7 @@ export class SeamConversation {
   readonly #asked = new Map<string, CalledTool>();
   #calls = 0;
   #turn: SeamTurn | undefined;
+  #closed = false;
 
   constructor(options: SeamConversationOptions, turns: TurnsInFlight<SeamConversation>) {
     this.target = options.target;
@@ -50,6 +51,8 @@ export class SeamConversation {
     if (this.#turn) throw new Error(`${this.label}: turn ${start.number} began before turn ${this.#turn.number} ended`);
     const turn = new SeamTurn(start, [...this.#inputs]);
     await this.#turns.admit(turn, this);
+    // Closed while it waited (its scenario stopped): a turn let in now would hold its input forever.
+    if (this.#closed) return this.#turns.release(turn);
     this.#inputs.push(turn.key);
     this.#turn = turn;
   }
@@ -68,6 +71,7 @@ export class SeamConversation {
   }
 
   close(): void {
+    this.#closed = true;
     if (this.#turn) this.endTurn();
   }
 

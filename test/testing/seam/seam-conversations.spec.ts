@@ -90,6 +90,23 @@ test("a turn with the input of another conversation's turn in flight begins when
   waiting[1]?.conversation.close();
 });
 
+// Without the rule, the next turn would wait for ever: the timeout turns that into a failure.
+test("a conversation closed while its turn waits never holds that input", { timeout: 5000 }, async () => {
+  const ledger = new SeamConversations();
+  const first = await conversationAt(ledger, "first", ["Yes"]);
+  const [closed, next] = ["closed", "next"].map((name) =>
+    ledger.open({ target: "desk", flow: "booking", label: name, source: namedSource(name) }),
+  );
+  assert.ok(closed && next);
+  const waited = closed.beginTurn({ number: 1, label: "agrees", input: "Yes" });
+  closed.close();
+  first.endTurn();
+  await waited;
+  await next.beginTurn({ number: 1, label: "agrees", input: "Yes" });
+  assert.equal(contentOf(await ledger.answer(seamCall([user("Yes")]))), "answered by next");
+  next.close();
+});
+
 test("a call no turn in flight can be credited with is refused and named as the run's problem", async () => {
   const ledger = new SeamConversations();
   const conversation = await conversationAt(ledger, "booking: two nights", ["Hi"]);
