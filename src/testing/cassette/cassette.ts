@@ -142,7 +142,7 @@ export class Cassette {
     if (!live) {
       throw new FlowcheckError(
         "cassette_mismatch",
-        `Recording the model calls of target ${where.target} needs the live provider; set OPENAI_API_KEY.`,
+        `Recording a model call of target ${where.target} needs the live provider; set OPENAI_API_KEY.`,
       );
     }
     const taped = await live();
