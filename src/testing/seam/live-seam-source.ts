@@ -42,7 +42,11 @@ async function post(url: string, call: SeamCall, options: LiveSeamOptions): Prom
   try {
     return await options.fetch(url, {
       method: "POST",
-      headers: { authorization: `Bearer ${options.apiKey}`, "content-type": "application/json", accept: "application/json" },
+      headers: {
+        authorization: `Bearer ${options.apiKey}`,
+        "content-type": "application/json",
+        accept: "application/json",
+      },
       body: forwardedBody(call),
       signal: AbortSignal.timeout(options.timeoutMs),
     });
@@ -53,7 +57,10 @@ async function post(url: string, call: SeamCall, options: LiveSeamOptions): Prom
         : (error as Error).message;
     throw new FlowcheckError(
       "model_error",
-      redactSecret(`The model call of the app (POST ${url}) could not reach the provider: ${cause}. ${ADVICE}`, options.apiKey),
+      redactSecret(
+        `The model call of the app (POST ${url}) could not reach the provider: ${cause}. ${ADVICE}`,
+        options.apiKey,
+      ),
       { cause: error },
     );
   }
@@ -74,7 +81,10 @@ export function liveSeamSource(options: LiveSeamOptions): SeamSource {
       const message = await providerMessage(response);
       throw new FlowcheckError(
         "model_error",
-        redactSecret(`The provider answered ${response.status} to the app's model call (POST ${url}): ${JSON.stringify(message)}. ${ADVICE}`, options.apiKey),
+        redactSecret(
+          `The provider answered ${response.status} to the app's model call (POST ${url}): ${JSON.stringify(message)}. ${ADVICE}`,
+          options.apiKey,
+        ),
       );
     }
     let body: unknown;

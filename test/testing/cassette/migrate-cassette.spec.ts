@@ -42,10 +42,10 @@ test("a version 2 cassette reads as it is, seam calls and all", () => {
 });
 
 test("a cassette of another version fails with cassette_mismatch naming the file, its version and the versions read", () => {
-  assert.throws(() => migrateCassette({ ...V1, cassette: 3 }, "scenarios/desk.cassette.json"), {
+  assert.throws(() => migrateCassette({ ...V1, cassette: 3 }, "fixtures/desk.cassette.json"), {
     code: "cassette_mismatch",
     message:
-      "scenarios/desk.cassette.json is cassette version 3, and this flowcheck reads versions 1 and 2: " +
+      "fixtures/desk.cassette.json is cassette version 3, and this flowcheck reads versions 1 and 2: " +
       "play it with the flowcheck that recorded it, or record it again with FLOW_MODEL=record.",
   });
 });

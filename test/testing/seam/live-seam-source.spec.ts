@@ -32,7 +32,10 @@ beforeEach(() => {
 });
 
 function live(gate = new ProviderGate(loadConfig({}), "Desk: weather", runLimits(new RunArbiter(), false))) {
-  return { gate, source: liveSeamSource({ baseUrl: provider.baseURL, apiKey: KEY, fetch: gate.fetchFor("model"), timeoutMs: 5000 }) };
+  return {
+    gate,
+    source: liveSeamSource({ baseUrl: provider.baseURL, apiKey: KEY, fetch: gate.fetchFor("model"), timeoutMs: 5000 }),
+  };
 }
 
 test("a Chat Completions call goes to /chat/completions with the run's key and the app's body, not streamed, and its tool calls, text and usage come back", async () => {
@@ -82,7 +85,9 @@ test("the key goes with every call, and the conversation's gate counts each API'
 test("a provider's error answer fails with model_error naming its status and message, the key redacted", async () => {
   provider.answer = (sent) => ({
     status: 401,
-    body: { error: { message: `Incorrect API key provided: ${sent.authorization?.slice(7)}.`, type: "invalid_request_error" } },
+    body: {
+      error: { message: `Incorrect API key provided: ${sent.authorization?.slice(7)}.`, type: "invalid_request_error" },
+    },
   });
   const { request, call } = seamCallOf("responses", "Weather in Paris?");
   await assert.rejects(live().source(request, call), (error: Error & { code?: string }) => {
@@ -107,7 +112,9 @@ test("a provider that cannot be reached fails with model_error naming where it w
     assert.equal(error.code, "model_error");
     assert.match(
       error.message,
-      new RegExp(`^The model call of the app \\(POST ${gone.baseURL.replace(/[.]/g, "\\.")}/chat/completions\\) could not reach the provider: `),
+      new RegExp(
+        `^The model call of the app \\(POST ${gone.baseURL.replace(/[.]/g, "\\.")}/chat/completions\\) could not reach the provider: `,
+      ),
     );
     return true;
   });
