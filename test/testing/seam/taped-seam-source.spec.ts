@@ -124,10 +124,23 @@ test("recording tapes each seam call under its turn, with its target and API, th
   });
 });
 
-test("replay with the provider stopped answers every call from the tape as recorded, usage and all, with no live source", async () => {
-  const cassette = replayer();
-  assert.deepEqual(await play(cassette, tapedSeamSource(cassette, "desk")), answers);
-  assert.equal(cassette.leftovers(), undefined);
+test("replay with the recording's provider stopped answers every call from the tape as recorded, usage and all, asking a live source nothing", async () => {
+  const watching = await startStandInProvider();
+  try {
+    const gate = new ProviderGate(loadConfig({}), "Desk: desk", runLimits(new RunArbiter(), false));
+    const live = liveSeamSource({
+      baseUrl: watching.baseURL,
+      apiKey: KEY,
+      fetch: gate.fetchFor("model"),
+      timeoutMs: 5000,
+    });
+    const cassette = replayer();
+    assert.deepEqual(await play(cassette, tapedSeamSource(cassette, "desk", live)), answers);
+    assert.equal(cassette.leftovers(), undefined);
+    assert.equal(watching.requests.length, 0);
+  } finally {
+    await watching.close();
+  }
 });
 
 test("an answer edited on the tape is what replay answers", async () => {
