@@ -44,7 +44,7 @@ export const errorCatalogue = {
   cassette_mismatch: {
     status: 502,
     summary:
-      "In replay, the model request differs from the recording, or the recording has run out; the turn was not applied.",
+      "In replay, the model request differs from the recording, or the recording has run out (or is of a version not read); the turn was not applied.",
   },
   network_blocked: {
     status: 502,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import type { CassetteFile } from "../../src/testing/cassette/cassette.ts";
+import type { CassetteFile } from "../../src/testing/cassette/cassette-file.ts";
 import type { JudgeMaterial } from "../../src/testing/judge/judge-prompt.ts";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
 import { type ChildRun, runFlowcheck } from "../support/child-run.ts";

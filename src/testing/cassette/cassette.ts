@@ -8,25 +8,16 @@ import type { UserReply, UserTurnRequest } from "../../engine/scripted-user.ts";
 import type { UserSimulator } from "../user/user-simulator.ts";
 import { firstDifference, showDifference } from "./first-difference.ts";
 import { caseSlug } from "../scenario/scenario-cases.ts";
-
-/** One recorded call, model, judge or simulated user, in the order the scenario made them. */
-export interface CassetteCall {
-  position: number;
-  turn: number;
-  label: string;
-  kind: "model" | "judge" | "user";
-  /** `BasicFlow/NameStep` for a model call. */
-  where?: string;
-  request: unknown;
-  reply: unknown;
-}
-
-export interface CassetteFile {
-  cassette: 1;
-  scenario: string;
-  recordedAt: string;
-  calls: CassetteCall[];
-}
+import {
+  CASSETTE_VERSION,
+  shownWhere,
+  type CassetteCall,
+  type CassetteFile,
+  type CassetteWhere,
+  type SeamWhere,
+  type TapedReply,
+} from "./cassette-file.ts";
+import { migrateCassette } from "./migrate-cassette.ts";
 
 export type CassetteMode = "record" | "replay";
 
@@ -97,22 +88,16 @@ export class Cassette {
             : " Record it first with FLOW_MODEL=record and an OPENAI_API_KEY."),
       );
     }
-    let file: CassetteFile;
+    let json: unknown;
     try {
-      file = JSON.parse(readFileSync(path, "utf8")) as CassetteFile;
+      json = JSON.parse(readFileSync(path, "utf8"));
     } catch (error) {
       throw new FlowcheckError(
         "cassette_missing",
         `${path} is not a readable cassette (${(error as Error).message}); delete it and record it again.`,
       );
     }
-    if (file.cassette !== 1 || !Array.isArray(file.calls)) {
-      throw new FlowcheckError(
-        "cassette_missing",
-        `${path} is not a flowcheck cassette (no "cassette": 1 and "calls"); delete it and record it again.`,
-      );
-    }
-    return new Cassette(path, mode, loaded.name, options, file.calls);
+    return new Cassette(path, mode, loaded.name, options, migrateCassette(json, path).calls);
   }
 
   /** Called before each turn, so every call is labelled with the turn that made it. */
@@ -129,7 +114,7 @@ export class Cassette {
     const model: ChatModel = {
       invoke: async (request) => {
         const recorded = this.#modelRequest(request);
-        const where = `${context.flow}/${context.step}`;
+        const where = { flow: context.flow, step: context.step };
         if (this.mode === "replay") return this.#replay("model", where, recorded) as ModelReply;
         const reply = await make().invoke(request);
         this.#record("model", where, recorded, reply);
@@ -139,17 +124,43 @@ export class Cassette {
     return model;
   };
 
+  /**
+   * A model call a started app made at the seam of its target (`request` as scripts read it, the
+   * model the app named in it): recorded around `live`, the provider, or replayed. The reply is
+   * taped with the tokens it used, so a replay answers the app the usage the provider gave.
+   */
+  async seamCall(
+    where: SeamWhere,
+    request: unknown,
+    live: (() => Promise<TapedReply>) | undefined,
+  ): Promise<TapedReply> {
+    if (this.mode === "replay") {
+      const { usage, ...reply } = this.#replay("model", where, request) as TapedReply["reply"] &
+        Pick<TapedReply, "usage">;
+      return usage ? { reply, usage } : { reply };
+    }
+    if (!live) {
+      throw new FlowcheckError(
+        "cassette_mismatch",
+        `Recording a model call of target ${where.target} needs the live provider; set OPENAI_API_KEY.`,
+      );
+    }
+    const taped = await live();
+    this.#record("model", where, request, taped.usage ? { ...taped.reply, usage: taped.usage } : taped.reply);
+    return taped;
+  }
+
   /** The judge's calls: recorded around `live`, or replayed. */
   judge(live: JudgeClient | undefined): JudgeClient {
     return async (request: JudgeRequest): Promise<JudgeCompletion> => {
       if (this.mode === "replay") {
-        const reply = this.#replay("judge", "judge", request) as Omit<JudgeCompletion, "source">;
+        const reply = this.#replay("judge", undefined, request) as Omit<JudgeCompletion, "source">;
         return { ...reply, source: "replay" };
       }
       if (!live)
         throw new FlowcheckError("cassette_mismatch", "Recording a judge call needs a live judge; set OPENAI_API_KEY.");
       const completion = await live(request);
-      this.#record("judge", "judge", request, { content: completion.content, usage: completion.usage });
+      this.#record("judge", undefined, request, { content: completion.content, usage: completion.usage });
       return completion;
     };
   }
@@ -163,7 +174,8 @@ export class Cassette {
     if (this.mode === "replay")
       return {
         player: "replay",
-        next: async (request) => this.#replay("user", "user", request, (path) => entryOf(path, request)) as UserReply,
+        next: async (request) =>
+          this.#replay("user", undefined, request, (path) => entryOf(path, request)) as UserReply,
       };
     if (!live)
       throw new FlowcheckError(
@@ -176,7 +188,7 @@ export class Cassette {
         const turn = await live.next(request);
         const reply: UserReply = { message: turn.message, done: turn.done };
         if (turn.reason !== undefined) reply.reason = turn.reason;
-        this.#record("user", "user", request, reply);
+        this.#record("user", undefined, request, reply);
         return turn;
       },
     };
@@ -189,7 +201,7 @@ export class Cassette {
     const left = this.#calls.length - this.#played;
     return (
       `${left} recorded call${left === 1 ? " was" : "s were"} never made, from call ${next.position} ` +
-      `(turn ${next.turn} '${next.label}', ${next.where ?? next.kind}) in ${this.path}. ` +
+      `(turn ${next.turn} '${next.label}', ${shownWhere(next)}) in ${this.path}. ` +
       `The flow now makes fewer calls than when it was recorded. ${this.#again}`
     );
   }
@@ -210,7 +222,7 @@ export class Cassette {
   save(): void {
     if (!this.saves) return;
     const file: CassetteFile = {
-      cassette: 1,
+      cassette: CASSETTE_VERSION,
       scenario: this.#scenario,
       recordedAt: new Date().toISOString(),
       calls: this.#calls,
@@ -234,13 +246,13 @@ export class Cassette {
     );
   }
 
-  #record(kind: CassetteCall["kind"], where: string, request: unknown, reply: unknown): void {
+  #record(kind: CassetteCall["kind"], where: CassetteWhere | undefined, request: unknown, reply: unknown): void {
     this.#calls.push({
       position: this.#calls.length + 1,
       turn: this.#turn.number,
       label: this.#turn.label,
       kind,
-      ...(kind === "model" ? { where } : {}),
+      ...(where ? { where } : {}),
       request: JSON.parse(JSON.stringify(request)),
       reply: JSON.parse(JSON.stringify(reply)),
     });
@@ -249,12 +261,12 @@ export class Cassette {
   /** `explain` names, for a test author, what the path of a difference is in this kind of request. */
   #replay(
     kind: CassetteCall["kind"],
-    where: string,
+    where: CassetteWhere | undefined,
     request: unknown,
     explain?: (path: string) => string | undefined,
   ): unknown {
     const position = this.#played + 1;
-    const at = `call ${position} (turn ${this.#turn.number} '${this.#turn.label}', ${where})`;
+    const at = `call ${position} (turn ${this.#turn.number} '${this.#turn.label}', ${shownWhere({ kind, where })})`;
     const call = this.#calls[this.#played];
     const fix = this.#again;
     if (!call) {
@@ -267,7 +279,13 @@ export class Cassette {
       throw new FlowcheckError(
         "cassette_mismatch",
         `Replay of ${this.path}: ${at} is a ${kind} call, ` +
-          `but the recording has a ${call.kind} call there (${call.where ?? call.kind}). ${fix}`,
+          `but the recording has a ${call.kind} call there (${shownWhere(call)}). ${fix}`,
+      );
+    }
+    if (seamMoved(call.where, where)) {
+      throw new FlowcheckError(
+        "cassette_mismatch",
+        `Replay of ${this.path}: ${at} was recorded as a model call of ${shownWhere(call)}. ${fix}`,
       );
     }
     const difference = firstDifference(call.request, JSON.parse(JSON.stringify(request)));
@@ -282,6 +300,15 @@ export class Cassette {
     this.#played += 1;
     return call.reply;
   }
+}
+
+/**
+ * Whether a model call was recorded at another place than it is made now, where either is a seam's:
+ * an engine call's step shows in its prompt, which the request comparison names better.
+ */
+function seamMoved(recorded: CassetteWhere | undefined, now: CassetteWhere | undefined): boolean {
+  const seam = (where: CassetteWhere | undefined) => where !== undefined && "target" in where;
+  return (seam(recorded) || seam(now)) && firstDifference(recorded, now) !== undefined;
 }
 
 /**

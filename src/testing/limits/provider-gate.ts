@@ -13,13 +13,20 @@ function retryAfterMillis(value: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** The provider's `usage` in a chat completion, read from a copy so the SDK still reads the body. */
+/** The provider's `usage`, read from a copy so the SDK still reads the body. */
 async function usageOf(response: Response): Promise<{ input: number; output: number } | undefined> {
   if (!response.ok || !response.headers.get("content-type")?.includes("json")) return undefined;
   try {
-    const body = (await response.clone().json()) as { usage?: { prompt_tokens?: number; completion_tokens?: number } };
+    const body = (await response.clone().json()) as {
+      usage?: { prompt_tokens?: number; completion_tokens?: number; input_tokens?: number; output_tokens?: number };
+    };
     const usage = body.usage;
-    return usage ? { input: usage.prompt_tokens ?? 0, output: usage.completion_tokens ?? 0 } : undefined;
+    if (!usage) return undefined;
+    // Chat Completions counts prompt and completion tokens, the Responses API input and output tokens.
+    return {
+      input: usage.prompt_tokens ?? usage.input_tokens ?? 0,
+      output: usage.completion_tokens ?? usage.output_tokens ?? 0,
+    };
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { START_TEST } from "../../../src/testing/node-test/scenario-suite.ts";
-import type { CassetteFile } from "../../../src/testing/cassette/cassette.ts";
+import type { CassetteFile } from "../../../src/testing/cassette/cassette-file.ts";
 import { basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { basicFlowProject } from "../../support/basic-flow-project.ts";
 import { result, runFlowcheck, tapResults, type ChildRun } from "../../support/child-run.ts";

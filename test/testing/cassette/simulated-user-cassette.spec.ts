@@ -3,7 +3,7 @@ import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { UserTurnRequest } from "../../../src/engine/scripted-user.ts";
-import type { CassetteFile } from "../../../src/testing/cassette/cassette.ts";
+import type { CassetteFile } from "../../../src/testing/cassette/cassette-file.ts";
 import { basicFlowScripts } from "../../fixtures/flows/index.ts";
 import { result, runSpec, tapResults, writeSpec, type ChildRun } from "../../support/child-run.ts";
 import { startFakeOpenAI, type FakeOpenAI } from "../../support/fake-openai-server.ts";
