@@ -149,7 +149,13 @@ test("an item_reference is read as the message the seam answered under its id, a
         { type: "item_reference", id },
         { type: "function_call", call_id: "call_1", name: "bookRoom", arguments: '{"guest":"Ada"}' },
         { type: "function_call_output", call_id: "call_1", output: '{"reference":"SOL-ADA-1"}' },
-        { role: "assistant", content: [{ type: "output_text", text: "Done." }] },
+        {
+          type: "message",
+          id: "msg_sent_in_full",
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "output_text", text: "Done.", annotations: [] }],
+        },
         { role: "user", content: [{ type: "input_text", text: "Thanks" }] },
       ],
     });
