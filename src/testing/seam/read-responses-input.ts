@@ -13,7 +13,7 @@ export interface ResponsesInput {
 }
 
 /** How a reading stands after each item: the function calls seen so far are named by their `call_id`. */
-interface Reading extends ResponsesInput {
+interface Reading {
   readonly system: string[];
   readonly messages: SeamMessage[];
   readonly toolNames: Map<string, string>;
@@ -32,7 +32,7 @@ export function readResponsesInput(input: unknown, answered: AnsweredItems, unsu
     unsupported.note("input", input, "input is a string or an array of items");
     return { system: [], messages: [], input };
   }
-  const reading: Reading = { system: [], messages: [], input: [], toolNames: new Map(), unsupported };
+  const reading: Reading = { system: [], messages: [], toolNames: new Map(), unsupported };
   const resolved = input.map((wire: unknown, index) => {
     const path = `input[${index}]`;
     if (!isWireObject(wire)) {

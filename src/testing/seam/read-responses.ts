@@ -31,7 +31,10 @@ export function readResponses(body: WireObject, answered: AnsweredItems): SeamCa
   return unsupported.message === undefined ? call : { ...call, unsupported: unsupported.message };
 }
 
-/** What only the provider's own state could answer (an earlier response, a conversation, a stored prompt), or a stream that is neither on nor off. */
+/**
+ * What only the provider's own state could answer (an earlier response, a conversation, a stored
+ * prompt), or a stream that is neither on nor off.
+ */
 function refuseOptions(body: WireObject, unsupported: Unsupported): void {
   if (typeof body["model"] !== "string") unsupported.note("model", body["model"], "model is the model's name");
   const stream = body["stream"];

@@ -2,7 +2,8 @@ import type { ModelReply } from "../../engine/chat-model.ts";
 import { AnsweredItems } from "./answered-items.ts";
 import { chatCompletionsAnswer } from "./chat-completions-answer.ts";
 import { estimatedUsage } from "./estimated-usage.ts";
-import { providerError, type SeamResponse } from "./provider-error.ts";
+import { providerError } from "./provider-error.ts";
+import type { SeamResponse } from "./seam-response.ts";
 import { readChatCompletions } from "./read-chat-completions.ts";
 import { readResponses } from "./read-responses.ts";
 import { responsesAnswer } from "./responses-answer.ts";
@@ -34,7 +35,9 @@ export class SeamExchange {
     const api = Object.hasOwn(ROUTES, path) ? ROUTES[path as keyof typeof ROUTES] : undefined;
     if (method !== "POST" || api === undefined)
       return providerError(404, {
-        message: `flowcheck's model seam serves POST /v1/chat/completions and POST /v1/responses, not ${method} ${path}; point the app's base URL at the seam's, which ends in /v1.`,
+        message:
+          `flowcheck's model seam serves POST /v1/chat/completions and POST /v1/responses, not ${method} ${path}; ` +
+          "point the app's base URL at the seam's, which ends in /v1.",
         type: "invalid_request_error",
         code: "unknown_url",
       });

@@ -1,6 +1,6 @@
 import { createServer, type ServerResponse } from "node:http";
 import { listen } from "../../http/node-server.ts";
-import type { SeamResponse } from "./provider-error.ts";
+import type { SeamResponse } from "./seam-response.ts";
 import type { SeamHandler } from "./seam-call.ts";
 import { SeamExchange } from "./seam-exchange.ts";
 
@@ -27,10 +27,12 @@ export async function startSeamServer(handler: SeamHandler): Promise<SeamServer>
     let text = "";
     request.setEncoding("utf8");
     request.on("data", (chunk: string) => (text += chunk));
+    // A client gone before its body arrived is answered by nobody; the server carries on.
+    request.on("error", () => response.destroy());
     request.on("end", () => {
       exchange
         .respond(request.method ?? "GET", request.url ?? "/", text)
-        .then((answer) => send(response, answer, held))
+        .then((answer) => send(response, answer, server.listening ? held : undefined))
         .catch((error: unknown) => {
           console.error(`flowcheck: the model seam failed outside its handler: ${(error as Error)?.stack ?? error}`);
           response.destroy();
@@ -50,9 +52,16 @@ export async function startSeamServer(handler: SeamHandler): Promise<SeamServer>
   };
 }
 
-/** Writes the answer whole, or holds the connection and then resets it, as a provider that times out does. */
-function send(response: ServerResponse, answer: SeamResponse, held: Set<NodeJS.Timeout>): void {
+/**
+ * Writes the answer whole, or holds the connection and then resets it, as a provider that times
+ * out does; with nowhere to hold it (the server closed while the handler answered), resets it at once.
+ */
+function send(response: ServerResponse, answer: SeamResponse, held: Set<NodeJS.Timeout> | undefined): void {
   if ("holdMs" in answer) {
+    if (held === undefined) {
+      response.socket?.resetAndDestroy();
+      return;
+    }
     const timer = setTimeout(() => {
       held.delete(timer);
       response.socket?.resetAndDestroy();
