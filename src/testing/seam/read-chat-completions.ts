@@ -44,7 +44,7 @@ function refuseOptions(body: WireObject, unsupported: Unsupported): void {
   const modalities = body["modalities"];
   if (Array.isArray(modalities) && modalities.some((modality) => modality !== "text"))
     unsupported.note("modalities", modalities, "answers are text");
-  if (body["logprobs"] === true) unsupported.note("logprobs", true, "a scripted answer has no log probabilities");
+  if (body["logprobs"] === true) unsupported.note("logprobs", true, "the seam's answers carry no log probabilities");
   if (body["functions"] !== undefined) unsupported.note("functions", body["functions"], "tools are given as tools");
 }
 
