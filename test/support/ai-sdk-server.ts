@@ -33,12 +33,29 @@ export interface AiSdkServer {
   close(): Promise<void>;
 }
 
+/**
+ * The Mastra fixture's preload that refuses, and says on stderr, every connection to anywhere but
+ * this machine: a server started with it proves that nothing phoned home.
+ */
+const LOOPBACK_ONLY = resolve(import.meta.dirname, "..", "fixtures", "mastra-project", "src", "loopback-only.ts");
+
+export interface AiSdkServerOptions {
+  /** The server's module; the fixture's `server.mjs` unless said. */
+  file?: string;
+  /** Variables set on top of this process's environment (`BOOKING_MODEL`, `OPENAI_BASE_URL`, …). */
+  env?: Record<string, string>;
+  /** Preloads the loopback guard, so any connection off this machine fails and is logged. */
+  loopbackOnly?: boolean;
+}
+
 /** Starts the fixture's booking chat (`server.mjs`) on a free loopback port, resolving once it prints where it listens. */
-export function startAiSdkServer(file = join(AI_SDK_PROJECT, "server.mjs")): Promise<AiSdkServer> {
+export function startAiSdkServer(options: AiSdkServerOptions = {}): Promise<AiSdkServer> {
   requireAiSdkFixture();
-  const child: ChildProcess = spawn(process.execPath, [file], {
+  const file = options.file ?? join(AI_SDK_PROJECT, "server.mjs");
+  const preload = options.loopbackOnly ? ["--import", pathToFileURL(LOOPBACK_ONLY).href] : [];
+  const child: ChildProcess = spawn(process.execPath, [...preload, file], {
     cwd: AI_SDK_PROJECT,
-    env: { ...process.env, PORT: "0" },
+    env: { ...process.env, PORT: "0", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const exited = new Promise<void>((done) => child.once("exit", () => done()));
