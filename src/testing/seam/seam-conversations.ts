@@ -35,10 +35,14 @@ export class SeamConversations implements SeamHandler {
       "model as the user's message, and makes no model call after the turn's answer." +
       (call.unsupported ? ` The call also asked for what the seam does not speak: ${call.unsupported}` : "");
     this.#uncredited.push(problem);
+    this.#turns.failAll(problem);
     return { refused: problem, code: "seam_uncredited" };
   }
 
-  /** The calls no turn could be credited with, each named: any of them fails the run. */
+  /**
+   * The calls no turn could be credited with, each named. Each fails the turns in flight when it
+   * was made (or, made between turns, the next one), so the run fails with it.
+   */
   uncredited(): string[] {
     return [...this.#uncredited];
   }

@@ -14,6 +14,8 @@ export interface TurnOwner {
  */
 export class TurnsInFlight<Owner extends TurnOwner> {
   readonly #turns = new Map<SeamTurn, Owner>();
+  /** Problems of calls made while no turn was in flight, for the next turn let in to fail with. */
+  readonly #between: string[] = [];
 
   /** Waits for every other conversation's turn with the same input to end, then lets `turn` in. */
   async admit(turn: SeamTurn, owner: Owner): Promise<void> {
@@ -22,6 +24,7 @@ export class TurnsInFlight<Owner extends TurnOwner> {
       // Checked and set in one step, with no await between, so two waiters never both get in.
       if (!busy) {
         this.#turns.set(turn, owner);
+        for (const problem of this.#between.splice(0)) turn.fail(`before this turn, ${problem}`);
         return;
       }
       await busy[0].ended;
@@ -42,6 +45,15 @@ export class TurnsInFlight<Owner extends TurnOwner> {
     for (const [turn, owner] of this.#turns)
       if (turn.key === last && isSubsequence(earlier, turn.earlier)) return { turn, owner };
     return undefined;
+  }
+
+  /**
+   * Fails every turn in flight with a problem of the seam's (a call none of them could be credited
+   * with), so the run fails where it happened; with none in flight, the next turn let in.
+   */
+  failAll(problem: string): void {
+    if (this.#turns.size === 0) this.#between.push(problem);
+    for (const turn of this.#turns.keys()) turn.fail(problem);
   }
 
   /** The turns in flight, as a message lists them. */

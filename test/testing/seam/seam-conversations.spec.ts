@@ -107,7 +107,7 @@ test("a conversation closed while its turn waits never holds that input", { time
   next.close();
 });
 
-test("a call no turn in flight can be credited with is refused and named as the run's problem", async () => {
+test("a call no turn in flight can be credited with is refused and fails the turns in flight, or made between turns the next one", async () => {
   const ledger = new SeamConversations();
   const conversation = await conversationAt(ledger, "booking: two nights", ["Hi"]);
   const outcome = await ledger.answer(seamCall([user("Three nights")], { api: "responses", model: "gpt-5-mini" }));
@@ -117,9 +117,13 @@ test("a call no turn in flight can be credited with is refused and named as the 
   assert.match(problem ?? "", /A responses call of the app \(model gpt-5-mini\)/);
   assert.match(problem ?? "", /last user message is "Three nights"/);
   assert.match(problem ?? "", /turns in flight are: booking: two nights turn 1 "turn 1" \(input "Hi"\)/);
-  conversation.close();
+  assert.deepEqual(conversation.endTurn().problems, [problem]);
   await ledger.answer(seamCall([user("Hi")]));
   assert.match(ledger.uncredited()[1] ?? "", /turns in flight are: none/);
+  await conversation.beginTurn({ number: 2, label: "next", input: "Later" });
+  const [between] = conversation.endTurn().problems;
+  assert.match(between ?? "", /^before this turn, A chat call of the app .*turns in flight are: none/);
+  conversation.close();
 });
 
 test("a call the seam does not speak is credited, refused and fails its turn; uncredited, the run's problem names what it asked", async () => {
