@@ -7,6 +7,7 @@ import { BasicFlow, basicFlowEntry } from "../../fixtures/flows/index.ts";
 import { envWith } from "../../support/env-with.ts";
 import { tempDir } from "../../support/temp-path.ts";
 import { turnToolCalls } from "../../../src/testing/checks/turn-tool-calls.ts";
+import { ModelFaults } from "../../../src/testing/target/model-faults.ts";
 import { checkNamed, collect, failures, fakeScenario, playAgainstFake } from "../../support/fake-chat-server.ts";
 
 /** Plays a BasicFlow scenario with these turns, loaded from a file like any other, in this process. */
@@ -77,7 +78,7 @@ test("a failModelCall past the calls the turn makes fails the turn, saying how m
   assert.equal(played.turns[2]!.skipReason, "turn 2 failed");
 });
 
-test("against a target that runs elsewhere a failModelCall turn is skipped with the reason, and the turns after it are played", async () => {
+test("against a target that runs elsewhere a failModelCall or modelFault turn is skipped with the reason, and the turns after it are played", async () => {
   const { turns, outcome } = await playAgainstFake(
     fakeScenario([
       { label: "first", input: "hello", expectedActiveStep: "AskStep" },
@@ -208,4 +209,18 @@ test("a truncated reply in text is answered cut to its first half, the turn appl
   assert.deepEqual(storedCalls(played, 2), [["save_name", '{"name":"J', "failed"]]);
   const whole = "Nice to meet you, John Wick. Which two cities should I check? Give two aliases, like LA, NYC.";
   assert.equal(played.turns[2]!.answer, whole.slice(0, Math.ceil(whole.length / 2)));
+});
+
+test("a malformed-tool-call fault on a call that offers no tools fails the call, saying it has no tool call to break", async () => {
+  const faults = new ModelFaults();
+  const model = faults.wrap({ flow: "BasicFlow", rootFlow: "BasicFlow", step: "AddressStep" }, () => ({
+    invoke: async () => ({ content: "That's everything.", toolCalls: [] }),
+  }));
+  faults.arm({ call: 1, kind: "malformed-tool-call" });
+  await assert.rejects(model.invoke({ system: "Done.", messages: [], tools: [] }), {
+    message:
+      'model call 1 of this turn offers the model no tools, so the scenario\'s "malformed-tool-call" fault ' +
+      "has no tool call to break; put the fault on a call whose step has tools",
+  });
+  assert.equal(faults.disarm(), 1);
 });
