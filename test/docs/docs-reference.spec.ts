@@ -27,6 +27,7 @@ const DOCUMENTED_IN: Record<string, { heading: string; row?: string }> = {
   "properties/cases/items": { heading: "Cases" },
   "$defs/turn": { heading: "Turn keys" },
   "$defs/turn/properties/expectToolCalls/items": { heading: "`expectToolCalls` calls" },
+  "$defs/turn/properties/modelFault": { heading: "`modelFault` keys" },
   "$defs/executionEntry": { heading: "`finalExecution` entries" },
   "$defs/childRun": { heading: "`finalChildren` runs" },
   "$defs/memoryEntry": { heading: "`finalMemory` messages" },

@@ -57,7 +57,7 @@ function assertReplayed(again: PostedAnswer, first: PostedAnswer): void {
 
 /** What `sending` answers while every turn's first model call fails. */
 async function whileTheModelFails(sending: () => Promise<PostedAnswer>): Promise<PostedAnswer> {
-  faults.arm(1);
+  faults.arm({ call: 1, kind: "error" });
   try {
     return await sending();
   } finally {

@@ -14,6 +14,8 @@ export interface CompletionRequest {
   tools?: { type: string; function: { name: string; description: string; parameters: Record<string, unknown> } }[];
   temperature?: number;
   response_format?: { type: string };
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
 }
 
 /** What the fake answers: a model reply, a judge's raw text, or an HTTP error. */
@@ -66,10 +68,37 @@ function toMemory(messages: CompletionRequest["messages"]): MemoryEntry[] {
   });
 }
 
+const USAGE = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
+
+/**
+ * A completion as the chunks of its stream, the way the provider streams one: the role, the text,
+ * each tool call's name then its arguments, the finish reason, and the usage when it was asked for.
+ */
+function completionChunks(id: string, model: string, reply: ModelReply, includeUsage: boolean): unknown[] {
+  const chunk = (delta: unknown, finish: string | null = null) => ({
+    id,
+    object: "chat.completion.chunk",
+    created: 0,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  return [
+    chunk({ role: "assistant", content: "" }),
+    ...(reply.content ? [chunk({ content: reply.content })] : []),
+    ...reply.toolCalls.flatMap((call, index) => [
+      chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }),
+      chunk({ tool_calls: [{ index, function: { arguments: call.arguments } }] }),
+    ]),
+    chunk({}, reply.toolCalls.length ? "tool_calls" : "stop"),
+    ...(includeUsage ? [{ id, object: "chat.completion.chunk", created: 0, model, choices: [], usage: USAGE }] : []),
+  ];
+}
+
 /**
  * An OpenAI-compatible chat completions server on 127.0.0.1 that answers like a model would, from
  * flow scripts (the first script with an answer wins), and answers judge requests (those asking for
- * a JSON object) with a passing verdict. Tests change `answer` to make it fail in chosen ways.
+ * a JSON object) with a passing verdict; a request with `stream: true` gets its answer as a stream
+ * of server-sent events. Tests change `answer` to make it fail in chosen ways.
  */
 export async function startFakeOpenAI(scripts: readonly Script[]): Promise<FakeOpenAI> {
   const requests: CompletionRequest[] = [];
@@ -106,7 +135,7 @@ export async function startFakeOpenAI(scripts: readonly Script[]): Promise<FakeO
         },
       },
     ],
-    usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+    usage: USAGE,
   });
 
   const server = http.createServer((req, res) => {
@@ -121,6 +150,14 @@ export async function startFakeOpenAI(scripts: readonly Script[]): Promise<FakeO
           inFlight -= 1;
           res.writeHead(status, { "content-type": "application/json", ...headers });
           res.end(JSON.stringify(body));
+        }, fake.delayMs);
+      };
+      const stream = (chunks: unknown[]) => {
+        setTimeout(() => {
+          inFlight -= 1;
+          res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+          for (const chunk of chunks) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+          res.end("data: [DONE]\n\n");
         }, fake.delayMs);
       };
       if (req.method !== "POST" || req.url !== "/v1/chat/completions")
@@ -157,6 +194,11 @@ export async function startFakeOpenAI(scripts: readonly Script[]): Promise<FakeO
         });
       if ("status" in answer)
         return send(answer.status, answer.body ?? { error: { message: "fake failure" } }, answer.headers);
+      const reply = "judge" in answer ? { content: answer.judge, toolCalls: [] } : answer.reply;
+      if (request.stream)
+        return stream(
+          completionChunks(`chatcmpl-${index}`, request.model, reply, request.stream_options?.include_usage === true),
+        );
       if ("judge" in answer) return send(200, completion(request.model, answer.judge));
       return send(200, completion(request.model, answer.reply.content || null, answer.reply.toolCalls));
     });

@@ -28,10 +28,14 @@ export interface LanggraphDevServer {
  * Serves the fixture's graphs with `langgraphjs dev` on a free loopback port and resolves once it
  * answers. The server appends to its project's .gitignore and writes `.langgraph_api/`, so it runs
  * in a temporary copy of the project whose node_modules is a link to the fixture's installed one.
- * `project` is another project on the same packages, e.g. one whose graph does not load. Throws,
+ * `project` is another project on the same packages, e.g. one whose graph does not load; `env`,
+ * variables set (or, undefined, removed) in the server's environment over this process's. Throws,
  * saying how to install it, when the fixture project is not installed.
  */
-export async function startLanggraphDevServer(project = LANGGRAPH_PROJECT): Promise<LanggraphDevServer> {
+export async function startLanggraphDevServer(
+  project = LANGGRAPH_PROJECT,
+  env: NodeJS.ProcessEnv = {},
+): Promise<LanggraphDevServer> {
   requireFixtureProject(LANGGRAPH_FIXTURE);
   const dir = mkdtempSync(join(tmpdir(), "flowcheck-langgraph-"));
   cpSync(project, dir, {
@@ -47,7 +51,7 @@ export async function startLanggraphDevServer(project = LANGGRAPH_PROJECT): Prom
   const child = spawn(
     process.execPath,
     [CLI, "dev", "--host", "127.0.0.1", "--port", String(port), "--no-browser", "--no-reload", "--studio-url", baseUrl],
-    { cwd: dir, detached: true, env: serverEnv(), stdio: ["ignore", "pipe", "pipe"] },
+    { cwd: dir, detached: true, env: serverEnv(env), stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -95,9 +99,19 @@ export async function startLanggraphDevServer(project = LANGGRAPH_PROJECT): Prom
   }
 }
 
-function serverEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(LANGSMITH|LANGCHAIN)_/.test(name)));
-  return { ...env, LANGGRAPH_CLI_NO_ANALYTICS: "1", LANGSMITH_TRACING: "false", BROWSER: "none" };
+/**
+ * This process's environment without LangSmith's and LangChain's settings (tracing, a LangSmith
+ * gateway the model would be sent to), with `extra` over it, a variable set undefined left out.
+ */
+function serverEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const own = Object.entries(process.env).filter(([name]) => !/^(LANGSMITH|LANGCHAIN)_/.test(name));
+  const merged = Object.entries({ ...Object.fromEntries(own), ...extra }).filter(([, value]) => value !== undefined);
+  return {
+    ...Object.fromEntries(merged),
+    LANGGRAPH_CLI_NO_ANALYTICS: "1",
+    LANGSMITH_TRACING: "false",
+    BROWSER: "none",
+  };
 }
 
 async function answers(url: string): Promise<boolean> {

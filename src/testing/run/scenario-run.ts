@@ -9,6 +9,7 @@ import { redactHeaders } from "../client/redact-headers.ts";
 import type { LoadedScenario, ScenarioTurn } from "../scenario/scenario.ts";
 import { isSuccessStatus } from "../scenario/is-success-status.ts";
 import { scenarioLocation } from "../scenario/scenario-location.ts";
+import { modelFaultKey, modelFaultOf } from "../scenario/model-fault-of.ts";
 import type { ScenarioTarget, TargetCapabilities } from "../target/scenario-target.ts";
 import type { ConversationTurn, TargetConversation } from "../target/target-conversation.ts";
 import { viewHeadOf, type SessionView, type SessionViewHead } from "../checks/session-view.ts";
@@ -28,19 +29,21 @@ import { toolCallsCheck } from "../checks/tool-calls-check.ts";
 import { turnToolCalls } from "../checks/turn-tool-calls.ts";
 import { refusalOf, type RefusedDetails } from "../target/request-target.ts";
 
-/** A turn sent and answered, and the model calls it made under failModelCall. */
+/** A turn sent and answered, and the model calls it made under its model fault. */
 type SentTurn = ConversationTurn & { modelCalls?: number };
 
 const NO_JUDGE = "no LLM judge is configured in this run, so expectedResponse is not graded";
 
-/** Whether the turn made the model call that `failModelCall` was to fail. */
-function failModelCallCheck(call: number, modelCalls: number): Check {
+/** Whether the turn made the model call that its `modelFault` (or `failModelCall`) was to fail. */
+function modelFaultCheck(turn: ScenarioTurn, modelCalls: number): Check {
+  const { call, kind } = modelFaultOf(turn)!;
   return check(
     "expectation",
-    "failModelCall",
+    modelFaultKey(turn),
     modelCalls >= call
       ? undefined
-      : `the turn made ${modelCalls} model call${modelCalls === 1 ? "" : "s"}, so call ${call} never failed; pick a call the turn makes`,
+      : `the turn made ${modelCalls} model call${modelCalls === 1 ? "" : "s"}, so call ${call} never got its "${kind}" fault; ` +
+          "pick a call the turn makes",
   );
 }
 
@@ -190,7 +193,7 @@ export class ScenarioRun {
 
   async playTurn(index: number): Promise<TurnReport> {
     const turn = this.#script[index]!;
-    const unfaulted = turn.failModelCall === undefined ? undefined : faultsMissing(this.#target);
+    const unfaulted = modelFaultOf(turn) === undefined ? undefined : faultsMissing(this.#target, modelFaultKey(turn));
     // An error turn leaves the session as it was, so the turns after a skipped one still hold.
     if (unfaulted !== undefined) return this.skipTurn(index, unfaulted);
     this.#beginTurn(index, turn);
@@ -216,7 +219,7 @@ export class ScenarioRun {
     ];
     if (this.#options.eachTurn && !expectsError && stored)
       checks.push(await eachTurnCheck(this.#options.eachTurn, viewHeadOf(stored), turn, this.loaded.scenario));
-    if (sent.modelCalls !== undefined) checks.push(failModelCallCheck(turn.failModelCall!, sent.modelCalls));
+    if (sent.modelCalls !== undefined) checks.push(modelFaultCheck(turn, sent.modelCalls));
     checks.push(...(await this.#callChecks(index, turn, sent, stored, expectsError)));
     // A judge's verdict is reported on its own and does not stop the conversation: the contracts held.
     const failures = checks.filter((c) => c.outcome === "failed");
@@ -288,13 +291,14 @@ export class ScenarioRun {
   }
 
   /**
-   * Sends the turn in the target's conversation, with the chosen model call failing meanwhile
-   * under failModelCall (the calls the turn made counted); when the request fails, the failed
-   * turn's report instead.
+   * Sends the turn in the target's conversation, with the chosen model call going wrong meanwhile
+   * under the turn's model fault (the calls the turn made counted); when the request fails, the
+   * failed turn's report instead.
    */
   async #send(index: number, turn: ScenarioTurn, idempotencyKey: string): Promise<SentTurn | TurnReport> {
-    const faults = turn.failModelCall === undefined ? undefined : this.#can.faults!;
-    faults?.arm(turn.failModelCall!);
+    const fault = modelFaultOf(turn);
+    const faults = fault && this.#can.faults!;
+    if (fault) faults?.arm(fault);
     try {
       const sent = await this.#conversation.send(turn, this.#session, idempotencyKey);
       return faults ? { ...sent, modelCalls: faults.disarm() } : sent;

@@ -169,6 +169,12 @@ function keyProblems(turn: ScenarioTurn, index: number): string[] {
       `${at("clockAt")}: ${show(turn.clockAt)} is not an ISO 8601 instant; use a value such as 2027-07-16T09:00:00.000Z.`,
     );
   }
+  if (turn.failModelCall !== undefined && turn.modelFault !== undefined) {
+    problems.push(
+      `${at("modelFault")}: the turn also has failModelCall ${turn.failModelCall}, which is the modelFault ` +
+        `{ "call": ${turn.failModelCall}, "kind": "error" }, and a turn takes one fault; keep one of them.`,
+    );
+  }
   if (turn.minScore !== undefined && turn.expectedResponse === undefined) {
     problems.push(
       `${at("minScore")}: has no effect without expectedResponse; add the expectation the judge grades, or drop minScore.`,

@@ -1,12 +1,21 @@
-import type { ChatModel } from "../../engine/chat-model.ts";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ChatModel, ModelReply, ModelRequest } from "../../engine/chat-model.ts";
 import type { ModelWrapper } from "../../engine/model-factory.ts";
+import type { ModelFault } from "../scenario/scenario.ts";
+
+const DEFAULT_HOLD_MS = 2_000;
 
 /**
- * Makes one model call of a turn fail, as a provider's error would: armed for the Nth call of the
- * next turn, it counts that turn's calls and throws at the Nth. Disarmed, it only passes calls on.
+ * Makes one model call of a turn go wrong, as a provider would: armed with a turn's fault, it counts
+ * that turn's calls and answers the Nth as the fault's kind says. Disarmed, it only passes calls on.
+ *
+ * Our engine's model has no HTTP under it, so the kinds are what reaches the engine: `error`,
+ * `rate-limit` and `timeout` (after `holdMs`) reject the call, which the engine answers with 502
+ * `model_error`; `malformed-tool-call` and `truncated` change the inner model's reply (see
+ * `malformedToolCall`, `truncatedReply`).
  */
 export class ModelFaults {
-  #failAt: number | undefined;
+  #fault: ModelFault | undefined;
   #calls = 0;
 
   /** The wrapper to give the app (`AppOptions.wrapModel`). */
@@ -14,25 +23,85 @@ export class ModelFaults {
     const inner = make();
     return {
       invoke: (request) => {
-        if (this.#failAt === undefined) return inner.invoke(request);
+        const fault = this.#fault;
+        if (fault === undefined) return inner.invoke(request);
         this.#calls++;
-        if (this.#calls !== this.#failAt) return inner.invoke(request);
-        return Promise.reject(
-          new Error(`flowcheck made model call ${this.#calls} of this turn fail, as the scenario's failModelCall asks`),
-        );
+        if (this.#calls !== fault.call) return inner.invoke(request);
+        return faulty(fault, this.#calls, request, inner);
       },
     };
   };
 
-  /** Fails the `call`th model call from now on (1 is the next one). */
-  arm(call: number): void {
-    this.#failAt = call;
+  /** Answers the `fault.call`th model call from now on (1 is the next one) as `fault.kind` says. */
+  arm(fault: ModelFault): void {
+    this.#fault = fault;
     this.#calls = 0;
   }
 
-  /** Stops failing calls; returns how many calls were made while armed. */
+  /** Stops the fault; returns how many calls were made while armed. */
   disarm(): number {
-    this.#failAt = undefined;
+    this.#fault = undefined;
     return this.#calls;
   }
+}
+
+async function faulty(fault: ModelFault, call: number, request: ModelRequest, inner: ChatModel): Promise<ModelReply> {
+  const asked = `as the scenario's "${fault.kind}" fault asks`;
+  switch (fault.kind) {
+    case "error":
+      throw new Error(`flowcheck made model call ${call} of this turn fail with a provider's error, ${asked}`);
+    case "rate-limit":
+      throw new Error(
+        `flowcheck made model call ${call} of this turn fail with a provider's rate limit (429), ${asked}`,
+      );
+    case "timeout": {
+      const held = fault.holdMs ?? DEFAULT_HOLD_MS;
+      await sleep(held);
+      throw new Error(`flowcheck held model call ${call} of this turn ${held} ms and reset its connection, ${asked}`);
+    }
+    case "malformed-tool-call":
+      return malformedToolCall(await inner.invoke(request), request, call);
+    case "truncated":
+      return truncatedReply(await inner.invoke(request));
+  }
+}
+
+/**
+ * The reply with its first tool call's arguments made not JSON (the JSON text with its closing brace
+ * dropped, as a model that lost track would send); a reply that calls none gets a call to the
+ * request's first tool with such arguments. A request with no tools has nothing to call, so the
+ * fault cannot be played there: the call fails, saying so.
+ */
+function malformedToolCall(reply: ModelReply, request: ModelRequest, call: number): ModelReply {
+  const [first, ...rest] = reply.toolCalls;
+  if (first) return { ...reply, toolCalls: [{ ...first, arguments: broken(first.arguments) }, ...rest] };
+  const tool = request.tools[0];
+  if (!tool)
+    throw new Error(
+      `model call ${call} of this turn offers the model no tools, so the scenario's "malformed-tool-call" fault ` +
+        "has no tool call to break; put the fault on a call whose step has tools",
+    );
+  return { ...reply, toolCalls: [{ id: `call_malformed_${call}`, name: tool.name, arguments: broken("{}") }] };
+}
+
+/** JSON text that no longer parses: cut before its last character, as an object missing its brace. */
+function broken(json: string): string {
+  const text = json.trim() === "" ? "{}" : json;
+  return `${text.slice(0, -1)},`;
+}
+
+/**
+ * The reply as a provider cut off at its token limit sends it: a model writes its text before its
+ * tool calls, so a reply in text keeps the first half of its text; a reply with tool calls keeps its
+ * text and its first call, whose arguments stop halfway (so they are not JSON), the calls after it
+ * never written.
+ */
+function truncatedReply(reply: ModelReply): ModelReply {
+  const [first] = reply.toolCalls;
+  if (!first) return { content: half(reply.content), toolCalls: [] };
+  return { content: reply.content, toolCalls: [{ ...first, arguments: half(first.arguments) }] };
+}
+
+function half(text: string): string {
+  return text.slice(0, Math.ceil(text.length / 2));
 }

@@ -47,7 +47,7 @@ export interface TargetCapabilities {
    * clock reads that instant from then on. Only an app in this process has it.
    */
   restart?(options?: { clock?: string }): Promise<void>;
-  /** Makes a chosen model call of the next turn fail (`failModelCall`). Only an app in this process has it. */
+  /** Makes a chosen model call of the next turn go wrong (`modelFault`, `failModelCall`). Only an app in this process has it. */
   readonly faults?: ModelFaults;
   /** With FLOW_MODEL=record or replay: the scenario's model and judge calls on tape (a target elsewhere: its judge's alone). */
   readonly cassette?: Cassette;
