@@ -28,6 +28,8 @@ import { latencyCheck, tokenChecks } from "../checks/budget-checks.ts";
 import { toolCallsCheck } from "../checks/tool-calls-check.ts";
 import { turnToolCalls } from "../checks/turn-tool-calls.ts";
 import { refusalOf, type RefusedDetails } from "../target/request-target.ts";
+import type { SeamConversation } from "../seam/seam-conversation.ts";
+import { inputText } from "../scenario/turn-input.ts";
 
 /** A turn sent and answered, and the model calls it made under its model fault. */
 type SentTurn = ConversationTurn & { modelCalls?: number };
@@ -297,19 +299,59 @@ export class ScenarioRun {
    */
   async #send(index: number, turn: ScenarioTurn, idempotencyKey: string): Promise<SentTurn | TurnReport> {
     const fault = modelFaultOf(turn);
+    const { seam } = this.#can;
+    if (seam) return await this.#sendAtSeam(seam, index, turn, idempotencyKey);
     const faults = fault && this.#can.faults!;
     if (fault) faults?.arm(fault);
     try {
       const sent = await this.#conversation.send(turn, this.#session, idempotencyKey);
       return faults ? { ...sent, modelCalls: faults.disarm() } : sent;
     } catch (error) {
-      const message = (error as Error).message;
-      const refusal = refusalOf(error);
-      const shown = refusal && this.#shownRefusal(refusal);
-      return this.#unanswered(index, message, [failed("transport", "request", message)], idempotencyKey, shown);
+      return this.#failedRequest(index, error, idempotencyKey);
     } finally {
       faults?.disarm();
     }
+  }
+
+  /**
+   * Sends the turn to an app whose model is served at the seam: its model calls credited to it
+   * there, faulted as it asks; the tools its model asked for are the turn's tool calls, and what
+   * went wrong at the seam (a script unmatched, a request it does not speak, a call credited to no
+   * turn) fails it, answered or not.
+   */
+  async #sendAtSeam(
+    seam: SeamConversation,
+    index: number,
+    turn: ScenarioTurn,
+    idempotencyKey: string,
+  ): Promise<SentTurn | TurnReport> {
+    const fault = modelFaultOf(turn);
+    await seam.beginTurn({
+      number: index + 1,
+      label: turn.label,
+      input: inputText(turn.input),
+      ...(fault && { fault }),
+    });
+    let sent: ConversationTurn | undefined;
+    let error: unknown;
+    try {
+      sent = await this.#conversation.send(turn, this.#session, idempotencyKey);
+    } catch (thrown) {
+      error = thrown;
+    }
+    const { calls, toolCalls, problems } = seam.endTurn();
+    const atSeam = problems.map((problem) => failed("transport", "model calls", problem));
+    if (!sent) return this.#failedRequest(index, error, idempotencyKey, atSeam);
+    return { ...sent, checks: [...sent.checks, ...atSeam], toolCalls, ...(fault && { modelCalls: calls }) };
+  }
+
+  /** The report of a turn whose request failed, with what the seam saw go wrong meanwhile. */
+  #failedRequest(index: number, error: unknown, idempotencyKey: string, atSeam: Check[] = []): TurnReport {
+    const message = (error as Error).message;
+    const refusal = refusalOf(error);
+    const shown = refusal && this.#shownRefusal(refusal);
+    const checks = [failed("transport", "request", message), ...atSeam];
+    return this.#unanswered(index, message, checks, idempotencyKey, shown);
   }
 
   /**

@@ -4,6 +4,7 @@ import { FlowcheckError } from "../../errors.ts";
 import type { Handler } from "../../http/create-handler.ts";
 import type { FlowEntry } from "../../engine/scripted-model.ts";
 import type { Cassette } from "../cassette/cassette.ts";
+import type { SeamConversation } from "../seam/seam-conversation.ts";
 import type { ChatClientOptions } from "../client/chat-client.ts";
 import type { LoadedScenario, Scenario } from "../scenario/scenario.ts";
 import { scenarioEnvOf, scenarioRunSettingsOf } from "../scenario/scenario-env.ts";
@@ -49,6 +50,11 @@ export interface TargetCapabilities {
   restart?(options?: { clock?: string }): Promise<void>;
   /** Makes a chosen model call of the next turn go wrong (`modelFault`, `failModelCall`). Only an app in this process has it. */
   readonly faults?: ModelFaults;
+  /**
+   * The conversation's side of the model seam, for a target flowcheck started with its model served
+   * there (`model`): its model calls credited to its turns, faulted and read for their tool calls.
+   */
+  readonly seam?: SeamConversation;
   /** With FLOW_MODEL=record or replay: the scenario's model and judge calls on tape (a target elsewhere: its judge's alone). */
   readonly cassette?: Cassette;
   /** How the scenario's model and judge calls reach their provider, within the run's limits, and the tokens they used. */

@@ -91,9 +91,15 @@ test("against a target that runs elsewhere a failModelCall or modelFault turn is
     turns.map((turn) => [turn.outcome, turn.skipReason]),
     [
       ["passed", undefined],
-      ["skipped", "failModelCall needs the app in the test process; against FLOW_BASE_URL the turn is not played"],
+      [
+        "skipped",
+        `failModelCall needs the app in the test process, or a target whose model flowcheck serves (its entry's "start" and "model"); against FLOW_BASE_URL the turn is not played`,
+      ],
       ["passed", undefined],
-      ["skipped", "modelFault needs the app in the test process; against FLOW_BASE_URL the turn is not played"],
+      [
+        "skipped",
+        `modelFault needs the app in the test process, or a target whose model flowcheck serves (its entry's "start" and "model"); against FLOW_BASE_URL the turn is not played`,
+      ],
     ],
   );
   assert.equal(outcome, "passed");

@@ -105,6 +105,9 @@ test("a target without a capability a turn needs skips that turn, naming the tar
   });
   assert.deepEqual(
     [played.turns[1]!.outcome, played.turns[1]!.skipReason],
-    ["skipped", "failModelCall needs the app in the test process; against the echo target the turn is not played"],
+    [
+      "skipped",
+      `failModelCall needs the app in the test process, or a target whose model flowcheck serves (its entry's "start" and "model"); against the echo target the turn is not played`,
+    ],
   );
 });
