@@ -2,6 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { ChatModel, ModelReply, ModelRequest } from "../../engine/chat-model.ts";
 import type { ModelWrapper } from "../../engine/model-factory.ts";
 import type { ModelFault } from "../scenario/scenario.ts";
+import { malformedToolCall } from "../seam/malformed-tool-call.ts";
+import { truncatedReply } from "../seam/truncated-reply.ts";
 
 const DEFAULT_HOLD_MS = 2_000;
 
@@ -12,7 +14,7 @@ const DEFAULT_HOLD_MS = 2_000;
  * Our engine's model has no HTTP under it, so the kinds are what reaches the engine: `error`,
  * `rate-limit` and `timeout` (after `holdMs`) reject the call, which the engine answers with 502
  * `model_error`; `malformed-tool-call` and `truncated` change the inner model's reply (see
- * `malformedToolCall`, `truncatedReply`).
+ * `malformedToolCall`, `truncatedReply`: the same as at the seam).
  */
 export class ModelFaults {
   #fault: ModelFault | undefined;
@@ -59,49 +61,15 @@ async function faulty(fault: ModelFault, call: number, request: ModelRequest, in
       await sleep(held);
       throw new Error(`flowcheck held model call ${call} of this turn ${held} ms and reset its connection, ${asked}`);
     }
-    case "malformed-tool-call":
-      return malformedToolCall(await inner.invoke(request), request, call);
+    case "malformed-tool-call": {
+      const reply = malformedToolCall(await inner.invoke(request), request.tools);
+      if (reply) return reply;
+      throw new Error(
+        `model call ${call} of this turn offers the model no tools, so the scenario's "malformed-tool-call" fault ` +
+          "has no tool call to break; put the fault on a call whose step has tools",
+      );
+    }
     case "truncated":
       return truncatedReply(await inner.invoke(request));
   }
-}
-
-/**
- * The reply with its first tool call's arguments made not JSON (the JSON text with its closing brace
- * dropped, as a model that lost track would send); a reply that calls none gets a call to the
- * request's first tool with such arguments. A request with no tools has nothing to call, so the
- * fault cannot be played there: the call fails, saying so.
- */
-function malformedToolCall(reply: ModelReply, request: ModelRequest, call: number): ModelReply {
-  const [first, ...rest] = reply.toolCalls;
-  if (first) return { ...reply, toolCalls: [{ ...first, arguments: broken(first.arguments) }, ...rest] };
-  const tool = request.tools[0];
-  if (!tool)
-    throw new Error(
-      `model call ${call} of this turn offers the model no tools, so the scenario's "malformed-tool-call" fault ` +
-        "has no tool call to break; put the fault on a call whose step has tools",
-    );
-  return { ...reply, toolCalls: [{ id: `call_malformed_${call}`, name: tool.name, arguments: broken("{}") }] };
-}
-
-/** JSON text that no longer parses: cut before its last character, as an object missing its brace. */
-function broken(json: string): string {
-  const text = json.trim() === "" ? "{}" : json;
-  return `${text.slice(0, -1)},`;
-}
-
-/**
- * The reply as a provider cut off at its token limit sends it: a model writes its text before its
- * tool calls, so a reply in text keeps the first half of its text; a reply with tool calls keeps its
- * text and its first call, whose arguments stop halfway (so they are not JSON), the calls after it
- * never written.
- */
-function truncatedReply(reply: ModelReply): ModelReply {
-  const [first] = reply.toolCalls;
-  if (!first) return { content: half(reply.content), toolCalls: [] };
-  return { content: reply.content, toolCalls: [{ ...first, arguments: half(first.arguments) }] };
-}
-
-function half(text: string): string {
-  return text.slice(0, Math.ceil(text.length / 2));
 }

@@ -165,7 +165,7 @@ test("a malformed tool call is refused by the engine as arguments that are not J
   ]);
   assert.equal(played.outcome, "passed", played.turns.find((turn) => turn.failure)?.failure);
   assert.equal(played.turns[1]!.response?.status, 200);
-  assert.deepEqual(storedCalls(played, 2), [["save_name", '{"name":"John Wick",', "failed"]]);
+  assert.deepEqual(storedCalls(played, 2), [["save_name", '{"name":"John Wick"', "failed"]]);
   assert.equal(played.turns[2]!.stored?.turns, 3, "the garbled turn was applied, with the name unsaved");
 });
 
@@ -188,11 +188,11 @@ test("a malformed-tool-call fault on a reply in text calls the step's first tool
   assert.equal(played.outcome, "passed", played.turns.find((turn) => turn.failure)?.failure);
   assert.deepEqual(storedCalls(played, 2), [
     ["save_name", { name: "John Wick" }, "returned"],
-    ["get_weather", "{,", "failed"],
+    ["get_weather", "{", "failed"],
   ]);
 });
 
-test("a truncated reply in text is answered cut to its first half, the turn applied; a truncated tool call's arguments stop halfway and are refused", async () => {
+test("a truncated reply keeps the first half of its text and none of its tool calls: a call that was to save the name never runs", async () => {
   const played = await playBasicFlow([
     placeholder,
     {
@@ -200,8 +200,6 @@ test("a truncated reply in text is answered cut to its first half, the turn appl
       input: "John Wick",
       modelFault: { call: 1, kind: "truncated" },
       expectedActiveStep: "NameStep",
-      responseMustInclude: ["garbled that"],
-      expectToolCalls: [{ name: "save_name", output: NOT_JSON("save_name") }],
     },
     {
       label: "cut answer",
@@ -212,7 +210,7 @@ test("a truncated reply in text is answered cut to its first half, the turn appl
     },
   ]);
   assert.equal(played.outcome, "passed", played.turns.find((turn) => turn.failure)?.failure);
-  assert.deepEqual(storedCalls(played, 2), [["save_name", '{"name":"J', "failed"]]);
+  assert.deepEqual(storedCalls(played, 2), []);
   const whole = "Nice to meet you, John Wick. Which two cities should I check? Give two aliases, like LA, NYC.";
   assert.equal(played.turns[2]!.answer, whole.slice(0, Math.ceil(whole.length / 2)));
 });
