@@ -3,7 +3,7 @@ import type { Config } from "../../config.ts";
 import { preview } from "../../engine/scripted-model.ts";
 import { isFlowcheckError } from "../../errors.ts";
 import { notRunEvent } from "../report/conversation-events.ts";
-import { currentRun, type CurrentRun } from "../report/current-run.ts";
+import { currentRun, plannedRun, type CurrentRun } from "../report/current-run.ts";
 import { runRecordFor } from "../report/run-record.ts";
 import { loadScenario, scenarioNameOf } from "../scenario/load-scenario.ts";
 import { scenarioCases } from "../scenario/scenario-cases.ts";
@@ -49,6 +49,8 @@ export function describeScenarioFile(file: string, options: SuiteOptions & { roo
     return;
   }
   const run = options.run ?? currentRun();
+  // flowcheck test stops its run's apps when the run ends; a run of the file's own, when its tests end.
+  if (run !== plannedRun()) after(() => run.startedApps.closeAll());
   for (const each of scenarioCases(loaded)) describeConversation(each, { ...options, run });
 }
 

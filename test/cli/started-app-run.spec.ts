@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, test } from "node:test";
+import type { RunResults } from "../../src/testing/report/run-results.ts";
+import { childEnvironment, runFlowcheck, ROOT } from "../support/child-run.ts";
+import { alive, startedAppEntry, startedAppProject, type StartedAppProject } from "../support/started-app-project.ts";
+
+// flowcheck test starting a target's app: a node server in a temp project, started by the run
+// before anything plays, once for every scenario file that uses it, and stopped at the end, on a
+// start that fails and on Ctrl-C.
+const FLOWCHECK = join(ROOT, "src", "cli", "flowcheck.mjs");
+const KEYS = {
+  OPENAI_API_KEY: "sk-run-key-123456",
+  USER_API_KEY: "sk-user-key-123456",
+  JUDGE_API_KEY: "sk-judge-123456",
+};
+
+let project: StartedAppProject | undefined;
+
+afterEach(() => {
+  for (const pid of project?.starts() ?? []) if (alive(pid)) process.kill(pid, "SIGKILL");
+  project?.remove();
+  project = undefined;
+});
+
+function scenario(label: string): object {
+  return {
+    flowName: "DeskFlow",
+    target: "desk",
+    turns: [{ label, input: label, expectedActiveStep: "Desk", responseMustInclude: [`you said ${label}`] }],
+  };
+}
+
+/** A project whose target `desk` is the app, started as `start` says, with two scenario files using it. */
+async function deskProject(start: Parameters<typeof startedAppEntry>[0] = {}): Promise<StartedAppProject> {
+  project = await startedAppProject("started-app-run");
+  writeFileSync(
+    join(project.path, "flowcheck.config.json"),
+    JSON.stringify({ targets: { desk: startedAppEntry(start) } }),
+  );
+  mkdirSync(join(project.path, "scenarios"));
+  for (const name of ["first", "second"])
+    writeFileSync(join(project.path, "scenarios", `${name}.scenario.json`), JSON.stringify(scenario(name)));
+  return project;
+}
+
+function resultsOf(path: string): RunResults {
+  return JSON.parse(readFileSync(join(path, "test", ".tmp", "run-results.json"), "utf8")) as RunResults;
+}
+
+test("two scenario files of one run play against one start of the app, on the port {{port}} chose, its output in test/.tmp/<target>.log, its environment without the provider keys", async () => {
+  const { path, starts, appEnv } = await deskProject({ env: { GREETING: "Hi ${DESK_GREETING}" } });
+  const run = await runFlowcheck(
+    ["test", "scenarios"],
+    { ...KEYS, DESK_GREETING: "there", OPENAI_API_BASE: "http://127.0.0.1:9/v1" },
+    undefined,
+    path,
+  );
+  const output = run.stdout + run.stderr;
+  assert.equal(run.code, 0, output);
+  const { conversations } = resultsOf(path);
+  assert.deepEqual(conversations.map((conversation) => [conversation.name, conversation.outcome]).sort(), [
+    ["first", "passed"],
+    ["second", "passed"],
+  ]);
+  const [pid, ...more] = starts();
+  assert.deepEqual(more, [], "the app started once for both files");
+  assert.equal(alive(pid!), false, "the app is stopped when the run ends");
+  const env = appEnv();
+  assert.deepEqual(
+    { OPENAI_API_KEY: env["OPENAI_API_KEY"], USER_API_KEY: env["USER_API_KEY"], JUDGE_API_KEY: env["JUDGE_API_KEY"] },
+    { OPENAI_API_KEY: null, USER_API_KEY: null, JUDGE_API_KEY: null },
+  );
+  // No seam serves this app's model, so a base URL of its own is left as the run has it.
+  assert.equal(env["OPENAI_API_BASE"], "http://127.0.0.1:9/v1");
+  assert.equal(env["GREETING"], "Hi there");
+  const log = readFileSync(join(path, "test", ".tmp", "desk.log"), "utf8");
+  assert.match(log, new RegExp(`app listening on ${env["PORT"]}\\n`));
+  assert.match(log, /app stderr line/);
+  // {{port}} is one port: the app listened on the one its baseUrl was given.
+  for (const conversation of conversations)
+    assert.equal(conversation.target?.baseUrl, `http://127.0.0.1:${env["PORT"]}`);
+});
