@@ -85,3 +85,60 @@ test("two scenario files of one run play against one start of the app, on the po
   for (const conversation of conversations)
     assert.equal(conversation.target?.baseUrl, `http://127.0.0.1:${env["PORT"]}`);
 });
+
+test("a command that exits before it is ready stops the run before anything plays: exit 2, one message quoting the log's last lines, no process left", async () => {
+  const { path, starts } = await deskProject({ env: { APP_MODE: "exit" } });
+  const run = await runFlowcheck(["test", "scenarios"], {}, undefined, path);
+  const output = run.stdout + run.stderr;
+  assert.equal(run.code, 2, output);
+  assert.match(
+    output,
+    /stopped before playing anything: target_start_failed: Target desk: its app, started with `node server\.mjs` in \S+app, exited \(code 3\)/,
+  );
+  assert.match(
+    output,
+    /test\/\.tmp\/desk\.log:\n\s*\| app booting on port \d+\n\s*\| app stderr line\n\s*\| app cannot open its database/,
+  );
+  assert.doesNotMatch(output, /DeskFlow/, "no conversation played");
+  for (const pid of starts()) assert.equal(alive(pid), false);
+});
+
+test("an app never ready within start.timeoutMs stops the run the same way, its process group stopped", async () => {
+  const { path, starts } = await deskProject({ env: { APP_MODE: "unready" }, timeoutMs: 1500 });
+  const began = Date.now();
+  const run = await runFlowcheck(["test", "scenarios"], {}, undefined, path);
+  const output = run.stdout + run.stderr;
+  assert.equal(run.code, 2, output);
+  assert.match(
+    output,
+    /target_start_failed: Target desk: .* was not ready after 1500 ms: GET http:\/\/127\.0\.0\.1:\d+\/health never answered a status below 500 \(last: it answered 503\)/,
+  );
+  assert.match(output, /\| app listening on \d+/);
+  assert.ok(Date.now() - began < 15_000, "the run stopped soon after the timeout");
+  const [pid] = starts();
+  assert.equal(alive(pid!), false);
+});
+
+test("SIGINT to flowcheck test while a turn is in flight stops the app's process group before flowcheck ends", async () => {
+  const { path, starts } = await deskProject({ env: { APP_DELAY: "60000" } });
+  const child = spawn(process.execPath, [FLOWCHECK, "test", "scenarios"], {
+    cwd: path,
+    env: childEnvironment(),
+    stdio: "ignore",
+  });
+  try {
+    const log = join(path, "test", ".tmp", "desk.log");
+    // Ready, and the first turn sent: the app holds its answer for a minute.
+    while (!(existsSync(log) && readFileSync(log, "utf8").includes("listening"))) await sleep(50);
+    await sleep(500);
+    const [pid] = starts();
+    assert.equal(alive(pid!), true);
+    const exited = once(child, "exit");
+    child.kill("SIGINT");
+    const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
+    assert.deepEqual({ code, signal }, { code: null, signal: "SIGINT" });
+    assert.equal(alive(pid!), false, "the app was stopped before flowcheck ended");
+  } finally {
+    child.kill("SIGKILL");
+  }
+});

@@ -6,7 +6,7 @@ import { tempDir } from "./temp-path.ts";
 // A team's app as flowcheck starts it: a node http server that answers /health and a chat route,
 // appends its pid to starts.txt each time it starts, and writes the variables of interest to
 // env.json. APP_MODE=exit makes it exit with code 3 after a line of output; APP_MODE=unready
-// makes its /health answer 503 forever.
+// makes its /health answer 503 forever; APP_DELAY holds each chat answer that many milliseconds.
 const APP = `
 import { appendFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -27,11 +27,11 @@ createServer((request, response) => {
   }
   let body = "";
   request.on("data", (chunk) => (body += chunk));
-  request.on("end", () => {
+  request.on("end", () => setTimeout(() => {
     const { message } = JSON.parse(body || "{}");
     response.writeHead(200, { "content-type": "application/json" });
     response.end(JSON.stringify({ answer: (process.env.GREETING ?? "hello") + ", you said " + message, step: "Desk" }));
-  });
+  }, Number(process.env.APP_DELAY ?? 0)));
 }).listen(port, "127.0.0.1", () => console.log("app listening on " + port));
 `;
 
