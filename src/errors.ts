@@ -173,7 +173,8 @@ export const errorCatalogue = {
   target_start_failed: {
     status: undefined,
     summary:
-      "The app a target's start launches exited, or did not answer its ready URL in time; its process group was stopped and nothing was played.",
+      "The app a target's start launches exited, or did not answer its ready URL in time; " +
+      "its process group was stopped and nothing was played.",
   },
   target_run_failed: {
     status: undefined,

@@ -101,7 +101,8 @@ function startFailed(
       ? `exited (${readiness.signal ? `signal ${readiness.signal}` : `code ${readiness.code}`}) before ${ready} answered`
       : readiness.state === "unspawned"
         ? `could not be spawned (${readiness.reason})`
-        : `was not ready after ${start.timeoutMs ?? DEFAULT_START_MILLIS} ms: GET ${ready} never answered a status below 500 (last: ${readiness.last})`;
+        : `was not ready after ${start.timeoutMs ?? DEFAULT_START_MILLIS} ms: ` +
+          `GET ${ready} never answered a status below 500 (last: ${readiness.last})`;
   const shown = relative(process.cwd(), logFile) || logFile;
   const tail = logTail(logFile, TAIL_LINES);
   const quoted = tail.length

@@ -28,21 +28,26 @@ export function startedAppProblems(entry: Record<string, unknown>, pointer: stri
     .filter(([at, text]) => text.includes(PORT_PLACEHOLDER) && (!start || !PORT_PLACES.some((place) => place.test(at))))
     .map(([at]) =>
       start
-        ? `${jsonPath(pointer + at)}: ${PORT_PLACEHOLDER} is filled only in baseUrl, start.ready and start.env values; write the port another way here.`
-        : `${jsonPath(pointer + at)}: ${PORT_PLACEHOLDER} is the port of an app flowcheck starts, and the target has no "start"; add one, or write the port.`,
+        ? `${jsonPath(pointer + at)}: ${PORT_PLACEHOLDER} is filled only in baseUrl, start.ready and start.env values; ` +
+          "write the port another way here."
+        : `${jsonPath(pointer + at)}: ${PORT_PLACEHOLDER} is the port of an app flowcheck starts, ` +
+          `and the target has no "start"; add one, or write the port.`,
     );
   if (entry["model"] !== undefined && !start)
     problems.push(
-      `${jsonPath(`${pointer}/model`)}: a model is served only to an app flowcheck starts (its URL reaches the app through its environment); add "start", or drop "model".`,
+      `${jsonPath(`${pointer}/model`)}: a model is served only to an app flowcheck starts ` +
+        `(its URL reaches the app through its environment); add "start", or drop "model".`,
     );
   if (start?.["reuse"] !== true) return problems;
   if (entry["model"] !== undefined)
     problems.push(
-      `${jsonPath(`${pointer}/start/reuse`)}: a server already running was not started with the model flowcheck serves, and would call the real provider; drop "reuse".`,
+      `${jsonPath(`${pointer}/start/reuse`)}: a server already running was not started with the model flowcheck serves, ` +
+        `and would call the real provider; drop "reuse".`,
     );
   if (typeof start["ready"] === "string" && start["ready"].includes(PORT_PLACEHOLDER))
     problems.push(
-      `${jsonPath(`${pointer}/start/ready`)}: ${PORT_PLACEHOLDER} is chosen at start, so a server already running cannot be found there; write its port in ready and baseUrl, or drop "reuse".`,
+      `${jsonPath(`${pointer}/start/ready`)}: ${PORT_PLACEHOLDER} is chosen at start, so a server already running ` +
+        `cannot be found there; write its port in ready and baseUrl, or drop "reuse".`,
     );
   return problems;
 }
