@@ -30,6 +30,9 @@ import type { SuiteOptions } from "./suite-options.ts";
  * not load is one failing test carrying every problem, and none of its turns runs.
  */
 export function describeScenarioFile(file: string, options: SuiteOptions & { root: string }): void {
+  const run = options.run ?? currentRun();
+  // flowcheck test stops its run's apps when the run ends; a run of the file's own, when its tests end.
+  if (run !== plannedRun()) after(() => run.startedApps.closeAll());
   let loaded: LoadedScenario;
   try {
     loaded = loadScenario(
@@ -48,9 +51,6 @@ export function describeScenarioFile(file: string, options: SuiteOptions & { roo
     );
     return;
   }
-  const run = options.run ?? currentRun();
-  // flowcheck test stops its run's apps when the run ends; a run of the file's own, when its tests end.
-  if (run !== plannedRun()) after(() => run.startedApps.closeAll());
   for (const each of scenarioCases(loaded)) describeConversation(each, { ...options, run });
 }
 
