@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, test } from "node:test";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
-import { childEnvironment, runFlowcheck, ROOT } from "../support/child-run.ts";
+import { childEnvironment, runCommand, runFlowcheck, ROOT } from "../support/child-run.ts";
 import { alive, startedAppEntry, startedAppProject, type StartedAppProject } from "../support/started-app-project.ts";
 
 // flowcheck test starting a target's app: a node server in a temp project, started by the run
@@ -138,7 +138,30 @@ test("SIGINT to flowcheck test while a turn is in flight stops the app's process
     const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
     assert.deepEqual({ code, signal }, { code: null, signal: "SIGINT" });
     assert.equal(alive(pid!), false, "the app was stopped before flowcheck ended");
+    assert.match(readFileSync(log, "utf8"), /app stopping on SIGTERM/);
   } finally {
     child.kill("SIGKILL");
   }
+});
+
+test("a spec played alone with node --test starts the app once for its scenario files and stops it when its tests end", async () => {
+  const { path, starts } = await deskProject();
+  const testing = join(ROOT, "src", "testing", "index.ts");
+  writeFileSync(
+    join(path, "desk.spec.ts"),
+    `import { describeFlowScenarios } from ${JSON.stringify(testing)};\ndescribeFlowScenarios("DeskFlow", { flows: [] });\n`,
+  );
+  const run = await runCommand(
+    process.execPath,
+    ["--import", "tsx", "--test", "--test-reporter=tap", "desk.spec.ts"],
+    {},
+    undefined,
+    path,
+  );
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /# pass [1-9]/);
+  const [pid, ...more] = starts();
+  assert.deepEqual(more, [], "one start for both files");
+  assert.equal(alive(pid!), false, "no app left running after the spec");
+  assert.match(readFileSync(join(path, "test", ".tmp", "desk.log"), "utf8"), /app stopping on SIGTERM/);
 });

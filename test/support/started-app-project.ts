@@ -16,6 +16,11 @@ const shown = ["OPENAI_API_KEY", "USER_API_KEY", "JUDGE_API_KEY", "OPENAI_API_BA
 writeFileSync("env.json", JSON.stringify(Object.fromEntries(shown.map((name) => [name, process.env[name] ?? null]))));
 console.log("\\u001b[32mapp booting\\u001b[0m on port " + port);
 console.error("app stderr line");
+// Told apart from SIGKILL, which a process cannot see: the app was stopped the graceful way.
+process.on("SIGTERM", () => {
+  console.log("app stopping on SIGTERM");
+  process.exit(0);
+});
 if (process.env.APP_MODE === "exit") {
   console.error("app cannot open its database");
   process.exit(3);
@@ -84,12 +89,17 @@ export function startedAppEntry(start: Partial<NonNullable<HttpTargetEntry["star
   };
 }
 
-/** Whether process `pid` is still there. */
+/** Whether process `pid` still runs: an exited one its adopter has not reaped yet (a zombie, where /proc says so) does not. */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
   }
 }

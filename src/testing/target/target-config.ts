@@ -85,10 +85,13 @@ function schemaProblems(data: unknown): string[] {
 
 /**
  * Reads `<root>/flowcheck.config.json`, the targets a project's scenarios are played against;
- * undefined when there is none. The `${VAR}` references in each `baseUrl` and header are read
- * from `env`. Every problem (not JSON, the schema's, a variable `env` lacks, a credential written
- * as a value, the provider's key sent to a target) is reported at once in one
- * `target_config_invalid` error, each with its JSON path and the value found, secrets not shown.
+ * undefined when there is none. The `${VAR}` references in each `baseUrl`, header, `start.ready`
+ * and `start.env` value are read from `env`; `start.cwd` and `model.scripts` are made absolute from
+ * the file's folder; `{{port}}` is left for the app's start to fill. Every problem (not JSON, the
+ * schema's, a variable `env` lacks, a credential written as a value, the provider's key sent to a
+ * target or its app, a `{{port}}` nothing fills, a `model` or `reuse` that cannot be served) is
+ * reported at once in one `target_config_invalid` error, each with its JSON path and the value
+ * found, secrets not shown.
  *
  * @example
  * // flowcheck.config.json: { "targets": { "staging": { "kind": "flowcheck",

@@ -1,11 +1,13 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** How long a started app's group has to stop on SIGTERM before it is killed. */
 const STOP_GRACE_MILLIS = 3_000;
 /** How long the rest of a group may take to go once killed. */
 const GONE_MILLIS = 2_000;
+const POLL_MILLIS = 10;
 
 /** `signal` to the process group `pid` leads; nothing when it has gone already. */
 export function signalGroup(pid: number, signal: NodeJS.Signals): void {
@@ -16,14 +18,33 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Whether any process of the group `pid` leads is still there. */
-function groupAlive(pid: number): boolean {
+/**
+ * Whether a process of the group `pid` leads still runs. An exited one stays in its group until its
+ * parent reaps it, which for the shell's command is whoever adopted it, in its own time: where
+ * /proc says so, such a zombie does not count.
+ */
+function groupRunning(pid: number): boolean {
   try {
     process.kill(-pid, 0);
-    return true;
   } catch {
     return false;
   }
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc").filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return true;
+  }
+  return entries.some((entry) => {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // After the command's name, in parentheses: state, parent, process group.
+      const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return Number(group) === pid && state !== "Z";
+    } catch {
+      return false;
+    }
+  });
 }
 
 /**
@@ -43,5 +64,17 @@ export async function stopGroup(child: ChildProcess): Promise<void> {
   clearTimeout(kill);
   signalGroup(pid, "SIGKILL");
   const deadline = Date.now() + GONE_MILLIS;
-  while (groupAlive(pid) && Date.now() < deadline) await sleep(10);
+  while (groupRunning(pid) && Date.now() < deadline) await sleep(POLL_MILLIS);
+}
+
+/**
+ * Stops the groups `pids` lead before this call returns, for a process about to end (on a signal,
+ * at exit) that can wait for nothing: SIGTERM, a grace while any still runs, then SIGKILL.
+ */
+export function stopGroupsNow(pids: readonly number[]): void {
+  for (const pid of pids) signalGroup(pid, "SIGTERM");
+  const deadline = Date.now() + STOP_GRACE_MILLIS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (pids.some(groupRunning) && Date.now() < deadline) Atomics.wait(pause, 0, 0, POLL_MILLIS);
+  for (const pid of pids) signalGroup(pid, "SIGKILL");
 }

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import type { TargetEntry } from "../target-config.ts";
-import { signalGroup } from "./process-group.ts";
+import { stopGroupsNow } from "./process-group.ts";
 import { startApp, type StartedApp } from "./start-app.ts";
 import type { StartEntry } from "./start-entry.ts";
 
@@ -43,10 +43,8 @@ export class StartedApps {
   readonly #running = new Map<string, Running>();
   /** The process groups started and not yet stopped, for a signal or an exit to stop. */
   readonly #groups = new Set<number>();
-  readonly #onSignal = (signal: NodeJS.Signals) => void this.#stopOn(signal);
-  readonly #onExit = () => {
-    for (const pid of this.#groups) signalGroup(pid, "SIGKILL");
-  };
+  readonly #onSignal = (signal: NodeJS.Signals) => this.#stopOn(signal);
+  readonly #onExit = () => stopGroupsNow([...this.#groups]);
   #watching = false;
 
   constructor(options: StartedAppsOptions) {
@@ -121,15 +119,16 @@ export class StartedApps {
     process.off("exit", this.#onExit);
   }
 
-  /** Stops every app, then lets `signal` end this process as it would have without this handler. */
-  async #stopOn(signal: NodeJS.Signals): Promise<void> {
+  /**
+   * Stops every app's group, one still starting too, then lets `signal` end this process as it
+   * would have without this handler. Synchronously: another handler of the signal (node:test's)
+   * may end the process as soon as this one returns. A seam lives in this process and ends with it.
+   */
+  #stopOn(signal: NodeJS.Signals): void {
     this.#unwatch();
-    // An app still starting is stopped too: its leader's exit ends the wait for it to be ready.
-    for (const pid of this.#groups) signalGroup(pid, "SIGTERM");
-    const running = [...this.#running.values()];
+    stopGroupsNow([...this.#groups]);
+    this.#groups.clear();
     this.#running.clear();
-    await Promise.allSettled(running.map((each) => this.#close(each)));
-    this.#onExit();
     process.kill(process.pid, signal);
   }
 }
