@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, test } from "node:test";
@@ -164,4 +164,36 @@ test("a spec played alone with node --test starts the app once for its scenario 
   assert.deepEqual(more, [], "one start for both files");
   assert.equal(alive(pid!), false, "no app left running after the spec");
   assert.match(readFileSync(join(path, "test", ".tmp", "desk.log"), "utf8"), /app stopping on SIGTERM/);
+});
+
+test("with --workers 2 each process starts its own app for the specs it plays, a worker logging to test/.tmp/<target>-worker-<pid>.log, and none is left running", async () => {
+  const { path, starts } = await deskProject();
+  const testing = JSON.stringify(join(ROOT, "src", "testing", "index.ts"));
+  for (const name of ["first", "second"])
+    writeFileSync(
+      join(path, `${name}.spec.ts`),
+      `import { describeFlowScenarios } from ${testing};\n` +
+        `describeFlowScenarios("DeskFlow", { flows: [], files: ["scenarios/${name}.scenario.json"] });\n`,
+    );
+  const run = await runFlowcheck(["test", "--workers", "2", "first.spec.ts", "second.spec.ts"], {}, undefined, path);
+  const output = run.stdout + run.stderr;
+  assert.equal(run.code, 0, output);
+  assert.deepEqual(
+    resultsOf(path)
+      .conversations.map((conversation) => [conversation.name, conversation.outcome])
+      .sort(),
+    [
+      ["first", "passed"],
+      ["second", "passed"],
+    ],
+  );
+  assert.equal(starts().length, 2, "one app per process");
+  for (const pid of starts()) assert.equal(alive(pid), false);
+  const logs = readdirSync(join(path, "test", ".tmp")).filter((file) => file.endsWith(".log"));
+  assert.equal(logs.length, 2, logs.join(", "));
+  assert.ok(logs.includes("desk.log"), logs.join(", "));
+  assert.ok(
+    logs.some((file) => /^desk-worker-\d+\.log$/.test(file)),
+    logs.join(", "),
+  );
 });
