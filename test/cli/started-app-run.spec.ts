@@ -42,9 +42,9 @@ async function deskProject(start: Parameters<typeof startedAppEntry>[0] = {}): P
     join(project.path, "flowcheck.config.json"),
     JSON.stringify({ targets: { desk: startedAppEntry(start) } }),
   );
-  mkdirSync(join(project.path, "scenarios"));
+  mkdirSync(join(project.path, "chats"));
   for (const name of ["first", "second"])
-    writeFileSync(join(project.path, "scenarios", `${name}.scenario.json`), JSON.stringify(scenario(name)));
+    writeFileSync(join(project.path, "chats", `${name}.scenario.json`), JSON.stringify(scenario(name)));
   return project;
 }
 
@@ -55,7 +55,7 @@ function resultsOf(path: string): RunResults {
 test("two scenario files of one run play against one start of the app, on the port {{port}} chose, its output in test/.tmp/<target>.log, its environment without the provider keys", async () => {
   const { path, starts, appEnv } = await deskProject({ env: { GREETING: "Hi ${DESK_GREETING}" } });
   const run = await runFlowcheck(
-    ["test", "scenarios"],
+    ["test", "chats"],
     { ...KEYS, DESK_GREETING: "there", OPENAI_API_BASE: "http://127.0.0.1:9/v1" },
     undefined,
     path,
@@ -88,7 +88,7 @@ test("two scenario files of one run play against one start of the app, on the po
 
 test("a command that exits before it is ready stops the run before anything plays: exit 2, one message quoting the log's last lines, no process left", async () => {
   const { path, starts } = await deskProject({ env: { APP_MODE: "exit" } });
-  const run = await runFlowcheck(["test", "scenarios"], {}, undefined, path);
+  const run = await runFlowcheck(["test", "chats"], {}, undefined, path);
   const output = run.stdout + run.stderr;
   assert.equal(run.code, 2, output);
   assert.match(
@@ -106,7 +106,7 @@ test("a command that exits before it is ready stops the run before anything play
 test("an app never ready within start.timeoutMs stops the run the same way, its process group stopped", async () => {
   const { path, starts } = await deskProject({ env: { APP_MODE: "unready" }, timeoutMs: 1500 });
   const began = Date.now();
-  const run = await runFlowcheck(["test", "scenarios"], {}, undefined, path);
+  const run = await runFlowcheck(["test", "chats"], {}, undefined, path);
   const output = run.stdout + run.stderr;
   assert.equal(run.code, 2, output);
   assert.match(
@@ -121,7 +121,7 @@ test("an app never ready within start.timeoutMs stops the run the same way, its 
 
 test("SIGINT to flowcheck test while a turn is in flight stops the app's process group before flowcheck ends", async () => {
   const { path, starts } = await deskProject({ env: { APP_DELAY: "60000" } });
-  const child = spawn(process.execPath, [FLOWCHECK, "test", "scenarios"], {
+  const child = spawn(process.execPath, [FLOWCHECK, "test", "chats"], {
     cwd: path,
     env: childEnvironment(),
     stdio: "ignore",
@@ -149,7 +149,7 @@ test("a spec played alone with node --test starts the app once for its scenario 
   const testing = join(ROOT, "src", "testing", "index.ts");
   writeFileSync(
     join(path, "desk.spec.ts"),
-    `import { describeFlowScenarios } from ${JSON.stringify(testing)};\ndescribeFlowScenarios("DeskFlow", { flows: [] });\n`,
+    `import { describeFlowScenarios } from ${JSON.stringify(testing)};\ndescribeFlowScenarios("DeskFlow", { flows: [], dir: "chats" });\n`,
   );
   const run = await runCommand(
     process.execPath,
@@ -173,7 +173,7 @@ test("with --workers 2 each process starts its own app for the specs it plays, a
     writeFileSync(
       join(path, `${name}.spec.ts`),
       `import { describeFlowScenarios } from ${testing};\n` +
-        `describeFlowScenarios("DeskFlow", { flows: [], files: ["scenarios/${name}.scenario.json"] });\n`,
+        `describeFlowScenarios("DeskFlow", { flows: [], dir: "chats", files: ["chats/${name}.scenario.json"] });\n`,
     );
   const run = await runFlowcheck(["test", "--workers", "2", "first.spec.ts", "second.spec.ts"], {}, undefined, path);
   const output = run.stdout + run.stderr;

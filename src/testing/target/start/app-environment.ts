@@ -4,7 +4,7 @@ import { PROVIDER_KEY_VARIABLES } from "../../../config.ts";
  * The variables a started app never inherits from flowcheck's environment: the provider's keys
  * (the app's model is the seam or its own, never flowcheck's account) and the judge's.
  */
-export const WITHHELD_VARIABLES: readonly string[] = Object.freeze([...PROVIDER_KEY_VARIABLES, "JUDGE_API_KEY"]);
+const WITHHELD_VARIABLES: readonly string[] = Object.freeze([...PROVIDER_KEY_VARIABLES, "JUDGE_API_KEY"]);
 
 // LangChain's ChatOpenAI reads it before OPENAI_BASE_URL: left set, it would lead past the seam.
 const SEAM_SHADOWED = ["OPENAI_API_BASE"];
