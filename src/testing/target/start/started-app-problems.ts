@@ -44,10 +44,15 @@ export function startedAppProblems(entry: Record<string, unknown>, pointer: stri
       `${jsonPath(`${pointer}/start/reuse`)}: a server already running was not started with the model flowcheck serves, ` +
         `and would call the real provider; drop "reuse".`,
     );
-  if (typeof start["ready"] === "string" && start["ready"].includes(PORT_PLACEHOLDER))
-    problems.push(
-      `${jsonPath(`${pointer}/start/ready`)}: ${PORT_PLACEHOLDER} is chosen at start, so a server already running ` +
-        `cannot be found there; write its port in ready and baseUrl, or drop "reuse".`,
-    );
+  const found: Array<[string, unknown]> = [
+    ["/start/ready", start["ready"]],
+    ["/baseUrl", entry["baseUrl"]],
+  ];
+  for (const [at, text] of found)
+    if (typeof text === "string" && text.includes(PORT_PLACEHOLDER))
+      problems.push(
+        `${jsonPath(pointer + at)}: ${PORT_PLACEHOLDER} is chosen at start, so a server already running ` +
+          `cannot be found there; write its port in ready and baseUrl, or drop "reuse".`,
+      );
   return problems;
 }

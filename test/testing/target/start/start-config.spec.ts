@@ -96,7 +96,7 @@ test("a provider key in start.env is refused, as a reference and as a value, and
   assert.doesNotMatch(message, /sk-live-abcdef123/);
 });
 
-test("model without start, reuse with model, and reuse with {{port}} in ready are refused; a ready that is not a URL too", async () => {
+test("model without start, reuse with model, and reuse with {{port}} in ready or baseUrl are refused; a ready that is not a URL too", async () => {
   const message = await problemsOf({
     lone: { kind: "flowcheck", baseUrl: "http://127.0.0.1:3000", model: {} },
     reused: desk({ model: {} }, { reuse: true, ready: "http://127.0.0.1:3000/health" }),
@@ -112,6 +112,7 @@ test("model without start, reuse with model, and reuse with {{port}} in ready ar
     message,
     /targets\.lost\.start\.ready: \{\{port\}\} is chosen at start, so a server already running cannot be found there/,
   );
+  assert.match(message, /targets\.lost\.baseUrl: \{\{port\}\} is chosen at start/);
   assert.match(
     message,
     /targets\.broken\.start\.ready: "http:\/\/\[oops:\{\{port\}\}\/health" is not an http:\/\/ or https:\/\/ URL/,
