@@ -170,6 +170,12 @@ export const errorCatalogue = {
     summary:
       "flowcheck.config.json marks as equivalent a mutant id that no mutant of the strength run has; nothing was written.",
   },
+  target_start_failed: {
+    status: undefined,
+    summary:
+      "The app a target's start launches exited, or did not answer its ready URL in time; " +
+      "its process group was stopped and nothing was played.",
+  },
   target_run_failed: {
     status: undefined,
     summary: "A LangGraph run played for a turn ended in an error raised by the graph.",

@@ -26,21 +26,28 @@ export type PartMessage =
 /**
  * Plays the spec files `order` names in this process, as the run that ordered them planned it: its
  * node:test events and its run events each handed to `send`, then whether every test passed.
- * Writes nothing: the process that reports the run writes its results, page and transcripts.
+ * Writes nothing but the logs of the apps it starts: the process that reports the run writes its
+ * results, page and transcripts.
  */
 export async function playPart(order: PartOrder, send: (message: PartMessage) => void): Promise<boolean> {
   const { settings, plan } = order;
   const { request } = settings;
   for (const module of request.imports) await import(moduleSpecifier(module));
-  const run = plannedRunOf(settings, plan, new ScenarioCatalog());
+  // Each worker starts the apps its own scenarios use: a started app serves this process's conversations.
+  const run = plannedRunOf(settings, plan, new ScenarioCatalog(), `worker-${process.pid}`);
   const told = (async () => {
     for await (const event of run.record.reader()) if (event.type !== "run:end") send({ kind: "run", event });
   })();
-  const passed = await withRun(run, () =>
-    playSpecs(plan.files, request, run, async (events) => {
-      for await (const event of events) send({ kind: "test", event: toWire(event) });
-    }),
-  );
+  let passed: boolean;
+  try {
+    passed = await withRun(run, () =>
+      playSpecs(plan.files, request, run, async (events) => {
+        for await (const event of events) send({ kind: "test", event: toWire(event) });
+      }),
+    );
+  } finally {
+    await run.startedApps.closeAll();
+  }
   run.record.close();
   run.record.end({ endedAt: new Date().toISOString(), passed });
   await told;

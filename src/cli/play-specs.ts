@@ -6,6 +6,7 @@ import { RunArbiter } from "../testing/limits/run-arbiter.ts";
 import type { CurrentRun } from "../testing/report/current-run.ts";
 import { RunRecord } from "../testing/report/run-record.ts";
 import type { ScenarioCatalog } from "../testing/scenario/scenario-catalog.ts";
+import { StartedApps } from "../testing/target/start/started-apps.ts";
 import type { RunRequest } from "./run-arguments.ts";
 
 /** Where a run writes its results, report and transcripts. */
@@ -38,8 +39,16 @@ export type PlayedRun = CurrentRun & { readonly record: RunRecord };
 /** node:test's events of the specs a process plays, to whoever reports them; resolves once they are told. */
 export type TestEventSink = (events: ReturnType<typeof run>) => Promise<void>;
 
-/** The run `settings` ask for and `plan` narrows, planned once: what every suite it imports reads. */
-export function plannedRunOf(settings: RunSettings, plan: Plan, scenarios: ScenarioCatalog): PlayedRun {
+/**
+ * The run `settings` ask for and `plan` narrows, planned once: what every suite it imports reads.
+ * A worker's `logTag` names the logs of the apps it starts, beside those of the run's other processes.
+ */
+export function plannedRunOf(
+  settings: RunSettings,
+  plan: Plan,
+  scenarios: ScenarioCatalog,
+  logTag?: string,
+): PlayedRun {
   const { request, environment, config, targets } = settings;
   const scope = Object.freeze({
     artifactsDir: ARTIFACTS,
@@ -56,6 +65,7 @@ export function plannedRunOf(settings: RunSettings, plan: Plan, scenarios: Scena
     record: new RunRecord(scope),
     arbiter: new RunArbiter(),
     graphsAsked: new WeakMap(),
+    startedApps: new StartedApps({ env: environment, logDir: ARTIFACTS, ...(logTag ? { logTag } : {}) }),
     scenarios,
   });
 }

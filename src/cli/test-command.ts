@@ -34,6 +34,7 @@ import { shardOf } from "./shard-scenarios.ts";
 import { isScenarioPath, missingPaths, runPathsOf } from "./spec-files.ts";
 import { specsForScenarios } from "./specs-for-scenarios.ts";
 import { startSpecWorker } from "./spec-worker.ts";
+import { startPlannedApps } from "./start-planned-apps.ts";
 import { splitSpecs } from "./split-specs.ts";
 import { testReporters } from "./test-reporters.ts";
 import { watchTests } from "./watch-tests.ts";
@@ -177,7 +178,12 @@ async function playRun(
   const { record } = run;
   const { reported } = await startReporters(request, reporterContext(run, request, config), record);
   record.emit({ type: "run:begin", data: begin });
-  const passed = await playParts(plan, { request, environment, config, targets }, run);
+  let passed: boolean;
+  try {
+    passed = await playParts(plan, { request, environment, config, targets }, run);
+  } finally {
+    await run.startedApps.closeAll();
+  }
   record.close();
   for (const proof of typecheckProof(request.typechecked)) record.emit({ type: "proof", data: proof });
   const sofar = record.results();
@@ -227,6 +233,8 @@ export async function testCommand(args: readonly string[]): Promise<number> {
   const refused = refusedWorkers(checked);
   if (refused) return reportProblem(request, refused, begin);
   const run = plannedRunOf(checked, plan, scenarios);
+  const unstarted = await startPlannedApps(run, checked, plan, scenarios);
+  if (unstarted) return reportProblem(request, unstarted, begin);
   return withRun(run, () =>
     playRun(run, checked, plan, {
       ...begin,

@@ -3,7 +3,7 @@ import type { Config } from "../../config.ts";
 import { preview } from "../../engine/scripted-model.ts";
 import { isFlowcheckError } from "../../errors.ts";
 import { notRunEvent } from "../report/conversation-events.ts";
-import { currentRun, type CurrentRun } from "../report/current-run.ts";
+import { currentRun, plannedRun, type CurrentRun } from "../report/current-run.ts";
 import { runRecordFor } from "../report/run-record.ts";
 import { loadScenario, scenarioNameOf } from "../scenario/load-scenario.ts";
 import { scenarioCases } from "../scenario/scenario-cases.ts";
@@ -30,6 +30,9 @@ import type { SuiteOptions } from "./suite-options.ts";
  * not load is one failing test carrying every problem, and none of its turns runs.
  */
 export function describeScenarioFile(file: string, options: SuiteOptions & { root: string }): void {
+  const run = options.run ?? currentRun();
+  // flowcheck test stops its run's apps when the run ends; a run of the file's own, when its tests end.
+  if (run !== plannedRun()) after(() => run.startedApps.closeAll());
   let loaded: LoadedScenario;
   try {
     loaded = loadScenario(
@@ -48,7 +51,6 @@ export function describeScenarioFile(file: string, options: SuiteOptions & { roo
     );
     return;
   }
-  const run = options.run ?? currentRun();
   for (const each of scenarioCases(loaded)) describeConversation(each, { ...options, run });
 }
 

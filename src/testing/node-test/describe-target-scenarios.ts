@@ -3,6 +3,8 @@ import type { FlowOutline } from "../scenario/meaning-problems.ts";
 import { chooseTarget } from "../target/choose-target.ts";
 import { flowOutlineOf } from "../target/flow-outline-of.ts";
 import { currentRun, type CurrentRun } from "../report/current-run.ts";
+import type { StartableEntry } from "../target/start/started-apps.ts";
+import type { TargetEntry } from "../target/target-config.ts";
 import { describeInvalidFile, describeScenarioFile } from "./describe-scenario-file.ts";
 
 export interface TargetScenariosOptions {
@@ -48,7 +50,7 @@ export async function describeTargetScenarios(
         file,
       );
       if (chosen && flowName !== undefined)
-        outline = await flowOutlineOf(chosen.name, chosen.entry, flowName, run.graphsAsked);
+        outline = await flowOutlineOf(chosen.name, await startedEntry(run, chosen), flowName, run.graphsAsked);
     } catch (error) {
       describeInvalidFile(file, error);
       continue;
@@ -62,4 +64,14 @@ export async function describeTargetScenarios(
       root: "scenarios",
     });
   }
+}
+
+/**
+ * `chosen`'s entry as its server is reached: a LangGraph server is asked for its graph's nodes
+ * before any conversation, so an app with a `start` is started (once for the run) to be asked.
+ */
+async function startedEntry(run: CurrentRun, chosen: { name: string; entry: TargetEntry }): Promise<TargetEntry> {
+  const { name, entry } = chosen;
+  if (entry.kind !== "langgraph" || entry.start === undefined) return entry;
+  return { ...entry, baseUrl: (await run.startedApps.app(name, entry as StartableEntry)).baseUrl };
 }

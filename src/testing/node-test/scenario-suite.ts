@@ -114,6 +114,7 @@ export class ScenarioSuite {
         limits,
         environment: run.environment,
         graphsAsked: run.graphsAsked,
+        startedApps: run.startedApps,
         reach,
         ...(config ? { config } : {}),
         ...("targets" in options ? { targets: options.targets } : {}),

@@ -4,6 +4,7 @@ import { RunArbiter } from "../limits/run-arbiter.ts";
 import { runLimits, type RunLimits } from "../limits/run-limits.ts";
 import { ScenarioCatalog } from "../scenario/scenario-catalog.ts";
 import type { GraphsAsked } from "../target/langgraph/langgraph-step-names.ts";
+import { StartedApps } from "../target/start/started-apps.ts";
 import { loadTargetConfig, type TargetConfig } from "../target/target-config.ts";
 import type { RunRecord, RunScope } from "./run-record.ts";
 
@@ -27,6 +28,11 @@ export interface CurrentRun {
   readonly arbiter: RunArbiter;
   /** The LangGraph graphs asked for their nodes in this run, so each is asked once. */
   readonly graphsAsked: GraphsAsked;
+  /**
+   * The apps the run starts for its targets with a `start`, each once: closed when flowcheck test's
+   * run ends, or when a suite of a run of its own ends.
+   */
+  readonly startedApps: StartedApps;
   /** The scenario files the run found, each folder scanned and each header read once. */
   readonly scenarios: ScenarioCatalog;
 }
@@ -67,6 +73,7 @@ export function localRun(): CurrentRun {
     record: undefined,
     arbiter: new RunArbiter(),
     graphsAsked: new WeakMap(),
+    startedApps: new StartedApps({ env: read }),
     scenarios: new ScenarioCatalog(),
   });
 }

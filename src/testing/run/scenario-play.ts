@@ -8,6 +8,7 @@ import { runLimits, type RunLimits } from "../limits/run-limits.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import { startScenarioTarget, type ScenarioTarget } from "../target/scenario-target.ts";
 import type { GraphsAsked } from "../target/langgraph/langgraph-step-names.ts";
+import type { StartedApps } from "../target/start/started-apps.ts";
 import type { TargetConfig } from "../target/target-config.ts";
 import type { JudgeSetup } from "./judge-for-run.ts";
 import { clientOptions, type RunOptions } from "./run-options.ts";
@@ -40,6 +41,8 @@ export interface ScenarioPlayOptions {
   environment?: Environment;
   /** The LangGraph graphs the run has asked for their nodes already. */
   graphsAsked?: GraphsAsked;
+  /** The apps the run has started for its targets; unset: a target with a `start` starts its own. */
+  startedApps?: StartedApps;
   /** How far the play goes (shared by the repeats of one conversation); unset: every step. */
   reach?: PlayReach;
 }
@@ -239,6 +242,7 @@ export class ScenarioPlay {
         limits: this.#limits(),
         ...(this.#options.environment ? { env: this.#options.environment } : {}),
         ...(this.#options.graphsAsked ? { graphsAsked: this.#options.graphsAsked } : {}),
+        ...(this.#options.startedApps ? { startedApps: this.#options.startedApps } : {}),
       });
     } catch (error) {
       this.#options.notStarted(`the target did not start: ${(error as Error).message}`);

@@ -1,6 +1,8 @@
 import { PROVIDER_KEY_VARIABLES } from "../../config.ts";
 import { jsonPath } from "../scenario/json-path.ts";
 import { show } from "../scenario/show.ts";
+import { PORT_PLACEHOLDER } from "./start/port-placeholder.ts";
+import { startedAppProblems } from "./start/started-app-problems.ts";
 
 type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -10,6 +12,8 @@ const REFERENCE = /\$\{([^}]*)\}/g;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 // Shorter values would match ordinary text: a provider key that short is a local server's placeholder.
 const MIN_PROVIDER_KEY = 8;
+// Stands for the port chosen at start while a URL holding {{port}} is checked.
+const SAMPLE_PORT = "65535";
 
 /** What one string of the file says once its `${VAR}` references are read, and what was wrong with them. */
 interface Resolved {
@@ -88,7 +92,7 @@ function resolvedBaseUrl(text: string, at: string, env: Environment): Resolved {
   const shown = resolved.references ? `${show(text)} reads ${show(resolved.value)}, which` : show(text);
   let url: URL | undefined;
   try {
-    url = new URL(resolved.value);
+    url = new URL(resolved.value.replaceAll(PORT_PLACEHOLDER, SAMPLE_PORT));
   } catch {
     url = undefined;
   }
@@ -106,11 +110,32 @@ const escaped = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === "object" && !Array.isArray(value);
 
+/** The `${VAR}` references of a started app's `ready` URL and `env` values read, in place; their problems. */
+function resolveStart(start: Record<string, unknown>, pointer: string, env: Environment): string[] {
+  const problems: string[] = [];
+  if (typeof start["ready"] === "string") {
+    const ready = resolvedBaseUrl(start["ready"], jsonPath(`${pointer}/ready`), env);
+    start["ready"] = ready.value;
+    problems.push(...ready.problems);
+  }
+  const variables = start["env"];
+  if (!isObject(variables)) return problems;
+  for (const [name, text] of Object.entries(variables)) {
+    if (typeof text !== "string") continue;
+    const at = jsonPath(`${pointer}/env/${escaped(name)}`);
+    const value = resolveText(text, at, env);
+    variables[name] = value.value;
+    problems.push(...value.problems, ...providerKeyProblem(value.value, at, env));
+  }
+  return problems;
+}
+
 /**
- * The file's targets with the `${VAR}` references of each `baseUrl` and header value read from
- * `env` (nowhere else: a template or a pointer is the file's own text), and every problem of
- * them: a variable the environment lacks, a credential header written as a value, the provider's
- * key sent to a target. A value that is not a string is the schema's problem, and left as it is.
+ * The file's targets with the `${VAR}` references of each `baseUrl`, header value, `start.ready`
+ * and `start.env` value read from `env` (nowhere else: a template or a pointer is the file's own
+ * text), and every problem of them: a variable the environment lacks, a credential header written
+ * as a value, the provider's key sent to a target or its app; and of how an app is started
+ * (`startedAppProblems`). A value that is not a string is the schema's problem, and left as it is.
  */
 export function resolveTargetReferences(targets: unknown, env: Environment): { targets: unknown; problems: string[] } {
   if (!isObject(targets)) return { targets, problems: [] };
@@ -119,6 +144,8 @@ export function resolveTargetReferences(targets: unknown, env: Environment): { t
   for (const [name, entry] of Object.entries(resolved)) {
     if (!isObject(entry)) continue;
     const pointer = `/targets/${escaped(name)}`;
+    problems.push(...startedAppProblems(entry, pointer));
+    if (isObject(entry["start"])) problems.push(...resolveStart(entry["start"], `${pointer}/start`, env));
     if (typeof entry["baseUrl"] === "string") {
       const baseUrl = resolvedBaseUrl(entry["baseUrl"], jsonPath(`${pointer}/baseUrl`), env);
       entry["baseUrl"] = baseUrl.value;

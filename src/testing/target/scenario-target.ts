@@ -23,6 +23,7 @@ import { ProviderGate } from "../limits/provider-gate.ts";
 import { RunArbiter } from "../limits/run-arbiter.ts";
 import { runLimits, type RunLimits } from "../limits/run-limits.ts";
 import type { TargetSessions } from "./session-reader.ts";
+import { StartedApps, type StartableEntry } from "./start/started-apps.ts";
 import type { ConversationOptions, TargetConversation } from "./target-conversation.ts";
 
 /** What the run reports of a target, and calls it in messages. */
@@ -118,6 +119,11 @@ export interface TargetOptions {
   /** The LangGraph graphs the run has asked for their nodes already (default: none, asked again). */
   graphsAsked?: GraphsAsked;
   /**
+   * The apps the run has started for its targets with a `start`, each once. Default: the target
+   * starts its app itself and stops it when it closes.
+   */
+  startedApps?: StartedApps;
+  /**
    * One change to the flows' behaviour for the app in this process to be built with (`flowcheck
    * strength`); a target elsewhere is refused with it (`strength_refused`).
    */
@@ -158,7 +164,9 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   if (chosen) {
     const own = derivedConfig(source(), { defaults: scenarioRunSettingsOf(loaded) });
     const asked = options.graphsAsked ?? new WeakMap();
-    return await withJudgeTape(await namedTarget(chosen, loaded, own, scenarioKeys, gate, asked), loaded, own);
+    return await startedTarget(chosen, options.startedApps, own.env, async (entry) =>
+      withJudgeTape(await namedTarget({ ...chosen, entry }, loaded, own, scenarioKeys, gate, asked), loaded, own),
+    );
   }
   if (!config.targetUrl) return await inProcessTarget(loaded, options, config, scenarioKeys, gate(config));
   // A server elsewhere booted with its own environment: the flow's settings cannot reach it, and only the run settings reach this runner.
@@ -205,6 +213,31 @@ async function namedTarget(
     ...(entry.timeoutMs === undefined ? {} : { turnTimeoutMs: entry.timeoutMs }),
   };
   return await externalTarget(entry.baseUrl, config, scenarioKeys, gate(config), elsewhere);
+}
+
+/**
+ * The target `make` makes of `chosen`'s entry, its baseUrl the started app's for an entry with a
+ * `start` (the run's, or else one started for this target alone and stopped when it closes).
+ */
+async function startedTarget(
+  chosen: { name: string; entry: TargetEntry },
+  apps: StartedApps | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  make: (entry: TargetEntry) => Promise<ScenarioTarget>,
+): Promise<ScenarioTarget> {
+  const { name, entry } = chosen;
+  if (entry.start === undefined) return await make(entry);
+  const owner = apps ?? new StartedApps({ env });
+  const own = apps === undefined ? owner : undefined;
+  try {
+    const app = await owner.app(name, entry as StartableEntry);
+    const target = await make({ ...entry, baseUrl: app.baseUrl });
+    if (!own) return target;
+    return { ...target, close: () => target.close().finally(() => own.closeAll()) };
+  } catch (error) {
+    await own?.closeAll();
+    throw error;
+  }
 }
 
 /** A target of flowcheck.config.json, named in messages by its name and kind. */

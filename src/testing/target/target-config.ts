@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { compileSchema } from "../../engine/schema-validator.ts";
 import { frozenCopy } from "../../engine/frozen-copy.ts";
 import { describeJsonError } from "../scenario/describe-json-error.ts";
@@ -11,10 +11,12 @@ import type { HttpTargetEntry } from "./http/http-target-entry.ts";
 import type { LanggraphGraphEntry } from "./langgraph/langgraph-turn-view.ts";
 import type { MastraTargetEntry } from "./mastra/mastra-target-entry.ts";
 import { resolveTargetReferences } from "./resolve-target-references.ts";
+import { anchorStartPaths } from "./start/anchor-start-paths.ts";
+import type { StartedAppKeys } from "./start/start-entry.ts";
 import configSchema from "../../../flowcheck.config.schema.json" with { type: "json" };
 
-/** What every kind of target has: where the server is, how long a request may take, what every request carries. */
-export interface TargetEntryBase {
+/** What every kind of target has: where the server is, how long a request may take, what every request carries, how its app is started. */
+export interface TargetEntryBase extends StartedAppKeys {
   kind: "flowcheck" | "langgraph" | "http" | "ai-sdk" | "mastra";
   /** An http(s) URL, its `${VAR}` references read from the environment. */
   baseUrl: string;
@@ -83,10 +85,13 @@ function schemaProblems(data: unknown): string[] {
 
 /**
  * Reads `<root>/flowcheck.config.json`, the targets a project's scenarios are played against;
- * undefined when there is none. The `${VAR}` references in each `baseUrl` and header are read
- * from `env`. Every problem (not JSON, the schema's, a variable `env` lacks, a credential written
- * as a value, the provider's key sent to a target) is reported at once in one
- * `target_config_invalid` error, each with its JSON path and the value found, secrets not shown.
+ * undefined when there is none. The `${VAR}` references in each `baseUrl`, header, `start.ready`
+ * and `start.env` value are read from `env`; `start.cwd` and `model.scripts` are made absolute from
+ * the file's folder; `{{port}}` is left for the app's start to fill. Every problem (not JSON, the
+ * schema's, a variable `env` lacks, a credential written as a value, the provider's key sent to a
+ * target or its app, a `{{port}}` nothing fills, a `model` or `reuse` that cannot be served) is
+ * reported at once in one `target_config_invalid` error, each with its JSON path and the value
+ * found, secrets not shown.
  *
  * @example
  * // flowcheck.config.json: { "targets": { "staging": { "kind": "flowcheck",
@@ -101,6 +106,7 @@ export function loadTargetConfig(
   const read = readConfig(root);
   if (!read) return undefined;
   const resolved = resolveTargetReferences(read.data?.targets ?? {}, env);
+  anchorStartPaths(resolved.targets, dirname(read.path));
   const problems = [...read.problems, ...resolved.problems];
   if (problems.length) throw configInvalid(read.path, problems);
   return frozenCopy({ path: read.path, targets: resolved.targets as Record<string, TargetEntry> }) as TargetConfig;

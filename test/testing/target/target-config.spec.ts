@@ -164,7 +164,7 @@ test("a mastra target takes a mode of stream or generate, a resource and a worki
   assert.equal(loadTargetConfig(valid, {})?.targets["desk"]?.kind, "mastra");
   const path = root({ targets: { desk: { ...desk, mode: "batch", workingMemory: "profile", graphs: {} } } });
   assert.deepEqual(problemsOf(path), [
-    "targets.desk.graphs: `graphs` is not a known key; the keys allowed here are kind, baseUrl, timeoutMs, headers, mode, resource, workingMemory.",
+    "targets.desk.graphs: `graphs` is not a known key; the keys allowed here are kind, baseUrl, timeoutMs, headers, start, model, mode, resource, workingMemory.",
     'targets.desk.mode: "batch" is not one of "stream", "generate".',
     'targets.desk.workingMemory: "profile" is not a JSON Pointer such as /state/step (each part after a /, with ~0 for ~ and ~1 for /).',
   ]);
@@ -180,7 +180,7 @@ test("a key of another kind, a missing kind, an unknown kind and a target that i
     },
   });
   assert.deepEqual(problemsOf(path), [
-    "targets.a.graphs: `graphs` is not a known key; the keys allowed here are kind, baseUrl, timeoutMs, headers, sqlitePath.",
+    "targets.a.graphs: `graphs` is not a known key; the keys allowed here are kind, baseUrl, timeoutMs, headers, start, model, sqlitePath.",
     "targets.b: the required key `kind` is missing.",
     'targets.c.kind: "langchain" is not one of "flowcheck", "langgraph", "http", "ai-sdk", "mastra".',
     'targets.d: "http://127.0.0.1:3000" is a string; expected object.',

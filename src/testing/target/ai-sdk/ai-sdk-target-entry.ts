@@ -1,4 +1,5 @@
 import type { HttpStateEndpoint } from "../http/http-target-entry.ts";
+import type { StartedAppKeys } from "../start/start-entry.ts";
 
 /** Where the answer's claims are: JSON Pointers into the stream's final object `{ text, metadata, data }`. */
 export interface AiSdkAnswerShape {
@@ -13,7 +14,7 @@ export interface AiSdkAnswerShape {
  * protocol, sent what `useChat`'s `DefaultChatTransport` sends and read as its client reads the
  * UI message stream.
  */
-export interface AiSdkTargetEntry {
+export interface AiSdkTargetEntry extends StartedAppKeys {
   kind: "ai-sdk";
   baseUrl: string;
   /** The route's path under baseUrl; default `/api/chat`. */

@@ -1,3 +1,5 @@
+import type { StartedAppKeys } from "../start/start-entry.ts";
+
 /** The template of one turn's request: `path` and `body` hold `{{input}}`, `{{session}}`, `{{messages}}`. */
 export interface HttpTurnTemplate {
   method?: "POST" | "PUT";
@@ -51,7 +53,7 @@ export interface HttpStateEndpoint {
 }
 
 /** A `"kind": "http"` target of flowcheck.config.json: a team's own chat API, described by templates and pointers. */
-export interface HttpTargetEntry {
+export interface HttpTargetEntry extends StartedAppKeys {
   kind: "http";
   baseUrl: string;
   /** Per request; default 30000. */

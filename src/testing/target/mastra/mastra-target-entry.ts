@@ -1,5 +1,7 @@
+import type { StartedAppKeys } from "../start/start-entry.ts";
+
 /** A `"kind": "mastra"` target of flowcheck.config.json: a Mastra server's agent API, the scenario's flowName the agent's id. */
-export interface MastraTargetEntry {
+export interface MastraTargetEntry extends StartedAppKeys {
   kind: "mastra";
   /** The server, without `/api` (e.g. `http://127.0.0.1:4111`). */
   baseUrl: string;
