@@ -6,7 +6,7 @@ import { RunArbiter } from "../testing/limits/run-arbiter.ts";
 import type { CurrentRun } from "../testing/report/current-run.ts";
 import { RunRecord } from "../testing/report/run-record.ts";
 import type { ScenarioCatalog } from "../testing/scenario/scenario-catalog.ts";
-import { StartedApps } from "../testing/target/start/started-apps.ts";
+import { servedApps } from "../testing/target/served-model.ts";
 import type { RunRequest } from "./run-arguments.ts";
 
 /** Where a run writes its results, report and transcripts. */
@@ -65,7 +65,7 @@ export function plannedRunOf(
     record: new RunRecord(scope),
     arbiter: new RunArbiter(),
     graphsAsked: new WeakMap(),
-    startedApps: new StartedApps({ env: environment, logDir: ARTIFACTS, ...(logTag ? { logTag } : {}) }),
+    startedApps: servedApps({ env: environment, logDir: ARTIFACTS, ...(logTag ? { logTag } : {}) }),
     scenarios,
   });
 }

@@ -4,7 +4,8 @@ import { RunArbiter } from "../limits/run-arbiter.ts";
 import { runLimits, type RunLimits } from "../limits/run-limits.ts";
 import { ScenarioCatalog } from "../scenario/scenario-catalog.ts";
 import type { GraphsAsked } from "../target/langgraph/langgraph-step-names.ts";
-import { StartedApps } from "../target/start/started-apps.ts";
+import { servedApps, type ServedModel } from "../target/served-model.ts";
+import type { StartedApps } from "../target/start/started-apps.ts";
 import { loadTargetConfig, type TargetConfig } from "../target/target-config.ts";
 import type { RunRecord, RunScope } from "./run-record.ts";
 
@@ -32,7 +33,7 @@ export interface CurrentRun {
    * The apps the run starts for its targets with a `start`, each once: closed when flowcheck test's
    * run ends, or when a suite of a run of its own ends.
    */
-  readonly startedApps: StartedApps;
+  readonly startedApps: StartedApps<ServedModel>;
   /** The scenario files the run found, each folder scanned and each header read once. */
   readonly scenarios: ScenarioCatalog;
 }
@@ -73,7 +74,7 @@ export function localRun(): CurrentRun {
     record: undefined,
     arbiter: new RunArbiter(),
     graphsAsked: new WeakMap(),
-    startedApps: new StartedApps({ env: read }),
+    startedApps: servedApps({ env: read }),
     scenarios: new ScenarioCatalog(),
   });
 }

@@ -9,6 +9,7 @@ import type { LoadedScenario } from "../scenario/scenario.ts";
 import { startScenarioTarget, type ScenarioTarget } from "../target/scenario-target.ts";
 import type { GraphsAsked } from "../target/langgraph/langgraph-step-names.ts";
 import type { StartedApps } from "../target/start/started-apps.ts";
+import type { ServedModel } from "../target/served-model.ts";
 import type { TargetConfig } from "../target/target-config.ts";
 import type { JudgeSetup } from "./judge-for-run.ts";
 import { clientOptions, type RunOptions } from "./run-options.ts";
@@ -42,7 +43,7 @@ export interface ScenarioPlayOptions {
   /** The LangGraph graphs the run has asked for their nodes already. */
   graphsAsked?: GraphsAsked;
   /** The apps the run has started for its targets; unset: a target with a `start` starts its own. */
-  startedApps?: StartedApps;
+  startedApps?: StartedApps<ServedModel>;
   /** How far the play goes (shared by the repeats of one conversation); unset: every step. */
   reach?: PlayReach;
 }

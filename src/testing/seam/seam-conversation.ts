@@ -148,15 +148,25 @@ export class SeamConversation {
     return { ...reply, toolCalls };
   }
 
-  /** Pairs each tool call still pending with the output the app now sends back under its id. */
+  /**
+   * Pairs each tool call still pending with the output the app now sends back under its id; an
+   * output that is only `{ "error": "<text>" }` (what the AI SDK sends for a tool that threw, and
+   * how flowcheck writes a failed call's output) marks the call failed.
+   */
   #pairOutputs(messages: readonly SeamMessage[]): void {
     for (const message of messages) {
       if (message.role !== "tool") continue;
       const called = this.#asked.get(message.toolCallId);
       if (called?.status === "pending") {
         called.output = toolCallOutput(message.content);
-        called.status = "returned";
+        called.status = failedOutput(called.output) ? "failed" : "returned";
       }
     }
   }
+}
+
+function failedOutput(output: unknown): boolean {
+  if (typeof output !== "object" || output === null) return false;
+  const keys = Object.keys(output);
+  return keys.length === 1 && typeof (output as { error?: unknown }).error === "string";
 }

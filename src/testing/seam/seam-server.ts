@@ -39,7 +39,11 @@ export async function startSeamServer(handler: SeamHandler): Promise<SeamServer>
         });
     });
   });
+  // The run's end closes the seam, but node:test ends its run only once nothing holds this
+  // process: a seam listening, or an app's keep-alive connection to it, must not hold it.
+  server.on("connection", (socket) => socket.unref());
   const origin = await listen(server, "127.0.0.1", 0);
+  server.unref();
   return {
     baseUrl: `${origin}/v1`,
     close: () =>

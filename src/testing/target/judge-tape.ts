@@ -17,7 +17,9 @@ export function hasJudgeTape(loaded: LoadedScenario): boolean {
  * A target that runs its models elsewhere with its judge's and simulated user's calls on tape:
  * with FLOW_MODEL=record, replay or auto, a scenario that has a judged turn or a user gets a
  * cassette next to it, as a flow of our engine does, holding those calls alone (the target's own
- * model is not ours to record), and the target's configuration says the tape's mode. Recording
+ * model is not ours to record) — unless `modelServed`: flowcheck serves the app's model at the
+ * seam, and its calls join the tape, so every scenario has one. The target's configuration says
+ * the tape's mode. Recording
  * saves it when the target closes; replaying a scenario with no cassette is `cassette_missing`.
  * A scenario with neither needs no cassette, so none is written or asked for.
  */
@@ -25,8 +27,9 @@ export async function withJudgeTape(
   target: ScenarioTarget,
   loaded: LoadedScenario,
   config: Config,
+  modelServed = false,
 ): Promise<ScenarioTarget> {
-  if (!hasJudgeTape(loaded)) return target;
+  if (!modelServed && !hasJudgeTape(loaded)) return target;
   let tape: { cassette: Cassette | undefined; config: Config };
   try {
     tape = openTape(loaded, target.capabilities?.config ?? config);

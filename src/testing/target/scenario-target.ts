@@ -23,7 +23,8 @@ import { ProviderGate } from "../limits/provider-gate.ts";
 import { RunArbiter } from "../limits/run-arbiter.ts";
 import { runLimits, type RunLimits } from "../limits/run-limits.ts";
 import type { TargetSessions } from "./session-reader.ts";
-import { StartedApps, type StartableEntry } from "./start/started-apps.ts";
+import type { StartedApps, StartableEntry } from "./start/started-apps.ts";
+import { servedApps, withServedModel, type ServedModel } from "./served-model.ts";
 import type { ConversationOptions, TargetConversation } from "./target-conversation.ts";
 
 /** What the run reports of a target, and calls it in messages. */
@@ -122,7 +123,7 @@ export interface TargetOptions {
    * The apps the run has started for its targets with a `start`, each once. Default: the target
    * starts its app itself and stops it when it closes.
    */
-  startedApps?: StartedApps;
+  startedApps?: StartedApps<ServedModel>;
   /**
    * One change to the flows' behaviour for the app in this process to be built with (`flowcheck
    * strength`); a target elsewhere is refused with it (`strength_refused`).
@@ -164,9 +165,11 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   if (chosen) {
     const own = derivedConfig(source(), { defaults: scenarioRunSettingsOf(loaded) });
     const asked = options.graphsAsked ?? new WeakMap();
-    return await startedTarget(chosen, options.startedApps, own.env, async (entry) =>
-      withJudgeTape(await namedTarget({ ...chosen, entry }, loaded, own, scenarioKeys, gate, asked), loaded, own),
-    );
+    return await startedTarget(chosen, options.startedApps, own.env, async (entry, served) => {
+      const named = await namedTarget({ ...chosen, entry }, loaded, own, scenarioKeys, gate, asked);
+      const taped = await withJudgeTape(named, loaded, own, served !== undefined);
+      return served ? await withServedModel(taped, served, loaded) : taped;
+    });
   }
   if (!config.targetUrl) return await inProcessTarget(loaded, options, config, scenarioKeys, gate(config));
   // A server elsewhere booted with its own environment: the flow's settings cannot reach it, and only the run settings reach this runner.
@@ -217,21 +220,22 @@ async function namedTarget(
 
 /**
  * The target `make` makes of `chosen`'s entry, its baseUrl the started app's for an entry with a
- * `start` (the run's, or else one started for this target alone and stopped when it closes).
+ * `start` (the run's, or else one started for this target alone and stopped when it closes), and
+ * the model flowcheck serves that app, for an entry with a `model`.
  */
 async function startedTarget(
   chosen: { name: string; entry: TargetEntry },
-  apps: StartedApps | undefined,
+  apps: StartedApps<ServedModel> | undefined,
   env: Readonly<Record<string, string | undefined>>,
-  make: (entry: TargetEntry) => Promise<ScenarioTarget>,
+  make: (entry: TargetEntry, served: ServedModel | undefined) => Promise<ScenarioTarget>,
 ): Promise<ScenarioTarget> {
   const { name, entry } = chosen;
-  if (entry.start === undefined) return await make(entry);
-  const owner = apps ?? new StartedApps({ env });
+  if (entry.start === undefined) return await make(entry, undefined);
+  const owner = apps ?? servedApps({ env });
   const own = apps === undefined ? owner : undefined;
   try {
     const app = await owner.app(name, entry as StartableEntry);
-    const target = await make({ ...entry, baseUrl: app.baseUrl });
+    const target = await make({ ...entry, baseUrl: app.baseUrl }, await owner.seam(name));
     if (!own) return target;
     return { ...target, close: () => target.close().finally(() => own.closeAll()) };
   } catch (error) {

@@ -10,7 +10,7 @@ import { startSeamServer } from "../seam/seam-server.ts";
 import { scriptedSource } from "../seam/scripted-source.ts";
 import { tapedSeamSource } from "../seam/taped-seam-source.ts";
 import type { ScenarioTarget } from "./scenario-target.ts";
-import type { AppSeam, StartableEntry } from "./start/started-apps.ts";
+import { StartedApps, type AppSeam, type StartableEntry, type StartedAppsOptions } from "./start/started-apps.ts";
 
 /**
  * What the app holds in place of the provider's key: SDKs refuse to start without one, and the
@@ -32,7 +32,11 @@ export interface ServedModel extends AppSeam {
  * (`scripted`), the scripts are loaded now, so a module that is missing or exports no script
  * stops the run before anything plays.
  */
-export async function serveModel(name: string, entry: StartableEntry, scripted: boolean): Promise<ServedModel | undefined> {
+export async function serveModel(
+  name: string,
+  entry: StartableEntry,
+  scripted: boolean,
+): Promise<ServedModel | undefined> {
   const { model } = entry;
   if (!model) return undefined;
   let loaded: Promise<{ script: SeamScript; file: string }> | undefined;
@@ -106,4 +110,14 @@ function liveSource(config: Config, fetch: typeof globalThis.fetch): SeamSource 
     fetch,
     timeoutMs: config.openai.timeoutMs,
   });
+}
+
+/**
+ * The apps a run starts, each target with a `model` served at a seam of its own. FLOW_MODEL is the
+ * run's (unset: scripted), read from `options.env` as the run reads it.
+ */
+export function servedApps(options: Omit<StartedAppsOptions<ServedModel>, "seamOf">): StartedApps<ServedModel> {
+  const mode = options.env["FLOW_MODEL"];
+  const scripted = mode === undefined || mode === "scripted";
+  return new StartedApps({ ...options, seamOf: (name, entry) => serveModel(name, entry, scripted) });
 }

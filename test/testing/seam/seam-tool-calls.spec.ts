@@ -78,7 +78,7 @@ test("two calls of one tool in one reply get ids of their own", async () => {
   conversation.close();
 });
 
-test("a turn's tool calls are paired with the outputs the app sends back in its later calls, an unanswered one pending", async () => {
+test("a turn's tool calls are paired with the outputs the app sends back in its later calls, an output that is only an error failed, an unanswered one pending", async () => {
   const script: SeamScript = ({ messages }) => {
     const results = messages.filter((message) => message.role === "tool").length;
     if (results === 0)
@@ -105,7 +105,7 @@ test("a turn's tool calls are paired with the outputs the app sends back in its 
   assert.deepEqual(toolCallsOf(await ledger.answer(seamCall(history))), []);
   history.push(
     { role: "assistant", content: "Room 12." },
-    toolResult("call_1_holdRoom", "holdRoom", "held until noon"),
+    toolResult("call_1_holdRoom", "holdRoom", '{"error":"Error: room 12 is taken"}'),
   );
   const booked = toolCallsOf(await ledger.answer(seamCall(history)));
   assert.deepEqual(
@@ -117,7 +117,13 @@ test("a turn's tool calls are paired with the outputs the app sends back in its 
   assert.deepEqual(record.problems, []);
   assert.deepEqual(record.toolCalls, [
     { name: "findRoom", args: { nights: 2 }, output: { room: 12 }, status: "returned", id: "call_1_findRoom" },
-    { name: "holdRoom", args: { room: 12 }, output: "held until noon", status: "returned", id: "call_1_holdRoom" },
+    {
+      name: "holdRoom",
+      args: { room: 12 },
+      output: { error: "Error: room 12 is taken" },
+      status: "failed",
+      id: "call_1_holdRoom",
+    },
     { name: "bookRoom", args: { room: 12 }, status: "pending", id: "call_3_bookRoom" },
   ]);
 });

@@ -14,21 +14,21 @@ export interface AppSeam {
 }
 
 /** Makes the seam of target `name`'s app before it is spawned; undefined: the app calls its own model. */
-export type SeamOf = (name: string, entry: StartableEntry) => Promise<AppSeam | undefined>;
+export type SeamOf<Seam extends AppSeam = AppSeam> = (name: string, entry: StartableEntry) => Promise<Seam | undefined>;
 
-export interface StartedAppsOptions {
+export interface StartedAppsOptions<Seam extends AppSeam = AppSeam> {
   /** flowcheck's own environment, which each app's is made from. */
   env: Readonly<Record<string, string | undefined>>;
   /** Where each app's log `<target>.log` goes; relative to the working directory. Default `test/.tmp`. */
   logDir?: string;
   /** Told in each log's name, e.g. a worker's own: `<target>-<tag>.log`. */
   logTag?: string;
-  seamOf?: SeamOf;
+  seamOf?: SeamOf<Seam>;
 }
 
-interface Running {
+interface Running<Seam extends AppSeam> {
   app: Promise<StartedApp>;
-  seam: Promise<AppSeam | undefined>;
+  seam: Promise<Seam | undefined>;
 }
 
 const STOPPING_SIGNALS = ["SIGINT", "SIGTERM"] as const;
@@ -38,16 +38,16 @@ const STOPPING_SIGNALS = ["SIGINT", "SIGTERM"] as const;
  * runs, SIGINT and SIGTERM stop every app's process group before this process ends as the signal
  * would end it, and an exit kills what is left.
  */
-export class StartedApps {
-  readonly #options: StartedAppsOptions;
-  readonly #running = new Map<string, Running>();
+export class StartedApps<Seam extends AppSeam = AppSeam> {
+  readonly #options: StartedAppsOptions<Seam>;
+  readonly #running = new Map<string, Running<Seam>>();
   /** The process groups started and not yet stopped, for a signal or an exit to stop. */
   readonly #groups = new Set<number>();
   readonly #onSignal = (signal: NodeJS.Signals) => this.#stopOn(signal);
   readonly #onExit = () => stopGroupsNow([...this.#groups]);
   #watching = false;
 
-  constructor(options: StartedAppsOptions) {
+  constructor(options: StartedAppsOptions<Seam>) {
     this.#options = options;
   }
 
@@ -56,12 +56,20 @@ export class StartedApps {
     const running = this.#running.get(name);
     if (running) return running.app;
     this.#watch();
-    const seam = this.#options.seamOf ? this.#options.seamOf(name, entry) : Promise.resolve(undefined);
+    const seam: Promise<Seam | undefined> = this.#options.seamOf
+      ? this.#options.seamOf(name, entry)
+      : Promise.resolve(undefined);
     const app = seam.then((made) => this.#start(name, entry, made));
     // Whoever asks sees a failure; a rejection nobody asked about yet must not end the process.
     app.catch(() => undefined);
+    seam.catch(() => undefined);
     this.#running.set(name, { app, seam });
     return app;
+  }
+
+  /** The seam target `name`'s app was started with (undefined: it calls its own model), once `app` was asked. */
+  async seam(name: string): Promise<Seam | undefined> {
+    return await this.#running.get(name)?.seam;
   }
 
   /** Stops every app (its whole process group), then its seam; afterwards an app is started anew when asked. */
@@ -72,7 +80,7 @@ export class StartedApps {
     if (this.#running.size === 0) this.#unwatch();
   }
 
-  async #start(name: string, entry: StartableEntry, seam: AppSeam | undefined): Promise<StartedApp> {
+  async #start(name: string, entry: StartableEntry, seam: Seam | undefined): Promise<StartedApp> {
     const logDir = resolve(this.#options.logDir ?? "test/.tmp");
     const logFile = join(logDir, `${name}${this.#options.logTag ? `-${this.#options.logTag}` : ""}.log`);
     let pid: number | undefined;
@@ -98,7 +106,7 @@ export class StartedApps {
   }
 
   /** The app stopped first, its seam after: the app may still be calling its model while it stops. */
-  async #close({ app, seam }: Running): Promise<void> {
+  async #close({ app, seam }: Running<Seam>): Promise<void> {
     const started = await app.catch(() => undefined);
     await started?.stop();
     // A failed start has closed its seam already.
