@@ -342,15 +342,19 @@ export class ScenarioRun {
     const { calls, toolCalls, problems } = seam.endTurn();
     const atSeam = problems.map((problem) => failed("transport", "model calls", problem));
     if (!sent) return this.#failedRequest(index, error, idempotencyKey, atSeam);
-    return { ...sent, checks: [...sent.checks, ...atSeam], toolCalls, ...(fault && { modelCalls: calls }) };
+    // What went wrong at the seam comes first: it is why the app answered as it did.
+    return { ...sent, checks: [...atSeam, ...sent.checks], toolCalls, ...(fault && { modelCalls: calls }) };
   }
 
   /** The report of a turn whose request failed, with what the seam saw go wrong meanwhile. */
   #failedRequest(index: number, error: unknown, idempotencyKey: string, atSeam: Check[] = []): TurnReport {
-    const message = (error as Error).message;
+    const said = (error as Error).message;
+    // What went wrong at the seam comes first: it is why the request failed.
+    const seam = atSeam.map((check) => check.message!.replace(/\.$/, ""));
+    const message = seam.length ? [...seam, `then ${said}`].join("; ") : said;
     const refusal = refusalOf(error);
     const shown = refusal && this.#shownRefusal(refusal);
-    const checks = [failed("transport", "request", message), ...atSeam];
+    const checks = [...atSeam, failed("transport", "request", said)];
     return this.#unanswered(index, message, checks, idempotencyKey, shown);
   }
 
