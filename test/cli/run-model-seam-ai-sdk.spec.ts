@@ -304,3 +304,18 @@ test("eight conversations at once against one started app each pass, and each ca
     for (const other of nights.filter((each) => each !== n)) assert.doesNotMatch(tape, new RegExp(`Guest${other}\\b`));
   }
 });
+
+test("a scenario whose target's model is served is recorded once: --repeat with FLOW_MODEL=record is refused for it, as for our engine's flows", async () => {
+  const path = await deskProject("responses", { booking: booking() });
+  const run = await runFlowcheck(
+    ["test", "chats", "--repeat", "2"],
+    { FLOW_TARGET: "desk", FLOW_MODEL: "record", OPENAI_API_KEY: RUN_KEY, OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
+    undefined,
+    path,
+  );
+  assert.equal(run.code, 1, run.stdout + run.stderr);
+  assert.match(
+    run.stdout + run.stderr,
+    /booking records its cassette \(FLOW_MODEL=record\), and repeat: 2 would write it 2 times/,
+  );
+});

@@ -11,6 +11,7 @@ import type { LoadedScenario } from "../scenario/scenario.ts";
 import { cassettePathOf, type CassetteMode } from "../cassette/cassette.ts";
 import { tapeModeOf, withTapeMode } from "../cassette/tape-mode-of.ts";
 import { hasJudgeTape } from "../target/judge-tape.ts";
+import { chooseTarget } from "../target/choose-target.ts";
 import { liveOnlySkip } from "./live-only-skip.ts";
 import { parallelPlayOf } from "./parallel-play.ts";
 import { repeatOf } from "./repeat-of.ts";
@@ -109,13 +110,31 @@ function describeConversation(loaded: LoadedScenario, options: SuiteOptions & { 
  * that cannot be opened (FLOW_MODEL=auto under CI, or without a key, and no cassette) is its start
  * test's to report, with the error its target fails with.
  */
-function plannedTape(loaded: LoadedScenario, config: Config, options: SuiteOptions): CassetteMode | undefined {
+function plannedTape(
+  loaded: LoadedScenario,
+  config: Config,
+  options: SuiteOptions & { run: CurrentRun },
+): CassetteMode | undefined {
   const flow = options.flows.some((entry) => entry.flow.name === loaded.scenario.flowName);
-  if (!flow && !hasJudgeTape(loaded)) return undefined;
+  if (!flow && !hasJudgeTape(loaded) && !modelServed(loaded, config, options)) return undefined;
   try {
     return tapeModeOf(loaded, config);
   } catch (error) {
     if (isFlowcheckError(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Whether the conversation's target is an app whose model flowcheck serves (its entry's `model`):
+ * its model calls are then taped too. A target that cannot be chosen is its start test's to report.
+ */
+function modelServed(loaded: LoadedScenario, config: Config, options: SuiteOptions & { run: CurrentRun }): boolean {
+  try {
+    const targets = "targets" in options ? options.targets : options.run.targets();
+    return chooseTarget(targets, loaded.scenario.target, config.flowTarget, loaded.file)?.entry.model !== undefined;
+  } catch (error) {
+    if (isFlowcheckError(error)) return false;
     throw error;
   }
 }
