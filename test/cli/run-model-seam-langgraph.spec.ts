@@ -148,6 +148,8 @@ describe("a LangGraph agent on ChatOpenAI, started by flowcheck, its model serve
       for (const environment of environments) {
         assert.ok(!environment.some((variable) => variable.includes(KEY)), "the app's environment holds the run's key");
         assert.ok(environment.includes(`OPENAI_API_KEY=${SEAM_KEY}`), environment.join("\n"));
+        // Node reads NODE_OPTIONS in every process it starts, so the loopback guard ran in each.
+        assert.ok(environment.includes(`NODE_OPTIONS=--import ${LOOPBACK_ONLY}`), environment.join("\n"));
       }
     }
 
