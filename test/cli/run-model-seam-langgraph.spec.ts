@@ -101,7 +101,7 @@ describe("a LangGraph agent on ChatOpenAI, started by flowcheck, its model serve
       [
         ["passed", [["get_weather", "returned"]]],
         ["passed", [["book_table", "returned"]]],
-        ["passed", [["book_table", "returned"]]],
+        ["passed", [["book_table", "failed"]]],
         ["passed", [["book_table", "pending"]]],
       ],
     );
