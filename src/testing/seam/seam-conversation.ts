@@ -9,6 +9,11 @@ import { type CallPlace, SeamTurn, type SeamTurnRecord, type SeamTurnStart } fro
 import { truncatedReply } from "./truncated-reply.ts";
 import type { TurnsInFlight } from "./turns-in-flight.ts";
 
+// What LangGraph's ToolNode sends back for a tool that threw (its default handleToolErrors): the
+// wire has no status for a tool's result, and the agent's thread marks such a message an error, so
+// the call failed, its output the same `{ error: <the text> }` as a LangGraph target reads there.
+const TOOL_NODE_ERROR = /^Error: [\s\S]*\n Please fix your mistakes\.$/;
+
 /** How `timeout` holds a call when the fault names no `holdMs`. */
 const DEFAULT_HOLD_MS = 2000;
 
@@ -151,14 +156,17 @@ export class SeamConversation {
   /**
    * Pairs each tool call still pending with the output the app now sends back under its id; an
    * output that is only `{ "error": "<text>" }` (what the AI SDK sends for a tool that threw, and
-   * how flowcheck writes a failed call's output) marks the call failed.
+   * how flowcheck writes a failed call's output) marks the call failed, and so does LangGraph's
+   * text for one, taken as that error.
    */
   #pairOutputs(messages: readonly SeamMessage[]): void {
     for (const message of messages) {
       if (message.role !== "tool") continue;
       const called = this.#asked.get(message.toolCallId);
       if (called?.status === "pending") {
-        called.output = toolCallOutput(message.content);
+        called.output = TOOL_NODE_ERROR.test(message.content)
+          ? { error: message.content }
+          : toolCallOutput(message.content);
         called.status = failedOutput(called.output) ? "failed" : "returned";
       }
     }

@@ -128,6 +128,25 @@ test("a turn's tool calls are paired with the outputs the app sends back in its 
   ]);
 });
 
+test("a tool result in LangGraph ToolNode's text for a tool that threw fails the call, its text the error, as the agent's thread says", async () => {
+  const ledger = new SeamConversations();
+  const conversation = ledger.open({
+    target: "tables",
+    flow: "agent",
+    label: "agent",
+    source: scriptedSource(findThenAnswer),
+  });
+  await conversation.beginTurn({ number: 1, label: "cannot find", input: "Two nights" });
+  const history: SeamMessage[] = [user("Two nights")];
+  const asked = toolCallsOf(await ledger.answer(seamCall(history)));
+  const error = "Error: no room for 2 nights\n Please fix your mistakes.";
+  history.push({ role: "assistant", content: "", toolCalls: asked }, toolResult("call_1_findRoom", "findRoom", error));
+  await ledger.answer(seamCall(history));
+  assert.deepEqual(conversation.endTurn().toolCalls, [
+    { name: "findRoom", args: { nights: 2 }, output: { error }, status: "failed", id: "call_1_findRoom" },
+  ]);
+});
+
 test("a script that has no answer fails the turn with script_unmatched, and its call is refused with that code", async () => {
   const ledger = new SeamConversations();
   const conversation = ledger.open({
