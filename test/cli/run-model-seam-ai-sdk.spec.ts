@@ -172,7 +172,7 @@ test("recorded against the provider with the run's key, the booking replays with
   assert.match(failure, /now: +"\{\\"city\\":\\"Lisbon\\",\\"nights\\":3\}"/);
 });
 
-test("the booking chat survives a rate limit, a truncated answer and a malformed tool call as its scenario says; an error and a timeout end its stream in an error after the SDK's retries", async () => {
+test("the booking chat does as its scenarios say under each model fault: a rate limit retried, a truncated answer, a malformed tool call refused, and an apology after an error or a timeout outlasts the SDK's retries", async () => {
   const path = await deskProject(
     "responses",
     {
@@ -208,6 +208,7 @@ test("the booking chat survives a rate limit, a truncated answer and a malformed
           input: "Hello",
           modelFault: { call: 1, kind: "timeout", holdMs: 200 },
           expectedActiveStep: "search",
+          responseMustInclude: ["cannot answer just now"],
         },
       ]),
     },
@@ -216,7 +217,7 @@ test("the booking chat survives a rate limit, a truncated answer and a malformed
   const run = await play(path);
   const results = resultsOf(path);
   const shown = JSON.stringify(results.conversations, null, 2) + run.stdout + appLog(path);
-  assert.equal(run.code, 1, shown);
+  assert.equal(run.code, 0, shown);
   const played = Object.fromEntries(
     results.conversations.map((conversation) => [conversation.file, conversation.turns]),
   );
@@ -231,12 +232,11 @@ test("the booking chat survives a rate limit, a truncated answer and a malformed
   );
   const [garbled] = played["chats/survives.scenario.json"]![2]!.toolCalls!;
   assert.deepEqual([garbled!.args, garbled!.status], ['{"city":"Lisbon","nights":2', "failed"]);
-  // The SDK retries a 500 and a reset connection twice, each retry faulted as the call was, then gives up.
-  for (const file of ["chats/error.scenario.json", "chats/timeout.scenario.json"]) {
-    const [turn] = played[file]!;
-    assert.equal(turn!.outcome, "failed", shown);
-    assert.match(turn!.failure ?? "", /the ai-sdk-ui stream has an error part: "An error occurred\."/);
-  }
+  // The SDK retries a 500 and a reset connection twice, each retry faulted as the call was, then
+  // gives up: the chat apologises in words, on the step it was on.
+  for (const file of ["chats/error.scenario.json", "chats/timeout.scenario.json"])
+    assert.equal(played[file]![0]!.outcome, "passed", shown);
+  assert.match(appLog(path), /the model failed: /);
 });
 
 test("a prompt no script answers fails its turn naming the system prompt and the message", async () => {
