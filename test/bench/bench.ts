@@ -23,7 +23,8 @@
 //           fixture project installed it is skipped, saying why;
 //   seamcalls the model seam in this process: a keep-alive fetch's scripted Chat Completions and
 //           Responses calls, streamed and not, each credited to a turn in flight, from request to
-//           the answer's last byte, beside a bare round trip (test/bench/seam-calls.ts);
+//           the answer's last byte, beside a bare round trip (test/bench/seam-calls.ts), after the
+//           two minutes the others keep within, as is the next;
 //   seamconversation a 20-turn scenario against the AI SDK fixture's booking chat on its in-process
 //           mock model and on its OpenAI provider served at the seam, in alternating pairs
 //           (test/bench/seam-conversation.ts); without the fixture project installed it is skipped;
