@@ -115,7 +115,7 @@ function targetsAt(dir: string): TargetConfig {
     answer: { step: "/metadata/step" },
     flows: { booking: { steps: STEPS } },
     start: {
-      command: `${process.execPath} --import ${LOOPBACK_ONLY} server.mjs`,
+      command: `"${process.execPath}" --import "${LOOPBACK_ONLY}" server.mjs`,
       cwd: PROJECT,
       env: { PORT: "{{port}}", ...env },
       ready: "http://127.0.0.1:{{port}}/api/chats/none",
@@ -176,7 +176,8 @@ export async function measureSeamConversation(dir: string): Promise<SeamConversa
       await play(mock);
       await play(seam);
     }
-    // Started by the warm-up, so these are the apps already running.
+    // Started by the warm-up, so these are the apps already running. Each group's CPU is read
+    // around a whole play, its target's opening and closing included, and summed per side.
     const groups = {
       mock: (await apps.app("mock", targets.targets["mock"] as StartableEntry)).pid,
       seam: (await apps.app("seam", targets.targets["seam"] as StartableEntry)).pid,
