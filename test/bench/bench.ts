@@ -21,6 +21,13 @@
 //           turn by ScenarioRun: each turn's wall less the time its requests waited on the server,
 //           flowcheck's own cost (test/bench/langgraph-turns.ts), beside the engine's; without the
 //           fixture project installed it is skipped, saying why;
+//   seamcalls the model seam in this process: a keep-alive fetch's scripted Chat Completions and
+//           Responses calls, streamed and not, each credited to a turn in flight, from request to
+//           the answer's last byte, beside a bare round trip (test/bench/seam-calls.ts), after the
+//           two minutes the others keep within, as is the next;
+//   seamconversation a 20-turn scenario against the AI SDK fixture's booking chat on its in-process
+//           mock model and on its OpenAI provider served at the seam, in alternating pairs
+//           (test/bench/seam-conversation.ts); without the fixture project installed it is skipped;
 //   suite   `npm test`, the whole suite, from command to exit, in this tree and in another commit's
 //           (a clone of it, its node_modules linked to this tree's where the lockfiles are the same,
 //           else installed with npm ci), the runs alternating: the ref's, this tree's, this tree's,
@@ -28,7 +35,8 @@
 //           that fails stops the bench with its exit code and last lines.
 //
 // Options (after `npm run bench --`):
-//   --only=floor,stack,growth,runner,startup,mainjob,strength,report,langgraph,suite  runs some
+//   --only=floor,stack,growth,runner,startup,mainjob,strength,report,langgraph,seamcalls,
+//          seamconversation,suite     runs some
 //                                     phases; results.json is then left as it was, since it must
 //                                     always describe one whole run, but for the `suite` section,
 //                                     which suite writes (as `npm run bench:live` writes `live`):
@@ -59,6 +67,8 @@ import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { NO_CHROMIUM } from "../support/headless-chromium.ts";
 import { MAIN_JOB_COMMAND, measureJob, STRENGTH_COMMAND } from "./main-job.ts";
 import { measureLanggraphTurns, type LanggraphTurnsResult } from "./langgraph-turns.ts";
+import { measureSeamCalls, type SeamCallsResult } from "./seam-calls.ts";
+import { measureSeamConversation, type SeamConversationResult } from "./seam-conversation.ts";
 import { measureReportPage, REPORT_TURNS, type ReportPageResult } from "./report-page.ts";
 import { measureStartup, STARTUP_COMMAND, type Spread, type StartupResult } from "./startup.ts";
 import { measureSuite, SuiteRunFailed, type SuiteResult } from "./suite.ts";
@@ -83,7 +93,19 @@ const RUNNER = { short: 20, long: 2000 };
 // margin for cleaning up, and a run cut short is reported as a lower bound.
 const BUDGET_MILLIS = 112_000;
 
-const PHASES = ["floor", "stack", "growth", "runner", "startup", "mainjob", "strength", "report", "langgraph"] as const;
+const PHASES = [
+  "floor",
+  "stack",
+  "growth",
+  "runner",
+  "startup",
+  "mainjob",
+  "strength",
+  "report",
+  "langgraph",
+  "seamcalls",
+  "seamconversation",
+] as const;
 // What a user waits for from `npm run test:flows -- <scenario>` to its exit: the target.
 const STARTUP_TARGET_MILLIS = 1000;
 // What a user waits for from `npm run test:flows`, run after every change, to its exit: the target.
@@ -95,6 +117,9 @@ const STRENGTH_TARGET_MILLIS = 60_000;
 const STRENGTH_RUNS = 2;
 // What a reader waits for the page of a 2000-turn run to open: the target.
 const REPORT_TARGET_MILLIS = 1000;
+// What the seam may add to a scripted model call, and to a conversation against an app whose model it serves.
+const SEAM_CALL_TARGET_MILLIS = 1;
+const SEAM_CONVERSATION_TARGET_RATIO = 1.3;
 // Phases a whole run leaves out, for the time they take: only --only runs them.
 const ON_REQUEST = ["suite"] as const;
 const SUITE_ROUNDS = 2;
@@ -148,6 +173,7 @@ function summary(millis: number[]): { meanMicros: number; p50Micros: number; p99
 }
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
+const nullableRound = (value: number | null) => (value === null ? null : round(value, 0));
 const roundMillis = ({ min, median, max }: Spread): Spread => ({
   min: round(min, 0),
   median: round(median, 0),
@@ -800,6 +826,8 @@ async function main(): Promise<void> {
   let strength: Spread | undefined;
   let report: ReportPageResult | undefined;
   let langgraph: LanggraphTurnsResult | { skipped: string } | undefined;
+  let seamCalls: SeamCallsResult | undefined;
+  let seamConversation: SeamConversationResult | { skipped: string } | undefined;
   let suite: SuiteResult | undefined;
 
   if (phases.has("floor") || phases.has("stack")) {
@@ -891,6 +919,15 @@ async function main(): Promise<void> {
     log("langgraph: a chat graph's turns on the LangGraph dev server…");
     langgraph = await measureLanggraphTurns(dir);
     if ("skipped" in langgraph) log(`langgraph: skipped: ${langgraph.skipped}`);
+  }
+  if (phases.has("seamcalls")) {
+    log("seamcalls: scripted model calls at the seam, in this process…");
+    seamCalls = await measureSeamCalls();
+  }
+  if (phases.has("seamconversation")) {
+    log("seamconversation: the AI SDK booking chat on its mock model and at the seam, in pairs…");
+    seamConversation = await measureSeamConversation(dir);
+    if ("skipped" in seamConversation) log(`seamconversation: skipped: ${seamConversation.skipped}`);
   }
   if (phases.has("suite")) {
     const ref = option(argv, "suite-ref", "HEAD~1");
@@ -1022,6 +1059,44 @@ async function main(): Promise<void> {
     "",
   ]);
   rows.push([
+    "seamMillisPerCall (a scripted call at the seam, median)",
+    show(seamCalls?.millisPerCall, 3),
+    `≤ ${SEAM_CALL_TARGET_MILLIS} ${met(seamCalls?.millisPerCall, SEAM_CALL_TARGET_MILLIS)}`,
+  ]);
+  rows.push([
+    "  chat / chat streamed / responses / responses streamed ms",
+    seamCalls
+      ? Object.values(seamCalls.byKind)
+          .map((millis) => show(millis, 3))
+          .join(" / ")
+      : "—",
+    "",
+  ]);
+  rows.push(["  a bare loopback round trip, same client, ms", show(seamCalls?.bareMillisPerCall, 3), ""]);
+  const conversed = seamConversation && !("skipped" in seamConversation) ? seamConversation : undefined;
+  rows.push([
+    "seamConversationRatio (seam ÷ in-process mock, median of pairs)",
+    seamConversation && "skipped" in seamConversation ? `— (${seamConversation.skipped})` : show(conversed?.ratio, 2),
+    `≤ ${SEAM_CONVERSATION_TARGET_RATIO} ${met(conversed?.ratio, SEAM_CONVERSATION_TARGET_RATIO)}`,
+  ]);
+  rows.push([
+    "  a conversation's wall, seam / mock ms (median)",
+    conversed ? `${show(conversed.seamMillis, 0)} / ${show(conversed.mockMillis, 0)}` : "—",
+    "",
+  ]);
+  rows.push([
+    "  of which this process's CPU, seam / mock ms",
+    conversed ? `${show(conversed.seamCpuMillis, 0)} / ${show(conversed.mockCpuMillis, 0)}` : "—",
+    "",
+  ]);
+  rows.push([
+    "  the app's CPU, seam / mock ms (mean)",
+    conversed
+      ? `${show(conversed.seamAppCpuMillis ?? undefined, 0)} / ${show(conversed.mockAppCpuMillis ?? undefined, 0)}`
+      : "—",
+    "",
+  ]);
+  rows.push([
     `suiteMillis (${suite?.command ?? "npm test"}, this tree, median of ${suite ? suite.runs.length / 2 : "—"})`,
     show(suite?.millis, 0),
     "",
@@ -1058,6 +1133,8 @@ async function main(): Promise<void> {
       strength &&
       (report || NO_CHROMIUM) &&
       langgraph &&
+      seamCalls &&
+      seamConversation &&
       floorRatio !== undefined
     )
   ) {
@@ -1096,6 +1173,9 @@ async function main(): Promise<void> {
             serverMillis: round(langgraph.serverMillis, 0),
             engineOwnMillisPerTurn: round((stack.turnMicros - stack.httpMicros) / 1000, 2),
           },
+    seamMillisPerCall: round(seamCalls.millisPerCall, 3),
+    // Null when the AI SDK fixture project is not installed.
+    seamConversationRatio: "skipped" in seamConversation ? null : round(seamConversation.ratio, 2),
     node: process.version,
     date: new Date().toISOString(),
     targets: {
@@ -1108,6 +1188,11 @@ async function main(): Promise<void> {
       reportDomContentLoadedMillis: {
         max: REPORT_TARGET_MILLIS,
         met: report ? report.domContentLoadedMillis.median <= REPORT_TARGET_MILLIS : null,
+      },
+      seamMillisPerCall: { max: SEAM_CALL_TARGET_MILLIS, met: seamCalls.millisPerCall <= SEAM_CALL_TARGET_MILLIS },
+      seamConversationRatio: {
+        max: SEAM_CONVERSATION_TARGET_RATIO,
+        met: "skipped" in seamConversation ? null : seamConversation.ratio <= SEAM_CONVERSATION_TARGET_RATIO,
       },
     },
     details: {
@@ -1174,6 +1259,29 @@ async function main(): Promise<void> {
             domContentLoadedMillis: roundMillis(report.domContentLoadedMillis),
           }
         : { missing: NO_CHROMIUM },
+      seamCalls: {
+        calls: seamCalls.calls,
+        millisByKind: Object.fromEntries(
+          Object.entries(seamCalls.byKind).map(([kind, millis]) => [kind, round(millis, 3)]),
+        ),
+        // The same client's round trip to a bare node:http server, timed in turn with the seam's calls.
+        bareMillisPerCall: round(seamCalls.bareMillisPerCall, 3),
+      },
+      seamConversation:
+        "skipped" in seamConversation
+          ? { skipped: seamConversation.skipped }
+          : {
+              turns: seamConversation.turns,
+              pairs: seamConversation.pairs,
+              seamMillis: round(seamConversation.seamMillis, 0),
+              mockMillis: round(seamConversation.mockMillis, 0),
+              // This process's CPU over a conversation: the runner's, and the seam's on the seam side.
+              seamCpuMillis: round(seamConversation.seamCpuMillis, 0),
+              mockCpuMillis: round(seamConversation.mockCpuMillis, 0),
+              // Each app's CPU per conversation, from /proc (null without it).
+              seamAppCpuMillis: nullableRound(seamConversation.seamAppCpuMillis),
+              mockAppCpuMillis: nullableRound(seamConversation.mockAppCpuMillis),
+            },
       benchSeconds: round(benchSeconds, 1),
       // The 1-minute load average before and after: above ~1 on 2 cores, something else competed.
       loadAverage: { before: round(loadBefore, 2), after: round(os.loadavg()[0]!, 2) },
