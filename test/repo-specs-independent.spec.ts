@@ -24,12 +24,13 @@ const MAKES_COPIES = join(TEST_ROOT, "support", "repository-copy.ts");
 const CHECKS_THE_PACKAGE = join(TEST_ROOT, "package", "package-install.spec.ts");
 // They write projects of their own in temp folders, scenarios/ included: flowcheck init's, a team's
 // with only the installed package (a LangGraph project's, the target guides' scenarios/booking/ and
-// scenarios/returns/), and projects whose flows module exports registeredFlows (of fixture flows),
+// scenarios/returns/, the model seam guide's scenarios/booking/), and projects whose flows module exports registeredFlows (of fixture flows),
 // as a config's "flows" asks.
 const WRITE_PROJECTS = [
   join(TEST_ROOT, "cli", "init-command.spec.ts"),
   join(TEST_ROOT, "package", "consumer-project.spec.ts"),
   join(TEST_ROOT, "docs", "target-guides.spec.ts"),
+  join(TEST_ROOT, "docs", "model-seam-guide.spec.ts"),
   join(TEST_ROOT, "cli", "run-project-flows.spec.ts"),
   join(TEST_ROOT, "cli", "strength-command.spec.ts"),
   join(TEST_ROOT, "testing", "target", "project-flows.spec.ts"),
