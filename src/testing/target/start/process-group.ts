@@ -48,10 +48,10 @@ function groupRunning(pid: number): boolean {
 }
 
 /**
- * Stops the process group `child` leads: SIGTERM, SIGKILL after a grace if the leader still runs,
- * and resolves once the leader has exited and the rest of its group has gone. SIGKILL goes to the
- * group even when the leader stopped in time, so that nothing it started (the shell's command)
- * outlives it.
+ * Stops the process group `child` leads: SIGTERM to the group, a grace while any of it still runs,
+ * SIGKILL to what is left, and resolves once the leader has exited and the rest of its group has
+ * gone. The leader is often the shell, which goes at once: the command it ran has the rest of the
+ * grace to stop on its own before the group is killed.
  */
 export async function stopGroup(child: ChildProcess): Promise<void> {
   const { pid } = child;
@@ -59,11 +59,19 @@ export async function stopGroup(child: ChildProcess): Promise<void> {
   if (pid === undefined) return;
   const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, "exit");
   signalGroup(pid, "SIGTERM");
-  const kill = setTimeout(() => signalGroup(pid, "SIGKILL"), STOP_GRACE_MILLIS);
-  await exited;
-  clearTimeout(kill);
+  await waitWhileRunning(pid, STOP_GRACE_MILLIS);
   signalGroup(pid, "SIGKILL");
-  const deadline = Date.now() + GONE_MILLIS;
+  // The leader's process is unref'd, so its exit alone holds nothing open: a timer waits with it,
+  // cleared once the exit is seen so that it holds nothing open either.
+  const waiting = new AbortController();
+  const timer = sleep(GONE_MILLIS, undefined, { signal: waiting.signal }).catch(() => undefined);
+  await Promise.race([exited, timer]);
+  waiting.abort();
+  await waitWhileRunning(pid, GONE_MILLIS);
+}
+
+async function waitWhileRunning(pid: number, millis: number): Promise<void> {
+  const deadline = Date.now() + millis;
   while (groupRunning(pid) && Date.now() < deadline) await sleep(POLL_MILLIS);
 }
 
