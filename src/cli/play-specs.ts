@@ -65,7 +65,7 @@ export function plannedRunOf(
     record: new RunRecord(scope),
     arbiter: new RunArbiter(),
     graphsAsked: new WeakMap(),
-    startedApps: servedApps({ env: environment, logDir: ARTIFACTS, ...(logTag ? { logTag } : {}) }),
+    startedApps: servedApps({ env: environment, logDir: ARTIFACTS, ...(logTag ? { logTag } : {}) }, config.flowModel),
     scenarios,
   });
 }

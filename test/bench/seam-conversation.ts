@@ -147,7 +147,7 @@ export async function measureSeamConversation(dir: string): Promise<SeamConversa
   const missing = fixtureProjectMissing("ai-sdk-project");
   if (missing) return { skipped: missing };
   const targets = targetsAt(dir);
-  const apps = servedApps({ env: process.env, logDir: dir });
+  const apps = servedApps({ env: process.env, logDir: dir }, "scripted");
   const options = { flows: [], targets, scratchDir: dir, startedApps: apps };
   const play = async (loaded: LoadedScenario): Promise<Played> => {
     const target = await startScenarioTarget(loaded, options);

@@ -74,7 +74,7 @@ export function localRun(): CurrentRun {
     record: undefined,
     arbiter: new RunArbiter(),
     graphsAsked: new WeakMap(),
-    startedApps: servedApps({ env: read }),
+    startedApps: servedApps({ env: read }, config instanceof Error ? undefined : config.flowModel),
     scenarios: new ScenarioCatalog(),
   });
 }

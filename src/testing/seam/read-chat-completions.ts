@@ -4,6 +4,7 @@ import { contentText } from "./content-text.ts";
 import type { SeamCall } from "./seam-call.ts";
 import type { SeamMessage } from "./seam-request.ts";
 import { toolDefinitionOf } from "./tool-definition-of.ts";
+import { refuseModelAndStream, seamCallOf } from "./seam-call-of.ts";
 import { Unsupported } from "./unsupported.ts";
 import { isWireObject, type WireObject } from "./wire-object.ts";
 
@@ -20,23 +21,13 @@ export function readChatCompletions(body: WireObject): SeamCall {
   const tools = readTools(body["tools"], unsupported);
   refuseOptions(body, unsupported);
   const streamOptions = body["stream_options"];
-  const call: SeamCall = {
-    api: "chat",
-    model: typeof body["model"] === "string" ? body["model"] : "",
-    stream: body["stream"] === true,
-    includeUsage: isWireObject(streamOptions) && streamOptions["include_usage"] === true,
-    request: { system: system.join("\n\n"), messages, latest: messages.at(-1), tools },
-    body,
-  };
-  return unsupported.message === undefined ? call : { ...call, unsupported: unsupported.message };
+  const includeUsage = isWireObject(streamOptions) && streamOptions["include_usage"] === true;
+  return seamCallOf("chat", body, { system, messages, tools, includeUsage, body }, unsupported);
 }
 
 /** What the seam cannot answer in kind: several choices, audio, log probabilities, legacy functions. */
 function refuseOptions(body: WireObject, unsupported: Unsupported): void {
-  if (typeof body["model"] !== "string") unsupported.note("model", body["model"], "model is the model's name");
-  const stream = body["stream"];
-  if (stream !== undefined && stream !== null && typeof stream !== "boolean")
-    unsupported.note("stream", stream, "stream is true or false");
+  refuseModelAndStream(body, unsupported);
   const n = body["n"];
   if (n !== undefined && n !== null && n !== 1) unsupported.note("n", n, "one choice is answered per call");
   if (body["audio"] !== undefined && body["audio"] !== null)

@@ -3,6 +3,7 @@ import type { AnsweredItems } from "./answered-items.ts";
 import { readResponsesInput } from "./read-responses-input.ts";
 import type { SeamCall } from "./seam-call.ts";
 import { toolDefinitionOf } from "./tool-definition-of.ts";
+import { refuseModelAndStream, seamCallOf } from "./seam-call-of.ts";
 import { Unsupported } from "./unsupported.ts";
 import { isWireObject, type WireObject } from "./wire-object.ts";
 
@@ -20,15 +21,9 @@ export function readResponses(body: WireObject, answered: AnsweredItems): SeamCa
   const system = typeof instructions === "string" ? [instructions, ...read.system] : read.system;
   const tools = readTools(body["tools"], unsupported);
   refuseOptions(body, unsupported);
-  const call: SeamCall = {
-    api: "responses",
-    model: typeof body["model"] === "string" ? body["model"] : "",
-    stream: body["stream"] === true,
-    includeUsage: false,
-    request: { system: system.join("\n\n"), messages: read.messages, latest: read.messages.at(-1), tools },
-    body: Array.isArray(read.input) ? { ...body, input: read.input } : body,
-  };
-  return unsupported.message === undefined ? call : { ...call, unsupported: unsupported.message };
+  const resolved = Array.isArray(read.input) ? { ...body, input: read.input } : body;
+  const call = { system, messages: read.messages, tools, includeUsage: false, body: resolved };
+  return seamCallOf("responses", body, call, unsupported);
 }
 
 /**
@@ -36,10 +31,7 @@ export function readResponses(body: WireObject, answered: AnsweredItems): SeamCa
  * prompt), or a stream that is neither on nor off.
  */
 function refuseOptions(body: WireObject, unsupported: Unsupported): void {
-  if (typeof body["model"] !== "string") unsupported.note("model", body["model"], "model is the model's name");
-  const stream = body["stream"];
-  if (stream !== undefined && stream !== null && typeof stream !== "boolean")
-    unsupported.note("stream", stream, "stream is true or false");
+  refuseModelAndStream(body, unsupported);
   for (const field of ["previous_response_id", "conversation", "prompt"]) {
     const value = body[field];
     if (value !== undefined && value !== null)

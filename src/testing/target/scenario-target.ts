@@ -165,7 +165,7 @@ export async function startScenarioTarget(loaded: LoadedScenario, options: Targe
   if (chosen) {
     const own = derivedConfig(source(), { defaults: scenarioRunSettingsOf(loaded) });
     const asked = options.graphsAsked ?? new WeakMap();
-    return await startedTarget(chosen, options.startedApps, own.env, async (entry, served) => {
+    return await startedTarget(chosen, options.startedApps, own, async (entry, served) => {
       const named = await namedTarget({ ...chosen, entry }, loaded, own, scenarioKeys, gate, asked);
       const taped = await withJudgeTape(named, loaded, own, served !== undefined);
       return served ? await withServedModel(taped, served, loaded) : taped;
@@ -226,12 +226,12 @@ async function namedTarget(
 async function startedTarget(
   chosen: { name: string; entry: TargetEntry },
   apps: StartedApps<ServedModel> | undefined,
-  env: Readonly<Record<string, string | undefined>>,
+  config: Config,
   make: (entry: TargetEntry, served: ServedModel | undefined) => Promise<ScenarioTarget>,
 ): Promise<ScenarioTarget> {
   const { name, entry } = chosen;
   if (entry.start === undefined) return await make(entry, undefined);
-  const owner = apps ?? servedApps({ env });
+  const owner = apps ?? servedApps({ env: config.env }, config.flowModel);
   const own = apps === undefined ? owner : undefined;
   try {
     const app = await owner.app(name, entry as StartableEntry);

@@ -113,11 +113,13 @@ function liveSource(config: Config, fetch: typeof globalThis.fetch): SeamSource 
 }
 
 /**
- * The apps a run starts, each target with a `model` served at a seam of its own. FLOW_MODEL is the
- * run's (unset: scripted), read from `options.env` as the run reads it.
+ * The apps a run starts, each target with a `model` served at a seam of its own; `flowModel` is the
+ * run's FLOW_MODEL (unset: scripted), which says whether the scripts are loaded before anything plays.
  */
-export function servedApps(options: Omit<StartedAppsOptions<ServedModel>, "seamOf">): StartedApps<ServedModel> {
-  const mode = options.env["FLOW_MODEL"];
-  const scripted = mode === undefined || mode === "scripted";
+export function servedApps(
+  options: Omit<StartedAppsOptions<ServedModel>, "seamOf">,
+  flowModel: Config["flowModel"],
+): StartedApps<ServedModel> {
+  const scripted = flowModel === undefined || flowModel === "scripted";
   return new StartedApps({ ...options, seamOf: (name, entry) => serveModel(name, entry, scripted) });
 }
