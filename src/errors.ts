@@ -176,6 +176,10 @@ export const errorCatalogue = {
       "The app a target's start launches exited, or did not answer its ready URL in time; " +
       "its process group was stopped and nothing was played.",
   },
+  judge_labels_invalid: {
+    status: undefined,
+    summary: "A judge labels file is not one (or a label in it is wrong); nothing was read from it or written to it.",
+  },
   target_run_failed: {
     status: undefined,
     summary: "A LangGraph run played for a turn ended in an error raised by the graph.",

@@ -46,6 +46,10 @@ const COMMANDS: Readonly<Record<string, { summary: string; load: () => Promise<C
     summary: "write a conversation of a run's results, such as a simulated one, as a fixed scenario",
     load: async () => (await import("./from-results-command.ts")).fromResultsCommand,
   },
+  judge: {
+    summary: "label the judge's verdicts, and measure the judge against people's labels",
+    load: async () => (await import("./judge-command.ts")).judgeCommand,
+  },
   serve: {
     summary: "serve the project's flows over HTTP",
     load: async () => (await import("./serve-command.ts")).serveCommand,
