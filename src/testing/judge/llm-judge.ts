@@ -33,10 +33,10 @@ function quote(text: string): string {
   return JSON.stringify(text.length > 300 ? `${text.slice(0, 300)}…` : text);
 }
 
-function grade(verdict: Verdict, minScore: number): Check {
+function grade(verdict: Verdict, minScore: number, expected: string): Check {
   const graded = { ...verdict, minScore };
   const ok = verdict.pass === true && verdict.score >= minScore;
-  if (ok) return { contract: "judge", name: "expectedResponse", outcome: "passed", verdict: graded };
+  if (ok) return { contract: "judge", name: "expectedResponse", outcome: "passed", verdict: graded, expected };
   const why =
     verdict.pass !== true
       ? `the judge did not pass it (score ${verdict.score})`
@@ -52,6 +52,7 @@ function grade(verdict: Verdict, minScore: number): Check {
     outcome: "failed",
     message: `${why}: ${details.join(" | ")}`,
     verdict: graded,
+    expected,
   };
 }
 
@@ -100,12 +101,13 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
     const { scenario, turn } = request;
     const model = scenario.judgeModel ?? options.model;
     const minScore = turn.minScore ?? scenario.judgeMinScore ?? DEFAULT_JUDGE_MIN_SCORE;
+    const expected = turn.expectedResponse ?? "";
     const prompt = turnPrompt(request);
     const key = JudgeCache.key({ model, ...prompt });
     const cached = options.cache?.get(key);
     if (cached) {
       stats.cached += 1;
-      return grade(cached, minScore);
+      return grade(cached, minScore, expected);
     }
     const answers: string[] = [];
     for (let attempt = 1; attempt <= 2; attempt++) {
@@ -124,7 +126,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       const parsed = parseVerdict(completion.content);
       if ("verdict" in parsed) {
         options.cache?.set(key, parsed.verdict);
-        return grade(parsed.verdict, minScore);
+        return grade(parsed.verdict, minScore, expected);
       }
       answers.push(`${parsed.problem}: ${quote(completion.content)}`);
     }

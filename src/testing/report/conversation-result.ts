@@ -29,6 +29,7 @@ export function judgeOf(checks: readonly Check[]): JudgeResult | undefined {
     outcome: judge.outcome,
     ...(verdict ? { score: verdict.score, minScore: verdict.minScore, reason: verdict.reason } : {}),
     ...(judge.message ? { message: judge.message } : {}),
+    ...(typeof judge.expected === "string" ? { expected: judge.expected } : {}),
   };
 }
 

@@ -138,6 +138,8 @@ export interface JudgeResult {
   reason?: string;
   /** Why it failed or was skipped. */
   message?: string;
+  /** The expectation it graded (`expectedResponse`), when a judge graded it. */
+  expected?: string;
 }
 
 /** What one turn changed in the stored session: only what differs is present. */

@@ -85,6 +85,7 @@ describe("the LLM judge's verdicts", () => {
       name: "expectedResponse",
       outcome: "passed",
       verdict: { pass: true, score: 0.9, reason: "Greets and asks.", missing: [], contradictions: [], minScore: 0.75 },
+      expected: "The assistant should greet John Wick and ask for two city aliases.",
     });
     assert.equal(fake.requests.length, 2);
   });

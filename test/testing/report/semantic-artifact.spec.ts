@@ -105,10 +105,13 @@ test("a judge failing turn 2 writes the semantic artifact with the whole transcr
       outcome: "failed",
       message: MESSAGE,
       verdict: { ...VERDICT, minScore: 0.75 },
+      expected: "The assistant should greet John Wick and ask for two city aliases.",
     });
     // The other judged turns carry their passing verdicts too; the last turn has no expectedResponse.
     for (const index of [0, 2, 3, 4]) {
-      assert.deepEqual(judged[index], {
+      const { expected, ...check } = judged[index]!;
+      assert.equal(typeof expected, "string", `turn ${index + 1}'s judge check names the expectation it graded`);
+      assert.deepEqual(check, {
         contract: "judge",
         name: "expectedResponse",
         outcome: "passed",
