@@ -2,6 +2,7 @@ import type { ConversationResult } from "../run-results.ts";
 import { checksHtml, MARKS } from "./checks-html.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { foldedText } from "./folded-text.ts";
+import { exchangesAttribute, labellingHtml } from "./labelling-html.ts";
 import { simulationHtml } from "./simulation-html.ts";
 import { sessionIdOf, turnHtml } from "./turn-html.ts";
 
@@ -30,7 +31,8 @@ function finalHtml(final: ConversationResult["final"]): string {
 
 /**
  * One conversation, open when it failed and folded otherwise, its flow, tags and outcome kept on
- * the element for the page's filter; a simulated one says first who its user was and how it ended.
+ * the element for the page's filter (and its answered turns, for the labels of the judge's verdicts); a
+ * simulated one says first who its user was and how it ended.
  */
 export function conversationHtml(conversation: ConversationResult): string {
   const reason =
@@ -39,9 +41,12 @@ export function conversationHtml(conversation: ConversationResult): string {
       : "";
   const where = `<p class="where">${escapeHtml(conversation.file)}${conversation.target ? ` · ${escapeHtml(conversation.target.store)}` : ""}</p>`;
   const tags = (conversation.tags ?? []).join(" ");
+  const turns = conversation.turns.map((turn, index) => turnHtml(turn, labellingHtml(conversation, index)));
   return (
     `<details class="conversation ${conversation.outcome}"${conversation.outcome === "failed" ? " open" : ""} data-outcome="${conversation.outcome}" ` +
-    `data-flow="${escapeHtml(conversation.flowName ?? "")}" data-tags="${escapeHtml(tags)}">${summaryHtml(conversation)}` +
-    `<div class="body">${where}${simulationHtml(conversation.simulation)}${tags ? `<p class="tags">${(conversation.tags ?? []).map((tag) => `<span class="chip">${escapeHtml(tag)}</span>`).join("")}</p>` : ""}${reason}${conversation.turns.map(turnHtml).join("")}${finalHtml(conversation.final)}</div></details>`
+    `data-flow="${escapeHtml(conversation.flowName ?? "")}" data-tags="${escapeHtml(tags)}"${exchangesAttribute(conversation)}>` +
+    `${summaryHtml(conversation)}` +
+    `<div class="body">${where}${simulationHtml(conversation.simulation)}${tags ? `<p class="tags">${(conversation.tags ?? []).map((tag) => `<span class="chip">${escapeHtml(tag)}</span>`).join("")}</p>` : ""}${reason}` +
+    `${turns.join("")}${finalHtml(conversation.final)}</div></details>`
   );
 }

@@ -6,6 +6,8 @@ import { conversationHtml } from "./conversation-html.ts";
 import { checklistHtml } from "./checklist-html.ts";
 import { coverageHtml } from "./coverage-html.ts";
 import { escapeHtml } from "./escape-html.ts";
+import { labelsBarHtml } from "./labelling-html.ts";
+import { LABELLING_SCRIPT } from "./labelling-script.ts";
 import { passKHtml } from "./pass-k-html.ts";
 import { repeatsHtml } from "./repeats-html.ts";
 import { strengthHtml } from "./strength-html.ts";
@@ -60,8 +62,9 @@ function notLoadedHtml(results: RunResults): string {
 
 /**
  * A run's results as one self-contained HTML page: the header, what changed since `compare`, the
- * simulated users' pass^k, the scenario strength of `strength`, the conversations (failures first and open), repeats, flow coverage and
- * the new-flow checklist. Every text is escaped and every secret redacted; the page loads nothing.
+ * simulated users' pass^k, the scenario strength of `strength`, the conversations (failures first and
+ * open, each judged turn with the buttons that label its verdict), repeats, flow coverage and the
+ * new-flow checklist. Every text is escaped and every secret redacted; the page loads nothing.
  */
 export function renderReport(run: RunResults, { compare, secrets = [], strength }: ReportOptions = {}): string {
   const results = withoutSecrets(run, secrets);
@@ -71,7 +74,9 @@ export function renderReport(run: RunResults, { compare, secrets = [], strength 
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${POLICY}">` +
     `<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${REPORT_STYLE}</style></head>` +
     `<body><main>${reportHeader(results)}${compare ? changesHtml(runChanges(results, withoutSecrets(compare, secrets))) : ""}${passKHtml(results.simulated)}${strengthHtml(strength && withoutSecrets(strength, secrets))}${notLoadedHtml(results)}` +
-    `${filtersHtml(conversations)}<div id="conversations">${conversations.map(conversationHtml).join("")}</div>` +
-    `${repeatsHtml(results.conversations)}${coverageHtml(results.coverage)}${checklistHtml(results.checklist)}</main><script>${REPORT_SCRIPT}</script></body></html>\n`
+    `${filtersHtml(conversations)}${labelsBarHtml(conversations)}` +
+    `<div id="conversations">${conversations.map(conversationHtml).join("")}</div>` +
+    `${repeatsHtml(results.conversations)}${coverageHtml(results.coverage)}${checklistHtml(results.checklist)}</main>` +
+    `<script>${REPORT_SCRIPT}${LABELLING_SCRIPT}</script></body></html>\n`
   );
 }

@@ -93,5 +93,13 @@ details.sent pre{background:var(--bg);border:1px solid var(--line);border-radius
 .tool-calls{padding:4px 8px;margin:4px 0;max-width:78%;border:1px dashed var(--line);border-radius:6px}
 .tool-calls b{font-size:11px;text-transform:uppercase;color:var(--muted)}.tool-calls ul{list-style:none;padding:0;margin:2px 0}
 .tool-calls li{padding:1px 0}.tool-calls pre{margin-left:16px}
+.labels{position:sticky;top:0;z-index:1;display:flex;gap:10px;align-items:center;flex-wrap:wrap;background:#fff;
+border:1px solid var(--line);border-radius:8px;padding:6px 12px;margin:0 0 12px}
+.labelling{display:flex;gap:6px;align-items:center;flex-wrap:wrap;margin:4px 0 0 16px}
+.labels button,.labelling button,.labelling input{font:inherit;font-size:12px;padding:2px 8px;border:1px solid var(--line);
+border-radius:6px;background:#fff}
+.labelling input{flex:1;min-width:160px}
+.labelling button.chosen[data-human=right]{background:var(--pass-bg);border-color:var(--pass);color:var(--pass)}
+.labelling button.chosen[data-human=wrong]{background:var(--fail-bg);border-color:var(--fail);color:var(--fail)}
 [hidden]{display:none!important}
 `;

@@ -31,8 +31,9 @@ function metaHtml(turn: TurnResult): string {
 /**
  * One turn as a chat exchange: the request as sent, the answer and the tools it called, its checks
  * and what it changed in the stored session; a simulated user's says why the user wrote it, when it said.
+ * `labelling` goes under its checks: the buttons that label the judge's verdict, when it had one.
  */
-export function turnHtml(turn: TurnResult): string {
+export function turnHtml(turn: TurnResult, labelling = ""): string {
   const why = turn.outcome === "skipped" && turn.skipReason ? `<p class="why">${escapeHtml(turn.skipReason)}</p>` : "";
   const where = turn.location ? `<p class="where">${escapeHtml(turn.location)}</p>` : "";
   const simulated = turn.simulated ? ` <span class="facts">simulated user, message ${turn.simulated.turn}</span>` : "";
@@ -40,6 +41,6 @@ export function turnHtml(turn: TurnResult): string {
   return (
     `<section class="turn ${turn.outcome}"><h4><span class="mark">${MARKS[turn.outcome]}</span> ${turn.number}. ${escapeHtml(turn.label)}${simulated}</h4>${where}${why}${said}` +
     `<div class="bubble user">${foldedText(inputText(turn.input))}</div>${sentHtml(turn)}${answerHtml(turn)}${toolCallsHtml(turn)}${metaHtml(turn)}` +
-    `${checksHtml(turn.checks)}${changeHtml(turn.changed)}</section>`
+    `${checksHtml(turn.checks)}${labelling}${changeHtml(turn.changed)}</section>`
   );
 }
