@@ -85,7 +85,11 @@ export function judgedRunResults(): RunResults {
         expected: "asks which weekend",
       }),
     ],
-    { caseLabel: "weekend", id: "journeys/booking.scenario.json#booking.weekend" },
+    {
+      caseLabel: "weekend",
+      id: "journeys/booking.scenario.json#booking.weekend",
+      file: "journeys/booking.scenario.json",
+    },
   );
   const refund = sampleConversation("refund", [
     judged(1, "explains refunds", "Can I get my money back?", LONG_ANSWER, {

@@ -130,7 +130,7 @@ describe("labelling the judge's verdicts on the report's page", { skip: NO_CHROM
     const labelsFile = join(dir.path, "scenarios", "judge-labels.json");
     const merged = await runFlowcheck(["judge", "label", results, "--import", saved, "--labels", labelsFile]);
     assert.equal(merged.code, 0, merged.stderr);
-    assert.match(merged.stdout, /1 added, 0 replaced, 0 set aside, 1 labels in all/);
+    assert.match(merged.stdout, /1 added, 0 replaced, 0 there already, 0 set aside \(1 in the file\)/);
     const [label] = parseJudgeLabels(readFileSync(labelsFile, "utf8"), labelsFile);
     assert.equal(label?.caseLabel, "weekend");
     assert.equal(label?.human, "fail");
