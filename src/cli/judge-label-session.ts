@@ -40,7 +40,11 @@ export async function labelInTerminal(judged: readonly JudgedTurn[], labelsFile:
   const done = new Set(labels.map(labelKey));
   const queue = judged.filter((each) => !done.has(labelKey(each.draft)));
   const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
-  const stop = () => lines.close();
+  let interrupted = false;
+  const stop = () => {
+    interrupted = true;
+    lines.close();
+  };
   process.once("SIGINT", stop);
   const reader = lines[Symbol.asyncIterator]();
   const count = { labelled: 0, skipped: 0 };
@@ -54,7 +58,7 @@ export async function labelInTerminal(judged: readonly JudgedTurn[], labelsFile:
       console.log(`\n${judgedTurnText(next, `[${index + 1}/${queue.length}]`)}`);
       const answer = await ask(reader);
       if (answer === "quit" || answer === undefined) {
-        ended = answer === "quit" ? "quit" : "the input ended";
+        ended = answer === "quit" ? "quit" : interrupted ? "interrupted" : "the input ended";
         break;
       }
       if (answer === "skip") {

@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { readJudgeLabels } from "../../src/testing/judge/judge-labels.ts";
+import { childEnvironment, FLOWCHECK } from "../support/child-run.ts";
 import { judgeLabelChild } from "../support/judge-label-child.ts";
 import { LONG_ANSWER, writeJudgedRun } from "../support/judged-run-results.ts";
 import { tempDir } from "../support/temp-path.ts";
@@ -67,6 +70,28 @@ test("a line that is no answer is asked again, a note follows n, and the input e
   assert.deepEqual(rest, []);
   assert.equal(label?.human, "fail");
   assert.equal(label?.note, "the date was given already");
+});
+
+test("Ctrl-C while the second turn is asked ends the session, keeping the first label and saying what is left", async () => {
+  const cwd = await project("ctrl-c");
+  const child = spawn(process.execPath, [FLOWCHECK, "judge", "label"], { cwd, env: childEnvironment() });
+  let stdout = "";
+  const asked = new Promise<void>((resolve) =>
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      if (stdout.includes("[2/4]")) resolve();
+    }),
+  );
+  child.stdin.write("y\n");
+  await asked;
+  child.kill("SIGINT");
+  const [code] = await once(child, "close");
+  assert.equal(code, 0, stdout);
+  assert.match(stdout, /interrupted: 1 labelled, 0 skipped, 3 left/);
+  assert.deepEqual(
+    readJudgeLabels(join(cwd, LABELS)).map((label) => label.turn),
+    ["asks the date"],
+  );
 });
 
 test("a long answer is shown by its beginning and end, saying how much was left out", async () => {

@@ -37,6 +37,7 @@ test("every text from a model, a user, a stored session or a scenario is escaped
         verdict: { pass: false, score: 0.2, minScore: 0.7, reason: SCRIPT, missing: [IMG], contradictions: [SCRIPT] },
       },
     ],
+    judge: { outcome: "failed", score: 0.2, minScore: 0.7, reason: SCRIPT, expected: IMG },
     stored: { step: IMG, runStatus: "running", turns: 1 },
     changed: {
       step: { from: null, to: IMG },
@@ -52,6 +53,7 @@ test("every text from a model, a user, a stored session or a scenario is escaped
     },
   );
   const markup = markupOf(renderReport(results));
+  assert.match(markup, /<div class="labelling" hidden data-draft="/);
   assert.doesNotMatch(markup, /<script|<img/i);
   assert.ok(markup.includes("&lt;script&gt;alert(1)&lt;/script&gt;"));
   assert.ok(markup.includes("&quot;&gt;&lt;img src=x onerror=alert(2)&gt;"));
