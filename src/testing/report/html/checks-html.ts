@@ -4,7 +4,8 @@ import { foldedText } from "./folded-text.ts";
 
 export const MARKS = { passed: "✓", failed: "✗", skipped: "–" } as const;
 
-function verdictHtml(verdict: Verdict & { minScore: number }): string {
+/** A judge's verdict: the expectation it graded (a person labelling the verdict reads it), its score against what it needed, its reasons. */
+function verdictHtml(verdict: Verdict & { minScore: number }, expected: unknown): string {
   const list = (label: string, items: readonly string[]) =>
     items.length
       ? `<div class="verdict-list"><b>${label}</b><ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}` +
@@ -14,7 +15,8 @@ function verdictHtml(verdict: Verdict & { minScore: number }): string {
   const fill = verdict.pass && verdict.score >= verdict.minScore ? "pass" : "fail";
   const needs = Math.round(verdict.minScore * 100);
   return (
-    `<div class="verdict"><span class="score">score ${verdict.score.toFixed(2)} / needs ${verdict.minScore.toFixed(2)}</span>` +
+    `<div class="verdict">${typeof expected === "string" ? `<div class="expectation"><b>expected</b>${foldedText(expected)}</div>` : ""}` +
+    `<span class="score">score ${verdict.score.toFixed(2)} / needs ${verdict.minScore.toFixed(2)}</span>` +
     `<span class="bar"><span class="fill ${fill}" style="width:${percent}%"></span>` +
     `<span class="mark" style="left:${needs}%"></span></span>` +
     `<p class="reason">${escapeHtml(verdict.reason)}</p>` +
@@ -37,7 +39,9 @@ function checkHtml(check: Check): string {
   const kind = check.verdict && check.outcome === "passed" ? "judged" : check.outcome;
   return (
     `<li class="check ${kind}">${title}${check.message ? foldedText(check.message, "message") : ""}` +
-    `${check.outcome === "failed" ? sideBySide(check) : ""}${check.verdict ? verdictHtml(check.verdict) : ""}</li>`
+    // A judge's expectation is shown with its verdict: there is no actual value beside it, the answer is above.
+    `${check.outcome === "failed" && check.contract !== "judge" ? sideBySide(check) : ""}` +
+    `${check.verdict ? verdictHtml(check.verdict, check.expected) : ""}</li>`
   );
 }
 

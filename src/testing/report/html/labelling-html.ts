@@ -41,7 +41,7 @@ export function labelsBarHtml(conversations: readonly ConversationResult[]): str
   if (!conversations.some(labellable)) return "";
   return (
     `<div id="labels" class="labels" hidden><b>Is the judge right?</b> ` +
-    `<span class="facts">Label its verdicts under the judged turns, then merge the file with ` +
+    `<span class="facts">Label its verdicts below, then merge the download with ` +
     `<code>flowcheck judge label --import judge-labels.json</code>.</span> ` +
     `<span id="labelled">0 labelled</span><button type="button" id="download-labels" disabled>download judge-labels.json</button></div>`
   );
