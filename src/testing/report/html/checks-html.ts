@@ -4,7 +4,10 @@ import { foldedText } from "./folded-text.ts";
 
 export const MARKS = { passed: "✓", failed: "✗", skipped: "–" } as const;
 
-/** A judge's verdict: the expectation it graded (a person labelling the verdict reads it), its score against what it needed, its reasons. */
+/**
+ * A judge's verdict: the expectation it graded (a person labelling the verdict reads it), its score
+ * against what it needed, its reasons.
+ */
 function verdictHtml(verdict: Verdict & { minScore: number }, expected: unknown): string {
   const list = (label: string, items: readonly string[]) =>
     items.length

@@ -14,8 +14,8 @@ export const LABELLING_SCRIPT = `
     var draft = JSON.parse(box.dataset.draft);
     var exchanges = JSON.parse(box.closest("details.conversation").dataset.exchanges);
     var verdict = draft.judge.outcome === "passed" ? "pass" : "fail";
-    var label = { file: draft.file, turn: draft.turn, expected: draft.expected, answer: draft.answer, answerSha256: draft.answerSha256,
-      human: pick.right ? verdict : verdict === "pass" ? "fail" : "pass" };
+    var label = { file: draft.file, turn: draft.turn, expected: draft.expected, answer: draft.answer,
+      answerSha256: draft.answerSha256, human: pick.right ? verdict : verdict === "pass" ? "fail" : "pass" };
     var note = box.querySelector("[name=note]").value.trim();
     if (note) label.note = note;
     label.input = draft.input;
@@ -45,9 +45,11 @@ export const LABELLING_SCRIPT = `
     show(box);
   });
   document.getElementById("download-labels").addEventListener("click", function () {
-    var labels = boxes.filter(function (box) { return picks.has(box); }).map(function (box) { return labelOf(box, picks.get(box)); });
+    var labels = boxes.filter(function (box) { return picks.has(box); })
+      .map(function (box) { return labelOf(box, picks.get(box)); });
+    var file = new Blob([JSON.stringify({ labels: labels }, null, 2) + "\\n"], { type: "application/json" });
     var link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([JSON.stringify({ labels: labels }, null, 2) + "\\n"], { type: "application/json" }));
+    link.href = URL.createObjectURL(file);
     link.download = "judge-labels.json";
     document.body.appendChild(link);
     link.click();

@@ -67,7 +67,8 @@ pre.message{margin:3px 0 0 16px}
 .change{margin-top:6px;padding:4px 8px;border:1px dashed var(--line);border-radius:6px}
 .change ul{list-style:none;padding:0;margin:2px 0;font:12px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .change .added{color:var(--pass)}.change .removed{color:var(--fail)}.change .changed{color:#0550ae}.change .exec{color:var(--muted)}
-.verdict{display:block;margin:4px 0 0 16px}.expectation{margin:2px 0 4px}.expectation b{font-size:11px;text-transform:uppercase;color:var(--muted)}.score{font-weight:600}.reason p{margin:0}
+.verdict{display:block;margin:4px 0 0 16px}.score{font-weight:600}.reason p{margin:0}
+.expectation{margin:2px 0 4px}.expectation b{font-size:11px;text-transform:uppercase;color:var(--muted)}
 .bar{display:inline-block;position:relative;width:120px;height:8px;background:#eaeef2;border-radius:4px;vertical-align:middle;margin:0 6px}
 .bar .fill{position:absolute;left:0;top:0;bottom:0;border-radius:4px}
 .bar .fill.pass{background:var(--pass)}
