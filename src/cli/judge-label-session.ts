@@ -9,7 +9,7 @@ const QUESTION =
 type Answer = { human: "right" | "wrong"; note?: string } | "skip" | "quit";
 
 /** One line's answer, or undefined when it is none of y, n, s, q (a note after y or n allowed). */
-export function answerOf(line: string): Answer | undefined {
+function answerOf(line: string): Answer | undefined {
   const match = /^\s*(\S+)(?:\s+(.*?))?\s*$/.exec(line);
   const [key, note] = [match?.[1]?.toLowerCase(), match?.[2]];
   if (key === "y" || key === "n") return { human: key === "y" ? "right" : "wrong", ...(note ? { note } : {}) };

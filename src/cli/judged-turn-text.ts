@@ -7,7 +7,7 @@ import { jsonLines } from "../testing/scenario/json-lines.ts";
 const SHOWN_CHARS = 600;
 
 /** `text` whole when short, else its beginning and end with how much was left out between them. */
-export function shortened(text: string, max = SHOWN_CHARS): string {
+function shortened(text: string, max = SHOWN_CHARS): string {
   if (text.length <= max) return text;
   const head = text.slice(0, Math.ceil(max * 0.7));
   const tail = text.slice(text.length - Math.floor(max * 0.3));
@@ -18,7 +18,7 @@ export function shortened(text: string, max = SHOWN_CHARS): string {
  * `file:line` of the turn in its scenario file when the results name it or the file can still be
  * read from here, else the file alone: the results keep a line only for a turn that failed.
  */
-export function turnPlace({ conversation, turn }: Pick<JudgedTurn, "conversation" | "turn">): string {
+function turnPlace({ conversation, turn }: Pick<JudgedTurn, "conversation" | "turn">): string {
   if (turn.location) return turn.location;
   try {
     if (!existsSync(conversation.file)) return conversation.file;
