@@ -1,5 +1,6 @@
 import { FlowcheckError } from "../../errors.ts";
 import { mergeCoverage, type FlowCoverage } from "./flow-coverage.ts";
+import { newestJudgeCalibration } from "./judge-calibration-headline.ts";
 import { simulatedSummary } from "./pass-k.ts";
 import type { Outcome } from "../checks/turn-report.ts";
 import {
@@ -141,10 +142,12 @@ export function mergeRunResults(runs: readonly { file: string; results: RunResul
     },
   );
   const coverage = all.reduce<FlowCoverage>((into, results) => mergeCoverage(into, results.coverage ?? {}), {});
+  const judgeCalibration = newestJudgeCalibration(all.map((results) => results.judgeCalibration));
   return {
     ...merged,
     ...(shards.length ? { shards: shards.sort() } : {}),
     ...(Object.keys(coverage).length ? { coverage } : {}),
+    ...(judgeCalibration ? { judgeCalibration } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { checklistCounts, checklistRows, hasMissing, MARKS_LEGEND } from "./render-checklist.ts";
 import { coverageInOrder, reachOf, type FlowCoverage } from "./flow-coverage.ts";
+import { judgeCalibrationText } from "./judge-calibration-text.ts";
 import { simulatedLines } from "./render-simulated.ts";
 import type { FlowChecklist, RunResults } from "./run-results.ts";
 
@@ -47,7 +48,7 @@ export function flowRows(coverage: FlowCoverage, checklist: readonly FlowCheckli
 }
 
 /**
- * The lines a run ends with: its totals, one line per flow and child flow (the steps and tools its
+ * The lines a run ends with: its totals, its judge's calibration, one line per flow and child flow (the steps and tools its
  * scenarios reached, and its new-flow checklist counted), then where its results and page are.
  * A flow's full checklist table follows its line when one of its points is to add (✗), or for every
  * judged flow with `everyTable`; the whole of every table is in the results and the page. A run
@@ -62,7 +63,7 @@ export function renderRunSummary(results: RunResults, { everyTable = false, file
   const shown = (row: FlowRow) =>
     row.checklist !== undefined && row.checklist.judged && (everyTable || hasMissing(row.checklist));
   const width = Math.max(0, ...rows.map((row) => row.flow.length + (row.child ? 2 : 0)));
-  const lines = ["", totalsLine(results)];
+  const lines = ["", totalsLine(results), ...judgeCalibrationLines(results)];
   if (rows.length) {
     const about = results.checklist?.length
       ? `, and the new-flow checklist (${rows.some(shown) ? MARKS_LEGEND : "--checklist prints every point"})`
@@ -87,6 +88,12 @@ export function renderRunSummary(results: RunResults, { everyTable = false, file
     `report:  ${files.report}`,
   );
   return lines;
+}
+
+/** How far the run's judge agrees with people, from the committed calibration. */
+function judgeCalibrationLines(results: RunResults): string[] {
+  const text = judgeCalibrationText(results);
+  return text === undefined ? [] : [`judge calibration: ${text}`];
 }
 
 /**

@@ -35,6 +35,27 @@ export interface RunResults {
   checklist?: FlowChecklist[];
   /** The simulated scenarios' successes over their repeats, and pass^k; recomputed from `conversations` when shards merge. */
   simulated?: SimulatedSummary;
+  /** The committed judge calibration the run read (`scenarios/judge-calibration.json`), when there is one. */
+  judgeCalibration?: JudgeCalibrationHeadline;
+}
+
+/**
+ * What a run keeps of the committed calibration: how far its judge agreed with people's labels,
+ * and when that was measured, so the summaries can say how much the night's verdicts are worth.
+ */
+export interface JudgeCalibrationHeadline {
+  /** The calibration file, as the run named it (relative to its working directory). */
+  file: string;
+  writtenAt: string;
+  /** Labels graded. */
+  labels: number;
+  /** The share of labels the judge agreed with, 0 to 1. */
+  agreement: number;
+  /** Cohen's κ; null when every label is one verdict. */
+  kappa: number | null;
+  bestMinScore: { minScore: number; agreement: number };
+  /** Samples taken of each labelled answer. */
+  samples: number;
 }
 
 /**
