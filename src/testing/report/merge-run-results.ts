@@ -104,7 +104,8 @@ export function runResultsOf(lines: readonly RunRecordLine[], info: RunInfo): Ru
 
 /**
  * Several runs' results (a sharded run's shards) as one: every conversation once, totals and the
- * simulated scenarios' pass^k counted again over all of them (never added up). A conversation
+ * simulated scenarios' pass^k counted again over all of them (never added up), the newest judge
+ * calibration any of them read. A conversation
  * in two of them is refused: the same shard given twice
  * would otherwise count twice.
  */
