@@ -22,11 +22,12 @@ export function calibrationSentence(calibration: JudgeCalibrationHeadline, start
 }
 
 /**
- * What the run's summaries say of how far its judge is to be trusted: the committed calibration's
- * sentence, or, when the run judged something without one, how to make one; nothing otherwise.
+ * What the run's summaries say of how far its judge is to be trusted, after a `judge calibration`
+ * label: the committed calibration's sentence, or, when the run judged something without one, how
+ * to make one; nothing otherwise.
  */
 export function judgeCalibrationText(results: RunResults): string | undefined {
   if (results.judgeCalibration) return calibrationSentence(results.judgeCalibration, results.startedAt);
   if (results.totals.judge.graded === 0) return undefined;
-  return `no judge calibration is committed (${DEFAULT_JUDGE_CALIBRATION}): label verdicts, then run flowcheck judge calibrate --write`;
+  return `none committed (${DEFAULT_JUDGE_CALIBRATION}); label some of its verdicts, then run flowcheck judge calibrate --write`;
 }

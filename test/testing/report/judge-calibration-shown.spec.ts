@@ -22,7 +22,7 @@ const CALIBRATION: JudgeCalibrationHeadline = {
 const SENTENCE =
   "the judge agrees with people on 92% of 12 labels (κ 0.83), calibrated 2026-11-28 (3 days before this run)";
 const NONE =
-  "no judge calibration is committed (scenarios/judge-calibration.json): label verdicts, then run flowcheck judge calibrate --write";
+  "none committed (scenarios/judge-calibration.json); label some of its verdicts, then run flowcheck judge calibrate --write";
 
 function judgedRun(fields: Partial<RunResults> = {}): RunResults {
   const judged = sampleTurn(1, { judge: { outcome: "passed", score: 0.9, minScore: 0.7 } });
@@ -66,7 +66,7 @@ test("the terminal summary's calibration line follows its totals line", () => {
   assert.equal(lines[2], `judge calibration: ${SENTENCE}`);
 });
 
-test("the report's header shows the calibration in a row under the judge's, its text escaped", () => {
+test("the report's header shows the calibration in a row under the judge's", () => {
   const header = reportHeader(judgedRun({ judgeCalibration: CALIBRATION }));
   assert.match(header, /<dt>judge<\/dt><dd>[^<]*<\/dd><dt>calibration<\/dt><dd>the judge agrees with people on 92%/);
 });
