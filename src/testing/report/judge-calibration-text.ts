@@ -13,7 +13,7 @@ function ageText(writtenAt: string, startedAt: string): string {
 }
 
 /** The calibration in one sentence: `the judge agrees with people on 92% of 12 labels (κ 0.83), calibrated 2026-12-01 (3 days before this run)`. */
-export function calibrationSentence(calibration: JudgeCalibrationHeadline, startedAt: string): string {
+function calibrationSentence(calibration: JudgeCalibrationHeadline, startedAt: string): string {
   const kappa = calibration.kappa === null ? "n/a (one class)" : calibration.kappa.toFixed(2);
   return (
     `the judge agrees with people on ${Math.round(calibration.agreement * 100)}% of ${calibration.labels} label${calibration.labels === 1 ? "" : "s"} (κ ${kappa}), ` +
@@ -22,9 +22,9 @@ export function calibrationSentence(calibration: JudgeCalibrationHeadline, start
 }
 
 /**
- * What the run's summaries say of how far its judge is to be trusted, after a `judge calibration`
- * label: the committed calibration's sentence, or, when the run judged something without one, how
- * to make one; nothing otherwise.
+ * What the run's summaries say, each under its own "judge calibration" label, of how far the run's
+ * judge is to be trusted: the committed calibration's sentence, or, when the run judged something
+ * without one, how to make one; nothing otherwise.
  */
 export function judgeCalibrationText(results: RunResults): string | undefined {
   if (results.judgeCalibration) return calibrationSentence(results.judgeCalibration, results.startedAt);

@@ -3,6 +3,7 @@ import type { Check } from "../checks/check.ts";
 import type { UserStyle } from "../../engine/scripted-user.ts";
 import type { Outcome, SimulationEnd, TokenCount, TurnReport } from "../checks/turn-report.ts";
 import type { RecordedCassette } from "../run/scenario-event.ts";
+import type { JudgeCalibration } from "../judge/judge-calibration-file.ts";
 import type { FlowCoverage } from "./flow-coverage.ts";
 import type { StoredSummary } from "./stored-summary.ts";
 
@@ -43,20 +44,13 @@ export interface RunResults {
  * What a run keeps of the committed calibration: how far its judge agreed with people's labels,
  * and when that was measured, so the summaries can say how much the night's verdicts are worth.
  */
-export interface JudgeCalibrationHeadline {
+export type JudgeCalibrationHeadline = Pick<
+  JudgeCalibration,
+  "writtenAt" | "labels" | "agreement" | "kappa" | "bestMinScore" | "samples"
+> & {
   /** The calibration file, as the run named it (relative to its working directory). */
   file: string;
-  writtenAt: string;
-  /** Labels graded. */
-  labels: number;
-  /** The share of labels the judge agreed with, 0 to 1. */
-  agreement: number;
-  /** Cohen's κ; null when every label is one verdict. */
-  kappa: number | null;
-  bestMinScore: { minScore: number; agreement: number };
-  /** Samples taken of each labelled answer. */
-  samples: number;
-}
+};
 
 /**
  * A simulated scenario's tries: `successes` of `tries` conversations passed, and `passK[k - 1]`,
