@@ -48,11 +48,12 @@ export function flowRows(coverage: FlowCoverage, checklist: readonly FlowCheckli
 }
 
 /**
- * The lines a run ends with: its totals, its judge's calibration, one line per flow and child flow (the steps and tools its
+ * The lines a run ends with: its totals, one line per flow and child flow (the steps and tools its
  * scenarios reached, and its new-flow checklist counted), then where its results and page are.
  * A flow's full checklist table follows its line when one of its points is to add (✗), or for every
  * judged flow with `everyTable`; the whole of every table is in the results and the page. A run
- * with simulated users has their successes and pass^k before the files.
+ * with simulated users has their successes and pass^k before the files, and the committed judge
+ * calibration (or, for a run that judged without one, how to make it) comes after the flows.
  *
  * @example
  * renderRunSummary(results, { files: { results: "test/.tmp/run-results.json", report: "test/.tmp/report.html" } });
@@ -63,7 +64,7 @@ export function renderRunSummary(results: RunResults, { everyTable = false, file
   const shown = (row: FlowRow) =>
     row.checklist !== undefined && row.checklist.judged && (everyTable || hasMissing(row.checklist));
   const width = Math.max(0, ...rows.map((row) => row.flow.length + (row.child ? 2 : 0)));
-  const lines = ["", totalsLine(results), ...judgeCalibrationLines(results)];
+  const lines = ["", totalsLine(results)];
   if (rows.length) {
     const about = results.checklist?.length
       ? `, and the new-flow checklist (${rows.some(shown) ? MARKS_LEGEND : "--checklist prints every point"})`
@@ -82,7 +83,7 @@ export function renderRunSummary(results: RunResults, { everyTable = false, file
     lines.push(`${indent}${row.flow.padEnd(width - indent.length + 2)}  ${parts.join(" · ")}`);
     if (row.checklist && shown(row)) lines.push(...checklistRows(row.checklist).map((point) => `${indent}  ${point}`));
   }
-  lines.push(...simulatedLines(results.simulated), ...recordedLines(results));
+  lines.push(...judgeCalibrationLines(results), ...simulatedLines(results.simulated), ...recordedLines(results));
   lines.push(
     `results: ${files.results}${files.coverage ? ` (flow coverage: ${files.coverage})` : ""}`,
     `report:  ${files.report}`,

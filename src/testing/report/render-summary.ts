@@ -68,6 +68,12 @@ function tokensByScenario(conversations: readonly ConversationResult[]): Map<str
   return tokens;
 }
 
+/** How far the run's judge agrees with people, from the committed calibration, as a paragraph of its own. */
+function judgeCalibrationLines(results: RunResults): string[] {
+  const text = judgeCalibrationText(results);
+  return text === undefined ? [] : ["", `Judge calibration: ${text}`];
+}
+
 /** Each flow's reach and checklist counts, as the closing summary's flow lines give them, then the checklist's points to add. */
 function flowLines(results: RunResults): string[] {
   const rows = flowRows(results.coverage ?? {}, results.checklist ?? []);
@@ -85,12 +91,6 @@ function flowLines(results: RunResults): string[] {
       ? ["", "New-flow checklist points to add:", "", ...missing.map((point) => `- ${cell(point)}`)]
       : []),
   ];
-}
-
-/** How far the run's judge agrees with people, from the committed calibration, as a paragraph of its own. */
-function judgeCalibrationLines(results: RunResults): string[] {
-  const text = judgeCalibrationText(results);
-  return text === undefined ? [] : ["", `Judge calibration: ${text}`];
 }
 
 /**

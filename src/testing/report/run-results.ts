@@ -3,9 +3,9 @@ import type { Check } from "../checks/check.ts";
 import type { UserStyle } from "../../engine/scripted-user.ts";
 import type { Outcome, SimulationEnd, TokenCount, TurnReport } from "../checks/turn-report.ts";
 import type { RecordedCassette } from "../run/scenario-event.ts";
-import type { JudgeCalibration } from "../judge/judge-calibration-file.ts";
 import type { FlowCoverage } from "./flow-coverage.ts";
 import type { StoredSummary } from "./stored-summary.ts";
+import type { JudgeCalibration } from "../judge/judge-calibration-file.ts";
 
 /**
  * `test/.tmp/run-results.json`: everything one run (or the merge of its shards) did, turn by turn.

@@ -5,6 +5,8 @@ import { newestJudgeCalibration } from "../../../src/testing/report/judge-calibr
 import { renderRunSummary } from "../../../src/testing/report/render-run-summary.ts";
 import { renderSummary } from "../../../src/testing/report/render-summary.ts";
 import type { JudgeCalibrationHeadline, RunResults } from "../../../src/testing/report/run-results.ts";
+import { BasicFlow } from "../../fixtures/flows/index.ts";
+import { sampleCoverage } from "../../support/sample-checklist.ts";
 import { sampleConversation, sampleRunResults, sampleTurn } from "../../support/sample-run-results.ts";
 
 const FILES = { results: "test/.tmp/run-results.json", report: "test/.tmp/report.html" };
@@ -60,10 +62,13 @@ test("the job summary gives the calibration a paragraph of its own, under the ru
   assert.match(lines[at - 2]!, / to 2026-12-01T10:00:04\.000Z$/);
 });
 
-test("the terminal summary's calibration line follows its totals line", () => {
-  const lines = renderRunSummary(judgedRun({ judgeCalibration: CALIBRATION }), { files: FILES });
+test("the terminal summary's calibration line follows the flows' lines, before where the results are", () => {
+  const results = judgedRun({ judgeCalibration: CALIBRATION, coverage: sampleCoverage(BasicFlow, 1) });
+  const lines = renderRunSummary(results, { files: FILES });
+  const at = lines.indexOf(`judge calibration: ${SENTENCE}`);
   assert.match(lines[1]!, /^1 conversation: /);
-  assert.equal(lines[2], `judge calibration: ${SENTENCE}`);
+  assert.match(lines[at - 1]!, /^ +AddressCheck +1\/1 steps/, lines.join("\n"));
+  assert.equal(lines[at + 1], "results: test/.tmp/run-results.json");
 });
 
 test("the report's header shows the calibration in a row under the judge's", () => {
