@@ -91,12 +91,6 @@ export function renderRunSummary(results: RunResults, { everyTable = false, file
   return lines;
 }
 
-/** How far the run's judge agrees with people, from the committed calibration. */
-function judgeCalibrationLines(results: RunResults): string[] {
-  const text = judgeCalibrationText(results);
-  return text === undefined ? [] : [`judge calibration: ${text}`];
-}
-
 /**
  * The cassettes the run recorded: saved ones are new files to commit (CI, which never records,
  * replays them); a failed FLOW_MODEL=auto recording was not saved, and the next run records it again.
@@ -111,4 +105,10 @@ function recordedLines({ conversations }: RunResults): string[] {
       ? [`cassettes not saved, their conversations failed (FLOW_MODEL=auto records them again): ${dropped!.join(", ")}`]
       : []),
   ];
+}
+
+/** How far the run's judge agrees with people, from the committed calibration. */
+function judgeCalibrationLines(results: RunResults): string[] {
+  const text = judgeCalibrationText(results);
+  return text === undefined ? [] : [`judge calibration: ${text}`];
 }
