@@ -8,8 +8,9 @@ export const INIT_USAGE = `Usage: flowcheck init [--kind http|langgraph|flowchec
 Sets flowcheck up in this folder, a project's root, and overwrites nothing:
   flowcheck.config.json          one target, "${INIT_TARGET}", of the kind asked, to fill in
   ${INIT_SCENARIO.padEnd(30)} a first scenario played against it
-  package.json                   the scripts test:flows (flowcheck test) and flows:check
-                                 (flowcheck check); without a package.json they are printed
+  package.json                   the scripts test:flows (flowcheck test), flows:check
+                                 (flowcheck check), judge:label and judge:calibrate (flowcheck
+                                 judge label|calibrate); without a package.json they are printed
 --kind is what the app speaks: http (default: your own chat API, described by templates and
 JSON Pointers), langgraph (a LangGraph server) or flowcheck (a server of flowcheck's engine).
 Each file's "$schema" points into the installed package, so an editor completes and explains
@@ -84,11 +85,12 @@ export async function initCommand(args: readonly string[], cwd: string = process
 
 /** What init wrote, and what to do next. */
 function report(kind: InitKind, scriptsAdded: boolean): void {
-  const names = Object.keys(INIT_SCRIPTS).join(" and ");
+  const names = Object.keys(INIT_SCRIPTS);
+  const listed = `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
   console.log("flowcheck init wrote:");
   console.log(`  ${INIT_CONFIG.padEnd(30)} the target "${INIT_TARGET}" (${kind}) to fill in`);
   console.log(`  ${INIT_SCENARIO.padEnd(30)} a first scenario played against it`);
-  if (scriptsAdded) console.log(`  ${"package.json".padEnd(30)} the scripts ${names}`);
+  if (scriptsAdded) console.log(`  ${"package.json".padEnd(30)} the scripts ${listed}`);
   else {
     console.log(`There is no package.json here; add these scripts to yours:`);
     for (const [name, command] of Object.entries(INIT_SCRIPTS)) console.log(`    "${name}": "${command}",`);

@@ -9,6 +9,7 @@ import { loadTargetConfig } from "../testing/target/target-config.ts";
 import { limitsSummaryLines } from "../testing/limits/limits-summary.ts";
 import { strictFailures } from "../testing/report/render-checklist.ts";
 import { withRun } from "../testing/report/current-run.ts";
+import { judgeCalibrationHeadline } from "../testing/report/judge-calibration-headline.ts";
 import { secretsOf } from "../testing/report/without-secrets.ts";
 import type { RunBegin, RunProblem } from "../testing/report/run-event.ts";
 import { RunRecord } from "../testing/report/run-record.ts";
@@ -218,8 +219,9 @@ export async function testCommand(args: readonly string[]): Promise<number> {
   const asked = locatedRequestOf(parsed);
   if (isPlanProblem(asked)) return reportProblem(parsed, asked, begin);
   if (asked.watch) return watchTests(asked, withoutWatch(args));
+  const begun = withJudgeCalibration(begin);
   const checked = await checkedRequestOf(asked);
-  if (isPlanProblem(checked)) return reportProblem(asked, checked, begin);
+  if (isPlanProblem(checked)) return reportProblem(asked, checked, begun);
   const { request, config, flows } = checked;
   // The scenario files are found once, here, and every spec the run imports takes them from the run.
   const scenarios = new ScenarioCatalog();
@@ -229,21 +231,31 @@ export async function testCommand(args: readonly string[]): Promise<number> {
     flows.map((entry) => entry.flow.name),
     scenarios,
   );
-  if (isPlanProblem(plan)) return reportProblem(request, plan, begin);
+  if (isPlanProblem(plan)) return reportProblem(request, plan, begun);
   const refused = refusedWorkers(checked);
-  if (refused) return reportProblem(request, refused, begin);
+  if (refused) return reportProblem(request, refused, begun);
   const run = plannedRunOf(checked, plan, scenarios);
   const unstarted = await startPlannedApps(run, checked, plan, scenarios);
-  if (unstarted) return reportProblem(request, unstarted, begin);
+  if (unstarted) return reportProblem(request, unstarted, begun);
   return withRun(run, () =>
     playRun(run, checked, plan, {
-      ...begin,
+      ...begun,
       files: plan.files,
       ...(plan.scenarioPaths ? { scenarioPaths: plan.scenarioPaths } : {}),
       ...(plan.targetScenarios ? { targetScenarios: plan.targetScenarios } : {}),
       ...(request.repeat !== undefined ? { repeat: request.repeat } : {}),
     }),
   );
+}
+
+/**
+ * `begin` with the committed judge calibration, read once for the run; a file there that is not
+ * one is said in one line, and the run goes on without it.
+ */
+function withJudgeCalibration(begin: RunBegin): RunBegin {
+  const { headline, problem } = judgeCalibrationHeadline();
+  if (problem !== undefined) console.error(`flowcheck test: ${problem}`);
+  return headline ? { ...begin, judgeCalibration: headline } : begin;
 }
 
 /**

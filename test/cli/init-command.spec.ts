@@ -77,7 +77,7 @@ describe("flowcheck init", () => {
     assert.equal(loadTargetConfig(cwd, {})?.targets["app"]?.kind, "http");
   });
 
-  test("with a package.json, the two scripts are added and every other key kept, in 2-space JSON and a newline", async (t) => {
+  test("with a package.json, the scripts are added and every other key kept, in 2-space JSON and a newline", async (t) => {
     const cwd = await folder(t);
     const manifest = {
       name: "shop",
@@ -88,21 +88,29 @@ describe("flowcheck init", () => {
     writeFileSync(join(cwd, "package.json"), JSON.stringify(manifest));
     const run = await init(t, cwd);
     assert.equal(run.code, 0, run.stderr);
-    const scripts = { build: "tsc", "test:flows": "flowcheck test", "flows:check": "flowcheck check" };
+    const scripts = {
+      build: "tsc",
+      "test:flows": "flowcheck test",
+      "flows:check": "flowcheck check",
+      "judge:label": "flowcheck judge label",
+      "judge:calibrate": "flowcheck judge calibrate",
+    };
     assert.equal(
       readFileSync(join(cwd, "package.json"), "utf8"),
       `${JSON.stringify({ ...manifest, scripts }, null, 2)}\n`,
     );
-    assert.match(run.stdout, /package\.json +the scripts test:flows and flows:check/);
+    assert.match(run.stdout, /package\.json +the scripts test:flows, flows:check, judge:label and judge:calibrate$/m);
   });
 
-  test("without a package.json, the two script lines to add are printed and no package.json is written", async (t) => {
+  test("without a package.json, the script lines to add are printed and no package.json is written", async (t) => {
     const cwd = await folder(t);
     const run = await init(t, cwd);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(existsSync(join(cwd, "package.json")), false);
     assert.match(run.stdout, /^ +"test:flows": "flowcheck test",$/m);
     assert.match(run.stdout, /^ +"flows:check": "flowcheck check",$/m);
+    assert.match(run.stdout, /^ +"judge:label": "flowcheck judge label",$/m);
+    assert.match(run.stdout, /^ +"judge:calibrate": "flowcheck judge calibrate",$/m);
   });
 
   test("a second init writes nothing, byte for byte, exits 1 and names each file and script in the way", async (t) => {
@@ -119,6 +127,7 @@ describe("flowcheck init", () => {
     assert.match(again.stderr, /scenarios\/first\.scenario\.json exists: rename it, or move it away/);
     assert.match(again.stderr, /package\.json has a script "test:flows" already \("flowcheck test"\)/);
     assert.match(again.stderr, /package\.json has a script "flows:check" already/);
+    assert.match(again.stderr, /package\.json has a script "judge:calibrate" already/);
   });
 
   test("a folder with only the scenario in the way is refused too, and nothing else is written", async (t) => {

@@ -125,6 +125,7 @@ test("the scheduled workflow runs npm run test:nightly in four shards, each keep
   const run = live.steps.find((step) => step.run?.startsWith("npm run test:nightly"));
   assert.equal(run?.run, 'npm run test:nightly -- --test-shard="${SHARD}/4" --repeat "${REPEAT}"');
   assert.equal(run.env?.["SHARD"], "${{ matrix.shard }}");
+  assert.equal(run.env["JUDGE_SAMPLES"], "3", "each verdict the majority of three samples, its instability shown");
   const upload = live.steps.find((step) => step.uses === "actions/upload-artifact@v4");
   assert.equal(upload?.if, "always()");
   assert.deepEqual(upload.with, {
@@ -159,8 +160,46 @@ test("the workflow's merge job, after every shard even a red one, merges their r
   assert.ok(merge.steps.indexOf(merging) < merge.steps.indexOf(page));
   const upload = merge.steps.find((step) => step.uses === "actions/upload-artifact@v4");
   assert.equal(upload?.with?.["name"], "live-results", "the artifact previous-results.sh downloads");
-  assert.equal(upload.with["path"], "test/.tmp/run-results.json\ntest/.tmp/report.html\ntest/.tmp/junit.xml\n");
+  assert.equal(
+    upload.with["path"],
+    "test/.tmp/run-results.json\ntest/.tmp/report.html\ntest/.tmp/junit.xml\ntest/.tmp/judge-calibration.json\n",
+  );
   assert.equal(upload.with["include-hidden-files"], true);
+});
+
+test("after the merge, the nightly calibrates the live judge on the committed labels, its output in the job summary, failing under JUDGE_MIN_AGREEMENT", () => {
+  const { merge } = workflow("live.yml").jobs;
+  const steps = merge?.steps ?? [];
+  const merging = steps.findIndex((step) => step.run?.startsWith("npm run results:merge"));
+  const calibrating = steps.findIndex((step) => step.run?.includes("npm run judge:calibrate"));
+  const upload = steps.findIndex((step) => step.uses === "actions/upload-artifact@v4");
+  assert.ok(merging >= 0 && calibrating > merging && upload > calibrating, "merge, then calibrate, then keep");
+  const step = steps[calibrating]!;
+  assert.equal(step.if, "${{ !cancelled() && hashFiles('scenarios/judge-labels.json') != '' }}");
+  const script = step.run!.split("\n");
+  assert.ok(
+    script.includes(
+      'npm run judge:calibrate --silent -- --min-agreement "$JUDGE_MIN_AGREEMENT" > test/.tmp/judge-calibration.txt 2>&1',
+    ),
+    step.run,
+  );
+  assert.ok(
+    script.some((line) => line.includes('>> "$GITHUB_STEP_SUMMARY"')),
+    "its output goes to the job summary",
+  );
+  assert.equal(script.at(-2), "exit $status", "the job fails when the calibration does");
+  assert.deepEqual(step.env, {
+    OPENAI_API_KEY: "${{ secrets.OPENAI_API_KEY }}",
+    FLOW_MODEL: "live",
+    JUDGE_MIN_AGREEMENT: "${{ vars.JUDGE_MIN_AGREEMENT || '0.9' }}",
+  });
+});
+
+test("package.json runs the judge's label and calibrate commands as judge:label and judge:calibrate", () => {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
+    .scripts;
+  assert.equal(scripts["judge:label"], "node src/cli/flowcheck.mjs judge label");
+  assert.equal(scripts["judge:calibrate"], "node src/cli/flowcheck.mjs judge calibrate");
 });
 
 test("ci.yml runs npm test on Node 22, 24 and 26 and keeps each failed suite's test/.tmp, hidden folder and all", () => {

@@ -95,7 +95,12 @@ describe("npx flowcheck init, and a run on two processes, in a project with only
     const { scripts } = JSON.parse(readFileSync(join(project.project, "package.json"), "utf8")) as {
       scripts: Record<string, string>;
     };
-    assert.deepEqual(scripts, { "test:flows": "flowcheck test", "flows:check": "flowcheck check" });
+    assert.deepEqual(scripts, {
+      "test:flows": "flowcheck test",
+      "flows:check": "flowcheck check",
+      "judge:label": "flowcheck judge label",
+      "judge:calibrate": "flowcheck judge calibrate",
+    });
     const check = await npxFlowcheck(project, ["check"]);
     assert.equal(check.code, 0, check.stdout + check.stderr);
     assert.match(check.stdout, /^1 valid, 0 invalid$/m);

@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** The npm scripts a team adds to run flowcheck, by name. */
+/** The npm scripts a team adds to run flowcheck, by name: its runs, and the judge's labelling and calibration. */
 export const INIT_SCRIPTS: Readonly<Record<string, string>> = {
   "test:flows": "flowcheck test",
   "flows:check": "flowcheck check",
+  "judge:label": "flowcheck judge label",
+  "judge:calibrate": "flowcheck judge calibrate",
 };
 
 /** What `flowcheck init` does with `<cwd>/package.json`. */

@@ -1,5 +1,6 @@
 import { FlowcheckError } from "../../errors.ts";
 import { mergeCoverage, type FlowCoverage } from "./flow-coverage.ts";
+import { newestJudgeCalibration } from "./judge-calibration-headline.ts";
 import { simulatedSummary } from "./pass-k.ts";
 import type { Outcome } from "../checks/turn-report.ts";
 import {
@@ -103,7 +104,8 @@ export function runResultsOf(lines: readonly RunRecordLine[], info: RunInfo): Ru
 
 /**
  * Several runs' results (a sharded run's shards) as one: every conversation once, totals and the
- * simulated scenarios' pass^k counted again over all of them (never added up). A conversation
+ * simulated scenarios' pass^k counted again over all of them (never added up), the newest judge
+ * calibration any of them read. A conversation
  * in two of them is refused: the same shard given twice
  * would otherwise count twice.
  */
@@ -141,10 +143,12 @@ export function mergeRunResults(runs: readonly { file: string; results: RunResul
     },
   );
   const coverage = all.reduce<FlowCoverage>((into, results) => mergeCoverage(into, results.coverage ?? {}), {});
+  const judgeCalibration = newestJudgeCalibration(all.map((results) => results.judgeCalibration));
   return {
     ...merged,
     ...(shards.length ? { shards: shards.sort() } : {}),
     ...(Object.keys(coverage).length ? { coverage } : {}),
+    ...(judgeCalibration ? { judgeCalibration } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import { checklistCounts, checklistRows, hasMissing, MARKS_LEGEND } from "./render-checklist.ts";
 import { coverageInOrder, reachOf, type FlowCoverage } from "./flow-coverage.ts";
+import { judgeCalibrationText } from "./judge-calibration-text.ts";
 import { simulatedLines } from "./render-simulated.ts";
 import type { FlowChecklist, RunResults } from "./run-results.ts";
 
@@ -51,7 +52,8 @@ export function flowRows(coverage: FlowCoverage, checklist: readonly FlowCheckli
  * scenarios reached, and its new-flow checklist counted), then where its results and page are.
  * A flow's full checklist table follows its line when one of its points is to add (✗), or for every
  * judged flow with `everyTable`; the whole of every table is in the results and the page. A run
- * with simulated users has their successes and pass^k before the files.
+ * with simulated users has their successes and pass^k before the files, and the committed judge
+ * calibration (or, for a run that judged without one, how to make it) comes after the flows.
  *
  * @example
  * renderRunSummary(results, { files: { results: "test/.tmp/run-results.json", report: "test/.tmp/report.html" } });
@@ -81,7 +83,7 @@ export function renderRunSummary(results: RunResults, { everyTable = false, file
     lines.push(`${indent}${row.flow.padEnd(width - indent.length + 2)}  ${parts.join(" · ")}`);
     if (row.checklist && shown(row)) lines.push(...checklistRows(row.checklist).map((point) => `${indent}  ${point}`));
   }
-  lines.push(...simulatedLines(results.simulated), ...recordedLines(results));
+  lines.push(...judgeCalibrationLines(results), ...simulatedLines(results.simulated), ...recordedLines(results));
   lines.push(
     `results: ${files.results}${files.coverage ? ` (flow coverage: ${files.coverage})` : ""}`,
     `report:  ${files.report}`,
@@ -103,4 +105,10 @@ function recordedLines({ conversations }: RunResults): string[] {
       ? [`cassettes not saved, their conversations failed (FLOW_MODEL=auto records them again): ${dropped!.join(", ")}`]
       : []),
   ];
+}
+
+/** How far the run's judge agrees with people, from the committed calibration. */
+function judgeCalibrationLines(results: RunResults): string[] {
+  const text = judgeCalibrationText(results);
+  return text === undefined ? [] : [`judge calibration: ${text}`];
 }

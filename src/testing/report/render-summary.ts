@@ -1,6 +1,7 @@
 import { checklistCounts, missingPoints } from "./render-checklist.ts";
 import { failedAt } from "./failed-at.ts";
 import { reachOf } from "./flow-coverage.ts";
+import { judgeCalibrationText } from "./judge-calibration-text.ts";
 import { passKText, successText } from "./pass-k-shown.ts";
 import { renderChanges } from "./render-changes.ts";
 import { flowRows } from "./render-run-summary.ts";
@@ -67,6 +68,12 @@ function tokensByScenario(conversations: readonly ConversationResult[]): Map<str
   return tokens;
 }
 
+/** How far the run's judge agrees with people, from the committed calibration, as a paragraph of its own. */
+function judgeCalibrationLines(results: RunResults): string[] {
+  const text = judgeCalibrationText(results);
+  return text === undefined ? [] : ["", `Judge calibration: ${text}`];
+}
+
 /** Each flow's reach and checklist counts, as the closing summary's flow lines give them, then the checklist's points to add. */
 function flowLines(results: RunResults): string[] {
   const rows = flowRows(results.coverage ?? {}, results.checklist ?? []);
@@ -87,7 +94,7 @@ function flowLines(results: RunResults): string[] {
 }
 
 /**
- * A run's results as Markdown for a CI job's summary: the totals, what changed since `older` when
+ * A run's results as Markdown for a CI job's summary: the totals, the judge's calibration, what changed since `older` when
  * given, then per turn its pass rate over every run of it (a judge's failure counts as not passed)
  * and the spread of its judge scores, the tokens per scenario, the simulated scenarios' successes
  * and pass^k, each flow's coverage and checklist counts with the points to add, and what failed, on which line.
@@ -99,6 +106,7 @@ export function renderSummary(results: RunResults, older?: RunResults): string {
     "",
     `Turns ${turns.passed} passed, ${turns.failed} failed, ${turns.skipped} skipped · judge ${judge.passRate === null ? "none graded" : `${percent(judge.passed, judge.graded)} of ${judge.graded} passed`} · tokens ${tokens.total} (model ${tokens.model.input} in, ${tokens.model.output} out; judge ${tokens.judge.input} in, ${tokens.judge.output} out${tokens.user ? `; simulated users ${tokens.user.input} in, ${tokens.user.output} out` : ""})`,
     `${results.shards ? `Shards ${results.shards.join(", ")} · ` : ""}${results.commit ? `commit ${results.commit.slice(0, 12)} · ` : ""}${results.startedAt} to ${results.endedAt}`,
+    ...judgeCalibrationLines(results),
     "",
     ...(older ? renderChanges(runChanges(results, older)) : []),
     "| scenario | turn | passed | judge scores (min / median / max) |",

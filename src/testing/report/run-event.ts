@@ -5,7 +5,13 @@ import type { CalledTool } from "../checks/called-tool.ts";
 import type { RecordedCassette, TargetSummary } from "../run/scenario-event.ts";
 import type { TurnInput } from "../scenario/turn-input.ts";
 import type { FlowCoverage } from "./flow-coverage.ts";
-import type { ConversationResult, FlowChecklist, JudgeResult, ProjectProof } from "./run-results.ts";
+import type {
+  ConversationResult,
+  FlowChecklist,
+  JudgeCalibrationHeadline,
+  JudgeResult,
+  ProjectProof,
+} from "./run-results.ts";
 
 /**
  * One event of a flowcheck test run, as every reporter receives it: `{ type, data }`, in the order
@@ -42,6 +48,8 @@ export interface RunBegin {
   repeat?: number;
   /** Whether node:test's filters (name patterns, `only`) may leave some tests unrun. */
   filtered: boolean;
+  /** The committed judge calibration, read once as the run begins. */
+  judgeCalibration?: JudgeCalibrationHeadline;
 }
 
 /** Which conversation an event is about (`id`, as run-results.json names it), and the turns its scenario plans. */

@@ -75,6 +75,7 @@ export class RunResultsReducer {
     });
     if (Object.keys(this.#coverage).length) results.coverage = structuredClone(this.#coverage);
     if (this.#end?.checklist) results.checklist = this.#end.checklist;
+    if (this.#begin?.judgeCalibration) results.judgeCalibration = this.#begin.judgeCalibration;
     return results;
   }
 }

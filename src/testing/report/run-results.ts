@@ -5,6 +5,7 @@ import type { Outcome, SimulationEnd, TokenCount, TurnReport } from "../checks/t
 import type { RecordedCassette } from "../run/scenario-event.ts";
 import type { FlowCoverage } from "./flow-coverage.ts";
 import type { StoredSummary } from "./stored-summary.ts";
+import type { JudgeCalibration } from "../judge/judge-calibration-file.ts";
 
 /**
  * `test/.tmp/run-results.json`: everything one run (or the merge of its shards) did, turn by turn.
@@ -35,7 +36,21 @@ export interface RunResults {
   checklist?: FlowChecklist[];
   /** The simulated scenarios' successes over their repeats, and pass^k; recomputed from `conversations` when shards merge. */
   simulated?: SimulatedSummary;
+  /** The committed judge calibration the run read (`scenarios/judge-calibration.json`), when there is one. */
+  judgeCalibration?: JudgeCalibrationHeadline;
 }
+
+/**
+ * What a run keeps of the committed calibration: how far its judge agreed with people's labels,
+ * and when that was measured, so the summaries can say how much the night's verdicts are worth.
+ */
+export type JudgeCalibrationHeadline = Pick<
+  JudgeCalibration,
+  "writtenAt" | "labels" | "agreement" | "kappa" | "bestMinScore" | "samples"
+> & {
+  /** The calibration file, as the run named it (relative to its working directory). */
+  file: string;
+};
 
 /**
  * A simulated scenario's tries: `successes` of `tries` conversations passed, and `passK[k - 1]`,

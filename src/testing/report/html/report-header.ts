@@ -1,4 +1,5 @@
 import type { OutcomeCounts, RunResults } from "../run-results.ts";
+import { judgeCalibrationText } from "../judge-calibration-text.ts";
 import { escapeHtml } from "./escape-html.ts";
 
 function wallTime(results: RunResults): string {
@@ -32,6 +33,12 @@ function judgeLine(results: RunResults): string {
   return `${escapeHtml(rate)}${judge.skipped ? `, ${judge.skipped} skipped` : ""}${model ? ` · <code>${escapeHtml(model)}</code>` : ""}`;
 }
 
+/** How far the run's judge agrees with people, from the committed calibration, under the judge's line. */
+function calibrationRow(results: RunResults): [string, string][] {
+  const text = judgeCalibrationText(results);
+  return text === undefined ? [] : [["calibration", escapeHtml(text)]];
+}
+
 /** The run at a glance: when, what it tested with, and how it went. */
 export function reportHeader(results: RunResults): string {
   const { totals } = results;
@@ -44,6 +51,7 @@ export function reportHeader(results: RunResults): string {
     ...(results.shards ? [["shards", escapeHtml(results.shards.join(", "))] as [string, string]] : []),
     ["models", pairs(results.models)],
     ["judge", judgeLine(results)],
+    ...calibrationRow(results),
     ["pins", pairs(results.pins)],
     [
       "tokens",
