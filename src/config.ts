@@ -4,13 +4,14 @@ import {
   CHECKLIST_MODES,
   ENVIRONMENT_VARIABLES,
   JUDGE_MODES,
+  JUDGE_UNSTABLE_MODES,
   MODEL_MODES,
   SESSION_STORES,
   type EnvironmentVariable,
   type VariableName,
 } from "./environment-variables.ts";
 
-export { CHECKLIST_MODES, JUDGE_MODES, MODEL_MODES, SESSION_STORES };
+export { CHECKLIST_MODES, JUDGE_MODES, JUDGE_UNSTABLE_MODES, MODEL_MODES, SESSION_STORES };
 
 /**
  * The variables that hold a provider's key (the flows' live model and the judge share one, the
@@ -50,8 +51,12 @@ export interface Config {
     /** `auto`: judge when a judge can be reached; `off`: never; `required`: a missing judge fails. */
     mode: (typeof JUDGE_MODES)[number];
     model: string;
-    /** Reuse verdicts over identical answers (`JUDGE_CACHE`, default on). */
+    /** Reuse verdicts over identical answers (`JUDGE_CACHE`, default on); never with more than one sample. */
     cache: boolean;
+    /** How many times each judged turn is graded (`JUDGE_SAMPLES`, odd, default 1): the verdict is their majority. */
+    samples: number;
+    /** What an unstable verdict, whose samples disagree, does (`JUDGE_UNSTABLE`): `report` it, or `fail` its check. */
+    unstable: (typeof JUDGE_UNSTABLE_MODES)[number];
   };
   /** The model that plays a scenario's simulated user in live and record runs. */
   user: {
@@ -354,6 +359,8 @@ export function loadConfig(
       mode: (env["JUDGE"] ?? DEFAULTS.JUDGE) as Config["judge"]["mode"],
       model: env["JUDGE_MODEL"] ?? DEFAULTS.JUDGE_MODEL,
       cache: (env["JUDGE_CACHE"] ?? DEFAULTS.JUDGE_CACHE) === "on",
+      samples: Number(env["JUDGE_SAMPLES"] ?? DEFAULTS.JUDGE_SAMPLES),
+      unstable: (env["JUDGE_UNSTABLE"] ?? DEFAULTS.JUDGE_UNSTABLE) as Config["judge"]["unstable"],
     }),
     user: userOf(env),
     turnTimeoutMs: Number(env["FLOW_TURN_TIMEOUT_MS"] ?? DEFAULTS.FLOW_TURN_TIMEOUT_MS),

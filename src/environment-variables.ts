@@ -2,6 +2,7 @@ export const MODEL_MODES = ["scripted", "live", "record", "replay", "auto"] as c
 export const SESSION_STORES = ["SQLITE", "MONGO"] as const;
 export const JUDGE_MODES = ["auto", "off", "required"] as const;
 export const CHECKLIST_MODES = ["report", "strict"] as const;
+export const JUDGE_UNSTABLE_MODES = ["report", "fail"] as const;
 
 /**
  * One variable the run reads: its default, what its value must be, and its line in
@@ -26,6 +27,8 @@ export interface EnvironmentVariable {
 
 const INTEGER = "^(0|[1-9][0-9]*)$";
 const POSITIVE = "^[1-9][0-9]*$";
+// A majority of samples needs an odd count: an even one can tie.
+const ODD = "^([1-9][0-9]*)?[13579]$";
 // A target's name in flowcheck.config.json, as its schema and a scenario's `target` spell it.
 const TARGET_NAME = "^[a-z0-9][a-z0-9-]*$";
 const PRICE = "^(0|[1-9][0-9]*)(\\.[0-9]+)?$";
@@ -156,6 +159,22 @@ export const ENVIRONMENT_VARIABLES = {
     schema: { enum: ["on", "off"] },
     hint: "on or off",
     doc: "`off` asks the judge again on every run",
+  },
+  JUDGE_SAMPLES: {
+    default: "1",
+    schema: { pattern: ODD },
+    hint: "an odd whole number of samples, 1 or more, e.g. 3 (an even count can tie); unset for 1",
+    doc:
+      "how many times the judge grades each judged turn: the verdict is the majority of the samples, its " +
+      "score their median, each sample a request of its own (the judge cache is not used, so a run costs " +
+      "k× the judge calls); a turn whose samples disagree is marked unstable " +
+      "([samples](live-runs.md#samples)). Odd: an even number or 0 is refused",
+  },
+  JUDGE_UNSTABLE: {
+    default: "report",
+    schema: { enum: JUDGE_UNSTABLE_MODES },
+    hint: `one of ${JUDGE_UNSTABLE_MODES.join(", ")}`,
+    doc: "`report` marks an unstable verdict (`JUDGE_SAMPLES` above 1) and keeps its majority's outcome; `fail` fails its judge check",
   },
   USER_MODEL: {
     default: "gpt-4o-mini",

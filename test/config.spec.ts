@@ -121,7 +121,7 @@ test("a flow's own scripted pin wins over FLOW_MODEL, which wins over the fallba
 
 test("the judge, repeat and CI settings are read with their defaults", () => {
   const defaults = loadConfig({});
-  assert.deepEqual(defaults.judge, { mode: "auto", model: "gpt-4o", cache: true });
+  assert.deepEqual(defaults.judge, { mode: "auto", model: "gpt-4o", cache: true, samples: 1, unstable: "report" });
   assert.equal(defaults.repeat, 1);
   assert.equal(defaults.passRate, 1);
   assert.equal(defaults.ci, false);
@@ -129,11 +129,13 @@ test("the judge, repeat and CI settings are read with their defaults", () => {
     JUDGE: "required",
     JUDGE_MODEL: "local-judge",
     JUDGE_CACHE: "off",
+    JUDGE_SAMPLES: "5",
+    JUDGE_UNSTABLE: "fail",
     FLOW_REPEAT: "5",
     FLOW_PASS_RATE: "0.8",
     CI: "true",
   });
-  assert.deepEqual(set.judge, { mode: "required", model: "local-judge", cache: false });
+  assert.deepEqual(set.judge, { mode: "required", model: "local-judge", cache: false, samples: 5, unstable: "fail" });
   assert.equal(set.repeat, 5);
   assert.equal(set.passRate, 0.8);
   assert.equal(set.ci, true);
@@ -175,6 +177,17 @@ test("bad judge and repeat settings are refused, naming each", () => {
     problems.map((problem) => problem.split("=")[0]),
     ["JUDGE", "JUDGE_CACHE", "FLOW_REPEAT", "FLOW_PASS_RATE"],
   );
+});
+
+test("JUDGE_SAMPLES of an even number, 0 or not a number is refused naming the value and what to set; JUDGE_UNSTABLE names its two values", () => {
+  const expected = "expected an odd whole number of samples, 1 or more, e.g. 3 (an even count can tie); unset for 1.";
+  for (const value of ["2", "0", "10", "three", "-3", "03"])
+    assert.deepEqual(problemsOf({ JUDGE_SAMPLES: value }), [`JUDGE_SAMPLES="${value}" is not valid: ${expected}`]);
+  for (const value of ["1", "3", "11", "101"])
+    assert.equal(loadConfig({ JUDGE_SAMPLES: value }).judge.samples, Number(value));
+  assert.deepEqual(problemsOf({ JUDGE_UNSTABLE: "warn" }), [
+    'JUDGE_UNSTABLE="warn" is not valid: expected one of report, fail.',
+  ]);
 });
 
 test("recording is refused under CI, and needs a key", () => {

@@ -171,7 +171,14 @@ describe("flowcheck test's results of a project's run", { concurrency: 2 }, () =
     assert.deepEqual(pass.tokens, { model: { input: 0, output: 0 }, judge: { input: 0, output: 0 } });
     assert.equal(pass.final?.outcome, "passed");
     assert.equal(whole.results.models["BasicFlow"], "scripted");
-    assert.deepEqual(whole.results.totals.judge, { graded: 0, passed: 0, failed: 0, skipped: 5, passRate: null });
+    assert.deepEqual(whole.results.totals.judge, {
+      graded: 0,
+      passed: 0,
+      failed: 0,
+      skipped: 5,
+      passRate: null,
+      unstable: 0,
+    });
   });
 
   test("each turn's result says what it changed in the stored session: step, run status, state keys, execution entries, nested runs", () => {

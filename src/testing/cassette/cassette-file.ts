@@ -25,6 +25,11 @@ export interface CassetteCall {
   kind: "model" | "judge" | "user";
   /** A model call's: our engine's step, or a started app's target and API. */
   where?: CassetteWhere;
+  /**
+   * A judge call's sample of its verdict, when the run graded each turn more than once
+   * (`JUDGE_SAMPLES`); absent for one sample, as on cassettes recorded before samples.
+   */
+  sample?: { index: number; of: number };
   request: unknown;
   reply: unknown;
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { FlowcheckError } from "../../errors.ts";
 import type { ChatModel, ModelReply, ModelRequest } from "../../engine/chat-model.ts";
 import type { ModelWrapper } from "../../engine/model-factory.ts";
-import type { JudgeClient, JudgeCompletion, JudgeRequest } from "../judge/judge-client.ts";
+import type { JudgeClient, JudgeCompletion, JudgeRequest, JudgeSampleOf } from "../judge/judge-client.ts";
 import type { LoadedScenario } from "../scenario/scenario.ts";
 import type { UserReply, UserTurnRequest } from "../../engine/scripted-user.ts";
 import type { UserSimulator } from "../user/user-simulator.ts";
@@ -150,19 +150,40 @@ export class Cassette {
     return taped;
   }
 
-  /** The judge's calls: recorded around `live`, or replayed. */
+  /**
+   * The judge's calls: recorded around `live`, each with its sample when a verdict has several,
+   * or replayed, refusing a tape recorded with another `JUDGE_SAMPLES`.
+   */
   judge(live: JudgeClient | undefined): JudgeClient {
-    return async (request: JudgeRequest): Promise<JudgeCompletion> => {
+    return async (request: JudgeRequest, sample?: JudgeSampleOf): Promise<JudgeCompletion> => {
       if (this.mode === "replay") {
+        this.#checkSamples(sample);
         const reply = this.#replay("judge", undefined, request) as Omit<JudgeCompletion, "source">;
         return { ...reply, source: "replay" };
       }
       if (!live)
         throw new FlowcheckError("cassette_mismatch", "Recording a judge call needs a live judge; set OPENAI_API_KEY.");
-      const completion = await live(request);
-      this.#record("judge", undefined, request, { content: completion.content, usage: completion.usage });
+      const completion = await live(request, sample);
+      this.#record("judge", undefined, request, { content: completion.content, usage: completion.usage }, sample);
       return completion;
     };
+  }
+
+  /**
+   * The next call, when it is the judge's, was recorded with as many samples per verdict as this
+   * run takes: a tape of three samples a turn replayed with one would answer each turn's verdict
+   * from another turn's samples. A call recorded with no sample had one, as before samples existed.
+   */
+  #checkSamples(sample: JudgeSampleOf | undefined): void {
+    const call = this.#calls[this.#played];
+    if (call?.kind !== "judge") return;
+    const [recorded, now] = [call.sample?.of ?? 1, sample?.of ?? 1];
+    if (recorded === now) return;
+    throw new FlowcheckError(
+      "cassette_mismatch",
+      `Replay of ${this.path}: call ${call.position} (turn ${call.turn} '${call.label}', judge) was recorded with ` +
+        `JUDGE_SAMPLES=${recorded}, and this run has JUDGE_SAMPLES=${now}: replay it with JUDGE_SAMPLES=${recorded}. ${this.#again}`,
+    );
   }
 
   /**
@@ -246,13 +267,20 @@ export class Cassette {
     );
   }
 
-  #record(kind: CassetteCall["kind"], where: CassetteWhere | undefined, request: unknown, reply: unknown): void {
+  #record(
+    kind: CassetteCall["kind"],
+    where: CassetteWhere | undefined,
+    request: unknown,
+    reply: unknown,
+    sample?: JudgeSampleOf,
+  ): void {
     this.#calls.push({
       position: this.#calls.length + 1,
       turn: this.#turn.number,
       label: this.#turn.label,
       kind,
       ...(where ? { where } : {}),
+      ...(sample ? { sample: { index: sample.index, of: sample.of } } : {}),
       request: JSON.parse(JSON.stringify(request)),
       reply: JSON.parse(JSON.stringify(reply)),
     });

@@ -30,8 +30,16 @@ export interface Check {
   outcome: "passed" | "failed" | "skipped";
   /** For a failure, what was expected and what was found; for a skip, why. */
   message?: string;
-  /** For a judge check that got a verdict: the verdict and the score it needed. */
-  verdict?: Verdict & { minScore: number };
+  /**
+   * For a judge check that got a verdict: the verdict and the score it needed. With more than one
+   * sample (`JUDGE_SAMPLES`), the majority's verdict and the median score, each sample, and whether
+   * they disagreed.
+   */
+  verdict?: Verdict & {
+    minScore: number;
+    samples?: { pass: boolean; score: number; reason: string }[];
+    unstable?: boolean;
+  };
   /** What the check wanted and what it found, where it compares two values (a report shows them side by side). */
   expected?: unknown;
   actual?: unknown;

@@ -25,7 +25,10 @@ export interface TurnReport {
   skipReason?: string;
   /** For a failed turn, every failed check with the response, in one message. */
   failure?: string;
-  /** For a failed turn, where it stands in its file (`scenarios/basic-flow.scenario.json:27`), when it was read from one. */
+  /**
+   * For a failed turn, and one whose judge's samples disagreed, where it stands in its file
+   * (`scenarios/basic-flow.scenario.json:27`), when it was read from one.
+   */
   location?: string;
   /** The Idempotency-Key the turn was sent under: sending the turn again with it cannot apply it twice. */
   idempotencyKey?: string;

@@ -15,8 +15,17 @@ export interface JudgeCompletion {
   source: "live" | "replay";
 }
 
-/** One call to a judge model. */
-export type JudgeClient = (request: JudgeRequest) => Promise<JudgeCompletion>;
+/** Which of a verdict's samples a call is (`JUDGE_SAMPLES` above 1): the `index`th of `of`, from 1. */
+export interface JudgeSampleOf {
+  index: number;
+  of: number;
+}
+
+/**
+ * One call to a judge model. `sample` says which sample of a verdict of several it is, for a
+ * cassette to tape; the model is asked the same either way.
+ */
+export type JudgeClient = (request: JudgeRequest, sample?: JudgeSampleOf) => Promise<JudgeCompletion>;
 
 /** The judge on the OpenAI chat API: temperature 0 and a JSON object answer, for stable verdicts. */
 export function openAIJudgeClient(settings: ProviderSettings): JudgeClient {

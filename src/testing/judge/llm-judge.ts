@@ -1,11 +1,12 @@
-import type { Check } from "../checks/check.ts";
+import type { Check, Verdict } from "../checks/check.ts";
+import { FlowcheckError } from "../../errors.ts";
 import { DEFAULT_JUDGE_MIN_SCORE } from "../scenario/scenario.ts";
 import type { Judge } from "./judge.ts";
 import { JudgeCache } from "./judge-cache.ts";
-import type { JudgeClient, JudgeCompletion } from "./judge-client.ts";
+import { gradedCheck, sampledCheck, type UnstableMode } from "./judge-check.ts";
+import type { JudgeClient, JudgeCompletion, JudgeRequest, JudgeSampleOf } from "./judge-client.ts";
 import { judgePrompt, wholeJudgePrompt } from "./judge-prompt.ts";
 import { parseVerdict } from "./judge-verdict.ts";
-import type { Verdict } from "../checks/check.ts";
 import { inputText } from "../scenario/turn-input.ts";
 
 /** What the judge did in a run, for the run's summary. */
@@ -27,33 +28,14 @@ export interface LlmJudgeOptions {
   model: string;
   cache?: JudgeCache;
   stats?: JudgeStats;
+  /** How many times each turn is graded (`JUDGE_SAMPLES`, odd; default 1). Above 1 the cache is not used. */
+  samples?: number;
+  /** What a verdict whose samples disagree does (`JUDGE_UNSTABLE`; default `report`). */
+  unstable?: UnstableMode;
 }
 
 function quote(text: string): string {
   return JSON.stringify(text.length > 300 ? `${text.slice(0, 300)}…` : text);
-}
-
-function grade(verdict: Verdict, minScore: number, expected: string): Check {
-  const graded = { ...verdict, minScore };
-  const ok = verdict.pass === true && verdict.score >= minScore;
-  if (ok) return { contract: "judge", name: "expectedResponse", outcome: "passed", verdict: graded, expected };
-  const why =
-    verdict.pass !== true
-      ? `the judge did not pass it (score ${verdict.score})`
-      : `score ${verdict.score} is below ${minScore}`;
-  const details = [
-    verdict.reason,
-    verdict.missing.length ? `missing: ${verdict.missing.join("; ")}` : "",
-    verdict.contradictions.length ? `contradictions: ${verdict.contradictions.join("; ")}` : "",
-  ].filter(Boolean);
-  return {
-    contract: "judge",
-    name: "expectedResponse",
-    outcome: "failed",
-    message: `${why}: ${details.join(" | ")}`,
-    verdict: graded,
-    expected,
-  };
 }
 
 /** Adds a completion to the stats: a call or a replay, and its tokens. */
@@ -88,55 +70,82 @@ function turnPrompt({ scenario, turn, answer, history, whole }: Parameters<Judge
   });
 }
 
+/** A judge check that failed without a verdict. */
+function noVerdict(message: string): Check {
+  return { contract: "judge", name: "expectedResponse", outcome: "failed", message };
+}
+
+/**
+ * One verdict of the judge, asked once more when the answer is not a valid verdict; or the
+ * failure, naming the sample when it is one of several.
+ */
+async function askVerdict(
+  client: JudgeClient,
+  request: JudgeRequest,
+  stats: JudgeStats,
+  sample?: JudgeSampleOf,
+): Promise<{ verdict: Verdict } | { failure: Check }> {
+  const which = sample ? ` for sample ${sample.index} of ${sample.of}` : "";
+  const answers: string[] = [];
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    let completion: JudgeCompletion;
+    try {
+      completion = await client(request, sample);
+    } catch (error) {
+      // A cassette's refusal keeps its code, as a model call's does in its turn's 502.
+      const code = error instanceof FlowcheckError ? `${error.code}: ` : "";
+      return {
+        failure: noVerdict(`the judge model ${request.model} failed${which}: ${code}${(error as Error).message}`),
+      };
+    }
+    countCompletion(stats, completion);
+    const parsed = parseVerdict(completion.content);
+    if ("verdict" in parsed) return parsed;
+    answers.push(`${parsed.problem}: ${quote(completion.content)}`);
+  }
+  return {
+    failure: noVerdict(
+      `the judge ${request.model} gave no valid verdict${which} in 2 tries (want {pass, score, reason, missing, contradictions}); ` +
+        `it answered ${answers.join(", then ")}`,
+    ),
+  };
+}
+
 /**
  * A judge that asks a model for a verdict on each `expectedResponse`. The turn passes only when
  * `pass === true` and `score >=` the turn's `minScore`, else the scenario's `judgeMinScore`, else
  * 0.75. An answer that is not a valid verdict is asked for once more, then fails the check quoting
- * what came back.
+ * what came back. With `samples` above 1 the model is asked that many times, each a request of
+ * its own (providers vary even at temperature 0, so no cache), and the verdict is their majority.
  */
 export function createLlmJudge(options: LlmJudgeOptions): Judge {
   const stats = options.stats ?? newJudgeStats();
+  const samples = options.samples ?? 1;
 
   return async (request) => {
     const { scenario, turn } = request;
     const model = scenario.judgeModel ?? options.model;
     const minScore = turn.minScore ?? scenario.judgeMinScore ?? DEFAULT_JUDGE_MIN_SCORE;
     const expected = turn.expectedResponse ?? "";
-    const prompt = turnPrompt(request);
-    const key = JudgeCache.key({ model, ...prompt });
+    const asked = { model, ...turnPrompt(request) };
+    if (samples > 1) {
+      const verdicts: Verdict[] = [];
+      for (let index = 1; index <= samples; index++) {
+        const answer = await askVerdict(options.client, asked, stats, { index, of: samples });
+        if ("failure" in answer) return answer.failure;
+        verdicts.push(answer.verdict);
+      }
+      return sampledCheck(verdicts, minScore, expected, options.unstable ?? "report");
+    }
+    const key = JudgeCache.key(asked);
     const cached = options.cache?.get(key);
     if (cached) {
       stats.cached += 1;
-      return grade(cached, minScore, expected);
+      return gradedCheck(cached, minScore, expected);
     }
-    const answers: string[] = [];
-    for (let attempt = 1; attempt <= 2; attempt++) {
-      let completion: JudgeCompletion;
-      try {
-        completion = await options.client({ model, ...prompt });
-      } catch (error) {
-        return {
-          contract: "judge",
-          name: "expectedResponse",
-          outcome: "failed",
-          message: `the judge model ${model} failed: ${(error as Error).message}`,
-        };
-      }
-      countCompletion(stats, completion);
-      const parsed = parseVerdict(completion.content);
-      if ("verdict" in parsed) {
-        options.cache?.set(key, parsed.verdict);
-        return grade(parsed.verdict, minScore, expected);
-      }
-      answers.push(`${parsed.problem}: ${quote(completion.content)}`);
-    }
-    return {
-      contract: "judge",
-      name: "expectedResponse",
-      outcome: "failed",
-      message:
-        `the judge ${model} gave no valid verdict in 2 tries (want {pass, score, reason, missing, contradictions}); ` +
-        `it answered ${answers.join(", then ")}`,
-    };
+    const answer = await askVerdict(options.client, asked, stats);
+    if ("failure" in answer) return answer.failure;
+    options.cache?.set(key, answer.verdict);
+    return gradedCheck(answer.verdict, minScore, expected);
   };
 }

@@ -1,6 +1,8 @@
 import type { TestContext } from "node:test";
 import type { Config } from "../../config.ts";
+import type { Check } from "../checks/check.ts";
 import type { FinalReport, SimulationReport } from "../checks/turn-report.ts";
+import { samplesText } from "../judge/samples-text.ts";
 import { passK } from "../report/pass-k.ts";
 import { passKText } from "../report/pass-k-shown.ts";
 import { ConversationEvents } from "../report/conversation-events.ts";
@@ -197,11 +199,12 @@ export class ScenarioSuite {
     // A turn whose own test did not run (a name filter) was not played for its judge alone.
     const reports = await this.#each((play) => play.turnIfPlayed(index));
     const name = `turn ${index + 1} '${this.#label(index)}'`;
-    const outcomes = reports.map((report): RunOutcome => {
+    const outcomes = reports.map((report, run): RunOutcome => {
       if (typeof report === "string") return skippedRun(report);
       if (!report || report.outcome === "skipped")
         return skippedRun(report?.skipReason ?? `turn ${index + 1} did not run`);
       const verdict = report.checks.find((c) => c.contract === "judge");
+      this.#tellUnstable(t, verdict, run);
       const location = this.#where(index);
       if (!verdict) return { outcome: "failed", why: "not graded", failure: `${name} has no judge verdict`, location };
       if (verdict.outcome === "skipped") return skippedRun(verdict.message);
@@ -210,6 +213,14 @@ export class ScenarioSuite {
       return { outcome: "failed", why: verdict.message, failure: `${name}: ${verdict.message}`, score, location };
     });
     this.#verdict(t, outcomes, `the judge of ${name}`, index, true);
+  }
+
+  /** A verdict whose samples disagreed, said under its judge test (of which run, when there are several). */
+  #tellUnstable(t: TestContext, check: Check | undefined, run: number): void {
+    const verdict = check?.verdict;
+    if (!verdict?.unstable || !verdict.samples) return;
+    const of = this.#runs.length > 1 ? `run ${run + 1}: ` : "";
+    t.diagnostic(`${of}unstable: ${samplesText(verdict.samples, verdict.minScore)}`);
   }
 
   /**

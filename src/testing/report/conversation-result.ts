@@ -30,6 +30,7 @@ export function judgeOf(checks: readonly Check[]): JudgeResult | undefined {
     ...(verdict ? { score: verdict.score, minScore: verdict.minScore, reason: verdict.reason } : {}),
     ...(judge.message ? { message: judge.message } : {}),
     ...(typeof judge.expected === "string" ? { expected: judge.expected } : {}),
+    ...(verdict?.samples ? { samples: verdict.samples, unstable: verdict.unstable === true } : {}),
   };
 }
 

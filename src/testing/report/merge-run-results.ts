@@ -36,6 +36,7 @@ export function totalsOf(conversations: readonly ConversationResult[]): ResultTo
       failed: judge.failed,
       skipped: judge.skipped,
       passRate: graded ? judge.passed / graded : null,
+      unstable: turns.filter((turn) => turn.judge?.unstable).length,
     },
     tokens: {
       model,

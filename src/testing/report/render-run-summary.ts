@@ -3,6 +3,7 @@ import { coverageInOrder, reachOf, type FlowCoverage } from "./flow-coverage.ts"
 import { judgeCalibrationText } from "./judge-calibration-text.ts";
 import { simulatedLines } from "./render-simulated.ts";
 import type { FlowChecklist, RunResults } from "./run-results.ts";
+import { unstableLine, unstableVerdicts } from "./unstable-verdicts.ts";
 
 export interface RunSummaryOptions {
   /** Every judged flow's checklist table (flowcheck test's `--checklist`), not only those of flows with a point to add. */
@@ -48,7 +49,7 @@ export function flowRows(coverage: FlowCoverage, checklist: readonly FlowCheckli
 }
 
 /**
- * The lines a run ends with: its totals, one line per flow and child flow (the steps and tools its
+ * The lines a run ends with: its totals and its unstable verdicts, one line per flow and child flow (the steps and tools its
  * scenarios reached, and its new-flow checklist counted), then where its results and page are.
  * A flow's full checklist table follows its line when one of its points is to add (✗), or for every
  * judged flow with `everyTable`; the whole of every table is in the results and the page. A run
@@ -64,7 +65,7 @@ export function renderRunSummary(results: RunResults, { everyTable = false, file
   const shown = (row: FlowRow) =>
     row.checklist !== undefined && row.checklist.judged && (everyTable || hasMissing(row.checklist));
   const width = Math.max(0, ...rows.map((row) => row.flow.length + (row.child ? 2 : 0)));
-  const lines = ["", totalsLine(results)];
+  const lines = ["", totalsLine(results), ...unstableLines(results)];
   if (rows.length) {
     const about = results.checklist?.length
       ? `, and the new-flow checklist (${rows.some(shown) ? MARKS_LEGEND : "--checklist prints every point"})`
@@ -89,6 +90,17 @@ export function renderRunSummary(results: RunResults, { everyTable = false, file
     `report:  ${files.report}`,
   );
   return lines;
+}
+
+/** The verdicts whose samples disagreed (`JUDGE_SAMPLES` above 1), counted, then each on its line. */
+export function unstableLines({ conversations }: RunResults): string[] {
+  const unstable = unstableVerdicts(conversations);
+  if (unstable.length === 0) return [];
+  const count = `${unstable.length} unstable verdict${unstable.length === 1 ? "" : "s"}`;
+  return [
+    `judge: ${count}, the samples disagreed (JUDGE_UNSTABLE=fail fails them):`,
+    ...unstable.map((verdict) => `  ${unstableLine(verdict)}`),
+  ];
 }
 
 /**

@@ -7,6 +7,7 @@ import { renderChanges } from "./render-changes.ts";
 import { flowRows } from "./render-run-summary.ts";
 import { runChanges } from "./run-changes.ts";
 import type { ConversationResult, RunResults } from "./run-results.ts";
+import { unstableLine, unstableVerdicts } from "./unstable-verdicts.ts";
 
 interface TurnRate {
   scenario: string;
@@ -93,11 +94,26 @@ function flowLines(results: RunResults): string[] {
   ];
 }
 
+/** The verdicts whose samples disagreed (`JUDGE_SAMPLES` above 1), each with its `file:line` and samples. */
+function unstableSection(results: RunResults): string[] {
+  const unstable = unstableVerdicts(results.conversations);
+  if (unstable.length === 0) return [];
+  return [
+    "",
+    "### Unstable verdicts",
+    "",
+    `The judge's samples disagreed on ${unstable.length} verdict${unstable.length === 1 ? "" : "s"} (\`JUDGE_UNSTABLE=report\` gives each its majority's outcome, \`fail\` fails it):`,
+    "",
+    ...unstable.map((verdict) => `- ${cell(unstableLine(verdict))}`),
+  ];
+}
+
 /**
  * A run's results as Markdown for a CI job's summary: the totals, the judge's calibration, what changed since `older` when
  * given, then per turn its pass rate over every run of it (a judge's failure counts as not passed)
  * and the spread of its judge scores, the tokens per scenario, the simulated scenarios' successes
- * and pass^k, each flow's coverage and checklist counts with the points to add, and what failed, on which line.
+ * and pass^k, each flow's coverage and checklist counts with the points to add, the unstable
+ * verdicts, and what failed, on which line.
  */
 export function renderSummary(results: RunResults, older?: RunResults): string {
   const { conversations, turns, judge, tokens } = results.totals;
@@ -130,7 +146,7 @@ export function renderSummary(results: RunResults, older?: RunResults): string {
       ),
       `| run | | ${passKText(results.simulated.passK) || "–"} |`,
     );
-  lines.push(...flowLines(results));
+  lines.push(...flowLines(results), ...unstableSection(results));
   const failed = results.conversations.filter((conversation) => conversation.outcome === "failed");
   if (failed.length || results.specsNotLoaded.length) {
     lines.push("", "### Failed", "");

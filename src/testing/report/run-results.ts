@@ -3,6 +3,7 @@ import type { Check } from "../checks/check.ts";
 import type { UserStyle } from "../../engine/scripted-user.ts";
 import type { Outcome, SimulationEnd, TokenCount, TurnReport } from "../checks/turn-report.ts";
 import type { RecordedCassette } from "../run/scenario-event.ts";
+import type { JudgeSample } from "../judge/sampled-verdict.ts";
 import type { FlowCoverage } from "./flow-coverage.ts";
 import type { StoredSummary } from "./stored-summary.ts";
 import type { JudgeCalibration } from "../judge/judge-calibration-file.ts";
@@ -84,8 +85,11 @@ export const RESULTS_VERSION = 1;
 export interface ResultTotals {
   conversations: OutcomeCounts;
   turns: OutcomeCounts;
-  /** Judge checks: those graded, and of those the share that passed (null when none was graded). */
-  judge: { graded: number; passed: number; failed: number; skipped: number; passRate: number | null };
+  /**
+   * Judge checks: those graded, and of those the share that passed (null when none was graded);
+   * `unstable`: the verdicts whose samples disagreed (`JUDGE_SAMPLES` above 1).
+   */
+  judge: { graded: number; passed: number; failed: number; skipped: number; passRate: number | null; unstable: number };
   /** `user`: the simulated users' models, when any conversation was simulated; `total` counts it too. */
   tokens: { model: TokenCount; judge: TokenCount; user?: TokenCount; total: number };
 }
@@ -155,6 +159,9 @@ export interface JudgeResult {
   message?: string;
   /** The expectation it graded (`expectedResponse`), when a judge graded it. */
   expected?: string;
+  /** With `JUDGE_SAMPLES` above 1: each sample's verdict, and whether they disagreed. */
+  samples?: JudgeSample[];
+  unstable?: boolean;
 }
 
 /** What one turn changed in the stored session: only what differs is present. */

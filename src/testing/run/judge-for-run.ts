@@ -18,7 +18,7 @@ export interface JudgeSetup {
 /**
  * The judge a run gets: replayed from the cassette, recorded around the live one, or live with
  * its verdicts cached; or none, with the reason. Cassettes bypass the cache, so their track of
- * calls is the same on every run.
+ * calls is the same on every run; so do samples (`JUDGE_SAMPLES` above 1), each a request of its own.
  */
 export function judgeForRun(
   config: Config,
@@ -54,9 +54,14 @@ export function judgeForRun(
     if (!live) return none(noKey);
     client = live;
   }
-  const cache = config.judge.cache && !cassette ? new JudgeCache(join(artifactsDir, "judge-cache")) : undefined;
+  // Samples are asked anew each run: a cached verdict would make every sample the same one.
+  const cache =
+    config.judge.cache && !cassette && config.judge.samples === 1
+      ? new JudgeCache(join(artifactsDir, "judge-cache"))
+      : undefined;
+  const { samples, unstable } = config.judge;
   return {
-    judge: createLlmJudge({ client, model: config.judge.model, stats, ...(cache ? { cache } : {}) }),
+    judge: createLlmJudge({ client, model: config.judge.model, stats, samples, unstable, ...(cache ? { cache } : {}) }),
     unavailable: undefined,
     required,
     stats,

@@ -474,7 +474,10 @@ export class ScenarioRun {
     this.#usageBefore = undefined;
     const simulated = this.#simulated.get(this.#script[report.number - 1]!);
     if (simulated) report.simulated = simulated;
-    const location = report.outcome === "failed" ? scenarioLocation(this.loaded, report.number - 1) : undefined;
+    // An unstable verdict is named by its line in the summaries, as a failed turn is.
+    const unstable = report.checks.some((check) => check.contract === "judge" && check.verdict?.unstable);
+    const location =
+      report.outcome === "failed" || unstable ? scenarioLocation(this.loaded, report.number - 1) : undefined;
     if (location) report.location = location;
     this.reports.push(report);
     if (report.outcome === "failed") this.#failedTurn ??= report;

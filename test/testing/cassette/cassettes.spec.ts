@@ -373,7 +373,7 @@ describe("cassettes of BasicFlow", { concurrency: 2 }, () => {
         const lines = judged.error?.split("\n") ?? [];
         assert.equal(
           lines[0],
-          `${turnLocation(folder.file, "name rejected", ROOT)}: turn 1 'name rejected': the judge model gpt-4o failed: Replay of ${folder.cassette}: call 3 (turn 1 'name rejected', judge) differs from the recording in system:`,
+          `${turnLocation(folder.file, "name rejected", ROOT)}: turn 1 'name rejected': the judge model gpt-4o failed: cassette_mismatch: Replay of ${folder.cassette}: call 3 (turn 1 'name rejected', judge) differs from the recording in system:`,
         );
         assert.deepEqual(lines.slice(1, 3), [
           '  recorded: "…nst an expectation a test author wrote.\\nJudge only what the expectation asks about. Ignore wording, …"',

@@ -166,7 +166,7 @@ describe("a hostile answer on a cassette", () => {
       assert.equal(missed.outcome, "failed");
       assert.match(
         missed.message ?? "",
-        /^the judge model judge-model failed: Replay of .*hostile\.cassette\.json: call 1 \(turn 0 '\(before the first turn\)', judge\) differs from the recording in user:\n/,
+        /^the judge model judge-model failed: cassette_mismatch: Replay of .*hostile\.cassette\.json: call 1 \(turn 0 '\(before the first turn\)', judge\) differs from the recording in user:\n/,
       );
       assert.equal(fake.requests.length, 1);
     } finally {

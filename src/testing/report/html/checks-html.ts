@@ -1,14 +1,15 @@
-import type { Check, Verdict } from "../../checks/check.ts";
+import type { Check } from "../../checks/check.ts";
 import { escapeHtml, shown } from "./escape-html.ts";
 import { foldedText } from "./folded-text.ts";
+import { samplesHtml } from "./samples-html.ts";
 
 export const MARKS = { passed: "✓", failed: "✗", skipped: "–" } as const;
 
 /**
  * A judge's verdict: the expectation it graded (a person labelling the verdict reads it), its score
- * against what it needed, its reasons.
+ * against what it needed, its samples, its reasons.
  */
-function verdictHtml(verdict: Verdict & { minScore: number }, expected: unknown): string {
+function verdictHtml(verdict: NonNullable<Check["verdict"]>, expected: unknown): string {
   const list = (label: string, items: readonly string[]) =>
     items.length
       ? `<div class="verdict-list"><b>${label}</b><ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}` +
@@ -21,7 +22,7 @@ function verdictHtml(verdict: Verdict & { minScore: number }, expected: unknown)
     `<div class="verdict">${typeof expected === "string" ? `<div class="expectation"><b>expected</b>${foldedText(expected)}</div>` : ""}` +
     `<span class="score">score ${verdict.score.toFixed(2)} / needs ${verdict.minScore.toFixed(2)}</span>` +
     `<span class="bar"><span class="fill ${fill}" style="width:${percent}%"></span>` +
-    `<span class="mark" style="left:${needs}%"></span></span>` +
+    `<span class="mark" style="left:${needs}%"></span></span>${samplesHtml(verdict)}` +
     `<p class="reason">${escapeHtml(verdict.reason)}</p>` +
     `${list("missing", verdict.missing)}${list("contradictions", verdict.contradictions)}</div>`
   );

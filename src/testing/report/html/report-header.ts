@@ -1,6 +1,7 @@
 import type { OutcomeCounts, RunResults } from "../run-results.ts";
 import { judgeCalibrationText } from "../judge-calibration-text.ts";
 import { escapeHtml } from "./escape-html.ts";
+import { unstableVerdicts } from "../unstable-verdicts.ts";
 
 function wallTime(results: RunResults): string {
   const millis = Date.parse(results.endedAt) - Date.parse(results.startedAt);
@@ -30,7 +31,13 @@ function judgeLine(results: RunResults): string {
     judge.passRate === null
       ? "none graded"
       : `${judge.passed} of ${judge.graded} passed (${Math.round(judge.passRate * 100)}%)`;
-  return `${escapeHtml(rate)}${judge.skipped ? `, ${judge.skipped} skipped` : ""}${model ? ` · <code>${escapeHtml(model)}</code>` : ""}`;
+  // Counted from the turns, not the totals: results written before samples have no `unstable` count.
+  const unstable = unstableVerdicts(results.conversations).length;
+  return (
+    `${escapeHtml(rate)}${judge.skipped ? `, ${judge.skipped} skipped` : ""}` +
+    `${unstable ? `, <span class="chip unstable">${unstable} unstable</span>` : ""}` +
+    `${model ? ` · <code>${escapeHtml(model)}</code>` : ""}`
+  );
 }
 
 /** How far the run's judge agrees with people, from the committed calibration, under the judge's line. */

@@ -76,6 +76,8 @@ pre.message{margin:3px 0 0 16px}
 .bar .mark{position:absolute;top:-3px;bottom:-3px;width:2px;background:var(--ink)}
 .bar .range{position:absolute;top:0;bottom:0;min-width:3px;background:#0969da;border-radius:4px}
 .verdict-list ul{margin:2px 0 2px 18px;padding:0}
+.samples ol{margin:2px 0 2px 18px;padding:0;font-size:12px}.samples .sample-reason{color:var(--muted)}
+.chip.unstable{background:var(--skip-bg);color:var(--skip);font-weight:600}
 table{border-collapse:collapse;font-size:13px}
 td,th{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
 th{background:var(--bg)}
