@@ -52,6 +52,8 @@ export interface Config {
     model: string;
     /** Reuse verdicts over identical answers (`JUDGE_CACHE`, default on). */
     cache: boolean;
+    /** The agreement with people's labels below which `flowcheck judge calibrate` exits 1 (`JUDGE_MIN_AGREEMENT`). */
+    minAgreement: number | undefined;
   };
   /** The model that plays a scenario's simulated user in live and record runs. */
   user: {
@@ -354,6 +356,7 @@ export function loadConfig(
       mode: (env["JUDGE"] ?? DEFAULTS.JUDGE) as Config["judge"]["mode"],
       model: env["JUDGE_MODEL"] ?? DEFAULTS.JUDGE_MODEL,
       cache: (env["JUDGE_CACHE"] ?? DEFAULTS.JUDGE_CACHE) === "on",
+      minAgreement: env["JUDGE_MIN_AGREEMENT"] === undefined ? undefined : Number(env["JUDGE_MIN_AGREEMENT"]),
     }),
     user: userOf(env),
     turnTimeoutMs: Number(env["FLOW_TURN_TIMEOUT_MS"] ?? DEFAULTS.FLOW_TURN_TIMEOUT_MS),
