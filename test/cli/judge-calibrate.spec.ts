@@ -338,11 +338,50 @@ describe("flowcheck judge calibrate", () => {
     );
   });
 
-  test("with no key and no tape it exits 2 saying to set OPENAI_API_KEY or replay a tape", async () => {
+  test("with no key and no tape it exits 2 saying to set OPENAI_API_KEY or replay a tape; under CI it never records", async () => {
     const dir = made(project(TABLE.slice(0, 2)));
     const run = await calibrate(dir, [], undefined);
     assert.equal(run.code, 2, shows(run));
     assert.match(run.stderr, /set OPENAI_API_KEY .*or replay a tape with FLOW_MODEL=replay/);
+    const before = provider.requests.length;
+    const underCi = await calibrate(dir, [], provider, { FLOW_MODEL: "auto", CI: "true" });
+    assert.equal(underCi.code, 2, shows(underCi));
+    assert.match(underCi.stderr, /under CI a tape is never recorded/);
+    assert.equal(provider.requests.length, before);
+    assert.equal(existsSync(join(dir, "scenarios", "judge-labels.cassette.json")), false);
+  });
+
+  test("FLOW_MODEL=auto records the tape when there is none, then replays it", async () => {
+    const rows = TABLE.slice(0, 3);
+    judgeBy(provider, rows);
+    const dir = made(project(rows));
+    const before = provider.requests.length;
+    const first = await calibrate(dir, ["--samples", "1"], provider, { FLOW_MODEL: "auto" });
+    assert.equal(first.code, 0, shows(first));
+    assert.match(first.stdout, /recorded scenarios\/judge-labels\.cassette\.json/);
+    assert.equal(provider.requests.length - before, 3);
+    const again = await calibrate(dir, ["--samples", "1"], provider, { FLOW_MODEL: "auto" });
+    assert.equal(again.code, 0, shows(again));
+    assert.match(again.stdout, /replayed scenarios\/judge-labels\.cassette\.json/);
+    assert.equal(provider.requests.length - before, 3, "the replay asks no judge");
+  });
+
+  test("a label whose expectation is no longer the scenario's is graded against the label's, saying so", async () => {
+    judgeBy(provider, TABLE);
+    const label = labelOf(TABLE[0]!);
+    const dir = made(project([], [{ ...label, expected: "The assistant should ask for a first name only." }]));
+    const run = await calibrate(dir, ["--samples", "1"], provider);
+    assert.equal(run.code, 0, shows(run));
+    assert.match(
+      run.stdout,
+      new RegExp(
+        `note: ${GREETING}:${lineOf(GREETING, "asks for a name")} › asks for a name: the scenario's expectation is now ` +
+          '"The assistant should greet the user and ask for their full name\\."; labels\\[0\\] is graded against the one ' +
+          'the person judged, "The assistant should ask for a first name only\\."',
+      ),
+    );
+    const sent = provider.requests.at(-1)!.body["messages"] as { content: string }[];
+    assert.equal(JSON.parse(sent[1]!.content).expectation, "The assistant should ask for a first name only.");
   });
 
   test("a label of a turn no scenario has is set aside with its line and the closest turn, and not counted", async () => {

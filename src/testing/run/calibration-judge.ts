@@ -138,7 +138,10 @@ async function askLive(
         maxTokens: config.limits.maxTokens,
       });
       try {
-        if (held.skip) return { problem: `not graded: ${held.skip}` };
+        if (held.skip) {
+          failed = true;
+          return { problem: `not graded: ${held.skip}` };
+        }
         const client: JudgeClient = async (request) => {
           const completion = await live(request);
           calls[at]!.push({ request, completion });
@@ -165,7 +168,7 @@ async function recorded(
   if (asked.failed)
     return {
       outcomes: asked.outcomes,
-      saved: `${cassette.path} was not written: a judge call failed, and a tape without it could not be replayed`,
+      saved: `${cassette.path} was not written: a label was not graded (a judge call failed, or FLOW_MAX_TOKENS was spent), and a tape without its calls could not be replayed`,
     };
   for (const [at, item] of items.entries()) {
     cassette.beginTurn(at + 1, tapeLabel(item));
