@@ -414,7 +414,7 @@ describe("flowcheck judge calibrate", () => {
       run.stdout,
       /labels\[1\]: scenarios\/greeting\.scenario\.json:\d+ › asks for a name: the judge gpt-4o gave no valid verdict in 2 tries .*"I think it passes\.".*"Still not JSON"/,
     );
-    assert.match(run.stdout, /overall \(1 labels\)/);
+    assert.match(run.stdout, /overall \(1 label\)/);
   });
 
   test("κ is n/a (one class) when every label is one verdict", async () => {

@@ -16,6 +16,10 @@ export function cutShort(text: string, length = ANSWER_SHOWN): string {
   return line.length > length ? `${line.slice(0, length - 1)}…` : line;
 }
 
+function labelsText(count: number): string {
+  return `${count} label${count === 1 ? "" : "s"}`;
+}
+
 function kappaText(kappa: number | null): string {
   return kappa === null ? "n/a (one class)" : kappa.toFixed(2);
 }
@@ -68,13 +72,13 @@ function settingsText(settings: JudgeSettings): string {
 /** The calibration as the terminal shows it: overall, then per judge settings, then the labels set aside. */
 export function renderCalibration(calibration: JudgeCalibration): string {
   const lines = [
-    `judge calibration of ${calibration.labelsFile}: ${calibration.labels} labels graded, ${calibration.samples} sample${calibration.samples === 1 ? "" : "s"} each`,
+    `judge calibration of ${calibration.labelsFile}: ${labelsText(calibration.labels)} graded, ${calibration.samples} sample${calibration.samples === 1 ? "" : "s"} each`,
     "",
-    ...figureLines(`overall (${calibration.labels} labels)`, calibration),
+    ...figureLines(`overall (${labelsText(calibration.labels)})`, calibration),
   ];
   if (calibration.perSettings.length > 1) {
     for (const group of calibration.perSettings)
-      lines.push("", ...figureLines(`${settingsText(group.settings)} (${group.labels} labels)`, group));
+      lines.push("", ...figureLines(`${settingsText(group.settings)} (${labelsText(group.labels)})`, group));
   } else if (calibration.perSettings[0]) {
     lines.push("", `every label is graded with ${settingsText(calibration.perSettings[0].settings)}`);
   }
