@@ -400,7 +400,10 @@ describe("flowcheck judge calibrate", () => {
       run.stdout,
       /set aside, not counted: 2\n {2}labels\[2\]: scenarios\/greeting\.scenario\.json has no turn "asks for the name"; the closest is "asks for a name"/,
     );
-    assert.match(run.stdout, /\n {2}labels\[3\]: scenarios\/gone\.scenario\.json does not exist/);
+    assert.match(
+      run.stdout,
+      /\n {2}labels\[3\]: turn "asks for a name" cannot be graded: scenarios\/gone\.scenario\.json does not exist/,
+    );
     assert.equal(resultOf(dir).setAside.length, 2);
   });
 

@@ -5,7 +5,7 @@ import { loadScenario } from "../scenario/load-scenario.ts";
 import { DEFAULT_JUDGE_MIN_SCORE, type LoadedScenario } from "../scenario/scenario.ts";
 import { scenarioCases } from "../scenario/scenario-cases.ts";
 import { scenarioHeaderOf } from "../scenario/scenario-discovery.ts";
-import { scenarioLocation, shownPath } from "../scenario/scenario-location.ts";
+import { shownPath } from "../scenario/scenario-location.ts";
 import { inputText } from "../scenario/turn-input.ts";
 import type { JudgeSettings } from "./judge-calibration-file.ts";
 import type { JudgeLabel } from "./judge-labels.ts";
@@ -21,6 +21,8 @@ export interface CalibrationItem {
   location: string;
   minScore: number;
   settings: JudgeSettings;
+  /** The same for every label graded with the same model, minScore and instructions (in full). */
+  group: string;
   /** The judge's call: the scenario's model and instructions, the label's conversation, input, answer and expectation. */
   request: JudgeRequest;
   /** The scenario's expectation now, when it is not the one the person judged the answer against. */
@@ -96,7 +98,7 @@ function itemOf(
   scenarios: LoadedScenario[] | string,
   judgeModel: string,
 ): CalibrationItem | string {
-  if (typeof scenarios === "string") return scenarios;
+  if (typeof scenarios === "string") return `turn "${label.turn}" cannot be graded: ${scenarios}`;
   const loaded = scenarios.find((each) => each.caseLabel === label.caseLabel);
   if (!loaded) {
     const cases = scenarios.flatMap((each) => each.caseLabel ?? []);
@@ -117,7 +119,8 @@ function itemOf(
   const request = { model, ...promptOf(label, target.input, instructions) };
   const location = `${shownPath(label.file)}${target.line === undefined ? "" : `:${target.line}`}`;
   const expectedNow = target.expected === label.expected ? {} : { expectedNow: target.expected ?? "" };
-  return { index, label, location, minScore, settings, request, ...expectedNow };
+  const group = JSON.stringify([model, minScore, instructions?.trim() ?? null]);
+  return { index, label, location, minScore, settings, group, request, ...expectedNow };
 }
 
 /** The turn a label is of, or its scenario's `success.judge` for a whole conversation's label; or why there is none. */
@@ -127,9 +130,8 @@ function targetOf(loaded: LoadedScenario, label: JudgeLabel): Target | string {
   if (label.whole && at < 0) {
     if (scenario.success?.judge === undefined)
       return `${label.file} has no success.judge now, which the label's whole conversation was graded against`;
-    const line = scenarioLocation(loaded)?.split(":").at(-1);
     return {
-      line: line === undefined ? undefined : Number(line),
+      line: loaded.lines?.final,
       expected: scenario.success.judge,
       minScore: scenario.success.minScore,
       input: "",

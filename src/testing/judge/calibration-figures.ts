@@ -64,11 +64,9 @@ export function calibrationFigures(graded: readonly GradedLabel[], current?: num
 export function perSettings(graded: readonly GradedLabel[]): JudgeCalibration["perSettings"] {
   const groups = new Map<string, { settings: JudgeSettings; graded: GradedLabel[] }>();
   for (const each of graded) {
-    const { model, minScore, instructions } = each.item.settings;
-    const key = JSON.stringify([model, minScore, instructions ?? null]);
-    const group = groups.get(key) ?? { settings: each.item.settings, graded: [] };
+    const group = groups.get(each.item.group) ?? { settings: each.item.settings, graded: [] };
     group.graded.push(each);
-    groups.set(key, group);
+    groups.set(each.item.group, group);
   }
   return [...groups.values()].map(({ settings, graded: group }) => ({
     settings,
