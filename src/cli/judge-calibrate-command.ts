@@ -140,7 +140,8 @@ async function calibrate(request: Request, config: Config): Promise<number> {
   writeJudgeCalibration(out, calibration);
   if (request.write) writeJudgeCalibration(DEFAULT_JUDGE_CALIBRATION, calibration);
   const wrote = request.write ? `${out} and ${DEFAULT_JUDGE_CALIBRATION}` : out;
-  console.log(`\nwrote ${wrote}${judge.tape ? `; ${saved ?? `replayed ${judge.tape}`}` : ""}`);
+  const taped = judge.mode === "replay" ? `; replayed ${judge.tape}` : saved ? `; ${saved}` : "";
+  console.log(`\nwrote ${wrote}${taped}`);
   return gate(calibration.agreement, request.minAgreement ?? config.judge.minAgreement);
 }
 

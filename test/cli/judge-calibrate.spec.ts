@@ -351,6 +351,20 @@ describe("flowcheck judge calibrate", () => {
     assert.equal(existsSync(join(dir, "scenarios", "judge-labels.cassette.json")), false);
   });
 
+  test("the judge's calls hold to the provider limits: with one label at a time, FLOW_MAX_TOKENS spent sets the rest aside", async () => {
+    const rows = TABLE.slice(0, 3);
+    judgeBy(provider, rows);
+    const dir = made(project(rows));
+    const before = provider.requests.length;
+    // The stand-in counts 17 tokens a call: the first label spends the budget of 10, so no other is started.
+    const run = await calibrate(dir, ["--samples", "1"], provider, { FLOW_CONCURRENCY: "1", FLOW_MAX_TOKENS: "10" });
+    assert.equal(run.code, 0, shows(run));
+    assert.equal(provider.requests.length - before, 1);
+    assert.match(run.stdout, /overall \(1 label\)/);
+    assert.match(run.stdout, /labels\[1\]: .* not graded: FLOW_MAX_TOKENS=10 was reached/);
+    assert.match(run.stdout, /labels\[2\]: .* not graded: FLOW_MAX_TOKENS=10 was reached/);
+  });
+
   test("FLOW_MODEL=auto records the tape when there is none, then replays it", async () => {
     const rows = TABLE.slice(0, 3);
     judgeBy(provider, rows);

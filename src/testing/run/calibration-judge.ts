@@ -69,7 +69,9 @@ export function calibrationJudge(config: Config, labelsFile: string): Calibratio
   }
   if (mode === "record" && config.ci)
     return {
-      unavailable: `under CI a tape is never recorded, and ${tape} does not exist: record it on a workstation (FLOW_MODEL=record) and commit it`,
+      unavailable:
+        `under CI a tape is never recorded${config.flowModel === "auto" ? `, and there is no ${tape} to replay` : ""}: ` +
+        `record ${tape} on a workstation (FLOW_MODEL=record) and commit it`,
     };
   const asking = liveAsking(config, labelsFile);
   if (!asking)
