@@ -132,16 +132,20 @@ async function calibrate(request: Request, config: Config): Promise<number> {
           `labels[${item.index}] is graded against the one the person judged, ${JSON.stringify(item.label.expected)}`,
       );
   process.stdout.write(renderCalibration(calibration));
-  if (graded.length === 0) {
-    console.log("\nno label could be graded, so the judge's agreement is not known and nothing was written");
-    return 1;
-  }
   const out = join(ARTIFACTS, JUDGE_CALIBRATION_RESULT);
   writeJudgeCalibration(out, calibration);
-  if (request.write) writeJudgeCalibration(DEFAULT_JUDGE_CALIBRATION, calibration);
-  const wrote = request.write ? `${out} and ${DEFAULT_JUDGE_CALIBRATION}` : out;
+  // A calibration of no label would replace the committed one with an agreement that was never measured.
+  const committed = request.write && graded.length > 0;
+  if (committed) writeJudgeCalibration(DEFAULT_JUDGE_CALIBRATION, calibration);
+  const wrote = committed ? `${out} and ${DEFAULT_JUDGE_CALIBRATION}` : out;
   const taped = judge.mode === "replay" ? `; replayed ${judge.tape}` : saved ? `; ${saved}` : "";
   console.log(`\nwrote ${wrote}${taped}`);
+  if (graded.length === 0) {
+    console.log(
+      `no label could be graded, so the judge's agreement is not known${request.write ? ` and ${DEFAULT_JUDGE_CALIBRATION} was left as it was` : ""}`,
+    );
+    return 1;
+  }
   return gate(calibration.agreement, request.minAgreement ?? config.judge.minAgreement);
 }
 

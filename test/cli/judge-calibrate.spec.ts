@@ -421,6 +421,20 @@ describe("flowcheck judge calibrate", () => {
     assert.equal(resultOf(dir).setAside.length, 2);
   });
 
+  test("when no label can be graded it exits 1 and leaves the committed calibration as it was", async () => {
+    const stray = labelOf({ marker: "a1", file: GREETING, turn: "asks for a name", human: "pass" });
+    const dir = made(project([], [{ ...stray, turn: "gone" }]));
+    writeFileSync(join(dir, "scenarios", "judge-calibration.json"), "kept\n");
+    const run = await calibrate(dir, ["--write"], provider);
+    assert.equal(run.code, 1, shows(run));
+    assert.match(
+      run.stdout,
+      /no label could be graded, so the judge's agreement is not known and scenarios\/judge-calibration\.json was left as it was/,
+    );
+    assert.equal(readFileSync(join(dir, "scenarios", "judge-calibration.json"), "utf8"), "kept\n");
+    assert.equal(resultOf(dir).labels, 0);
+  });
+
   test("a judge that answers twice with no verdict's JSON sets the label aside, quoting what came back", async () => {
     const rows: Row[] = [TABLE[0]!, { ...TABLE[1]!, samples: ["I think it passes.", "Still not JSON"] }];
     judgeBy(provider, rows);
