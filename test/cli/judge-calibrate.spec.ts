@@ -473,6 +473,16 @@ describe("flowcheck judge calibrate", () => {
       );
     });
 
+  test("a labels file that is not one exits 1 naming the JSON path, and is left as it was", async () => {
+    const dir = made(project([]));
+    const broken = `${JSON.stringify({ labels: [{ ...labelOf(TABLE[0]!), human: "maybe" }] })}\n`;
+    writeFileSync(join(dir, "scenarios", "judge-labels.json"), broken);
+    const run = await calibrate(dir, [], provider);
+    assert.equal(run.code, 1, shows(run));
+    assert.match(run.stderr, /judge_labels_invalid: .*\n- labels\[0\]\.human/);
+    assert.equal(readFileSync(join(dir, "scenarios", "judge-labels.json"), "utf8"), broken);
+  });
+
   test("--min-agreement outside 0..1 exits 2 saying what to give", async () => {
     const dir = made(project(TABLE.slice(0, 1)));
     const run = await calibrate(dir, ["--min-agreement", "90"], provider);
