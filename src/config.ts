@@ -57,6 +57,8 @@ export interface Config {
     samples: number;
     /** What an unstable verdict, whose samples disagree, does (`JUDGE_UNSTABLE`): `report` it, or `fail` its check. */
     unstable: (typeof JUDGE_UNSTABLE_MODES)[number];
+    /** The agreement with people's labels below which `flowcheck judge calibrate` exits 1 (`JUDGE_MIN_AGREEMENT`). */
+    minAgreement: number | undefined;
   };
   /** The model that plays a scenario's simulated user in live and record runs. */
   user: {
@@ -361,6 +363,7 @@ export function loadConfig(
       cache: (env["JUDGE_CACHE"] ?? DEFAULTS.JUDGE_CACHE) === "on",
       samples: Number(env["JUDGE_SAMPLES"] ?? DEFAULTS.JUDGE_SAMPLES),
       unstable: (env["JUDGE_UNSTABLE"] ?? DEFAULTS.JUDGE_UNSTABLE) as Config["judge"]["unstable"],
+      minAgreement: env["JUDGE_MIN_AGREEMENT"] === undefined ? undefined : Number(env["JUDGE_MIN_AGREEMENT"]),
     }),
     user: userOf(env),
     turnTimeoutMs: Number(env["FLOW_TURN_TIMEOUT_MS"] ?? DEFAULTS.FLOW_TURN_TIMEOUT_MS),

@@ -154,6 +154,14 @@ export const ENVIRONMENT_VARIABLES = {
     schema: { minLength: 1 },
     doc: "the judge's model, unless the scenario names `judgeModel`",
   },
+  JUDGE_MIN_AGREEMENT: {
+    shown: "unset: none",
+    schema: { pattern: "^(0(\\.[0-9]+)?|1(\\.0+)?)$" },
+    hint: "a fraction from 0 to 1, e.g. 0.9",
+    doc:
+      "the agreement with the people's labels the judge must reach: `flowcheck judge calibrate` exits 1 " +
+      "below it (`--min-agreement` wins over it)",
+  },
   JUDGE_CACHE: {
     default: "on",
     schema: { enum: ["on", "off"] },

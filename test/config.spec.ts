@@ -121,7 +121,14 @@ test("a flow's own scripted pin wins over FLOW_MODEL, which wins over the fallba
 
 test("the judge, repeat and CI settings are read with their defaults", () => {
   const defaults = loadConfig({});
-  assert.deepEqual(defaults.judge, { mode: "auto", model: "gpt-4o", cache: true, samples: 1, unstable: "report" });
+  assert.deepEqual(defaults.judge, {
+    mode: "auto",
+    model: "gpt-4o",
+    cache: true,
+    samples: 1,
+    unstable: "report",
+    minAgreement: undefined,
+  });
   assert.equal(defaults.repeat, 1);
   assert.equal(defaults.passRate, 1);
   assert.equal(defaults.ci, false);
@@ -131,11 +138,19 @@ test("the judge, repeat and CI settings are read with their defaults", () => {
     JUDGE_CACHE: "off",
     JUDGE_SAMPLES: "5",
     JUDGE_UNSTABLE: "fail",
+    JUDGE_MIN_AGREEMENT: "0.9",
     FLOW_REPEAT: "5",
     FLOW_PASS_RATE: "0.8",
     CI: "true",
   });
-  assert.deepEqual(set.judge, { mode: "required", model: "local-judge", cache: false, samples: 5, unstable: "fail" });
+  assert.deepEqual(set.judge, {
+    mode: "required",
+    model: "local-judge",
+    cache: false,
+    samples: 5,
+    unstable: "fail",
+    minAgreement: 0.9,
+  });
   assert.equal(set.repeat, 5);
   assert.equal(set.passRate, 0.8);
   assert.equal(set.ci, true);

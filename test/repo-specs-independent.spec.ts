@@ -24,8 +24,8 @@ const MAKES_COPIES = join(TEST_ROOT, "support", "repository-copy.ts");
 const CHECKS_THE_PACKAGE = join(TEST_ROOT, "package", "package-install.spec.ts");
 // They write projects of their own in temp folders, scenarios/ included: flowcheck init's, a team's
 // with only the installed package (a LangGraph project's, the target guides' scenarios/booking/ and
-// scenarios/returns/, the model seam guide's scenarios/booking/), and projects whose flows module exports registeredFlows (of fixture flows),
-// as a config's "flows" asks.
+// scenarios/returns/, the model seam guide's scenarios/booking/), projects whose flows module exports registeredFlows (of fixture flows),
+// as a config's "flows" asks, and projects whose scenarios/ holds judge labels and their tape for flowcheck judge calibrate.
 const WRITE_PROJECTS = [
   join(TEST_ROOT, "cli", "init-command.spec.ts"),
   join(TEST_ROOT, "package", "consumer-project.spec.ts"),
@@ -40,6 +40,7 @@ const WRITE_PROJECTS = [
   join(TEST_ROOT, "testing", "cassette", "auto-cassette.spec.ts"),
   join(TEST_ROOT, "cli", "test-command-watch.spec.ts"),
   join(TEST_ROOT, "support", "basic-flow-project.ts"),
+  join(TEST_ROOT, "cli", "judge-calibrate.spec.ts"),
 ];
 const EXEMPT = new Set([
   import.meta.filename,

@@ -78,11 +78,24 @@ export class Cassette {
     options: { modelName: string; ci: boolean; auto?: boolean },
   ): Cassette {
     const path = cassettePathOf(loaded.file, loaded.caseLabel);
-    if (mode === "record") return new Cassette(path, mode, loaded.name, options, []);
+    return Cassette.at(path, { file: loaded.file, name: loaded.name }, mode, options);
+  }
+
+  /**
+   * The cassette at `path` of calls made for something other than a scenario (`of.file`, named
+   * `of.name` in the file), such as the judge's calls of `flowcheck judge calibrate` for a labels file.
+   */
+  static at(
+    path: string,
+    of: { file: string; name: string },
+    mode: CassetteMode,
+    options: { modelName: string; ci: boolean; auto?: boolean },
+  ): Cassette {
+    if (mode === "record") return new Cassette(path, mode, of.name, options, []);
     if (!existsSync(path)) {
       throw new FlowcheckError(
         "cassette_missing",
-        `FLOW_MODEL=replay has no cassette for ${loaded.file}: ${path} does not exist.` +
+        `FLOW_MODEL=replay has no cassette for ${of.file}: ${path} does not exist.` +
           (options.ci
             ? " Under CI a missing cassette is an error, never a live call: record it on a workstation (FLOW_MODEL=record) and commit it."
             : " Record it first with FLOW_MODEL=record and an OPENAI_API_KEY."),
@@ -97,7 +110,7 @@ export class Cassette {
         `${path} is not a readable cassette (${(error as Error).message}); delete it and record it again.`,
       );
     }
-    return new Cassette(path, mode, loaded.name, options, migrateCassette(json, path).calls);
+    return new Cassette(path, mode, of.name, options, migrateCassette(json, path).calls);
   }
 
   /** Called before each turn, so every call is labelled with the turn that made it. */

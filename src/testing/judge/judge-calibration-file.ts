@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 
 /** The committed calibration the nightly reads, written by `flowcheck judge calibrate --write`. */
 export const DEFAULT_JUDGE_CALIBRATION = "scenarios/judge-calibration.json";
@@ -92,4 +93,12 @@ export function readJudgeCalibration(path: string): { calibration?: JudgeCalibra
     };
   }
   return { calibration: file as JudgeCalibration };
+}
+
+/** Writes the calibration whole, then puts the file in place: the nightly reads the old one or the new, never part of one. */
+export function writeJudgeCalibration(path: string, calibration: JudgeCalibration): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const written = `${path}.${process.pid}.tmp`;
+  writeFileSync(written, `${JSON.stringify(calibration, null, 2)}\n`);
+  renameSync(written, path);
 }
