@@ -25,7 +25,8 @@ const CHECKS_THE_PACKAGE = join(TEST_ROOT, "package", "package-install.spec.ts")
 // They write projects of their own in temp folders, scenarios/ included: flowcheck init's, a team's
 // with only the installed package (a LangGraph project's, the target guides' scenarios/booking/ and
 // scenarios/returns/, the model seam guide's scenarios/booking/), projects whose flows module exports registeredFlows (of fixture flows),
-// as a config's "flows" asks, and projects whose scenarios/ holds judge labels and their tape for flowcheck judge calibrate.
+// as a config's "flows" asks, and projects whose scenarios/ holds judge labels, their tape and the
+// judge's calibration, for flowcheck judge label and calibrate and the runs that show the calibration.
 const WRITE_PROJECTS = [
   join(TEST_ROOT, "cli", "init-command.spec.ts"),
   join(TEST_ROOT, "package", "consumer-project.spec.ts"),
@@ -41,6 +42,9 @@ const WRITE_PROJECTS = [
   join(TEST_ROOT, "cli", "test-command-watch.spec.ts"),
   join(TEST_ROOT, "support", "basic-flow-project.ts"),
   join(TEST_ROOT, "cli", "judge-calibrate.spec.ts"),
+  join(TEST_ROOT, "cli", "judge-label-command.spec.ts"),
+  join(TEST_ROOT, "cli", "run-judge-calibration.spec.ts"),
+  join(TEST_ROOT, "testing", "report", "html", "report-labelling-browser.spec.ts"),
 ];
 const EXEMPT = new Set([
   import.meta.filename,

@@ -142,7 +142,8 @@ async function calibrate(request: Request, config: Config): Promise<number> {
   console.log(`\nwrote ${wrote}${taped}`);
   if (graded.length === 0) {
     console.log(
-      `no label could be graded, so the judge's agreement is not known${request.write ? ` and ${DEFAULT_JUDGE_CALIBRATION} was left as it was` : ""}`,
+      "no label could be graded, so the judge's agreement is not known" +
+        (request.write ? ` and ${DEFAULT_JUDGE_CALIBRATION} was left as it was` : ""),
     );
     return 1;
   }

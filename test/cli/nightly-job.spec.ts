@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { DEFAULT_JUDGE_LABELS } from "../../src/testing/judge/judge-labels.ts";
 import { tempDir } from "../support/temp-path.ts";
 import { parseTinyYaml } from "../support/tiny-yaml.ts";
 import { ROOT, runCommand, runFlowcheck } from "../support/child-run.ts";
@@ -175,7 +176,7 @@ test("after the merge, the nightly calibrates the live judge on the committed la
   const upload = steps.findIndex((step) => step.uses === "actions/upload-artifact@v4");
   assert.ok(merging >= 0 && calibrating > merging && upload > calibrating, "merge, then calibrate, then keep");
   const step = steps[calibrating]!;
-  assert.equal(step.if, "${{ !cancelled() && hashFiles('scenarios/judge-labels.json') != '' }}");
+  assert.equal(step.if, `\${{ !cancelled() && hashFiles('${DEFAULT_JUDGE_LABELS}') != '' }}`);
   const script = step.run!.split("\n");
   assert.ok(
     script.includes(

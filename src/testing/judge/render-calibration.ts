@@ -72,7 +72,8 @@ function settingsText(settings: JudgeSettings): string {
 /** The calibration as the terminal shows it: overall, then per judge settings, then the labels set aside. */
 export function renderCalibration(calibration: JudgeCalibration): string {
   const lines = [
-    `judge calibration of ${calibration.labelsFile}: ${labelsText(calibration.labels)} graded, ${calibration.samples} sample${calibration.samples === 1 ? "" : "s"} each`,
+    `judge calibration of ${calibration.labelsFile}: ${labelsText(calibration.labels)} graded, ` +
+      `${calibration.samples} sample${calibration.samples === 1 ? "" : "s"} each`,
     "",
     ...figureLines(`overall (${labelsText(calibration.labels)})`, calibration),
   ];

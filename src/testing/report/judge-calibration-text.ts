@@ -12,7 +12,10 @@ function ageText(writtenAt: string, startedAt: string): string {
   return ` (${days} day${days === 1 ? "" : "s"} before this run)`;
 }
 
-/** The calibration in one sentence: `the judge agrees with people on 92% of 12 labels (κ 0.83), calibrated 2026-12-01 (3 days before this run)`. */
+/**
+ * The calibration in one sentence: `the judge agrees with people on 92% of 12 labels (κ 0.83),
+ * calibrated 2026-12-01 (3 days before this run)`.
+ */
 function calibrationSentence(calibration: JudgeCalibrationHeadline, startedAt: string): string {
   const kappa = calibration.kappa === null ? "n/a (one class)" : calibration.kappa.toFixed(2);
   return (

@@ -102,7 +102,8 @@ function unstableSection(results: RunResults): string[] {
     "",
     "### Unstable verdicts",
     "",
-    `The judge's samples disagreed on ${unstable.length} verdict${unstable.length === 1 ? "" : "s"} (\`JUDGE_UNSTABLE=report\` gives each its majority's outcome, \`fail\` fails it):`,
+    `The judge's samples disagreed on ${unstable.length} verdict${unstable.length === 1 ? "" : "s"} ` +
+      "(`JUDGE_UNSTABLE=report` gives each its majority's outcome, `fail` fails it):",
     "",
     ...unstable.map((verdict) => `- ${cell(unstableLine(verdict))}`),
   ];

@@ -170,7 +170,9 @@ async function recorded(
   if (asked.failed)
     return {
       outcomes: asked.outcomes,
-      saved: `${cassette.path} was not written: a label was not graded (a judge call failed, or FLOW_MAX_TOKENS was spent), and a tape without its calls could not be replayed`,
+      saved:
+        `${cassette.path} was not written: a label was not graded (a judge call failed, or FLOW_MAX_TOKENS ` +
+        "was spent), and a tape without its calls could not be replayed",
     };
   for (const [at, item] of items.entries()) {
     cassette.beginTurn(at + 1, tapeLabel(item));

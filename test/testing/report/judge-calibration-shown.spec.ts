@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { DEFAULT_JUDGE_CALIBRATION } from "../../../src/testing/judge/judge-calibration-file.ts";
 import { reportHeader } from "../../../src/testing/report/html/report-header.ts";
 import { newestJudgeCalibration } from "../../../src/testing/report/judge-calibration-headline.ts";
 import { renderRunSummary } from "../../../src/testing/report/render-run-summary.ts";
@@ -13,7 +14,7 @@ const FILES = { results: "test/.tmp/run-results.json", report: "test/.tmp/report
 
 /** Written three days and some hours before sampleRunResults' run began (2026-12-01T10:00Z). */
 const CALIBRATION: JudgeCalibrationHeadline = {
-  file: "scenarios/judge-calibration.json",
+  file: DEFAULT_JUDGE_CALIBRATION,
   writtenAt: "2026-11-28T02:30:00.000Z",
   labels: 12,
   agreement: 11 / 12,
@@ -23,8 +24,7 @@ const CALIBRATION: JudgeCalibrationHeadline = {
 };
 const SENTENCE =
   "the judge agrees with people on 92% of 12 labels (κ 0.83), calibrated 2026-11-28 (3 days before this run)";
-const NONE =
-  "none committed (scenarios/judge-calibration.json); label some of its verdicts, then run flowcheck judge calibrate --write";
+const NONE = `none committed (${DEFAULT_JUDGE_CALIBRATION}); label some of its verdicts, then run flowcheck judge calibrate --write`;
 
 function judgedRun(fields: Partial<RunResults> = {}): RunResults {
   const judged = sampleTurn(1, { judge: { outcome: "passed", score: 0.9, minScore: 0.7 } });
