@@ -26,7 +26,8 @@ const CHECKS_THE_PACKAGE = join(TEST_ROOT, "package", "package-install.spec.ts")
 // with only the installed package (a LangGraph project's, the target guides' scenarios/booking/ and
 // scenarios/returns/, the model seam guide's scenarios/booking/), projects whose flows module exports registeredFlows (of fixture flows),
 // as a config's "flows" asks, and projects whose scenarios/ holds judge labels, their tape and the
-// judge's calibration, for flowcheck judge label and calibrate and the runs that show the calibration.
+// judge's calibration, for flowcheck judge label and calibrate and the runs that show the calibration
+// (the judge guide's in a copy of the repository, whose scenarios/ holds a fixture scenario).
 const WRITE_PROJECTS = [
   join(TEST_ROOT, "cli", "init-command.spec.ts"),
   join(TEST_ROOT, "package", "consumer-project.spec.ts"),
@@ -45,6 +46,7 @@ const WRITE_PROJECTS = [
   join(TEST_ROOT, "cli", "judge-label-command.spec.ts"),
   join(TEST_ROOT, "cli", "run-judge-calibration.spec.ts"),
   join(TEST_ROOT, "testing", "report", "html", "report-labelling-browser.spec.ts"),
+  join(TEST_ROOT, "docs", "judge-guide.spec.ts"),
 ];
 const EXEMPT = new Set([
   import.meta.filename,
