@@ -31,6 +31,8 @@ const GUIDE = PAGE.slice(
   PAGE.indexOf("## Is the judge right?"),
   PAGE.indexOf("\n## ", PAGE.indexOf("## Is the judge right?")),
 );
+/** The guide's words with its line breaks and indents as single spaces, as they read. */
+const PROSE = GUIDE.replace(/\s+/g, " ");
 const SCENARIO = "scenarios/basic-flow.scenario.json";
 const KEY = "sk-judge-guide-0123456789";
 
@@ -91,7 +93,7 @@ function command(words: string): string {
 
 /** `words`, which the guide prints as inline code. */
 function inlineCode(words: string): string {
-  assert.ok(GUIDE.includes(`\`${words}\``), `the guide prints no \`${words}\``);
+  assert.ok(PROSE.includes(`\`${words}\``), `the guide prints no \`${words}\``);
   return words;
 }
 
@@ -123,7 +125,7 @@ const AT_085: Figures = {
   falsePasses: ["address completes the flow"],
 };
 
-/** `judge calibrate`'s output says `figures`, its misses at their file:line, and the unstable verdict with its scores. */
+/** `judge calibrate` printed `figures`, its misses at their file:line, and the unstable verdict with its scores. */
 function assertFigures(output: string, figures: Figures): void {
   const overall = [
     "overall (5 labels)",
@@ -141,7 +143,10 @@ function assertFigures(output: string, figures: Figures): void {
   if (figures.falsePasses.includes("name accepted"))
     assert.match(misses, /score 0\.8: graded name accepted\n {6}note: it never asks for the cities\n/);
   assert.match(output, /false fails \(the judge failed, the people passed\): none/);
-  const unstable = `unstable verdicts (the samples disagree): 1\n    ${placeOf("bad zip stays")} › bad zip stays: scores 0.9, 0.4, 0.85 (spread 0.5)`;
+  const unstable = [
+    "unstable verdicts (the samples disagree): 1",
+    `    ${placeOf("bad zip stays")} › bad zip stays: scores 0.9, 0.4, 0.85 (spread 0.5)`,
+  ].join("\n");
   assert.ok(output.includes(unstable), `not printed:\n${unstable}\n---\n${output}`);
 }
 
@@ -154,7 +159,7 @@ describe("docs/reference/live-runs.md: Is the judge right?", { skip: NO_CHROMIUM
   let home: { path: string; remove(): void };
   let judge: StandInProvider;
   let browser: HeadlessChromium;
-  /** How many samples each turn's answer has been graded, over every judge this spec starts: the table's samples go round. */
+  /** How many samples of each turn were graded, by every judge this spec starts: the table's samples go round. */
   const asked = new Map<string, number>();
 
   /** A judge on loopback answering by the table, sample after sample. */
@@ -177,7 +182,7 @@ describe("docs/reference/live-runs.md: Is the judge right?", { skip: NO_CHROMIUM
     return started;
   }
 
-  /** `line` in a shell at the copy's root, as a person types it, with the judge's key and URL set and `input` on its stdin. */
+  /** `line` in a shell at the copy's root, as a person types it, the judge's key and URL set, `input` on stdin. */
   function shell(line: string, env: Record<string, string> = {}, input = ""): Promise<ChildRun> {
     const child = spawn("/bin/sh", ["-c", line], {
       cwd: copy.path,
@@ -278,7 +283,12 @@ describe("docs/reference/live-runs.md: Is the judge right?", { skip: NO_CHROMIUM
   test("step 2: three turns labelled on the run's report.html in Chromium download as judge-labels.json, which the printed --import merges into scenarios/judge-labels.json", async () => {
     const download = join(home.path, "Downloads", "judge-labels.json");
     const conversation = results().conversations[0]!.name;
-    const { counted, requests, errors } = await downloadReportLabels(
+    const page = readFileSync(inCopy("test", ".tmp", "report.html"), "utf8");
+    for (const button of ["the judge is right", "the judge is wrong"]) {
+      assert.ok(PROSE.includes(`"${button}"`), `the guide names no button "${button}"`);
+      assert.equal(page.split(`>${button}</button>`).length - 1, 5, `a "${button}" button under each judged turn`);
+    }
+    const { counted, filename, requests, errors } = await downloadReportLabels(
       browser,
       inCopy("test", ".tmp", "report.html"),
       [
@@ -289,6 +299,7 @@ describe("docs/reference/live-runs.md: Is the judge right?", { skip: NO_CHROMIUM
       download,
     );
     assert.equal(counted, "3 labelled");
+    assert.equal(filename, "judge-labels.json");
     assert.deepEqual(requests, [], "the page asked for nothing but itself");
     assert.deepEqual(errors, []);
     const run = await shell(command("npm run judge:label -- --import ~/Downloads/judge-labels.json"));
@@ -365,7 +376,7 @@ describe("docs/reference/live-runs.md: Is the judge right?", { skip: NO_CHROMIUM
     judge = await startJudge();
   });
 
-  test("step 4: the best minScore made the scenario's judgeMinScore, calibrating again agrees as the best minScore said", async () => {
+  test("step 4: the best minScore made the scenario's judgeMinScore, calibrating again agrees as the best minScore said, and the tape still replays", async () => {
     const file = inCopy(SCENARIO);
     const text = readFileSync(file, "utf8");
     assert.ok(text.includes('"judgeMinScore": 0.75,'));
@@ -373,6 +384,13 @@ describe("docs/reference/live-runs.md: Is the judge right?", { skip: NO_CHROMIUM
     const run = await shell(command("npm run judge:calibrate"));
     assert.equal(run.code, 0, shows(run));
     assertFigures(run.stdout, AT_085);
+    // The guide records the tape again when the prompt, the model or --samples changed, not the bar:
+    // the judge is asked the same.
+    const requests = judge.requests.length;
+    const replayed = await shell(command("FLOW_MODEL=replay npm run judge:calibrate"), { OPENAI_API_KEY: "" });
+    assert.equal(replayed.code, 0, shows(replayed));
+    assertFigures(replayed.stdout, AT_085);
+    assert.equal(judge.requests.length, requests);
   });
 
   test("step 5: npm run judge:calibrate -- --write commits the calibration, and the next run's summary, job summary and report.html header name it", async () => {
@@ -384,7 +402,9 @@ describe("docs/reference/live-runs.md: Is the judge right?", { skip: NO_CHROMIUM
     const jobSummary = join(home.path, "job-summary.md");
     const run = await runFlows({ GITHUB_STEP_SUMMARY: jobSummary });
     assert.equal(run.code, 1, shows(run));
-    const sentence = `the judge agrees with people on 80% of 5 labels (κ 0.62), calibrated ${committed.writtenAt.slice(0, 10)} (the day of this run)`;
+    const sentence =
+      "the judge agrees with people on 80% of 5 labels (κ 0.62), " +
+      `calibrated ${committed.writtenAt.slice(0, 10)} (the day of this run)`;
     assert.ok((run.stdout + run.stderr).includes(`judge calibration: ${sentence}`), shows(run));
     assert.ok(readFileSync(jobSummary, "utf8").includes(sentence), readFileSync(jobSummary, "utf8"));
     assert.ok(readFileSync(inCopy("test", ".tmp", "report.html"), "utf8").includes(sentence));

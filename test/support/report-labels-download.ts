@@ -12,14 +12,15 @@ export interface LabelClick {
  * Opens the report `page` in `browser` (the network cut off), clicks each of `clicks` under its
  * judged turn (unfolding the conversation first when it is folded), downloads the labels and saves
  * them as `saveTo`: the file a person would merge with `flowcheck judge label --import`. Returns
- * the page's count line, and the requests it tried to make and its errors, which should be none.
+ * the page's count line, the file name the page offers the download under (the one a browser saves
+ * it as), and the requests it tried to make and its errors, which should be none.
  */
 export async function downloadReportLabels(
   browser: HeadlessChromium,
   page: string,
   clicks: readonly LabelClick[],
   saveTo: string,
-): Promise<{ counted: string; requests: string[]; errors: string[] }> {
+): Promise<{ counted: string; filename: string; requests: string[]; errors: string[] }> {
   const opened = await browser.open(page);
   const tab = opened.page;
   for (const click of clicks) {
@@ -38,7 +39,7 @@ export async function downloadReportLabels(
   const [download] = await Promise.all([tab.waitForEvent("download"), tab.click("#download-labels")]);
   await download.saveAs(saveTo);
   await tab.context().close();
-  return { counted, requests: opened.requests, errors: opened.errors };
+  return { counted, filename: download.suggestedFilename(), requests: opened.requests, errors: opened.errors };
 }
 
 function escapeRegExp(text: string): string {
