@@ -381,9 +381,11 @@ describe("docs/reference/live-runs.md: Is the judge right?", { skip: NO_CHROMIUM
     const text = readFileSync(file, "utf8");
     assert.ok(text.includes('"judgeMinScore": 0.75,'));
     writeFileSync(file, text.replace('"judgeMinScore": 0.75,', '"judgeMinScore": 0.85,'));
+    const asking = judge.requests.length;
     const run = await shell(command("npm run judge:calibrate"));
     assert.equal(run.code, 0, shows(run));
     assertFigures(run.stdout, AT_085);
+    assert.equal(judge.requests.length - asking, 15, "with the tape committed, the judge is still asked");
     // The guide records the tape again when the prompt, the model or --samples changed, not the bar:
     // the judge is asked the same.
     const requests = judge.requests.length;
