@@ -226,10 +226,9 @@ describe("docs/reference/live-runs.md: Is the judge right?", { skip: NO_CHROMIUM
         tempDir("judge-guide-home"),
         startJudge(),
       ]);
-      const scenario = readFileSync(fixtureScenario("basic-flow"), "utf8");
       writeFileSync(
         inCopy(SCENARIO),
-        scenario.replace("../../../scenarios/scenario.schema.json", "./scenario.schema.json"),
+        FIXTURE.replace("../../../scenarios/scenario.schema.json", "./scenario.schema.json"),
       );
       mkdirSync(join(home.path, "Downloads"));
     } finally {
