@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -7,7 +6,7 @@ import type { JudgeCalibration } from "../../src/testing/judge/judge-calibration
 import type { JudgeMaterial } from "../../src/testing/judge/judge-prompt.ts";
 import { type JudgeLabel, readJudgeLabels } from "../../src/testing/judge/judge-labels.ts";
 import type { RunResults } from "../../src/testing/report/run-results.ts";
-import { type ChildRun, childEnvironment } from "../support/child-run.ts";
+import { type ChildRun, runCommand } from "../support/child-run.ts";
 import { fixtureScenario } from "../support/fixture-scenario.ts";
 import { HeadlessChromium, NO_CHROMIUM } from "../support/headless-chromium.ts";
 import { downloadReportLabels } from "../support/report-labels-download.ts";
@@ -184,27 +183,15 @@ describe("docs/reference/live-runs.md: Is the judge right?", { skip: NO_CHROMIUM
 
   /** `line` in a shell at the copy's root, as a person types it, the judge's key and URL set, `input` on stdin. */
   function shell(line: string, env: Record<string, string> = {}, input = ""): Promise<ChildRun> {
-    const child = spawn("/bin/sh", ["-c", line], {
-      cwd: copy.path,
-      env: childEnvironment({
-        HOME: home.path,
-        FLOW_CHECKLIST: "",
-        OPENAI_API_KEY: KEY,
-        OPENAI_BASE_URL: judge.baseURL,
-        OPENAI_MAX_RETRIES: "0",
-        ...env,
-      }),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.stdin.end(input);
-    return new Promise((resolvePromise, reject) => {
-      child.on("error", reject);
-      child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
-    });
+    const settings = {
+      HOME: home.path,
+      FLOW_CHECKLIST: "",
+      OPENAI_API_KEY: KEY,
+      OPENAI_BASE_URL: judge.baseURL,
+      OPENAI_MAX_RETRIES: "0",
+      ...env,
+    };
+    return runCommand("/bin/sh", ["-c", line], settings, undefined, copy.path, input);
   }
 
   /** Step 1's printed run, on the scripted model: there is no provider here to run the flow live. */

@@ -63,17 +63,20 @@ export function runCommand(
   env: Record<string, string> = {},
   signal?: AbortSignal,
   cwd = ROOT,
+  input?: string,
 ): Promise<ChildRun> {
   const child = spawn(command, args, {
     cwd,
     env: childEnvironment(env),
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     ...(signal ? { signal } : {}),
   });
   let stdout = "";
   let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  // Written whole, then closed, as a pipe gives it.
+  if (input !== undefined) child.stdin!.end(input);
   return new Promise((resolvePromise, reject) => {
     child.on("error", reject);
     child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
