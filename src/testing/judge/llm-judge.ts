@@ -6,7 +6,7 @@ import { JudgeCache } from "./judge-cache.ts";
 import { gradedCheck, sampledCheck, type UnstableMode } from "./judge-check.ts";
 import type { JudgeClient, JudgeCompletion, JudgeRequest, JudgeSampleOf } from "./judge-client.ts";
 import { judgePrompt, wholeJudgePrompt } from "./judge-prompt.ts";
-import { parseVerdict } from "./judge-verdict.ts";
+import { askVerdict } from "./ask-verdict.ts";
 import { inputText } from "../scenario/turn-input.ts";
 
 /** What the judge did in a run, for the run's summary. */
@@ -32,10 +32,6 @@ export interface LlmJudgeOptions {
   samples?: number;
   /** What a verdict whose samples disagree does (`JUDGE_UNSTABLE`; default `report`). */
   unstable?: UnstableMode;
-}
-
-function quote(text: string): string {
-  return JSON.stringify(text.length > 300 ? `${text.slice(0, 300)}…` : text);
 }
 
 /** Adds a completion to the stats: a call or a replay, and its tokens. */
@@ -76,39 +72,27 @@ function noVerdict(message: string): Check {
 }
 
 /**
- * One verdict of the judge, asked once more when the answer is not a valid verdict; or the
- * failure, naming the sample when it is one of several.
+ * One verdict of the judge (`askVerdict`), counted in the stats; or the failed check, naming the
+ * sample when it is one of several.
  */
-async function askVerdict(
+async function verdictOf(
   client: JudgeClient,
   request: JudgeRequest,
   stats: JudgeStats,
   sample?: JudgeSampleOf,
 ): Promise<{ verdict: Verdict } | { failure: Check }> {
-  const which = sample ? ` for sample ${sample.index} of ${sample.of}` : "";
-  const answers: string[] = [];
-  for (let attempt = 1; attempt <= 2; attempt++) {
-    let completion: JudgeCompletion;
-    try {
-      completion = await client(request, sample);
-    } catch (error) {
-      // A cassette's refusal keeps its code, as a model call's does in its turn's 502.
-      const code = error instanceof FlowcheckError ? `${error.code}: ` : "";
-      return {
-        failure: noVerdict(`the judge model ${request.model} failed${which}: ${code}${(error as Error).message}`),
-      };
-    }
-    countCompletion(stats, completion);
-    const parsed = parseVerdict(completion.content);
-    if ("verdict" in parsed) return parsed;
-    answers.push(`${parsed.problem}: ${quote(completion.content)}`);
+  let answer: Awaited<ReturnType<typeof askVerdict>>;
+  try {
+    answer = await askVerdict(client, request, sample, (completion) => countCompletion(stats, completion));
+  } catch (error) {
+    const which = sample ? ` for sample ${sample.index} of ${sample.of}` : "";
+    // A cassette's refusal keeps its code, as a model call's does in its turn's 502.
+    const code = error instanceof FlowcheckError ? `${error.code}: ` : "";
+    return {
+      failure: noVerdict(`the judge model ${request.model} failed${which}: ${code}${(error as Error).message}`),
+    };
   }
-  return {
-    failure: noVerdict(
-      `the judge ${request.model} gave no valid verdict${which} in 2 tries (want {pass, score, reason, missing, contradictions}); ` +
-        `it answered ${answers.join(", then ")}`,
-    ),
-  };
+  return "verdict" in answer ? answer : { failure: noVerdict(answer.problem) };
 }
 
 /**
@@ -131,7 +115,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
     if (samples > 1) {
       const verdicts: Verdict[] = [];
       for (let index = 1; index <= samples; index++) {
-        const answer = await askVerdict(options.client, asked, stats, { index, of: samples });
+        const answer = await verdictOf(options.client, asked, stats, { index, of: samples });
         if ("failure" in answer) return answer.failure;
         verdicts.push(answer.verdict);
       }
@@ -143,7 +127,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Judge {
       stats.cached += 1;
       return gradedCheck(cached, minScore, expected);
     }
-    const answer = await askVerdict(options.client, asked, stats);
+    const answer = await verdictOf(options.client, asked, stats);
     if ("failure" in answer) return answer.failure;
     options.cache?.set(key, answer.verdict);
     return gradedCheck(answer.verdict, minScore, expected);
