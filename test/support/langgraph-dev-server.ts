@@ -37,13 +37,27 @@ export async function startLanggraphDevServer(
   env: NodeJS.ProcessEnv = {},
 ): Promise<LanggraphDevServer> {
   requireFixtureProject(LANGGRAPH_FIXTURE);
+  // The free port is closed again before the server binds it, and another process (a spec in the
+  // other worker) may take it meanwhile: the server is then started again on another one.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), project, env);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+/** The dev server could not listen: its port was taken between `freePort` and its listen. */
+class PortTaken extends Error {}
+
+async function startOn(port: number, project: string, env: NodeJS.ProcessEnv): Promise<LanggraphDevServer> {
   const dir = mkdtempSync(join(tmpdir(), "flowcheck-langgraph-"));
   cpSync(project, dir, {
     recursive: true,
     filter: (source) => !["node_modules", ".langgraph_api"].includes(basename(source)),
   });
   symlinkSync(join(LANGGRAPH_PROJECT, "node_modules"), join(dir, "node_modules"));
-  const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // This process's Node runs the CLI (its shebang would take whatever `node` is first on the PATH);
   // --studio-url keeps it from asking LangSmith's client for a host, and the environment from
@@ -87,6 +101,10 @@ export async function startLanggraphDevServer(
       throw new Error(
         `the LangGraph dev server exited (${await exited}) before it answered GET ${baseUrl}/ok; it printed:\n${tail(output)}`,
       );
+    }
+    if (output.includes("EADDRINUSE")) {
+      await close();
+      throw new PortTaken(`port ${port} was taken before the LangGraph dev server listened on it:\n${tail(output)}`);
     }
     if (await answers(`${baseUrl}/ok`)) return { baseUrl, close };
     if (Date.now() > deadline) {
