@@ -1,3 +1,4 @@
+import { DEFAULT_RESULTS } from "./write-run-results.ts";
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { FlowcheckError } from "../errors.ts";
@@ -5,8 +6,6 @@ import { writeScenarioFromResults } from "../testing/capture/write-scenario-from
 import { answerHelp } from "./answer-help.ts";
 import { printFailure } from "./print-failure.ts";
 import { readMergedResults, resultFiles } from "./results-files.ts";
-
-const DEFAULT_RESULTS = "test/.tmp/run-results.json";
 
 const USAGE = `Usage: flowcheck from-results <conversation id> [--results <file>] [--out <file>] [--force]
 

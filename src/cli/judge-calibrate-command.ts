@@ -12,7 +12,7 @@ import {
   type JudgeCalibration,
 } from "../testing/judge/judge-calibration-file.ts";
 import { DEFAULT_JUDGE_LABELS, readJudgeLabels } from "../testing/judge/judge-labels.ts";
-import { renderCalibration } from "../testing/judge/render-calibration.ts";
+import { PERCENT, renderCalibration } from "../testing/judge/render-calibration.ts";
 import { sampleLabel } from "../testing/judge/sample-label.ts";
 import { sampledVerdict } from "../testing/judge/sampled-verdict.ts";
 import { calibrationJudge, calibrationTapeOf, type SampleOutcome } from "../testing/run/calibration-judge.ts";
@@ -189,8 +189,7 @@ function calibrationOf(
 /** 1 when the agreement is below the bar asked for, saying so; else 0. */
 function gate(agreement: number, bar: number | undefined): number {
   if (bar === undefined) return 0;
-  const shown = (value: number) =>
-    new Intl.NumberFormat("en-US", { style: "percent", maximumFractionDigits: 1 }).format(value);
+  const shown = (value: number) => PERCENT.format(value);
   if (agreement < bar) {
     console.log(
       `the judge's agreement ${shown(agreement)} is below the ${shown(bar)} asked for (--min-agreement or JUDGE_MIN_AGREEMENT)`,

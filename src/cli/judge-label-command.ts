@@ -1,3 +1,4 @@
+import { DEFAULT_RESULTS } from "./write-run-results.ts";
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { FlowcheckError } from "../errors.ts";
@@ -9,8 +10,6 @@ import { importJudgeLabels } from "./import-judge-labels.ts";
 import { labelInTerminal } from "./judge-label-session.ts";
 import { printFailure } from "./print-failure.ts";
 import { readMergedResults, resultFiles } from "./results-files.ts";
-
-const DEFAULT_RESULTS = "test/.tmp/run-results.json";
 
 const USAGE = `Usage: flowcheck judge label [<results>] [--labels <file>] [--import <downloaded labels file>]
 

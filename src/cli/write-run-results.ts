@@ -6,6 +6,8 @@ import type { StrengthResults } from "../testing/strength/strength-results.ts";
 
 /** The name of a run's merged results in its artifacts folder. */
 export const RUN_RESULTS = "run-results.json";
+/** Where a run's results are when a command is given none: the last `flowcheck test`'s. */
+export const DEFAULT_RESULTS = `test/.tmp/${RUN_RESULTS}`;
 /** The name of a run's HTML page, beside its results. */
 export const RUN_REPORT = "report.html";
 /** The name of a run's flow coverage, beside its results: what its scenarios reached of each flow. */

@@ -50,10 +50,7 @@ export function sampledCheck(
   unstable: UnstableMode,
 ): Check {
   const sampled = sampledVerdict(samples, minScore);
-  const chosen =
-    samples.find((sample) => sample.reason === sampled.reason && samplePasses(sample, minScore) === sampled.passed) ??
-    samples[0]!;
-  const verdict: Verdict = { ...chosen, pass: sampled.passed, score: sampled.score };
+  const verdict: Verdict = { ...samples[sampled.chosen]!, pass: sampled.passed, score: sampled.score };
   const graded = { ...verdict, minScore, samples: sampled.samples, unstable: sampled.unstable };
   const counted = `${samplesText(sampled.samples, minScore)}, median ${sampled.score}`;
   const failedBy = (message: string): Check => ({

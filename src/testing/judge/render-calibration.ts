@@ -6,7 +6,8 @@ import type {
   JudgeSettings,
 } from "./judge-calibration-file.ts";
 
-const PERCENT = new Intl.NumberFormat("en-US", { style: "percent", maximumFractionDigits: 1 });
+/** A share as the calibration prints it: `66.7%`. */
+export const PERCENT = new Intl.NumberFormat("en-US", { style: "percent", maximumFractionDigits: 1 });
 const SCORE = new Intl.NumberFormat("en-US", { maximumFractionDigits: 3 });
 const ANSWER_SHOWN = 80;
 

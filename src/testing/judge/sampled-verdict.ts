@@ -15,6 +15,8 @@ export interface SampledVerdict {
   score: number;
   /** The reason of a sample on the majority's side, the one whose score is nearest the median. */
   reason: string;
+  /** That sample's place among the samples. */
+  chosen: number;
   samples: JudgeSample[];
   /** The samples did not all grade alike. */
   unstable: boolean;
@@ -46,15 +48,16 @@ export function sampledVerdict(samples: readonly Verdict[], minScore: number): S
   const passes = outcomes.filter(Boolean).length;
   const passed = passes * 2 > samples.length;
   const score = median(samples.map((sample) => sample.score));
-  const side = samples.filter((_, index) => outcomes[index] === passed);
-  const nearest = side.reduce((best, sample) =>
-    Math.abs(sample.score - score) < Math.abs(best.score - score) ? sample : best,
+  const side = samples.flatMap((_, index) => (outcomes[index] === passed ? [index] : []));
+  const chosen = side.reduce((best, index) =>
+    Math.abs(samples[index]!.score - score) < Math.abs(samples[best]!.score - score) ? index : best,
   );
   const scores = samples.map((sample) => sample.score);
   return {
     passed,
     score,
-    reason: nearest.reason,
+    reason: samples[chosen]!.reason,
+    chosen,
     samples: samples.map(({ pass, score: each, reason }) => ({ pass, score: each, reason })),
     unstable: passes !== 0 && passes !== samples.length,
     spread: Math.max(...scores) - Math.min(...scores),
